@@ -1,0 +1,60 @@
+package toguz
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrSyntax is wrapped by every ParseError that is about the text itself
+// rather than about the rules.
+var ErrSyntax = errors.New("syntax error")
+
+// ParseError is the error of every parser in the package. It says where the
+// problem is (as much of file, line, column, game and ply as is known) and
+// what was wrong or expected.
+type ParseError struct {
+	File   string // the file name, if known
+	Line   int    // 1-based line, 0 if unknown
+	Column int    // 1-based column in runes, 0 if unknown
+	Game   int    // 1-based index of the game in the file, 0 if not applicable
+	Ply    int    // 1-based ply of the move in the game, 0 if not applicable
+	Msg    string // what was wrong, or what was expected
+	Err    error  // the underlying error, e.g. an *IllegalMoveError, or ErrSyntax
+}
+
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteString(":")
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "%d:", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, "%d:", e.Column)
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString(" ")
+	}
+	var where []string
+	if e.Game > 0 {
+		where = append(where, fmt.Sprintf("game %d", e.Game))
+	}
+	if e.Ply > 0 {
+		where = append(where, fmt.Sprintf("ply %d", e.Ply))
+	}
+	if len(where) > 0 {
+		b.WriteString(strings.Join(where, ", "))
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Err != nil && e.Err != ErrSyntax {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }

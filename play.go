@@ -1,0 +1,184 @@
+package toguz
+
+import "math/bits"
+
+// sowing describes where the stones of a move go when they do not lap the
+// ring: one stone in each of count holes from start on, wrapping around.
+type sowing struct {
+	add  board  // one stone in every hole that gets one
+	last uint8  // ring index of the hole that gets the last stone
+	side Player // the owner of that hole
+}
+
+// sowTable[h-1][start][count] is the sowing on a ring of 2h holes; lapTable
+// [h-1] adds one stone to every hole of that ring. Both are computed once and
+// never written again.
+var sowTable, lapTable = func() (t [MaxHoles][2 * MaxHoles][2 * MaxHoles]sowing, laps [MaxHoles]board) {
+	for h := 1; h <= MaxHoles; h++ {
+		ring := 2 * h
+		for i := range ring {
+			laps[h-1] = laps[h-1].plus(oneAt(i))
+		}
+		for start := range ring {
+			for count := range ring {
+				s := &t[h-1][start][count]
+				for k := range count {
+					s.add = s.add.plus(oneAt((start + k) % ring))
+				}
+				// With count == 0 the move lapped the ring exactly: the
+				// last stone fell just before start.
+				s.last = uint8((start + count - 1 + ring) % ring)
+				s.side = Player(int(s.last) / h)
+			}
+		}
+	}
+	return t, laps
+}()
+
+// LegalMoves returns the moves the player to move may make: every hole on
+// his side that holds a stone (a tuzdik holds none). It is empty when the
+// game is over.
+func (p *Position) LegalMoves() MoveSet {
+	if p.kazanWon() {
+		return 0
+	}
+	return p.sideMoves(p.Turn())
+}
+
+// sideMoves returns pl's non-empty holes, whatever the kazans.
+func (p *Position) sideMoves(pl Player) MoveSet {
+	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	var nonEmpty uint64
+	for w, x := range [3]uint64{p.board.w0, p.board.w1, p.board.w2} {
+		// High bit of each byte set when the byte is not zero.
+		nz := (((x & lo7) + lo7) | x) & hi
+		// Gather the eight high bits into one byte.
+		nonEmpty |= ((nz >> 7) * 0x0102040810204080 >> 56) << (8 * w)
+	}
+	holes := p.holes()
+	return MoveSet(nonEmpty>>(uint(pl)*uint(holes))) & (1<<holes - 1)
+}
+
+// kazanWon reports whether a kazan holds more than half of the stones and the
+// rules end the game there.
+func (p *Position) kazanWon() bool {
+	if p.flags()&flagPlayOut != 0 {
+		return false
+	}
+	half := p.holes() * p.stones() // half of the stones
+	return uint8(p.meta) > half || uint8(p.meta>>8) > half
+}
+
+// Play returns the position after m, or an *IllegalMoveError that says why m
+// cannot be played here.
+func (p Position) Play(m Move) (Position, error) {
+	if err := p.CheckMove(m); err != nil {
+		return p, err
+	}
+	p.MakeMove(m)
+	return p, nil
+}
+
+// CheckMove returns nil when m is legal, or an *IllegalMoveError that says why
+// it is not.
+func (p *Position) CheckMove(m Move) error {
+	switch {
+	case p.IsOver():
+		return &IllegalMoveError{Move: m, Reason: "the game is over", Err: ErrGameOver}
+	case m < 1 || int(m) > p.Holes():
+		return &IllegalMoveError{Move: m, Reason: "there is no such hole"}
+	case p.IsTuzdik(p.Turn(), int(m)):
+		return &IllegalMoveError{Move: m, Reason: "the hole is a tuzdik"}
+	case p.Stones(p.Turn(), int(m)) == 0:
+		return &IllegalMoveError{Move: m, Reason: "the hole is empty"}
+	}
+	return nil
+}
+
+// MakeMove plays m in place. m must be legal (see CheckMove); MakeMove does
+// not check, so that search and perft pay nothing for it.
+func (p *Position) MakeMove(m Move) { *p = p.After(m) }
+
+// After returns the position after m, which must be legal (see CheckMove).
+// It is MakeMove for copy-make: the position stays in registers.
+func (p Position) After(m Move) Position {
+	meta := p.meta
+	me := uint8(meta>>metaTurn) & 1
+	holes := uint8(meta >> metaHoles)
+	ring := 2 * holes
+	from := me*holes + uint8(m) - 1
+	b := p.board
+	n := b.get(from)
+
+	start := from
+	if n > 1 && meta&(uint64(flagOrigin)<<metaFlags) != 0 {
+		// The first stone goes back into the emptied hole.
+	} else if start++; start == ring {
+		start = 0
+	}
+	count := uint8(n)
+	var laps uint64
+	for count >= ring {
+		count -= ring
+		laps++
+	}
+	s := &sowTable[holes-1][start][count]
+	b = b.without(from)
+	b = b.plus(s.add)
+	if laps != 0 {
+		b = b.plus(lapTable[holes-1].times(laps))
+	}
+
+	// Stones sown into a tuzdik go to its owner's kazan.
+	if t := uint8(meta >> metaTuzdik); t != noTuzdik {
+		meta += b.get(t) << metaKazan
+		b = b.without(t)
+	}
+	if t := uint8(meta >> (metaTuzdik + 8)); t != noTuzdik {
+		meta += b.get(t) << (metaKazan + 8)
+		b = b.without(t)
+	}
+
+	last := s.last
+	if uint8(s.side) != me && last != uint8(meta>>(metaTuzdik+8*uint(me))) {
+		c := b.get(last)
+		switch {
+		case c&1 == 0:
+			meta += c << (metaKazan + 8*uint(me))
+			b = b.without(last)
+		case c == 3 && canClaim(meta, me, last):
+			sh := metaTuzdik + 8*uint(me)
+			meta = meta&^(0xff<<sh) | uint64(last)<<sh
+			meta += 3 << (metaKazan + 8*uint(me))
+			b = b.without(last)
+		}
+	}
+	return Position{board: b, meta: meta ^ 1<<metaTurn}
+}
+
+// canClaim reports whether me may make ring hole i, on the opponent's side,
+// his tuzdik (RULES.md §2.4).
+func canClaim(meta uint64, me, i uint8) bool {
+	if meta&(uint64(flagTuzdik)<<metaFlags) == 0 || uint8(meta>>(metaTuzdik+8*uint(me))) != noTuzdik {
+		return false
+	}
+	holes := uint8(meta >> metaHoles)
+	num := i % holes // hole number - 1
+	if num == holes-1 {
+		return false // never the opponent's last hole
+	}
+	if t := uint8(meta >> (metaTuzdik + 8*uint(me^1))); t != noTuzdik && t%holes == num {
+		return false // not the mirror of the opponent's tuzdik
+	}
+	return true
+}
+
+// IsOver reports whether the game has ended: a kazan holds more than half of
+// the stones (unless the rules play out), or the player to move has no stone
+// to move (atsyrau).
+func (p *Position) IsOver() bool {
+	return p.kazanWon() || p.sideMoves(p.Turn()) == 0
+}
+
+// countBits is used by perft's counting shortcut.
+func countBits(s MoveSet) uint64 { return uint64(bits.OnesCount16(uint16(s))) }
