@@ -2,38 +2,62 @@ package toguz
 
 import "math/bits"
 
-// sowing describes where the stones of a move go when they do not lap the
-// ring: one stone in each of count holes from start on, wrapping around.
+// sowing is the whole effect of emptying one hole and sowing its stones on
+// the board: delta, added to the board words, takes the stones out of the
+// origin hole and puts one in each hole they fall in (as a wrapping sum it
+// is exact, because no hole of the result underflows or overflows a byte).
 type sowing struct {
-	add  board  // one stone in every hole that gets one
-	last uint8  // ring index of the hole that gets the last stone
-	side Player // the owner of that hole
+	delta board
+	last  uint8  // ring index of the hole that gets the last stone
+	side  Player // the owner of that hole
 }
 
-// sowTable[h-1][start][count] is the sowing on a ring of 2h holes; lapTable
-// [h-1] adds one stone to every hole of that ring. Both are computed once and
-// never written again.
-var sowTable, lapTable = func() (t [MaxHoles][2 * MaxHoles][2 * MaxHoles]sowing, laps [MaxHoles]board) {
-	for h := 1; h <= MaxHoles; h++ {
-		ring := 2 * h
-		for i := range ring {
-			laps[h-1] = laps[h-1].plus(oneAt(i))
-		}
-		for start := range ring {
-			for count := range ring {
-				s := &t[h-1][start][count]
-				for k := range count {
-					s.add = s.add.plus(oneAt((start + k) % ring))
+// sowTables[v][from][n] is the sowing of n stones from ring hole from under
+// ruleset variant v = 2·(holes−1) + origin-sowing. It covers every count a
+// byte can hold, so that a move is one lookup and three additions. It is
+// computed once and never written again.
+var sowTables = func() *[2 * MaxHoles][2 * MaxHoles][256]sowing {
+	t := new([2 * MaxHoles][2 * MaxHoles][256]sowing)
+	for holes := 1; holes <= MaxHoles; holes++ {
+		ring := 2 * holes
+		for origin := range 2 {
+			v := sowVariant(uint8(holes), origin == 1)
+			for from := range ring {
+				var sown board // one stone per sown hole, so far
+				next := from + 1
+				for n := 1; n < 256; n++ {
+					if n == 2 && origin == 1 {
+						// With two or more stones the first goes back
+						// into the emptied hole, and the rest follow it.
+						sown = oneAt(from)
+						next = from + 1
+					}
+					if next == ring {
+						next = 0
+					}
+					sown = sown.plus(oneAt(next))
+					last := next
+					next++
+					t[v][from][n] = sowing{
+						delta: sown.plus(oneAt(from).times(-uint64(n))),
+						last:  uint8(last),
+						side:  Player(last / holes),
+					}
 				}
-				// With count == 0 the move lapped the ring exactly: the
-				// last stone fell just before start.
-				s.last = uint8((start + count - 1 + ring) % ring)
-				s.side = Player(int(s.last) / h)
 			}
 		}
 	}
-	return t, laps
+	return t
 }()
+
+// sowVariant returns the index of the sowing table of a ruleset.
+func sowVariant(holes uint8, origin bool) uint8 {
+	v := 2 * (holes - 1)
+	if origin {
+		v++
+	}
+	return v
+}
 
 // LegalMoves returns the moves the player to move may make: every hole on
 // his side that holds a stone (a tuzdik holds none). It is empty when the
@@ -105,29 +129,12 @@ func (p Position) After(m Move) Position {
 	meta := p.meta
 	me := uint8(meta>>metaTurn) & 1
 	holes := uint8(meta >> metaHoles)
-	ring := 2 * holes
 	from := me*holes + uint8(m) - 1
 	b := p.board
 	n := b.get(from)
 
-	start := from
-	if n > 1 && meta&(uint64(flagOrigin)<<metaFlags) != 0 {
-		// The first stone goes back into the emptied hole.
-	} else if start++; start == ring {
-		start = 0
-	}
-	count := uint8(n)
-	var laps uint64
-	for count >= ring {
-		count -= ring
-		laps++
-	}
-	s := &sowTable[holes-1][start][count]
-	b = b.without(from)
-	b = b.plus(s.add)
-	if laps != 0 {
-		b = b.plus(lapTable[holes-1].times(laps))
-	}
+	s := &sowTables[sowVariant(holes, meta&(uint64(flagOrigin)<<metaFlags) != 0)][from][uint8(n)]
+	b = b.plus(s.delta)
 
 	// Stones sown into a tuzdik go to its owner's kazan.
 	if t := uint8(meta >> metaTuzdik); t != noTuzdik {

@@ -146,7 +146,20 @@ func (b board) plus(o board) board   { return board{b.w0 + o.w0, b.w1 + o.w1, b.
 func (b board) times(k uint64) board { return board{b.w0 * k, b.w1 * k, b.w2 * k} }
 func (b board) and(o board) board    { return board{b.w0 & o.w0, b.w1 & o.w1, b.w2 & o.w2} }
 func (b board) or() uint64           { return b.w0 | b.w1 | b.w2 }
-func (b board) get(i uint8) uint64   { return b.and(byteMask[i]).or() >> (8 * (i & 7)) }
+
+// get returns the stones in ring hole i. The word is chosen by comparisons
+// that the compiler turns into conditional moves.
+func (b board) get(i uint8) uint64 {
+	x := b.w0
+	if i >= 8 {
+		x = b.w1
+	}
+	if i >= 16 {
+		x = b.w2
+	}
+	return x >> (8 * (i & 7)) & 0xff
+}
+
 func (b board) without(i uint8) board {
 	m := byteMask[i]
 	return board{b.w0 &^ m.w0, b.w1 &^ m.w1, b.w2 &^ m.w2}
