@@ -29,11 +29,15 @@ func (e *ParseError) Error() string {
 		b.WriteString(e.File)
 		b.WriteString(":")
 	}
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0:
 		fmt.Fprintf(&b, "%d:", e.Line)
 		if e.Column > 0 {
 			fmt.Fprintf(&b, "%d:", e.Column)
 		}
+	case e.Column > 0:
+		// A one-line input such as a position string: the column alone.
+		fmt.Fprintf(&b, "column %d:", e.Column)
 	}
 	if b.Len() > 0 {
 		b.WriteString(" ")

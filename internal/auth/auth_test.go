@@ -1,0 +1,476 @@
+package auth
+
+import (
+	"bytes"
+	"crypto/tls"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/toguz/toguz/internal/store"
+)
+
+// cheap are argon2id parameters for tests: 64 KiB, one pass.
+var cheap = Params{Memory: 64, Time: 1, Threads: 1}
+
+func TestPasswordHash(t *testing.T) {
+	h, err := HashPassword("correct horse", cheap, strings.NewReader(strings.Repeat("s", 16)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "$argon2id$v=19$m=64,t=1,p=1$c3Nzc3Nzc3Nzc3Nzc3Nzcw$"; !strings.HasPrefix(h, want) {
+		t.Errorf("hash %q does not start with %q", h, want)
+	}
+	tests := []struct {
+		pw   string
+		want bool
+	}{
+		{"correct horse", true},
+		{"correct horsE", false},
+		{"", false},
+		{"correct horse ", false},
+	}
+	for _, tt := range tests {
+		if ok, err := CheckPassword(tt.pw, h); ok != tt.want || err != nil {
+			t.Errorf("CheckPassword(%q) = %v, %v; want %v", tt.pw, ok, err, tt.want)
+		}
+	}
+	// Two hashes of one password differ by their salt.
+	h2, _ := HashPassword("correct horse", cheap, bytes.NewReader(bytes.Repeat([]byte{7}, 16)))
+	if h2 == h {
+		t.Error("same hash with different salts")
+	}
+	if NeedsRehash(h, cheap) || !NeedsRehash(h, DefaultParams()) {
+		t.Error("NeedsRehash is wrong")
+	}
+	for _, bad := range []string{"", "plain", "$argon2i$v=19$m=64,t=1,p=1$c2FsdA$aGFzaA", "$argon2id$v=18$m=64,t=1,p=1$c2FsdA$aGFzaA",
+		"$argon2id$v=19$m=64,t=0,p=1$c2FsdA$aGFzaA", "$argon2id$v=19$m=64,t=1,p=1$!!$aGFzaA", "$argon2id$v=19$m=64,t=1,p=1$c2FsdA$"} {
+		if _, err := CheckPassword("x", bad); !errors.Is(err, ErrMalformedHash) {
+			t.Errorf("CheckPassword(_, %q) = %v, want ErrMalformedHash", bad, err)
+		}
+	}
+}
+
+func TestValidateName(t *testing.T) {
+	tests := []struct {
+		name string
+		rule string // "" valid; else a word of the rule
+	}{
+		{"abai", ""},
+		{"Abai_Kunanbayev-2", ""},
+		{"Қобыланды", ""},
+		{"Ab", ""},
+		{"a", "2 to 20"},
+		{strings.Repeat("a", 21), "2 to 20"},
+		{"1abai", "start with a letter"},
+		{"_abai", "start with a letter"},
+		{"ab ai", "only letters"},
+		{"Bob'); DROP--", "only letters"},
+		{"ab\x00c", "only letters"},
+		{"guest-12", "guests"},
+		{"\xff\xfe", "UTF-8"},
+	}
+	for _, tt := range tests {
+		err := ValidateName(tt.name)
+		var re *RuleError
+		switch {
+		case tt.rule == "" && err != nil:
+			t.Errorf("ValidateName(%q) = %v, want nil", tt.name, err)
+		case tt.rule != "" && (!errors.As(err, &re) || re.Field != "name" || !strings.Contains(re.Rule, tt.rule)):
+			t.Errorf("ValidateName(%q) = %v, want a name rule about %q", tt.name, err, tt.rule)
+		}
+	}
+}
+
+func TestValidatePassword(t *testing.T) {
+	tests := []struct {
+		pw, name, rule string
+	}{
+		{"long enough", "abai", ""},
+		{"шесть букв!", "abai", ""},
+		{"short", "abai", "at least 8"},
+		{strings.Repeat("x", 129), "abai", "at most 128"},
+		{"AbaiAbai", "abaiabai", "not be the name"},
+	}
+	for _, tt := range tests {
+		err := ValidatePassword(tt.pw, tt.name)
+		var re *RuleError
+		switch {
+		case tt.rule == "" && err != nil:
+			t.Errorf("ValidatePassword(%q) = %v", tt.pw, err)
+		case tt.rule != "" && (!errors.As(err, &re) || re.Field != "password" || !strings.Contains(re.Rule, tt.rule)):
+			t.Errorf("ValidatePassword(%q) = %v, want a rule about %q", tt.pw, err, tt.rule)
+		}
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := NewLimiter(rate.Every(time.Second), 3, time.Now)
+		for i := range 3 {
+			if !l.Allow("ip1") {
+				t.Fatalf("event %d refused within the burst", i)
+			}
+		}
+		if l.Allow("ip1") {
+			t.Error("event beyond the burst allowed")
+		}
+		if !l.Allow("ip2") {
+			t.Error("another key was limited")
+		}
+		time.Sleep(time.Second)
+		if !l.Allow("ip1") || l.Allow("ip1") {
+			t.Error("one token should come back after a second")
+		}
+		if inf := NewLimiter(rate.Inf, 0, time.Now); !inf.Allow("x") || inf.Len() != 0 {
+			t.Error("rate.Inf must allow everything and track nothing")
+		}
+	})
+}
+
+func TestLimiterPrunes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := NewLimiter(10, 1, time.Now)
+		for i := range maxBuckets {
+			l.Allow(string(rune(i)))
+		}
+		time.Sleep(time.Second) // every bucket refills
+		l.Allow("new")
+		if n := l.Len(); n != 1 {
+			t.Errorf("%d buckets after pruning, want 1", n)
+		}
+	})
+}
+
+func newService(t *testing.T, now func() time.Time, lim *Limits) *Service {
+	t.Helper()
+	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "auth.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s, err := New(Config{Store: st, Params: cheap, Now: now, Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSignUpAndLogin(t *testing.T) {
+	s := newService(t, nil, nil)
+	ctx := t.Context()
+	u, err := s.SignUp(ctx, "Abai", "long enough", "10.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(u.PasswordHash, "$argon2id$") || strings.Contains(u.PasswordHash, "long enough") {
+		t.Errorf("stored hash %q", u.PasswordHash)
+	}
+	if _, err := s.SignUp(ctx, "abai", "long enough", "10.0.0.1"); !errors.Is(err, ErrNameTaken) {
+		t.Errorf("second sign-up: %v, want ErrNameTaken", err)
+	}
+	var re *RuleError
+	if _, err := s.SignUp(ctx, "x", "long enough", "10.0.0.1"); !errors.As(err, &re) {
+		t.Errorf("bad name: %v, want a RuleError", err)
+	}
+	if _, err := s.SignUp(ctx, "bolat", "short", "10.0.0.1"); !errors.As(err, &re) {
+		t.Errorf("bad password: %v, want a RuleError", err)
+	}
+	if got, err := s.Login(ctx, "ABAI", "long enough", "10.0.0.2"); err != nil || got.ID != u.ID {
+		t.Errorf("Login = %+v, %v", got, err)
+	}
+	for _, c := range []struct{ name, pw string }{{"abai", "wrong password"}, {"nobody", "long enough"}} {
+		if _, err := s.Login(ctx, c.name, c.pw, "10.0.0.3"); !errors.Is(err, ErrBadCredentials) {
+			t.Errorf("Login(%q, %q) = %v, want ErrBadCredentials", c.name, c.pw, err)
+		}
+	}
+}
+
+func TestLoginRehash(t *testing.T) {
+	s := newService(t, nil, nil)
+	ctx := t.Context()
+	old, _ := HashPassword("long enough", Params{Memory: 32, Time: 1, Threads: 1}, strings.NewReader(strings.Repeat("s", 16)))
+	u, err := s.store.CreateUser(ctx, "abai", old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Login(ctx, "abai", "long enough", "ip"); err != nil {
+		t.Fatal(err)
+	}
+	u, _ = s.store.UserByID(ctx, u.ID)
+	if NeedsRehash(u.PasswordHash, cheap) {
+		t.Errorf("hash not upgraded: %s", u.PasswordHash)
+	}
+}
+
+func TestLoginRateLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lim := DefaultLimits()
+		s := newService(t, time.Now, &lim)
+		ctx := t.Context()
+		if _, err := s.SignUp(ctx, "abai", "long enough", "signup-ip"); err != nil {
+			t.Fatal(err)
+		}
+		// Per account: 5 attempts from different IPs, then refused even with the right password.
+		for i := range lim.LoginBurstAcc {
+			s.Login(ctx, "abai", "wrong", string(rune('a'+i)))
+		}
+		if _, err := s.Login(ctx, "abai", "long enough", "z"); !errors.Is(err, ErrRateLimited) {
+			t.Errorf("6th attempt on the account: %v, want ErrRateLimited", err)
+		}
+		time.Sleep(12 * time.Second)
+		if _, err := s.Login(ctx, "abai", "long enough", "z"); err != nil {
+			t.Errorf("after 12s: %v", err)
+		}
+		// Per IP: 10 attempts on different names, then refused.
+		for i := range lim.LoginBurstIP {
+			s.Login(ctx, "name"+string(rune('a'+i)), "x", "1.2.3.4")
+		}
+		if _, err := s.Login(ctx, "abai", "long enough", "1.2.3.4"); !errors.Is(err, ErrRateLimited) {
+			t.Errorf("11th attempt from one IP: %v, want ErrRateLimited", err)
+		}
+	})
+}
+
+func TestAllowMove(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lim := Limits{LoginPerIP: 1, LoginBurstIP: 1, LoginPerAccount: 1, LoginBurstAcc: 1,
+			MovesPerIdentity: 2, MoveBurstIdentity: 2, MovesPerIP: 3, MoveBurstIP: 3}
+		s := newService(t, time.Now, &lim)
+		if !s.AllowMove("u:1", "ip") || !s.AllowMove("u:1", "ip") || s.AllowMove("u:1", "ip") {
+			t.Error("per-identity move limit not applied")
+		}
+		if !s.AllowMove("u:2", "ip") || s.AllowMove("u:3", "ip") {
+			t.Error("per-IP move limit not applied")
+		}
+		time.Sleep(time.Second)
+		if !s.AllowMove("u:1", "ip") {
+			t.Error("moves not allowed again after a second")
+		}
+	})
+}
+
+// cookieJar carries Set-Cookie headers from one response to the next request.
+func withCookies(r *http.Request, w *httptest.ResponseRecorder) *http.Request {
+	for _, c := range w.Result().Cookies() {
+		r.AddCookie(c)
+	}
+	return r
+}
+
+func TestSessions(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	s := newService(t, func() time.Time { return now }, nil)
+	ctx := t.Context()
+	u, _ := s.SignUp(ctx, "abai", "long enough", "ip")
+	who := s.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := IdentityFrom(r.Context())
+		w.Write([]byte(id.Key() + " " + id.Name))
+	}))
+
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest("POST", "https://toguz.test/login", nil)
+	r.TLS = &tls.ConnectionState{}
+	if err := s.StartSession(ctx, w, r, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	c := w.Result().Cookies()[0]
+	if c.Name != SessionCookie || !c.HttpOnly || !c.Secure || c.SameSite != http.SameSiteLaxMode || len(c.Value) != 64 {
+		t.Errorf("session cookie %+v", c)
+	}
+	// The database holds the token's hash, not the token.
+	if _, err := s.store.SessionByTokenHash(ctx, c.Value); !errors.Is(err, store.ErrNotFound) {
+		t.Error("the token itself is stored")
+	}
+	w2 := httptest.NewRecorder()
+	who.ServeHTTP(w2, withCookies(httptest.NewRequest("GET", "/", nil), w))
+	if got := w2.Body.String(); got != "u:1 abai" {
+		t.Errorf("identity with the session = %q", got)
+	}
+	// A plain-HTTP request gets a cookie without Secure.
+	w3 := httptest.NewRecorder()
+	s.StartSession(ctx, w3, httptest.NewRequest("POST", "/login", nil), u.ID)
+	if w3.Result().Cookies()[0].Secure {
+		t.Error("Secure cookie on plain HTTP")
+	}
+	// A forged token is nobody.
+	w4 := httptest.NewRecorder()
+	r4 := httptest.NewRequest("GET", "/", nil)
+	r4.AddCookie(&http.Cookie{Name: SessionCookie, Value: strings.Repeat("0", 64)})
+	who.ServeHTTP(w4, r4)
+	if got := w4.Body.String(); got != " " {
+		t.Errorf("identity with a forged token = %q", got)
+	}
+	// Expiry: 30 days later the session is gone.
+	now = now.Add(30*24*time.Hour + time.Second)
+	w5 := httptest.NewRecorder()
+	who.ServeHTTP(w5, withCookies(httptest.NewRequest("GET", "/", nil), w3))
+	if got := w5.Body.String(); got != " " {
+		t.Errorf("identity with an expired session = %q", got)
+	}
+	if _, err := s.store.SessionByTokenHash(ctx, tokenHash(w3.Result().Cookies()[0].Value)); !errors.Is(err, store.ErrNotFound) {
+		t.Error("the expired session was not deleted")
+	}
+}
+
+func TestLogout(t *testing.T) {
+	s := newService(t, nil, nil)
+	ctx := t.Context()
+	u, _ := s.SignUp(ctx, "abai", "long enough", "ip")
+	w := httptest.NewRecorder()
+	s.StartSession(ctx, w, httptest.NewRequest("POST", "/login", nil), u.ID)
+	w2 := httptest.NewRecorder()
+	r := withCookies(httptest.NewRequest("POST", "/logout", nil), w)
+	if err := s.EndSession(ctx, w2, r); err != nil {
+		t.Fatal(err)
+	}
+	if c := w2.Result().Cookies()[0]; c.MaxAge >= 0 || c.Value != "" {
+		t.Errorf("logout cookie %+v", c)
+	}
+	if id, _ := s.Identify(ctx, r); id.IsUser() {
+		t.Error("the session survived logout")
+	}
+}
+
+func TestGuest(t *testing.T) {
+	s := newService(t, nil, nil)
+	var got Identity
+	h := s.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var err error
+		if got, err = s.EnsureGuest(w, r); err != nil {
+			t.Fatal(err)
+		}
+	}))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	first := got
+	if !first.IsGuest() || !strings.HasPrefix(first.Name, "Guest-") || len(first.GuestID) != 32 {
+		t.Fatalf("guest %+v", first)
+	}
+	// The cookie brings the same guest back.
+	h.ServeHTTP(httptest.NewRecorder(), withCookies(httptest.NewRequest("GET", "/", nil), w))
+	if got.Key() != first.Key() {
+		t.Errorf("guest came back as %+v, want %+v", got, first)
+	}
+	// A malformed guest cookie is ignored and replaced.
+	r := httptest.NewRequest("GET", "/", nil)
+	r.AddCookie(&http.Cookie{Name: GuestCookie, Value: "x'OR'1'='1"})
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	if got.Key() == first.Key() || len(got.GuestID) != 32 {
+		t.Errorf("malformed guest cookie gave %+v", got)
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	s := newService(t, nil, nil)
+	ctx := t.Context()
+	u, _ := s.SignUp(ctx, "abai", "long enough", "ip")
+	login := httptest.NewRecorder()
+	s.StartSession(ctx, login, httptest.NewRequest("POST", "/login", nil), u.ID)
+	id, _ := s.Identify(ctx, withCookies(httptest.NewRequest("GET", "/", nil), login))
+	token := CSRFToken(id)
+	if len(token) != 32 {
+		t.Fatalf("CSRF token %q", token)
+	}
+	h := s.Middleware(s.CSRF(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })))
+	form := func(v url.Values) *http.Request {
+		r := httptest.NewRequest("POST", "http://toguz.test/resign", strings.NewReader(v.Encode()))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		return r
+	}
+	tests := []struct {
+		name string
+		req  func() *http.Request
+		want int
+	}{
+		{"same-origin browser", func() *http.Request {
+			r := withCookies(form(nil), login)
+			r.Header.Set("Sec-Fetch-Site", "same-origin")
+			return r
+		}, 200},
+		{"cross-site browser", func() *http.Request {
+			r := withCookies(form(nil), login)
+			r.Header.Set("Sec-Fetch-Site", "cross-site")
+			return r
+		}, 403},
+		{"cross-origin Origin header", func() *http.Request {
+			r := withCookies(form(nil), login)
+			r.Header.Set("Origin", "https://evil.example")
+			return r
+		}, 403},
+		{"old browser without token", func() *http.Request { return withCookies(form(nil), login) }, 403},
+		{"old browser with wrong token", func() *http.Request {
+			return withCookies(form(url.Values{CSRFFormField: {strings.Repeat("0", 32)}}), login)
+		}, 403},
+		{"old browser with form token", func() *http.Request {
+			return withCookies(form(url.Values{CSRFFormField: {token}}), login)
+		}, 200},
+		{"old browser with header token", func() *http.Request {
+			r := withCookies(form(nil), login)
+			r.Header.Set(CSRFHeader, token)
+			return r
+		}, 200},
+		{"no cookie at all (API client)", func() *http.Request { return form(nil) }, 200},
+		{"cross-site GET", func() *http.Request {
+			r := withCookies(httptest.NewRequest("GET", "http://toguz.test/", nil), login)
+			r.Header.Set("Sec-Fetch-Site", "cross-site")
+			return r
+		}, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, tt.req())
+			if w.Code != tt.want {
+				t.Errorf("status %d, want %d (%s)", w.Code, tt.want, w.Body)
+			}
+		})
+	}
+}
+
+func TestSessionTokens(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	s := newService(t, func() time.Time { return now }, nil)
+	ctx := t.Context()
+	u, _ := s.SignUp(ctx, "abai", "long enough", "ip")
+	token, exp, err := s.NewSession(ctx, u.ID)
+	if err != nil || len(token) != 64 || !exp.Equal(now.Add(30*24*time.Hour)) {
+		t.Fatalf("NewSession = %q, %v, %v", token, exp, err)
+	}
+	if got, err := s.SessionUser(ctx, token); err != nil || got.ID != u.ID {
+		t.Errorf("SessionUser = %+v, %v", got, err)
+	}
+	for _, bad := range []string{"", "nope", strings.Repeat("a", 200), "' OR 1=1 --"} {
+		if _, err := s.SessionUser(ctx, bad); !errors.Is(err, ErrNoSession) {
+			t.Errorf("SessionUser(%q) = %v, want ErrNoSession", bad, err)
+		}
+	}
+	if err := s.DeleteSession(ctx, token); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SessionUser(ctx, token); !errors.Is(err, ErrNoSession) {
+		t.Errorf("after DeleteSession: %v", err)
+	}
+	if _, _, err := s.NewSession(ctx, 999); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("session for a missing user: %v", err)
+	}
+}
+
+// BenchmarkHashDefault measures what one sign-up or login costs with the
+// production parameters.
+func BenchmarkHashDefault(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := HashPassword("correct horse battery", DefaultParams(), strings.NewReader(strings.Repeat("s", 16))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,340 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/rating"
+)
+
+// Status is where a game is in its life.
+type Status string
+
+const (
+	StatusCreated Status = "created" // a challenge or seek waiting for its players, or not started
+	StatusStarted Status = "started" // being played: moves are accepted
+	StatusEnded   Status = "ended"   // over, with a result
+	StatusAborted Status = "aborted" // cancelled before it counted; no result
+)
+
+// Side is one player of a game: an account (UserID), or, when UserID is 0, a
+// guest or an engine named by Name. An empty side (all zero) is a seat
+// nobody has taken yet.
+type Side struct {
+	UserID int64
+	Name   string // the account's name when read back; a guest's or engine's label otherwise
+	Engine int    // the engine's strength level; 0 for a person
+}
+
+// IsEmpty reports whether nobody has taken the seat.
+func (s Side) IsEmpty() bool { return s.UserID == 0 && s.Name == "" && s.Engine == 0 }
+
+// Game is a game's record without its moves (see Store.Moves).
+type Game struct {
+	ID          string
+	Players     [2]Side // indexed by toguz.Player: White first
+	Rules       toguz.Rules
+	StartFEN    string // "" for the start position of Rules
+	TimeControl clock.TimeControl
+	Rated       bool
+	Status      Status
+	Result      toguz.Result
+	Termination toguz.Termination
+	// RatingBefore and RatingDiff are set when a rated game ends: each
+	// player's rating before the game and its change, rounded.
+	RatingBefore, RatingDiff [2]int
+	Created, Started, Ended  time.Time
+	Plies                    int // moves played (read only)
+}
+
+// Category returns the rating category of the game; ok is false when it has none.
+func (g Game) Category() (rating.Category, bool) { return rating.ForTimeControl(g.TimeControl) }
+
+const idAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+// newID returns an 8-character random id: 62^8 ≈ 2^47 values, hard to guess
+// for a challenge link, short to read.
+func (s *Store) newID() (string, error) {
+	var b [8]byte
+	if _, err := s.rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("store: game id: %w", err)
+	}
+	for i := range b {
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	}
+	return string(b[:]), nil
+}
+
+func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }
+
+// CreateGame stores a new game and, if clk is not nil, its clock. It fills in
+// the id (when empty), the creation time (when zero) and the status
+// (StatusCreated when empty), and returns the game. ErrNotFound when a
+// player's account does not exist; ErrConflict when the id is taken.
+func (s *Store) CreateGame(ctx context.Context, g Game, clk *clock.State) (Game, error) {
+	if g.ID == "" {
+		id, err := s.newID()
+		if err != nil {
+			return Game{}, err
+		}
+		g.ID = id
+	}
+	if g.Created.IsZero() {
+		g.Created = s.now()
+	}
+	g.Created = g.Created.UTC().Truncate(time.Millisecond)
+	if g.Status == "" {
+		g.Status = StatusCreated
+	}
+	if g.Status == StatusStarted && g.Started.IsZero() {
+		g.Started = g.Created
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO games (id, white_user_id, white_name, white_engine,
+			black_user_id, black_name, black_engine, rules, start_fen, time_control, rated, status, result,
+			termination, created_ms, started_ms, ended_ms)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+			g.ID, nullID(g.Players[0].UserID), sideName(g.Players[0]), g.Players[0].Engine,
+			nullID(g.Players[1].UserID), sideName(g.Players[1]), g.Players[1].Engine,
+			g.Rules.String(), g.StartFEN, g.TimeControl.String(), boolInt(g.Rated), string(g.Status),
+			g.Result.String(), g.Termination.String(), ms(g.Created), ms(g.Started), ms(g.Ended))
+		switch unique, fk := constraint(err); {
+		case fk:
+			return fmt.Errorf("game: a player's account: %w", ErrNotFound)
+		case unique:
+			return fmt.Errorf("game %s: id taken: %w", g.ID, ErrConflict)
+		case err != nil:
+			return fmt.Errorf("store: create game: %w", err)
+		}
+		if clk != nil {
+			return s.saveClock(ctx, tx, g.ID, *clk)
+		}
+		return nil
+	})
+	if err != nil {
+		return Game{}, err
+	}
+	return s.Game(ctx, g.ID)
+}
+
+// sideName is the stored label: accounts are named by the users table.
+func sideName(s Side) string {
+	if s.UserID != 0 {
+		return ""
+	}
+	return s.Name
+}
+
+const gameSelect = `SELECT g.id, g.white_user_id, COALESCE(wu.name, g.white_name), g.white_engine,
+	g.black_user_id, COALESCE(bu.name, g.black_name), g.black_engine, g.rules, g.start_fen,
+	g.time_control, g.rated, g.status, g.result, g.termination, g.white_rating, g.white_diff,
+	g.black_rating, g.black_diff, g.created_ms, g.started_ms, g.ended_ms,
+	(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)
+	FROM games g LEFT JOIN users wu ON wu.id = g.white_user_id LEFT JOIN users bu ON bu.id = g.black_user_id `
+
+type scanner interface{ Scan(...any) error }
+
+func scanGame(row scanner) (Game, error) {
+	var g Game
+	var wid, bid sql.NullInt64
+	var rules, tc, status, result, term string
+	var rated int
+	var created, started, ended int64
+	err := row.Scan(&g.ID, &wid, &g.Players[0].Name, &g.Players[0].Engine, &bid, &g.Players[1].Name,
+		&g.Players[1].Engine, &rules, &g.StartFEN, &tc, &rated, &status, &result, &term,
+		&g.RatingBefore[0], &g.RatingDiff[0], &g.RatingBefore[1], &g.RatingDiff[1], &created, &started, &ended, &g.Plies)
+	if err != nil {
+		return Game{}, err
+	}
+	g.Players[0].UserID, g.Players[1].UserID = wid.Int64, bid.Int64
+	g.Rated, g.Status = rated != 0, Status(status)
+	g.Created, g.Started, g.Ended = fromMS(created), fromMS(started), fromMS(ended)
+	var errs [4]error
+	g.Rules, errs[0] = toguz.ParseRules(rules)
+	g.TimeControl, errs[1] = clock.ParseTimeControl(tc)
+	g.Result, errs[2] = toguz.ParseResult(result)
+	g.Termination, errs[3] = toguz.ParseTermination(term)
+	if err := errors.Join(errs[:]...); err != nil {
+		return Game{}, fmt.Errorf("store: game %s is corrupt: %w", g.ID, err)
+	}
+	return g, nil
+}
+
+// Game returns the game with that id, or ErrNotFound.
+func (s *Store) Game(ctx context.Context, id string) (Game, error) {
+	g, err := scanGame(s.r.QueryRowContext(ctx, gameSelect+`WHERE g.id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
+	}
+	return g, err
+}
+
+func (s *Store) queryGames(ctx context.Context, where string, args ...any) ([]Game, error) {
+	rows, err := s.r.QueryContext(ctx, gameSelect+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: games: %w", err)
+	}
+	defer rows.Close()
+	var gs []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		gs = append(gs, g)
+	}
+	return gs, rows.Err()
+}
+
+// GamesByUser returns a user's games, newest first, skipping offset and
+// returning at most limit.
+func (s *Store) GamesByUser(ctx context.Context, userID int64, limit, offset int) ([]Game, error) {
+	return s.queryGames(ctx, `WHERE g.white_user_id = $1 OR g.black_user_id = $1
+		ORDER BY g.created_ms DESC, g.id LIMIT $2 OFFSET $3`, userID, limit, offset)
+}
+
+// GamesByStatus returns the games in any of the statuses, oldest first: the
+// games to resume after a restart (StatusStarted) or the open challenges
+// (StatusCreated).
+func (s *Store) GamesByStatus(ctx context.Context, statuses ...Status) ([]Game, error) {
+	if len(statuses) == 0 {
+		return nil, nil
+	}
+	ph := make([]string, len(statuses))
+	args := make([]any, len(statuses))
+	for i, st := range statuses {
+		ph[i] = fmt.Sprintf("$%d", i+1)
+		args[i] = string(st)
+	}
+	return s.queryGames(ctx, `WHERE g.status IN (`+strings.Join(ph, ", ")+`) ORDER BY g.created_ms, g.id`, args...)
+}
+
+// JoinGame seats side as pl in a game that is still StatusCreated and whose
+// seat is empty: of two players taking the same seat exactly one succeeds,
+// the other gets ErrConflict.
+func (s *Store) JoinGame(ctx context.Context, id string, pl toguz.Player, side Side) (Game, error) {
+	col := [2]string{"white", "black"}[pl]
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET `+col+`_user_id = $1, `+col+`_name = $2, `+col+`_engine = $3
+			WHERE id = $4 AND status = 'created' AND `+col+`_user_id IS NULL AND `+col+`_name = '' AND `+col+`_engine = 0`,
+			nullID(side.UserID), sideName(side), side.Engine, id)
+		if _, fk := constraint(err); fk {
+			return fmt.Errorf("join game %s: account %d: %w", id, side.UserID, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("store: join game %s: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return s.whyNot(ctx, tx, id, "join: the seat is taken or the game has started")
+		}
+		return nil
+	})
+	if err != nil {
+		return Game{}, err
+	}
+	return s.Game(ctx, id)
+}
+
+// whyNot returns ErrNotFound for a missing game, ErrConflict otherwise.
+func (s *Store) whyNot(ctx context.Context, tx *sql.Tx, id, what string) error {
+	var status string
+	err := tx.QueryRowContext(ctx, `SELECT status FROM games WHERE id = $1`, id).Scan(&status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("game %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("store: game %s: %w", id, err)
+	}
+	return fmt.Errorf("game %s (%s): %s: %w", id, status, what, ErrConflict)
+}
+
+// StartGame moves a game from StatusCreated to StatusStarted at the instant
+// at, saving its clock if clk is not nil. ErrConflict when it is not waiting
+// to start or a seat is empty.
+func (s *Store) StartGame(ctx context.Context, id string, at time.Time, clk *clock.State) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET status = 'started', started_ms = $1
+			WHERE id = $2 AND status = 'created'
+			AND NOT (white_user_id IS NULL AND white_name = '' AND white_engine = 0)
+			AND NOT (black_user_id IS NULL AND black_name = '' AND black_engine = 0)`, ms(at), id)
+		if err != nil {
+			return fmt.Errorf("store: start game %s: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return s.whyNot(ctx, tx, id, "start: not waiting to start, or a seat is empty")
+		}
+		if clk != nil {
+			return s.saveClock(ctx, tx, id, *clk)
+		}
+		return nil
+	})
+}
+
+// Finish is how a game ends.
+type Finish struct {
+	Status      Status // StatusEnded, or StatusAborted (then Result must be NoResult)
+	Result      toguz.Result
+	Termination toguz.Termination
+	At          time.Time
+	Clock       *clock.State // the stopped clock to save, if any
+}
+
+// FinishGame ends a game that is created or started, once: a second ending
+// (a flag racing a resignation) gets ErrConflict. When the game is rated,
+// between two accounts, and ends with a result, both players' ratings in its
+// category are updated in the same transaction (never for a game against
+// oneself) (lichess's Glicko-2, see
+// package rating), a rating history row is added for each, and the game
+// records the ratings before and their changes. It returns the game as stored.
+func (s *Store) FinishGame(ctx context.Context, id string, f Finish) (Game, error) {
+	switch {
+	case f.Status != StatusEnded && f.Status != StatusAborted:
+		return Game{}, fmt.Errorf("finish game %s: status %q is not an ending", id, f.Status)
+	case f.Status == StatusAborted && f.Result != toguz.NoResult:
+		return Game{}, fmt.Errorf("finish game %s: an aborted game has no result, not %v", id, f.Result)
+	}
+	if f.At.IsZero() {
+		f.At = s.now()
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		g, err := scanGame(tx.QueryRowContext(ctx, gameSelect+`WHERE g.id = $1`, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("game %q: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if g.Status != StatusCreated && g.Status != StatusStarted {
+			return fmt.Errorf("game %s is already %s: %w", id, g.Status, ErrConflict)
+		}
+		var before, diff [2]int
+		cat, timed := g.Category()
+		if f.Status == StatusEnded && g.Rated && timed && f.Result != toguz.NoResult &&
+			g.Players[0].UserID != 0 && g.Players[1].UserID != 0 && g.Players[0].UserID != g.Players[1].UserID {
+			if before, diff, err = rate(ctx, tx, g, cat, f); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE games SET status = $1, result = $2, termination = $3, ended_ms = $4,
+			white_rating = $5, white_diff = $6, black_rating = $7, black_diff = $8 WHERE id = $9`,
+			string(f.Status), f.Result.String(), f.Termination.String(), ms(f.At),
+			before[0], diff[0], before[1], diff[1], id)
+		if err != nil {
+			return fmt.Errorf("store: finish game %s: %w", id, err)
+		}
+		if f.Clock != nil {
+			return s.saveClock(ctx, tx, id, *f.Clock)
+		}
+		return nil
+	})
+	if err != nil {
+		return Game{}, err
+	}
+	return s.Game(ctx, id)
+}

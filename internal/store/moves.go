@@ -1,0 +1,135 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/clock"
+)
+
+// Move is one stored move. The moves of a game are its source of truth: its
+// position is the start position with the moves replayed.
+type Move struct {
+	Ply    int        // 1 for the first move
+	Hole   toguz.Move // 1..9
+	Played time.Time
+	// Clock is the mover's time left after the move (increment included);
+	// negative when the game has no clock.
+	Clock time.Duration
+}
+
+// AppendMove stores the next move of a started game together with the clock
+// state after it, in one transaction: once it returns nil the move survives a
+// crash. The move's ply must be the number of stored moves plus one: a
+// duplicate, a stale or a skipped ply gets ErrConflict, as does a game that is
+// not started, so of two concurrent moves for the same ply exactly one is
+// stored. ErrNotFound when the game does not exist. The legality of the move
+// is the caller's business (it owns the position).
+func (s *Store) AppendMove(ctx context.Context, gameID string, m Move, clk *clock.State) error {
+	if m.Hole < 1 || m.Hole > 9 {
+		return fmt.Errorf("game %s ply %d: hole %d out of range 1..9", gameID, m.Ply, m.Hole)
+	}
+	if m.Played.IsZero() {
+		m.Played = s.now()
+	}
+	cl := int64(-1)
+	if m.Clock >= 0 {
+		cl = m.Clock.Milliseconds()
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		var status string
+		var last int
+		err := tx.StmtContext(ctx, s.stmtNextPly).QueryRowContext(ctx, gameID).Scan(&status, &last)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("game %q: %w", gameID, ErrNotFound)
+		case err != nil:
+			return fmt.Errorf("store: append move to %s: %w", gameID, err)
+		case Status(status) != StatusStarted:
+			return fmt.Errorf("game %s is %s, not started: %w", gameID, status, ErrConflict)
+		case m.Ply != last+1:
+			return fmt.Errorf("game %s: move for ply %d, but the next ply is %d: %w", gameID, m.Ply, last+1, ErrConflict)
+		}
+		_, err = tx.StmtContext(ctx, s.stmtInsertMove).ExecContext(ctx, gameID, m.Ply, int(m.Hole), ms(m.Played), cl)
+		if unique, _ := constraint(err); unique {
+			return fmt.Errorf("game %s: ply %d already played: %w", gameID, m.Ply, ErrConflict)
+		}
+		if err != nil {
+			return fmt.Errorf("store: append move to %s: %w", gameID, err)
+		}
+		if clk != nil {
+			return s.saveClock(ctx, tx, gameID, *clk)
+		}
+		return nil
+	})
+}
+
+const (
+	sqlNextPly    = `SELECT status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1) FROM games WHERE id = $1`
+	sqlInsertMove = `INSERT INTO moves (game_id, ply, hole, played_ms, clock_ms) VALUES ($1, $2, $3, $4, $5)`
+	sqlSaveClock  = `INSERT INTO game_clocks (game_id, white_ms, black_ms, turn, running, since_ms, stopped)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		ON CONFLICT (game_id) DO UPDATE SET white_ms = excluded.white_ms, black_ms = excluded.black_ms,
+		turn = excluded.turn, running = excluded.running, since_ms = excluded.since_ms, stopped = excluded.stopped`
+)
+
+// Moves returns a game's moves in order; an unknown game has none.
+func (s *Store) Moves(ctx context.Context, gameID string) ([]Move, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT ply, hole, played_ms, clock_ms FROM moves WHERE game_id = $1 ORDER BY ply`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("store: moves of %s: %w", gameID, err)
+	}
+	defer rows.Close()
+	var ms []Move
+	for rows.Next() {
+		var m Move
+		var hole int
+		var played, cl int64
+		if err := rows.Scan(&m.Ply, &hole, &played, &cl); err != nil {
+			return nil, err
+		}
+		m.Hole, m.Played, m.Clock = toguz.Move(hole), fromMS(played), time.Duration(cl)*time.Millisecond
+		ms = append(ms, m)
+	}
+	return ms, rows.Err()
+}
+
+// SaveClock stores a game's clock state (on a start, a pause, a time bonus).
+func (s *Store) SaveClock(ctx context.Context, gameID string, st clock.State) error {
+	return s.write(ctx, func(tx *sql.Tx) error { return s.saveClock(ctx, tx, gameID, st) })
+}
+
+func (s *Store) saveClock(ctx context.Context, tx *sql.Tx, gameID string, st clock.State) error {
+	_, err := tx.StmtContext(ctx, s.stmtSaveClock).ExecContext(ctx,
+		gameID, st.Remaining[0].Milliseconds(), st.Remaining[1].Milliseconds(), int(st.Turn),
+		boolInt(st.Running), ms(st.Since), boolInt(st.Stopped))
+	if _, fk := constraint(err); fk {
+		return fmt.Errorf("clock of game %q: %w", gameID, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("store: save clock of %s: %w", gameID, err)
+	}
+	return nil
+}
+
+// Clock returns a game's stored clock state (millisecond precision), or ErrNotFound.
+func (s *Store) Clock(ctx context.Context, gameID string) (clock.State, error) {
+	var st clock.State
+	var w, b, since int64
+	var turn, running, stopped int
+	err := s.r.QueryRowContext(ctx, `SELECT white_ms, black_ms, turn, running, since_ms, stopped FROM game_clocks WHERE game_id = $1`, gameID).
+		Scan(&w, &b, &turn, &running, &since, &stopped)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, fmt.Errorf("clock of game %q: %w", gameID, ErrNotFound)
+	}
+	if err != nil {
+		return st, fmt.Errorf("store: clock of %s: %w", gameID, err)
+	}
+	st.Remaining = [2]time.Duration{time.Duration(w) * time.Millisecond, time.Duration(b) * time.Millisecond}
+	st.Turn, st.Running, st.Since, st.Stopped = toguz.Player(turn), running != 0, fromMS(since), stopped != 0
+	return st, nil
+}

@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Session is a server-side login session. Only a hash of the cookie's token
+// is stored, so a copy of the database does not log anybody in.
+type Session struct {
+	TokenHash string // hex SHA-256 of the token (see auth)
+	UserID    int64
+	Created   time.Time
+	Expires   time.Time
+}
+
+// CreateSession stores a session; ErrNotFound when the user does not exist.
+func (s *Store) CreateSession(ctx context.Context, sess Session) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO sessions (token_hash, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)`,
+			sess.TokenHash, sess.UserID, ms(sess.Created), ms(sess.Expires))
+		switch unique, fk := constraint(err); {
+		case fk:
+			return fmt.Errorf("session for user %d: %w", sess.UserID, ErrNotFound)
+		case unique:
+			return fmt.Errorf("session: %w", ErrConflict)
+		case err != nil:
+			return fmt.Errorf("store: create session: %w", err)
+		}
+		return nil
+	})
+}
+
+// SessionByTokenHash returns the session, expired or not, or ErrNotFound.
+func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (Session, error) {
+	sess := Session{TokenHash: tokenHash}
+	var created, expires int64
+	err := s.r.QueryRowContext(ctx, `SELECT user_id, created_ms, expires_ms FROM sessions WHERE token_hash = $1`, tokenHash).
+		Scan(&sess.UserID, &created, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Session{}, fmt.Errorf("session: %w", ErrNotFound)
+	}
+	sess.Created, sess.Expires = fromMS(created), fromMS(expires)
+	return sess, err
+}
+
+// DeleteSession deletes a session (logout); deleting a missing one is no error.
+func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = $1`, tokenHash)
+		return err
+	})
+}
+
+// DeleteUserSessions logs a user out everywhere.
+func (s *Store) DeleteUserSessions(ctx context.Context, userID int64) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID)
+		return err
+	})
+}
+
+// DeleteExpiredSessions deletes the sessions expired at now and returns how many.
+func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires_ms <= $1`, ms(now))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}

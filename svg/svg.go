@@ -1,0 +1,377 @@
+// Package svg draws a Toguz Kumalak position as an SVG diagram: a wooden
+// board with the holes (otau) of both players, their stones drawn and
+// counted, the two kazans, the tuzdiks, the hole numbers on both rows, and
+// optionally the last move, the players' names and the board turned round.
+//
+// # Index
+//
+//   - Render and Write draw a position with Options.
+//   - Options: Flip (Black at the bottom), From and To (the last move's
+//     emptied and landing holes), White and Black (names), Width.
+//   - LastMove finds From and To of a move from the position before it.
+//
+// The output depends only on the position and the options, so it can be
+// compared byte for byte; it is plain SVG 1.1 with no script and no
+// external resource, and it works for every board size (2..9 holes).
+//
+// The layout is the real board's: White's row at the bottom with holes 1..n
+// from the left, Black's at the top from n down to 1, so sowing runs
+// counter-clockwise. The two kazans lie between the rows; as on the real
+// board, each player's kazan is the one on his opponent's half.
+package svg
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toguz/toguz"
+)
+
+// Hole names one hole of the board. The zero Hole is no hole.
+type Hole struct {
+	Side   toguz.Player
+	Number int // 1..Holes, 0 for none
+}
+
+// Options say what to draw besides the position. The zero value draws the
+// position alone, White at the bottom.
+type Options struct {
+	// Flip puts Black's row at the bottom.
+	Flip bool
+	// From and To highlight the last move: the hole its player emptied and
+	// the hole its last stone fell into. Either may be the zero Hole.
+	From, To Hole
+	// White and Black are the players' names, shown by their rows.
+	White, Black string
+	// Width is the width attribute in pixels; 0 leaves the natural size
+	// (696 × 594 for nine holes). The drawing scales with it.
+	Width int
+}
+
+// LastMove returns the holes to highlight for m played from before: the
+// hole emptied and the hole the last stone falls into. m must be legal.
+func LastMove(before toguz.Position, m toguz.Move) (from, to Hole) {
+	side, land := before.Landing(m)
+	return Hole{before.Turn(), int(m)}, Hole{side, land}
+}
+
+// Render returns the diagram of p as an SVG document.
+func Render(p toguz.Position, opt Options) ([]byte, error) {
+	var b bytes.Buffer
+	if err := Write(&b, p, opt); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Write writes the diagram of p to w. It fails only when w does or when the
+// options name a hole the board does not have.
+func Write(w io.Writer, p toguz.Position, opt Options) error {
+	for _, h := range []struct {
+		name string
+		hole Hole
+	}{{"From", opt.From}, {"To", opt.To}} {
+		if h.hole.Number == 0 {
+			continue
+		}
+		if h.hole.Number < 0 || h.hole.Number > p.Holes() || (h.hole.Side != toguz.White && h.hole.Side != toguz.Black) {
+			return fmt.Errorf("svg: Options.%s: no hole %d for %s on a board of %d holes", h.name, h.hole.Number, h.hole.Side, p.Holes())
+		}
+	}
+	if opt.Width < 0 {
+		return fmt.Errorf("svg: Options.Width %d is negative", opt.Width)
+	}
+	d := drawing{p: p, opt: opt}
+	d.draw()
+	_, err := w.Write(d.b.Bytes())
+	return err
+}
+
+// The layout, in pixels of the natural size.
+const (
+	pitch      = 72  // from one hole to the next
+	holeW      = 56  // a hole's width
+	holeH      = 124 // a hole's height
+	minInner   = 468 // the narrowest the inside of the board gets
+	side       = 24  // wood left and right of the holes
+	nameH      = 34  // the name line above and below the board
+	numberH    = 24  // the band with the hole numbers
+	countH     = 30  // the line with each hole's count
+	kazanH     = 66  // a kazan's height
+	kazanGap   = 10  // between the two kazans
+	rowGap     = 14  // between a row of holes and the kazans
+	kazanLabel = 104 // the owner's label at the left end of a kazan
+	kazanCount = 64  // the count at the right end of a kazan
+)
+
+// Colours: a warm wooden board, dark hollows, ivory stones.
+const (
+	colInk       = "#2b1a0e"
+	colHole      = "#5a3416"
+	colStone     = "#f6efdf"
+	colStoneEdge = "#8b7452"
+	colFrom      = "#1f7ae0"
+	colTo        = "#f08c00"
+	colTuzdik    = "#b3261e"
+)
+
+type drawing struct {
+	p   toguz.Position
+	opt Options
+	b   bytes.Buffer
+
+	n          int // holes per side
+	inner      int // width of the inside of the board
+	width, hgt int
+	x0         int // x of the first hole's left edge
+}
+
+func (d *drawing) printf(format string, args ...any) { fmt.Fprintf(&d.b, format, args...) }
+
+// escape returns s safe for XML text and attributes.
+func escape(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s)) // a strings.Builder never fails
+	return b.String()
+}
+
+// bottom and top return the players whose rows are drawn at the bottom and
+// at the top.
+func (d *drawing) bottom() toguz.Player {
+	if d.opt.Flip {
+		return toguz.Black
+	}
+	return toguz.White
+}
+
+func (d *drawing) top() toguz.Player { return d.bottom().Other() }
+
+func (d *drawing) draw() {
+	d.n = d.p.Holes()
+	d.inner = max(d.n*pitch, minInner)
+	d.width = d.inner + 2*side
+	boardH := 2*(numberH+countH+holeH+rowGap) + 2*kazanH + kazanGap
+	d.hgt = boardH + 2*nameH
+	d.x0 = side + (d.inner-d.n*pitch)/2 + (pitch-holeW)/2
+
+	size := ""
+	if d.opt.Width > 0 {
+		size = fmt.Sprintf(` width="%d" height="%d"`, d.opt.Width, d.opt.Width*d.hgt/d.width)
+	}
+	d.printf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d"%s font-family="Georgia, 'DejaVu Serif', serif" role="img">`+"\n", d.width, d.hgt, size)
+	d.printf("<title>%s</title>\n", escape(d.title()))
+	d.defs()
+	d.printf(`<rect x="0" y="0" width="%d" height="%d" fill="#f3ead8"/>`+"\n", d.width, d.hgt)
+	d.printf(`<rect x="2" y="%d" width="%d" height="%d" rx="22" fill="url(#tg-wood)" stroke="#4a2a10" stroke-width="4"/>`+"\n",
+		nameH, d.width-4, boardH)
+	// A darker rim carries the hole numbers.
+	d.printf(`<rect x="14" y="%d" width="%d" height="%d" rx="14" fill="none" stroke="#7a4a1f" stroke-width="2" opacity="0.6"/>`+"\n",
+		nameH+numberH, d.width-28, boardH-2*numberH)
+
+	y := nameH
+	d.name(d.top(), nameH/2+6)
+	d.numbers(d.top(), y+numberH/2+5)
+	y += numberH
+	d.counts(d.top(), y+countH/2+7)
+	y += countH
+	d.holes(d.top(), y, false)
+	y += holeH + rowGap
+	// Each player's kazan lies on his opponent's half of the board.
+	d.kazan(d.bottom(), y)
+	y += kazanH + kazanGap
+	d.kazan(d.top(), y)
+	y += kazanH + rowGap
+	d.holes(d.bottom(), y, true)
+	y += holeH
+	d.counts(d.bottom(), y+countH/2+7)
+	y += countH
+	d.numbers(d.bottom(), y+numberH/2+5)
+	d.name(d.bottom(), d.hgt-nameH/2+6)
+	d.printf("</svg>\n")
+}
+
+func (d *drawing) title() string {
+	p := d.p
+	return fmt.Sprintf("Toguz Kumalak (%s): White %d, Black %d, %s to move", p.Rules(), p.Kazan(toguz.White), p.Kazan(toguz.Black), p.Turn())
+}
+
+func (d *drawing) defs() {
+	d.printf(`<defs>
+<linearGradient id="tg-wood" x1="0" y1="0" x2="1" y2="1">
+<stop offset="0" stop-color="#d9a066"/><stop offset="0.5" stop-color="#c4874a"/><stop offset="1" stop-color="#a8692f"/>
+</linearGradient>
+<radialGradient id="tg-hollow" cx="0.5" cy="0.4" r="0.7">
+<stop offset="0" stop-color="#7a4a22"/><stop offset="1" stop-color="%s"/>
+</radialGradient>
+<radialGradient id="tg-stone" cx="0.35" cy="0.3" r="0.8">
+<stop offset="0" stop-color="#ffffff"/><stop offset="0.6" stop-color="%s"/><stop offset="1" stop-color="#d8c9a8"/>
+</radialGradient>
+</defs>
+`, colHole, colStone)
+}
+
+// holeAt returns the number of pl's hole in column col (0 on the left):
+// the bottom row runs 1..n from the left, the top row n..1. Rows are drawn
+// column by column, so the document reads left to right.
+func (d *drawing) holeAt(pl toguz.Player, col int) int {
+	if pl == d.top() {
+		return d.n - col
+	}
+	return col + 1
+}
+
+// colX returns the left edge of column col's holes.
+func (d *drawing) colX(col int) int { return d.x0 + col*pitch }
+
+// name writes a player's name, colour and whether he is to move.
+func (d *drawing) name(pl toguz.Player, y int) {
+	label := "White"
+	fill, stroke := "#ffffff", colInk
+	if pl == toguz.Black {
+		label, fill, stroke = "Black", "#1c1c1c", "#000000"
+	}
+	name := d.opt.White
+	if pl == toguz.Black {
+		name = d.opt.Black
+	}
+	if name != "" {
+		label += " · " + name
+	}
+	d.printf(`<circle cx="%d" cy="%d" r="8" fill="%s" stroke="%s" stroke-width="2"/>`+"\n", side+8, y-5, fill, stroke)
+	d.printf(`<text x="%d" y="%d" font-size="17" fill="%s">%s</text>`+"\n", side+24, y, colInk, escape(label))
+	if d.p.Turn() == pl && !d.p.IsOver() {
+		d.printf(`<text x="%d" y="%d" font-size="15" font-style="italic" fill="%s" text-anchor="end">to move ◀</text>`+"\n",
+			d.width-side, y, colInk)
+	}
+}
+
+// numbers writes the hole numbers along pl's edge of the board.
+func (d *drawing) numbers(pl toguz.Player, y int) {
+	for col := range d.n {
+		d.printf(`<text x="%d" y="%d" font-size="14" font-weight="bold" fill="#fbe7c6" text-anchor="middle">%d</text>`+"\n",
+			d.colX(col)+holeW/2, y, d.holeAt(pl, col))
+	}
+}
+
+// counts writes the number of stones in each of pl's holes.
+func (d *drawing) counts(pl toguz.Player, y int) {
+	for col := range d.n {
+		h, x := d.holeAt(pl, col), d.colX(col)+holeW/2
+		text, fill := fmt.Sprint(d.p.Stones(pl, h)), colInk
+		switch {
+		case d.p.IsTuzdik(pl, h):
+			text, fill = "X", colTuzdik
+		case d.p.Stones(pl, h) == 0:
+			fill = "#7a5a3a"
+		}
+		d.printf(`<rect x="%d" y="%d" width="36" height="22" rx="11" fill="#fff8ea" fill-opacity="0.85" stroke="#7a4a1f"/>`+"\n", x-18, y-16)
+		d.printf(`<text x="%d" y="%d" font-size="16" font-weight="bold" fill="%s" text-anchor="middle">%s</text>`+"\n", x, y, fill, text)
+	}
+}
+
+// holes draws pl's row of holes, whose top edge is at y. Stones settle at
+// the end of a hole nearest the kazans: the top for the bottom row.
+func (d *drawing) holes(pl toguz.Player, y int, bottomRow bool) {
+	d.printf(`<g class="row-%s">`+"\n", pl)
+	for col := range d.n {
+		h, x := d.holeAt(pl, col), d.colX(col)
+		stroke, width := "#3b200b", 2
+		dash := ""
+		switch (Hole{pl, h}) {
+		case d.opt.From:
+			stroke, width, dash = colFrom, 5, ` stroke-dasharray="9 5"`
+		case d.opt.To:
+			stroke, width = colTo, 5
+		}
+		d.printf(`<rect x="%d" y="%d" width="%d" height="%d" rx="%d" fill="url(#tg-hollow)" stroke="%s" stroke-width="%d"%s/>`+"\n",
+			x, y, holeW, holeH, holeW/2, stroke, width, dash)
+		if d.p.IsTuzdik(pl, h) {
+			d.tuzdik(pl.Other(), x, y)
+			continue
+		}
+		pack := packBottom
+		if bottomRow {
+			pack = packTop
+		}
+		d.stones(d.p.Stones(pl, h), x+4, y+4, holeW-8, holeH-8, 14, pack)
+	}
+	d.printf("</g>\n")
+}
+
+// tuzdik marks the hole at x, y as owner's tuzdik: a cross in the owner's
+// colour on a red ring.
+func (d *drawing) tuzdik(owner toguz.Player, x, y int) {
+	mark := "#fffaf0"
+	if owner == toguz.Black {
+		mark = "#151515"
+	}
+	cx, cy := x+holeW/2, y+holeH/2
+	d.printf(`<circle cx="%d" cy="%d" r="20" fill="%s" stroke="%s" stroke-width="3"/>`+"\n", cx, cy, colTuzdik, mark)
+	d.printf(`<path d="M%d %dL%d %dM%d %dL%d %d" stroke="%s" stroke-width="5" stroke-linecap="round"/>`+"\n",
+		cx-10, cy-10, cx+10, cy+10, cx+10, cy-10, cx-10, cy+10, mark)
+	d.printf(`<text x="%d" y="%d" font-size="11" fill="#fbe7c6" text-anchor="middle">tuzdik</text>`+"\n", cx, y+holeH-10)
+}
+
+// Where stones settle in their box.
+const (
+	packTop = iota
+	packBottom
+	packMiddle
+)
+
+// stones draws n stones in the box x, y, w, h: a grid of the largest stones
+// (at most maxD pixels across) that holds them all, packed as pack says.
+// Rows are centred across the box. Past what even 4-pixel stones can hold,
+// the grid is full and the count tells the rest.
+func (d *drawing) stones(n, x, y, w, h, maxD, pack int) {
+	if n == 0 {
+		return
+	}
+	dia := maxD
+	for dia > 4 && (w/dia)*(h/dia) < n {
+		dia--
+	}
+	cols, rows := w/dia, h/dia
+	n = min(n, cols*rows)
+	r := float64(dia)/2 - 0.6
+	for i := range n {
+		row, col := i/cols, i%cols
+		inRow := min(cols, n-row*cols) // centre a short last row
+		cx := float64(x) + float64(w-inRow*dia)/2 + float64(col*dia) + float64(dia)/2
+		var cy float64
+		switch pack {
+		case packTop:
+			cy = float64(y + row*dia + dia/2)
+		case packBottom:
+			cy = float64(y+h-row*dia) - float64(dia)/2
+		default:
+			used := (n + cols - 1) / cols * dia
+			cy = float64(y+(h-used)/2+row*dia) + float64(dia)/2
+		}
+		d.printf(`<circle cx="%.1f" cy="%.1f" r="%.1f" fill="url(#tg-stone)" stroke="%s" stroke-width="0.8"/>`+"\n",
+			cx, cy, r, colStoneEdge)
+	}
+}
+
+// kazan draws pl's kazan with its top edge at y: the owner's name, the
+// stones and their count.
+func (d *drawing) kazan(pl toguz.Player, y int) {
+	x, w := side, d.inner
+	d.printf(`<rect x="%d" y="%d" width="%d" height="%d" rx="%d" fill="url(#tg-hollow)" stroke="#3b200b" stroke-width="2"/>`+"\n",
+		x, y, w, kazanH, kazanH/2)
+	label := "White"
+	if pl == toguz.Black {
+		label = "Black"
+	}
+	d.printf(`<text x="%d" y="%d" font-size="13" fill="#fbe7c6">kazan</text>`+"\n", x+26, y+kazanH/2-6)
+	d.printf(`<text x="%d" y="%d" font-size="16" font-weight="bold" fill="#fbe7c6">%s</text>`+"\n", x+26, y+kazanH/2+13, label)
+	k := d.p.Kazan(pl)
+	d.stones(k, x+kazanLabel, y+5, w-kazanLabel-kazanCount-8, kazanH-10, 12, packMiddle)
+	cx := x + w - kazanCount/2 - 8
+	d.printf(`<circle cx="%d" cy="%d" r="24" fill="#fff8ea" stroke="#7a4a1f" stroke-width="2"/>`+"\n", cx, y+kazanH/2)
+	d.printf(`<text x="%d" y="%d" font-size="22" font-weight="bold" fill="%s" text-anchor="middle">%d</text>`+"\n",
+		cx, y+kazanH/2+8, colInk, k)
+}
