@@ -1,0 +1,39 @@
+// Package live runs the games being played: one goroutine per game owns its
+// state, the server's clocks, the engine's turns, and the connections that
+// play or watch it.
+//
+// # Index
+//
+//   - Hub: the live games. Create starts a game, Join connects a client,
+//     Resume restarts, after a crash, every game the store holds as being
+//     played, with its clocks.
+//   - game: the actor of one game (game.go). Every change (a move, a
+//     resignation, a flag, a draw, an abort, a claim) happens on its
+//     goroutine, so the rules library's Position needs no lock. Each ending
+//     of RULES.md is detected with toguz.Position.Outcome after every move.
+//   - Conn: one client. The newest connection of a player is in control;
+//     older ones follow and may take control back. A connection that cannot
+//     keep up is dropped; its client reconnects and resyncs by ply.
+//   - Clocks: internal/clock (sudden death, Fischer increment, correspondence
+//     days per move), owned by the game goroutine; they start with each
+//     side's first move, and a flag is caught by a timer at the deadline.
+//   - Lobby and Seek: open seeks and challenges by link.
+//   - Category: the rating category of a time control.
+//   - Store and Engine: what the package needs from the database and the
+//     engine (consumer-side interfaces; internal/server wires the real ones).
+//
+// # Durability
+//
+// A move is stored (Store.AddMove returns) before it is applied, broadcast or
+// acknowledged, and an ending before it is announced, so a client is never
+// told of a move a crash can lose. After a restart Resume replays the stored
+// moves with the rules library and restarts the clocks from the times stored
+// with the last move; the time the server was down is not charged.
+//
+// # Locking
+//
+// Hub.mu guards only the map of games; Lobby.mu only the seeks and lobby
+// watchers. A game's fields belong to its goroutine and are reached through
+// game.do; nothing is held while a message is sent, and messages to clients
+// are queued without blocking.
+package live

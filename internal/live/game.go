@@ -1,0 +1,670 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/clock"
+)
+
+// game is one game's actor. Its goroutine (run) owns every field below the
+// line; other goroutines reach them only through do, which runs a function
+// on that goroutine. There is no lock: the channel is the lock.
+type game struct {
+	hub  *Hub
+	spec Spec
+	log  *slog.Logger
+	cmds chan func()   // functions to run on the game goroutine
+	done chan struct{} // closed once, when the goroutine has exited
+
+	// ---- owned by the game goroutine ----
+	start     toguz.Position
+	pos       toguz.Position
+	moves     []moveEntry
+	clock     *clock.Clock
+	status    Status
+	end       *Ending
+	drawOffer int8 // the player offering a draw, or -1
+	conns     map[*Conn]struct{}
+	present   [2]int       // connections of each player
+	gone      [2]time.Time // when each player's last connection closed
+	activity  time.Time    // last move or game start (first-move timeout)
+	timer     *time.Timer
+	timerOn   bool
+	thinking  int // ply count the engine is thinking on, or -1
+	cancelEng context.CancelFunc
+}
+
+type moveEntry struct {
+	PlayedMove
+	by       toguz.Player
+	notation string
+	captured int
+	fen      string // the position after the move
+}
+
+// newGame builds the actor of a stored game (no moves for a new one). It
+// replays the moves with the rules library; a stored game that does not
+// replay is an error.
+func newGame(h *Hub, s Saved) (*game, error) {
+	start, err := s.Start()
+	if err != nil {
+		return nil, err
+	}
+	g := &game{
+		hub: h, spec: s.Spec,
+		log:       h.log.With("game", s.ID),
+		cmds:      make(chan func(), 64),
+		done:      make(chan struct{}),
+		start:     start,
+		pos:       start,
+		clock:     clock.New(s.TC, start.Turn(), time.Now),
+		drawOffer: -1,
+		conns:     map[*Conn]struct{}{},
+		thinking:  -1,
+		timer:     time.NewTimer(time.Hour),
+	}
+	g.timer.Stop()
+	now := time.Now()
+	for i, m := range s.Moves {
+		e, next, err := g.entry(g.pos, m)
+		if err != nil {
+			return nil, errorf("internal", "game %s, ply %d: %v", s.ID, i+1, err)
+		}
+		g.moves = append(g.moves, e)
+		g.pos = next
+	}
+	g.activity = now
+	g.gone = [2]time.Time{now, now}
+	st := g.clock.State()
+	if n := len(s.Moves); n > 0 {
+		st.Remaining = s.Moves[n-1].Clock
+	}
+	st.Turn = g.pos.Turn()
+	// The clocks run from each side's first move on; the time the server
+	// was down is not charged (Since is now).
+	st.Running = s.End == nil && len(s.Moves) >= 2 && s.TC.Kind() != clock.Unlimited
+	if st.Running {
+		st.Since = now
+	}
+	if s.End != nil {
+		g.status, g.end = s.End.Status, s.End
+		st.Remaining, st.Stopped = s.End.Clock, true
+	}
+	g.clock = clock.Restore(s.TC, st, time.Now)
+	return g, nil
+}
+
+// entry checks and describes move m played from p.
+func (g *game) entry(p toguz.Position, m PlayedMove) (moveEntry, toguz.Position, error) {
+	next, err := p.Play(m.Hole)
+	if err != nil {
+		return moveEntry{}, p, err
+	}
+	notation, err := p.Notation(m.Hole)
+	if err != nil {
+		return moveEntry{}, p, err
+	}
+	mover := p.Turn()
+	m.By = mover
+	return moveEntry{PlayedMove: m, by: mover, notation: notation,
+		captured: next.Kazan(mover) - p.Kazan(mover), fen: next.FEN()}, next, nil
+}
+
+// do runs f on the game goroutine and reports whether it was queued; it
+// returns false once the game has exited.
+func (g *game) do(f func()) bool {
+	select {
+	case g.cmds <- f:
+		return true
+	case <-g.done:
+		return false
+	}
+}
+
+// run is the game goroutine. It exits when the hub stops, or when the game
+// has ended and nobody watches it any more.
+func (g *game) run(ctx context.Context) {
+	defer g.exit()
+	if g.status == Playing && g.pos.IsOver() {
+		// The server stopped between storing the last move and storing
+		// the ending it made: end the game now, as the rules say.
+		o := g.pos.Outcome()
+		g.finish(Ending{Status: Ended, Result: o.Result, Termination: o.Termination, Score: o.Score}, time.Now())
+	}
+	g.afterChange()
+	for {
+		var timerC <-chan time.Time
+		if g.timerOn {
+			timerC = g.timer.C
+		}
+		select {
+		case f := <-g.cmds:
+			f()
+		case <-timerC:
+			g.timerOn = false
+			g.onTimer()
+		case <-ctx.Done():
+			return
+		}
+		if g.status != Playing && len(g.conns) == 0 {
+			return
+		}
+	}
+}
+
+// exit removes the game from the hub, stops the engine and closes every
+// connection's channel. The hub entry goes first so that a Join that finds
+// the game closed looks it up again and reloads it from the store.
+func (g *game) exit() {
+	g.hub.remove(g)
+	g.stopEngine()
+	g.timer.Stop()
+	for c := range g.conns {
+		delete(g.conns, c)
+		close(c.out)
+	}
+	close(g.done)
+}
+
+// afterChange starts the engine when it is to move and arms the timer for
+// the next deadline: a flag, or the first-move timeout.
+func (g *game) afterChange() {
+	if g.status != Playing {
+		g.timer.Stop()
+		g.timerOn = false
+		return
+	}
+	var next time.Time
+	if d, ok := g.clock.Deadline(); ok {
+		next = d
+	}
+	if k := g.spec.TC.Kind(); len(g.moves) < 2 && g.hub.cfg.FirstMoveTimeout > 0 && g.humans() && k != clock.Unlimited && k != clock.Correspondence {
+		if d := g.activity.Add(g.hub.cfg.FirstMoveTimeout); next.IsZero() || d.Before(next) {
+			next = d
+		}
+	}
+	g.timer.Stop()
+	g.timerOn = !next.IsZero()
+	if g.timerOn {
+		g.timer.Reset(time.Until(next))
+	}
+	g.maybeEngine()
+}
+
+func (g *game) humans() bool { return !g.spec.White.IsEngine() && !g.spec.Black.IsEngine() }
+
+func (g *game) onTimer() {
+	now := time.Now()
+	if g.status != Playing {
+		return
+	}
+	if pl, _, flagged := g.clock.Flagged(); flagged {
+		g.finishWin(pl.Other(), toguz.ByTime, now)
+		return
+	}
+	if len(g.moves) < 2 && g.hub.cfg.FirstMoveTimeout > 0 && g.humans() &&
+		!now.Before(g.activity.Add(g.hub.cfg.FirstMoveTimeout)) {
+		g.finish(Ending{Status: Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, now)
+		return
+	}
+	g.afterChange()
+}
+
+// handle runs a client's message on the game goroutine.
+func (g *game) handle(c *Conn, m ClientMsg) {
+	if _, ok := g.conns[c]; !ok {
+		return // the connection was dropped meanwhile
+	}
+	var err *Error
+	switch m.Type {
+	case "move":
+		err = g.onMove(c, m)
+	case "resign":
+		if err = g.mustPlay(c); err == nil {
+			g.finishWin(toguz.Player(c.color).Other(), toguz.ByResignation, time.Now())
+		}
+	case "draw_offer":
+		err = g.onDrawOffer(c)
+	case "draw_accept":
+		if err = g.mustPlay(c); err == nil {
+			if g.drawOffer != int8(toguz.Player(c.color).Other()) {
+				err = errorf("no_draw_offer", "your opponent has not offered a draw")
+			} else {
+				g.finishDraw(time.Now())
+			}
+		}
+	case "draw_decline":
+		if err = g.mustPlay(c); err == nil {
+			if g.drawOffer != int8(toguz.Player(c.color).Other()) {
+				err = errorf("no_draw_offer", "your opponent has not offered a draw")
+			} else {
+				g.drawOffer = -1
+				g.broadcast(mustJSON(byMsg{Type: "draw_declined", By: colorOf(c.color)}))
+			}
+		}
+	case "abort":
+		if err = g.mustPlay(c); err == nil {
+			if !g.canAbort(toguz.Player(c.color)) {
+				err = errorf("cannot_abort", "a game can only be aborted before your first move")
+			} else {
+				g.finish(Ending{Status: Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, time.Now())
+			}
+		}
+	case "claim_win":
+		err = g.onClaim(c)
+	case "take_control":
+		if c.color < 0 {
+			err = errorf("not_a_player", "spectators have nothing to control")
+		} else {
+			g.giveControl(c)
+		}
+	case "sync":
+		g.send(c, g.stateJSON(c))
+	default:
+		err = errorf("bad_message", "unknown message type %q", m.Type)
+	}
+	if err != nil {
+		var ply *int
+		if m.Type == "move" {
+			n := len(g.moves)
+			ply = &n
+		}
+		g.send(c, EncodeError(err, ply))
+	}
+}
+
+// mustPlay checks that c may act for a player in a game being played.
+func (g *game) mustPlay(c *Conn) *Error {
+	switch {
+	case c.color < 0:
+		return errorf("not_a_player", "you are not playing in this game")
+	case !c.control:
+		return errorf("not_in_control", "another tab of yours is in control of this game; take control to play here")
+	case g.status != Playing:
+		return errorf("game_over", "the game is over")
+	}
+	return nil
+}
+
+func (g *game) canAbort(pl toguz.Player) bool {
+	if g.status != Playing {
+		return false
+	}
+	for _, m := range g.moves {
+		if m.by == pl {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *game) onMove(c *Conn, m ClientMsg) *Error {
+	if err := g.mustPlay(c); err != nil {
+		return err
+	}
+	if m.Ply == nil {
+		return errorf("bad_message", "a move needs the ply number (the count of plies you have seen)")
+	}
+	n, ply := len(g.moves), *m.Ply
+	me := toguz.Player(c.color)
+	switch {
+	case ply < 0:
+		return errorf("bad_message", "ply %d is negative", ply)
+	case ply < n:
+		if g.moves[ply].by == me && int(g.moves[ply].Hole) == m.Hole {
+			return errorf("duplicate_move", "move %d (hole %d) was already played; the game is at ply %d", ply+1, m.Hole, n)
+		}
+		return errorf("stale_move", "your move was made at ply %d but the game is at ply %d", ply, n)
+	case ply > n:
+		return errorf("future_ply", "ply %d is ahead of the game, which is at ply %d", ply, n)
+	case g.pos.Turn() != me:
+		return errorf("not_your_turn", "it is %s's turn", g.pos.Turn())
+	case m.Hole < 1 || m.Hole > g.pos.Holes():
+		return errorf("illegal_move", "there is no hole %d (holes are 1..%d)", m.Hole, g.pos.Holes())
+	}
+	return g.play(toguz.Move(m.Hole), time.Now())
+}
+
+// play checks, stores, applies and broadcasts the move of the player to move.
+func (g *game) play(mv toguz.Move, now time.Time) *Error {
+	if pl, _, flagged := g.clock.Flagged(); flagged {
+		g.finishWin(pl.Other(), toguz.ByTime, now)
+		return errorf("game_over", "%s's time ran out", pl)
+	}
+	n := len(g.moves)
+	mover := g.pos.Turn()
+	e, next, err := g.entry(g.pos, PlayedMove{Hole: mv, At: now})
+	if err != nil {
+		return errorf("illegal_move", "%v", err)
+	}
+	// Press a copy of the clock: the game's clock changes only once the move
+	// is stored.
+	clk := clock.Restore(g.spec.TC, g.clock.State(), time.Now)
+	if _, err := clk.Press(mover); errors.Is(err, clock.ErrFlagged) {
+		g.finishWin(mover.Other(), toguz.ByTime, now)
+		return errorf("game_over", "%s's time ran out", mover)
+	} else if err != nil {
+		g.log.Error("clock", "ply", n+1, "err", err)
+		return errorf("internal", "the clock refused the move: %v", err)
+	}
+	if n+1 == 2 {
+		clk.Start() // both sides have moved: the clocks run from now on
+	}
+	e.Clock = [2]time.Duration{clk.Remaining(toguz.White), clk.Remaining(toguz.Black)}
+	// The move is durable before anyone hears of it.
+	if err := g.hub.cfg.Store.AddMove(g.storeCtx(), g.spec.ID, n+1, e.PlayedMove); err != nil {
+		g.log.Error("store move", "ply", n+1, "err", err)
+		return errorf("internal", "the move could not be stored; try again")
+	}
+	g.clock, g.pos, g.activity = clk, next, now
+	g.moves = append(g.moves, e)
+	g.drawOffer = -1
+	g.broadcast(mustJSON(moveMsg{Type: "move", Ply: n + 1, Hole: int(mv), By: colorName(e.by),
+		Notation: e.notation, FEN: e.fen, Clock: g.clockJSON(), Captured: e.captured}))
+	if next.IsOver() {
+		o := next.Outcome()
+		g.finish(Ending{Status: Ended, Result: o.Result, Termination: o.Termination, Score: o.Score}, now)
+		return nil
+	}
+	g.afterChange()
+	return nil
+}
+
+// storeCtx is the context of store writes: they are not cut short by the
+// hub stopping, since a half-made write would lose a move.
+func (g *game) storeCtx() context.Context { return context.WithoutCancel(g.hub.ctx) }
+
+func (g *game) onDrawOffer(c *Conn) *Error {
+	if err := g.mustPlay(c); err != nil {
+		return err
+	}
+	me := toguz.Player(c.color)
+	switch g.drawOffer {
+	case int8(me.Other()):
+		g.finishDraw(time.Now())
+		return nil
+	case int8(me):
+		return nil // already offered
+	}
+	if g.spec.Seat(me.Other()).IsEngine() {
+		// The engine plays every game out.
+		g.broadcast(mustJSON(byMsg{Type: "draw_declined", By: colorName(me.Other())}))
+		return nil
+	}
+	g.drawOffer = int8(me)
+	g.broadcast(mustJSON(byMsg{Type: "draw_offer", By: colorName(me)}))
+	return nil
+}
+
+func (g *game) onClaim(c *Conn) *Error {
+	if err := g.mustPlay(c); err != nil {
+		return err
+	}
+	me := toguz.Player(c.color)
+	opp := me.Other()
+	now := time.Now()
+	switch {
+	case g.spec.Seat(opp).IsEngine():
+		return errorf("cannot_claim", "the engine never leaves")
+	case g.spec.TC.Kind() == clock.Correspondence:
+		return errorf("cannot_claim", "in correspondence the clock decides: wait for your opponent's deadline")
+	case g.present[opp] > 0:
+		return errorf("cannot_claim", "your opponent is connected")
+	case now.Sub(g.gone[opp]) < g.hub.cfg.Grace:
+		return errorf("cannot_claim", "your opponent left %s ago; you can claim after %s",
+			now.Sub(g.gone[opp]).Round(time.Second), g.hub.cfg.Grace)
+	}
+	g.finishWin(me, toguz.ByAdjudication, now)
+	return nil
+}
+
+func (g *game) finishWin(winner toguz.Player, t toguz.Termination, now time.Time) {
+	g.finish(Ending{Status: Ended, Result: toguz.WinFor(winner), Termination: t,
+		Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}, now)
+}
+
+func (g *game) finishDraw(now time.Time) {
+	g.finish(Ending{Status: Ended, Result: toguz.Draw, Termination: toguz.ByAgreement,
+		Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}, now)
+}
+
+// finish stores the ending, then tells everyone. If the store fails the
+// game goes on (a flag is retried by the timer a second later).
+func (g *game) finish(e Ending, now time.Time) {
+	clk := clock.Restore(g.spec.TC, g.clock.State(), time.Now)
+	clk.Stop()
+	e.Clock, e.At = clk.State().Remaining, now
+	saved := g.saved()
+	saved.End = &e
+	if err := g.hub.cfg.Store.EndGame(g.storeCtx(), saved); err != nil {
+		g.log.Error("store ending", "err", err)
+		g.timer.Reset(time.Second)
+		g.timerOn = true
+		return
+	}
+	g.clock, g.status, g.end, g.drawOffer = clk, e.Status, &e, -1
+	g.stopEngine()
+	g.afterChange()
+	g.log.Info("game over", "status", e.Status, "result", e.Result, "termination", e.Termination, "plies", len(g.moves))
+	g.broadcast(mustJSON(endMsg{Type: "end", Status: e.Status.String(), Result: e.Result.String(),
+		Termination: e.Termination.String(), Score: e.Score}))
+}
+
+func (g *game) saved() Saved {
+	s := Saved{Spec: g.spec, End: g.end}
+	for _, m := range g.moves {
+		s.Moves = append(s.Moves, m.PlayedMove)
+	}
+	return s
+}
+
+// maybeEngine starts the engine on its own goroutine when it is to move.
+func (g *game) maybeEngine() {
+	n := len(g.moves)
+	seat := g.spec.Seat(g.pos.Turn())
+	if g.status != Playing || !seat.IsEngine() || g.thinking == n || g.hub.cfg.Engine == nil {
+		return
+	}
+	g.stopEngine()
+	ctx, cancel := context.WithCancel(g.hub.ctx)
+	g.cancelEng, g.thinking = cancel, n
+	req := EngineRequest{Position: g.pos, Level: seat.Engine, Inc: g.spec.TC.Increment}
+	if k := g.spec.TC.Kind(); k == clock.SuddenDeath || k == clock.Fischer {
+		req.Time = [2]time.Duration{g.clock.Remaining(toguz.White), g.clock.Remaining(toguz.Black)}
+	}
+	go func() {
+		mv, err := g.hub.cfg.Engine.Move(ctx, req)
+		g.do(func() { g.engineDone(n, mv, err) })
+	}()
+}
+
+func (g *game) engineDone(ply int, mv toguz.Move, err error) {
+	if g.thinking != ply {
+		return
+	}
+	g.thinking = -1
+	if g.status != Playing || len(g.moves) != ply {
+		return
+	}
+	if err != nil || !g.pos.LegalMoves().Has(mv) {
+		if errors.Is(err, context.Canceled) {
+			return
+		}
+		// Never leave a game hanging: log the failure loudly and play the
+		// first legal move.
+		g.log.Error("engine failed", "ply", ply, "move", mv, "err", err)
+		mv = g.pos.LegalMoves().First()
+	}
+	if e := g.play(mv, time.Now()); e != nil {
+		g.log.Error("engine move refused", "ply", ply, "move", mv, "err", e)
+	}
+}
+
+func (g *game) stopEngine() {
+	if g.cancelEng != nil {
+		g.cancelEng()
+		g.cancelEng = nil
+	}
+	g.thinking = -1
+}
+
+// ---- connections ----
+
+// join adds c to the game; the newest connection of a player takes control.
+func (g *game) join(c *Conn) {
+	c.color = -1
+	for pl := toguz.White; pl <= toguz.Black; pl++ {
+		if s := g.spec.Seat(pl); s.ID == c.viewer && !s.IsEngine() {
+			c.color = int8(pl)
+		}
+	}
+	g.conns[c] = struct{}{}
+	if c.color < 0 {
+		g.send(c, g.stateJSON(c))
+		return
+	}
+	for o := range g.conns {
+		if o != c && o.color == c.color && o.control {
+			o.control = false
+			g.send(o, mustJSON(controlMsg{Type: "control", InControl: false}))
+		}
+	}
+	c.control = true
+	g.present[c.color]++
+	g.send(c, g.stateJSON(c)) // the state comes first, and says the connection is in control
+	if g.present[c.color] == 1 {
+		g.broadcastPresence()
+	}
+}
+
+// giveControl makes c the one connection in control for its player.
+func (g *game) giveControl(c *Conn) {
+	for o := range g.conns {
+		if o != c && o.color == c.color && o.control {
+			o.control = false
+			g.send(o, mustJSON(controlMsg{Type: "control", InControl: false}))
+		}
+	}
+	if !c.control {
+		c.control = true
+		g.send(c, mustJSON(controlMsg{Type: "control", InControl: true}))
+	}
+}
+
+// leave removes c. When the player in control leaves, his newest other
+// connection takes control.
+func (g *game) leave(c *Conn) {
+	if _, ok := g.conns[c]; !ok {
+		return
+	}
+	g.drop(c)
+}
+
+// drop removes c and closes its channel (the only place that closes it,
+// besides exit).
+func (g *game) drop(c *Conn) {
+	delete(g.conns, c)
+	close(c.out)
+	if c.color < 0 {
+		return
+	}
+	g.present[c.color]--
+	if g.present[c.color] == 0 {
+		g.gone[c.color] = time.Now()
+		g.broadcastPresence()
+		return
+	}
+	if c.control {
+		var newest *Conn
+		for o := range g.conns {
+			if o.color == c.color && (newest == nil || o.seq > newest.seq) {
+				newest = o
+			}
+		}
+		g.giveControl(newest)
+	}
+}
+
+// send queues b for c without blocking; a connection too slow to keep up
+// is dropped (its client reconnects and resyncs).
+func (g *game) send(c *Conn, b []byte) {
+	if _, ok := g.conns[c]; !ok {
+		return
+	}
+	select {
+	case c.out <- b:
+	default:
+		g.log.Warn("dropping a slow connection")
+		g.drop(c)
+	}
+}
+
+func (g *game) broadcast(b []byte) {
+	for c := range g.conns {
+		g.send(c, b)
+	}
+}
+
+func (g *game) broadcastPresence() {
+	now := time.Now()
+	m := presenceMsg{Type: "presence", White: g.present[0] > 0, Black: g.present[1] > 0}
+	for pl := range 2 {
+		if g.present[pl] == 0 {
+			m.LeftMS[pl] = now.Sub(g.gone[pl]).Milliseconds()
+		}
+	}
+	g.broadcast(mustJSON(m))
+}
+
+// ---- the state ----
+
+func (g *game) clockJSON() ClockJSON {
+	if g.spec.TC.Kind() == clock.Unlimited {
+		return ClockJSON{}
+	}
+	c := ClockJSON{WhiteMS: g.clock.Remaining(toguz.White).Milliseconds(),
+		BlackMS: g.clock.Remaining(toguz.Black).Milliseconds()}
+	if g.clock.Running() {
+		c.Running = colorName(g.clock.Turn())
+		if d, ok := g.clock.Deadline(); ok && g.spec.TC.Kind() == clock.Correspondence {
+			c.DeadlineMS = d.UnixMilli()
+		}
+	}
+	return c
+}
+
+// State returns the game as the API shows it to c (nil: to nobody in
+// particular).
+func (g *game) state(c *Conn) State {
+	s := State{Type: "state", ID: g.spec.ID, Ruleset: g.spec.Rules.String(), StartFEN: g.start.FEN(),
+		FEN: g.pos.FEN(), Ply: len(g.moves), Moves: make([]MoveJSON, len(g.moves)),
+		Positions: make([]string, len(g.moves)+1),
+		Turn:      colorName(g.pos.Turn()), Status: g.status.String(),
+		White: seatJSON(g.spec.White), Black: seatJSON(g.spec.Black),
+		TC: tcString(g.spec.TC), Rated: g.spec.Rated, Clock: g.clockJSON(),
+		DrawOffer: colorOf(g.drawOffer), Result: toguz.NoResult.String(), Termination: toguz.Unterminated.String(),
+		Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}, GraceMS: g.hub.cfg.Grace.Milliseconds(),
+		Created: g.spec.Created}
+	if cat, ok := Category(g.spec.TC); ok {
+		s.Category = cat.String()
+	}
+	s.Positions[0] = s.StartFEN
+	for i, m := range g.moves {
+		s.Moves[i] = MoveJSON{Hole: int(m.Hole), Notation: m.notation, By: colorName(m.by), Captured: m.captured}
+		s.Positions[i+1] = m.fen
+	}
+	if g.end != nil {
+		s.Result, s.Termination, s.Score = g.end.Result.String(), g.end.Termination.String(), g.end.Score
+	}
+	if c != nil && c.color >= 0 {
+		s.You, s.Control = colorOf(c.color), c.control
+		s.CanAbort = g.canAbort(toguz.Player(c.color))
+	}
+	return s
+}
+
+func (g *game) stateJSON(c *Conn) []byte { return mustJSON(g.state(c)) }

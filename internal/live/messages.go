@@ -1,0 +1,154 @@
+package live
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/toguz/toguz"
+)
+
+// ClientMsg is a message from a client on the game websocket (docs/api.md).
+type ClientMsg struct {
+	Type string `json:"type"`
+	Ply  *int   `json:"ply,omitempty"`
+	Hole int    `json:"hole,omitempty"`
+}
+
+// Error is a refusal with a stable code (docs/api.md, "Error codes") and a
+// message for people.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// SeatJSON is a seat as the API shows it.
+type SeatJSON struct {
+	Name        string `json:"name"`
+	Guest       bool   `json:"guest"`
+	EngineLevel int    `json:"engine_level"`
+	Rating      int    `json:"rating"`
+}
+
+func seatJSON(s Seat) SeatJSON {
+	return SeatJSON{Name: s.Name, Guest: s.Guest, EngineLevel: s.Engine, Rating: s.Rating}
+}
+
+// ClockJSON is the clocks as the API shows them.
+type ClockJSON struct {
+	WhiteMS    int64  `json:"white_ms"`
+	BlackMS    int64  `json:"black_ms"`
+	Running    string `json:"running"`
+	DeadlineMS int64  `json:"deadline_ms"`
+}
+
+// MoveJSON is one ply of the move list.
+type MoveJSON struct {
+	Hole     int    `json:"hole"`
+	Notation string `json:"notation"`
+	By       string `json:"by"`
+	Captured int    `json:"captured"`
+}
+
+// State is the whole game: the `state` message and GET /api/games/{id}.
+type State struct {
+	Type        string     `json:"type"`
+	ID          string     `json:"id"`
+	Ruleset     string     `json:"ruleset"`
+	StartFEN    string     `json:"start_fen"`
+	FEN         string     `json:"fen"`
+	Ply         int        `json:"ply"`
+	Moves       []MoveJSON `json:"moves"`
+	Positions   []string   `json:"positions"` // the FEN before the first ply and after each
+	Turn        string     `json:"turn"`
+	Status      string     `json:"status"`
+	White       SeatJSON   `json:"white"`
+	Black       SeatJSON   `json:"black"`
+	TC          string     `json:"tc"`
+	Rated       bool       `json:"rated"`
+	Category    string     `json:"category"`
+	Clock       ClockJSON  `json:"clock"`
+	DrawOffer   string     `json:"draw_offer"`
+	Result      string     `json:"result"`
+	Termination string     `json:"termination"`
+	Score       [2]int     `json:"score"`
+	You         string     `json:"you,omitempty"`
+	Control     bool       `json:"control,omitempty"`
+	GraceMS     int64      `json:"grace_ms"`
+	CanAbort    bool       `json:"can_abort,omitempty"`
+	Created     time.Time  `json:"created"`
+}
+
+type moveMsg struct {
+	Type     string    `json:"type"`
+	Ply      int       `json:"ply"`
+	Hole     int       `json:"hole"`
+	By       string    `json:"by"`
+	Notation string    `json:"notation"`
+	FEN      string    `json:"fen"`
+	Clock    ClockJSON `json:"clock"`
+	Captured int       `json:"captured"`
+}
+
+type endMsg struct {
+	Type        string `json:"type"`
+	Status      string `json:"status"`
+	Result      string `json:"result"`
+	Termination string `json:"termination"`
+	Score       [2]int `json:"score"`
+}
+
+type byMsg struct {
+	Type string `json:"type"`
+	By   string `json:"by"`
+}
+
+type presenceMsg struct {
+	Type   string   `json:"type"`
+	White  bool     `json:"white"`
+	Black  bool     `json:"black"`
+	LeftMS [2]int64 `json:"left_ms"`
+}
+
+type controlMsg struct {
+	Type      string `json:"type"`
+	InControl bool   `json:"in_control"`
+}
+
+// ErrorMsg is the `error` message.
+type ErrorMsg struct {
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Ply     *int   `json:"ply,omitempty"`
+}
+
+// EncodeError returns the `error` message for e.
+func EncodeError(e *Error, ply *int) []byte {
+	return mustJSON(ErrorMsg{Type: "error", Code: e.Code, Message: e.Message, Ply: ply})
+}
+
+// mustJSON marshals v, which is one of this file's message types: they
+// always marshal.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("live: marshal %T: %v", v, err))
+	}
+	return b
+}
+
+func colorName(pl toguz.Player) string { return pl.String() }
+
+func colorOf(c int8) string {
+	if c < 0 {
+		return ""
+	}
+	return colorName(toguz.Player(c))
+}

@@ -1,0 +1,130 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/clock"
+)
+
+// Seat is one side of a game: a user, a guest or the engine.
+type Seat struct {
+	// ID identifies the person across connections: "u:<user id>" for a user,
+	// "g:<guest id>" for a guest, "engine" for the engine.
+	ID     string
+	UserID int64 // 0 for a guest or the engine
+	Name   string
+	Guest  bool
+	Engine int // the engine's level, 0 for a person
+	Rating int // the rating when the game started, 0 if none
+}
+
+// IsEngine reports whether the seat is the engine's.
+func (s Seat) IsEngine() bool { return s.Engine > 0 }
+
+// Spec is what a game is created with.
+type Spec struct {
+	ID       string
+	Rules    toguz.Rules
+	StartFEN string // the starting position; "" for the rules' start
+	White    Seat
+	Black    Seat
+	TC       clock.TimeControl
+	Rated    bool
+	Created  time.Time
+}
+
+// Seat returns pl's seat.
+func (s *Spec) Seat(pl toguz.Player) Seat {
+	if pl == toguz.White {
+		return s.White
+	}
+	return s.Black
+}
+
+// Start returns the starting position of the game.
+func (s *Spec) Start() (toguz.Position, error) {
+	if s.StartFEN == "" {
+		return toguz.NewPosition(s.Rules)
+	}
+	p, _, err := toguz.ParseFEN(s.StartFEN, s.Rules)
+	return p, err
+}
+
+// PlayedMove is one ply as stored: the hole, both clocks after it, and when
+// it was made.
+type PlayedMove struct {
+	By    toguz.Player // the mover (filled in by the game)
+	Hole  toguz.Move
+	Clock [2]time.Duration // White's and Black's time left after the move
+	At    time.Time
+}
+
+// Status is where a game stands.
+type Status uint8
+
+const (
+	Playing Status = iota
+	Ended
+	Aborted
+)
+
+var statusNames = [...]string{"playing", "ended", "aborted"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "unknown"
+}
+
+// Ending is how a game ended.
+type Ending struct {
+	Status      Status // Ended or Aborted
+	Result      toguz.Result
+	Termination toguz.Termination
+	Score       [2]int
+	Clock       [2]time.Duration
+	At          time.Time
+}
+
+// Saved is a game as the store holds it: the moves are the source of truth.
+type Saved struct {
+	Spec
+	Moves []PlayedMove
+	End   *Ending // nil while the game is played
+}
+
+// ErrNotFound is returned (wrapped) by a Store for an unknown game.
+var ErrNotFound = errors.New("no such game")
+
+// Store is what the hub needs from the database. Every method must have made
+// its write durable when it returns nil: the hub tells the players only then.
+type Store interface {
+	// CreateGame stores a new game.
+	CreateGame(ctx context.Context, s Spec) error
+	// AddMove stores ply number ply (1-based) of game id.
+	AddMove(ctx context.Context, id string, ply int, m PlayedMove) error
+	// EndGame stores the ending of g (and the rating changes of a rated game).
+	EndGame(ctx context.Context, g Saved) error
+	// Game loads one game, or an error wrapping ErrNotFound.
+	Game(ctx context.Context, id string) (Saved, error)
+	// LiveGames loads every game still being played.
+	LiveGames(ctx context.Context) ([]Saved, error)
+}
+
+// EngineRequest is what the engine gets to choose a move.
+type EngineRequest struct {
+	Position toguz.Position
+	Level    int
+	Time     [2]time.Duration // the clocks, White first; zero: no clock
+	Inc      time.Duration
+}
+
+// Engine chooses the engine's moves. Move must return a legal move of
+// r.Position unless ctx is cancelled first (then it may return an error).
+type Engine interface {
+	Move(ctx context.Context, r EngineRequest) (toguz.Move, error)
+}

@@ -1,0 +1,497 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/rating"
+)
+
+// ---- identity ----
+
+type meJSON struct {
+	Name  string `json:"name"`
+	Guest bool   `json:"guest"`
+	Token string `json:"token,omitempty"`
+}
+
+func (s *Server) apiGuest(w http.ResponseWriter, r *http.Request) error {
+	id := s.identity(r)
+	if !id.Known() || id.Guest == "" {
+		t := newGuestToken()
+		s.setCookie(w, t, sessionAge)
+		id = Identity{Guest: guestName(t), Token: t}
+	}
+	return writeJSON(w, http.StatusOK, meJSON{Name: id.Guest, Guest: true, Token: id.Token})
+}
+
+type credentials struct {
+	Name     string `json:"name"`
+	Password string `json:"password"`
+}
+
+func (s *Server) apiSignup(w http.ResponseWriter, r *http.Request) error {
+	var c credentials
+	if err := readJSON(w, r, &c); err != nil {
+		return err
+	}
+	a, t, err := s.signup(r, c)
+	if err != nil {
+		return err
+	}
+	s.setCookie(w, t, sessionAge)
+	return writeJSON(w, http.StatusCreated, meJSON{Name: a.Name, Token: t})
+}
+
+func (s *Server) signup(r *http.Request, c credentials) (Account, string, error) {
+	if s.cfg.Accounts == nil {
+		return Account{}, "", &apiError{Status: http.StatusServiceUnavailable, Code: "internal", Message: "accounts are not available"}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	a, t, err := s.cfg.Accounts.SignUp(ctx, c.Name, c.Password, clientIP(r))
+	return a, t, accountError(err)
+}
+
+func (s *Server) login(r *http.Request, c credentials) (Account, string, error) {
+	if s.cfg.Accounts == nil {
+		return Account{}, "", &apiError{Status: http.StatusServiceUnavailable, Code: "internal", Message: "accounts are not available"}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	a, t, err := s.cfg.Accounts.LogIn(ctx, c.Name, c.Password, clientIP(r))
+	return a, t, accountError(err)
+}
+
+func (s *Server) apiLogin(w http.ResponseWriter, r *http.Request) error {
+	var c credentials
+	if err := readJSON(w, r, &c); err != nil {
+		return err
+	}
+	a, t, err := s.login(r, c)
+	if err != nil {
+		return err
+	}
+	s.setCookie(w, t, sessionAge)
+	return writeJSON(w, http.StatusOK, meJSON{Name: a.Name, Token: t})
+}
+
+func (s *Server) logout(r *http.Request) error {
+	id := s.identity(r)
+	if id.Account.ID != 0 && s.cfg.Accounts != nil {
+		return s.cfg.Accounts.LogOut(r.Context(), id.Token)
+	}
+	return nil
+}
+
+func (s *Server) apiLogout(w http.ResponseWriter, r *http.Request) error {
+	if err := s.logout(r); err != nil {
+		return err
+	}
+	s.clearCookie(w)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) apiMe(w http.ResponseWriter, r *http.Request) error {
+	id := s.identity(r)
+	if !id.Known() {
+		return &apiError{Status: http.StatusUnauthorized, Code: "unauthenticated", Message: "no session: log in or POST /api/guest"}
+	}
+	return writeJSON(w, http.StatusOK, meJSON{Name: id.Name(), Guest: id.Guest != ""})
+}
+
+// mustIdentity returns who makes r, or 401.
+func (s *Server) mustIdentity(r *http.Request) (Identity, error) {
+	id := s.identity(r)
+	if !id.Known() {
+		return id, &apiError{Status: http.StatusUnauthorized, Code: "unauthenticated", Message: "no session: log in or POST /api/guest"}
+	}
+	return id, nil
+}
+
+// ---- seeks ----
+
+func (s *Server) apiSeeks(w http.ResponseWriter, r *http.Request) error {
+	list := s.cfg.Lobby.List()
+	out := make([]live.SeekJSON, len(list))
+	for i, sk := range list {
+		out[i] = sk.JSON()
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"seeks": out})
+}
+
+type seekRequest struct {
+	TC      string `json:"tc"`
+	Rated   bool   `json:"rated"`
+	Color   string `json:"color"`
+	Ruleset string `json:"ruleset"`
+	Private bool   `json:"private"`
+}
+
+func (s *Server) createSeek(ctx context.Context, id Identity, req seekRequest) (live.Seek, error) {
+	tc, err := parseTC(req.TC)
+	if err != nil {
+		return live.Seek{}, err
+	}
+	rules, err := parseRuleset(req.Ruleset)
+	if err != nil {
+		return live.Seek{}, err
+	}
+	if req.Color == "" {
+		req.Color = "random"
+	}
+	seat, err := s.seatWithRating(ctx, id, tc)
+	if err != nil {
+		return live.Seek{}, err
+	}
+	return s.cfg.Lobby.Add(live.Seek{By: seat, TC: tc, Rated: req.Rated, Color: req.Color, Rules: rules, Private: req.Private})
+}
+
+func (s *Server) apiCreateSeek(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.mustIdentity(r)
+	if err != nil {
+		return err
+	}
+	var req seekRequest
+	if err := readJSON(w, r, &req); err != nil {
+		return err
+	}
+	sk, err := s.createSeek(r.Context(), id, req)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, sk.JSON())
+}
+
+func (s *Server) apiSeek(w http.ResponseWriter, r *http.Request) error {
+	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
+	if !ok {
+		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such seek"}
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"seek": sk.JSON(), "game_id": gid})
+}
+
+func (s *Server) apiCancelSeek(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.mustIdentity(r)
+	if err != nil {
+		return err
+	}
+	if err := s.cfg.Lobby.Cancel(r.PathValue("id"), id.Seat().ID); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) acceptSeek(ctx context.Context, id Identity, seekID string) (string, error) {
+	sk, _, ok := s.cfg.Lobby.Get(seekID)
+	if !ok {
+		return "", &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such seek"}
+	}
+	seat, err := s.seatWithRating(ctx, id, sk.TC)
+	if err != nil {
+		return "", err
+	}
+	return s.cfg.Lobby.Accept(ctx, seekID, seat)
+}
+
+func (s *Server) apiAcceptSeek(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.mustIdentity(r)
+	if err != nil {
+		return err
+	}
+	gid, err := s.acceptSeek(r.Context(), id, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, map[string]string{"game_id": gid})
+}
+
+// seatWithRating returns id's seat with his current rating in tc's category.
+func (s *Server) seatWithRating(ctx context.Context, id Identity, tc clock.TimeControl) (live.Seat, error) {
+	seat := id.Seat()
+	if id.Account.ID == 0 || s.cfg.Archive == nil {
+		return seat, nil
+	}
+	if cat, ok := live.Category(tc); ok {
+		ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+		defer cancel()
+		p, err := s.cfg.Archive.Profile(ctx, id.Account.Name)
+		if err != nil {
+			return seat, err
+		}
+		if ri, ok := p.Ratings[cat.String()]; ok {
+			seat.Rating = int(ri.Rating + 0.5)
+		} else {
+			seat.Rating = int(rating.DefaultRating)
+		}
+	}
+	return seat, nil
+}
+
+func parseTC(s string) (clock.TimeControl, error) {
+	if s == "none" {
+		s = ""
+	}
+	tc, err := clock.ParseTimeControl(s)
+	if err != nil {
+		return tc, badRequest("bad_tc", "%v (want 5+3, 10+0, 2d or empty)", err)
+	}
+	return tc, nil
+}
+
+func parseRuleset(s string) (toguz.Rules, error) {
+	if s == "" {
+		return toguz.Standard, nil
+	}
+	r, err := toguz.ParseRules(s)
+	if err != nil {
+		return r, badRequest("bad_request", "%v", err)
+	}
+	return r, nil
+}
+
+// ---- engine games and positions ----
+
+type engineRequest struct {
+	Level   int    `json:"level"`
+	Color   string `json:"color"`
+	TC      string `json:"tc"`
+	FEN     string `json:"fen"`
+	Ruleset string `json:"ruleset"`
+}
+
+func (s *Server) createEngineGame(ctx context.Context, id Identity, req engineRequest) (string, error) {
+	if req.Level < 1 || req.Level > 10 {
+		return "", badRequest("bad_level", "level %d: want 1 to 10", req.Level)
+	}
+	tc, err := parseTC(req.TC)
+	if err != nil {
+		return "", err
+	}
+	rules, err := parseRuleset(req.Ruleset)
+	if err != nil {
+		return "", err
+	}
+	fen := strings.TrimSpace(req.FEN)
+	if fen != "" {
+		p, _, err := toguz.ParseFEN(fen, rules)
+		if err != nil {
+			return "", badRequest("bad_position", "%v", err)
+		}
+		if p.IsOver() {
+			return "", badRequest("bad_position", "the game is already over in this position")
+		}
+		fen = p.FEN()
+	}
+	me := id.Seat()
+	eng := live.Seat{ID: "engine", Name: fmt.Sprintf("Engine %d", req.Level), Engine: req.Level}
+	spec := live.Spec{Rules: rules, StartFEN: fen, TC: tc, White: me, Black: eng}
+	switch req.Color {
+	case "white", "":
+	case "black":
+		spec.White, spec.Black = eng, me
+	case "random":
+		if time.Now().UnixNano()&1 == 1 {
+			spec.White, spec.Black = eng, me
+		}
+	default:
+		return "", badRequest("bad_request", "color must be white, black or random, not %q", req.Color)
+	}
+	return s.cfg.Hub.Create(ctx, spec)
+}
+
+func (s *Server) apiEngineGame(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.mustIdentity(r)
+	if err != nil {
+		return err
+	}
+	var req engineRequest
+	if err := readJSON(w, r, &req); err != nil {
+		return err
+	}
+	gid, err := s.createEngineGame(r.Context(), id, req)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, map[string]string{"game_id": gid})
+}
+
+type positionRequest struct {
+	FEN     string   `json:"fen"`
+	Ruleset string   `json:"ruleset"`
+	Board   [2][]int `json:"board"`
+	Kazan   [2]int   `json:"kazan"`
+	Tuzdik  [2]int   `json:"tuzdik"`
+	Turn    string   `json:"turn"`
+}
+
+// checkPosition validates a position from the editor with toguz.Setup.
+func checkPosition(req positionRequest) (toguz.Position, error) {
+	rules, err := parseRuleset(req.Ruleset)
+	if err != nil {
+		return toguz.Position{}, err
+	}
+	if req.FEN != "" {
+		p, _, err := toguz.ParseFEN(req.FEN, rules)
+		if err != nil {
+			return p, badRequest("bad_position", "%v", err)
+		}
+		return p, nil
+	}
+	st := toguz.Setup{Rules: rules, Board: req.Board, Kazan: req.Kazan, Tuzdik: req.Tuzdik}
+	switch req.Turn {
+	case "white", "":
+	case "black":
+		st.Turn = toguz.Black
+	default:
+		return toguz.Position{}, badRequest("bad_position", "turn must be white or black, not %q", req.Turn)
+	}
+	p, err := st.Position()
+	if err != nil {
+		return p, badRequest("bad_position", "%v", err)
+	}
+	return p, nil
+}
+
+func (s *Server) apiCheckPosition(w http.ResponseWriter, r *http.Request) error {
+	var req positionRequest
+	if err := readJSON(w, r, &req); err != nil {
+		return err
+	}
+	p, err := checkPosition(req)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"fen": p.FEN(), "ok": true, "over": p.IsOver()})
+}
+
+// ---- games ----
+
+func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.cfg.Hub.State(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, st)
+}
+
+// record returns the game record of a stored game, with its tags.
+func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved, error) {
+	saved, err := s.cfg.Archive.Game(ctx, id)
+	if errors.Is(err, live.ErrNotFound) {
+		return nil, saved, &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such game"}
+	}
+	if err != nil {
+		return nil, saved, err
+	}
+	start, err := saved.Start()
+	if err != nil {
+		return nil, saved, err
+	}
+	moves := make([]toguz.Move, len(saved.Moves))
+	for i, m := range saved.Moves {
+		moves[i] = m.Hole
+	}
+	g, err := toguz.NewGame(start, moves...)
+	if err != nil {
+		return nil, saved, err
+	}
+	g.SetTag("Event", "toguz online game")
+	g.SetTag("Site", "toguz")
+	g.SetTag("Date", saved.Created.UTC().Format("2006.01.02"))
+	g.SetTag("White", saved.White.Name)
+	g.SetTag("Black", saved.Black.Name)
+	if tc := saved.TC; tc.Kind() != clock.Unlimited {
+		g.SetTag("TimeControl", tc.String())
+	}
+	g.SetTag("ID", saved.ID)
+	if saved.End != nil {
+		g.Result, g.Termination = saved.End.Result, saved.End.Termination
+	}
+	return g, saved, nil
+}
+
+func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
+	f, err := toguz.ParseFormat(cmpOr(r.URL.Query().Get("format"), "toguz"))
+	if err != nil || f == toguz.FormatPlayOK {
+		return badRequest("bad_format", "format must be toguz (record), tgk or playstrategy")
+	}
+	g, _, err := s.record(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := toguz.WriteGames(&b, f, g); err != nil {
+		return err
+	}
+	ext := map[toguz.Format]string{toguz.FormatToguz: "pgn", toguz.FormatTGK: "tgk", toguz.FormatPlayStrategy: "txt"}[f]
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", r.PathValue("id")+"."+ext))
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// ---- users ----
+
+func (s *Server) apiUser(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.cfg.Archive.Profile(r.Context(), r.PathValue("name"))
+	if err != nil {
+		return archiveError(err)
+	}
+	return writeJSON(w, http.StatusOK, p)
+}
+
+func (s *Server) apiUserGames(w http.ResponseWriter, r *http.Request) error {
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	games, err := s.cfg.Archive.UserGames(r.Context(), r.PathValue("name"), limit)
+	if err != nil {
+		return archiveError(err)
+	}
+	if games == nil {
+		games = []GameSummary{}
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"games": games})
+}
+
+func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
+	cat, err := rating.ParseCategory(cmpOr(r.URL.Query().Get("category"), "blitz"))
+	if err != nil {
+		return badRequest("bad_request", "%v", err)
+	}
+	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
+	if err != nil {
+		return err
+	}
+	if rows == nil {
+		rows = []LeaderRow{}
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"category": cat.String(), "players": rows})
+}
+
+func archiveError(err error) error {
+	if errors.Is(err, live.ErrNotFound) {
+		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such player"}
+	}
+	return err
+}

@@ -1,0 +1,171 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toguz/toguz/internal/live"
+)
+
+// Account is a signed-up user.
+type Account struct {
+	ID   int64
+	Name string
+}
+
+// Accounts is what the server needs from internal/auth. Its errors wrap
+// the Err* values below, which the API turns into its error codes.
+type Accounts interface {
+	// SignUp creates an account and a session; it returns the session token.
+	SignUp(ctx context.Context, name, password, ip string) (Account, string, error)
+	// LogIn checks the password and starts a session.
+	LogIn(ctx context.Context, name, password, ip string) (Account, string, error)
+	// LogOut ends the session of token.
+	LogOut(ctx context.Context, token string) error
+	// Session returns the account of a session token, or an error.
+	Session(ctx context.Context, token string) (Account, error)
+}
+
+// Errors an Accounts implementation wraps, so that the server can tell the
+// client what went wrong.
+var (
+	ErrBadName        = errors.New("bad name")
+	ErrBadPassword    = errors.New("bad password")
+	ErrNameTaken      = errors.New("name taken")
+	ErrBadCredentials = errors.New("wrong name or password")
+	ErrRateLimited    = errors.New("too many attempts")
+	ErrNoSession      = errors.New("no such session")
+)
+
+func accountError(err error) error {
+	for _, c := range []struct {
+		err    error
+		status int
+		code   string
+	}{
+		{ErrBadName, http.StatusBadRequest, "bad_name"},
+		{ErrBadPassword, http.StatusBadRequest, "bad_password"},
+		{ErrNameTaken, http.StatusConflict, "name_taken"},
+		{ErrBadCredentials, http.StatusUnauthorized, "bad_credentials"},
+		{ErrRateLimited, http.StatusTooManyRequests, "rate_limited"},
+	} {
+		if errors.Is(err, c.err) {
+			return &apiError{Status: c.status, Code: c.code, Message: err.Error()}
+		}
+	}
+	return err
+}
+
+// cookieName is the session cookie.
+const cookieName = "toguz_session"
+
+// guestPrefix starts every guest token; account tokens never start with it.
+const guestPrefix = "guest_"
+
+// Identity is who makes a request.
+type Identity struct {
+	Account Account // ID 0 for a guest or nobody
+	Guest   string  // the guest's name, "" when not a guest
+	Token   string
+}
+
+// Known reports whether the request has a user or a guest.
+func (id Identity) Known() bool { return id.Account.ID != 0 || id.Guest != "" }
+
+// Name is the display name.
+func (id Identity) Name() string {
+	if id.Guest != "" {
+		return id.Guest
+	}
+	return id.Account.Name
+}
+
+// Seat returns the game seat of the identity.
+func (id Identity) Seat() live.Seat {
+	if id.Guest != "" {
+		return live.Seat{ID: guestSeatID(id.Guest), Name: id.Guest, Guest: true}
+	}
+	return live.Seat{ID: userSeatID(id.Account.ID), UserID: id.Account.ID, Name: id.Account.Name}
+}
+
+func userSeatID(id int64) string     { return "u:" + strconv.FormatInt(id, 10) }
+func guestSeatID(name string) string { return "g:" + name }
+func guestName(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return "Guest-" + hex.EncodeToString(sum[:8])
+}
+
+// newGuestToken returns a new guest token: 256 random bits. The guest's
+// name is derived from it, so a guest keeps his games (and seat) across
+// server restarts as long as he keeps the token.
+func newGuestToken() string { return guestPrefix + rand.Text() + rand.Text() }
+
+// token returns the session token of r: the Bearer header, else the cookie.
+func token(r *http.Request) string {
+	if a := r.Header.Get("Authorization"); a != "" {
+		if t, ok := strings.CutPrefix(a, "Bearer "); ok {
+			return strings.TrimSpace(t)
+		}
+	}
+	if c, err := r.Cookie(cookieName); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// identity returns who makes r; a bad or expired token is nobody.
+func (s *Server) identity(r *http.Request) Identity {
+	t := token(r)
+	if t == "" || len(t) > 200 {
+		return Identity{}
+	}
+	if strings.HasPrefix(t, guestPrefix) {
+		return Identity{Guest: guestName(t), Token: t}
+	}
+	if s.cfg.Accounts == nil {
+		return Identity{}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	a, err := s.cfg.Accounts.Session(ctx, t)
+	if err != nil {
+		if !errors.Is(err, ErrNoSession) {
+			s.log.Warn("session lookup", "err", err)
+		}
+		return Identity{}
+	}
+	return Identity{Account: a, Token: t}
+}
+
+// ensureIdentity returns who makes r, making him a guest (with a cookie)
+// when he is nobody yet.
+func (s *Server) ensureIdentity(w http.ResponseWriter, r *http.Request) Identity {
+	id := s.identity(r)
+	if id.Known() {
+		return id
+	}
+	t := newGuestToken()
+	s.setCookie(w, t, 30*24*time.Hour)
+	return Identity{Guest: guestName(t), Token: t}
+}
+
+func (s *Server) setCookie(w http.ResponseWriter, value string, age time.Duration) {
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: value, Path: "/", HttpOnly: true,
+		Secure: s.cfg.SecureCookies, SameSite: http.SameSiteLaxMode, MaxAge: int(age / time.Second)})
+}
+
+func (s *Server) clearCookie(w http.ResponseWriter) {
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", HttpOnly: true,
+		Secure: s.cfg.SecureCookies, SameSite: http.SameSiteLaxMode, MaxAge: -1})
+}
+
+// sessionAge is how long an account's cookie lives (the session itself
+// expires in internal/auth).
+const sessionAge = 30 * 24 * time.Hour

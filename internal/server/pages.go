@@ -1,0 +1,493 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/web"
+)
+
+// page returns the data of a page for r.
+func (s *Server) page(r *http.Request, titleKey string, data any, args ...any) *web.Page {
+	lang := i18n.Match(r.Header.Get("Accept-Language"))
+	p := s.pages.NewPage(lang, s.cat.T(lang, titleKey, args...), data)
+	if id := s.identity(r); id.Known() {
+		p.User, p.Guest = id.Name(), id.Guest != ""
+	}
+	return p
+}
+
+func (s *Server) render(w http.ResponseWriter, status int, name string, p *web.Page) error {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	return s.pages.Render(w, name, p)
+}
+
+// pageHandler renders errors as the error page.
+func (s *Server) pageHandler(h func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			e := s.asAPIError(r, err)
+			p := s.page(r, "error.title", struct {
+				Status  int
+				Message string
+			}{e.Status, e.Message})
+			if err := s.render(w, e.Status, "error", p); err != nil {
+				s.log.Error("render error page", "err", err)
+			}
+		}
+	})
+}
+
+func redirect(w http.ResponseWriter, r *http.Request, url string) error {
+	http.Redirect(w, r, url, http.StatusSeeOther)
+	return nil
+}
+
+// ---- lobby ----
+
+func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
+	list := s.cfg.Lobby.List()
+	seeks := make([]live.SeekJSON, len(list))
+	for i, sk := range list {
+		seeks[i] = sk.JSON()
+	}
+	return s.render(w, http.StatusOK, "lobby", s.page(r, "lobby.title", struct {
+		Seeks     []live.SeekJSON
+		HasEngine bool
+	}{seeks, s.cfg.Hub.HasEngine()}))
+}
+
+func (s *Server) pageCreateSeek(w http.ResponseWriter, r *http.Request) error {
+	id := s.ensureIdentity(w, r)
+	sk, err := s.createSeek(r.Context(), id, seekRequest{TC: r.FormValue("tc"), Rated: r.FormValue("rated") != "",
+		Color: r.FormValue("color"), Ruleset: r.FormValue("ruleset"), Private: r.FormValue("private") != ""})
+	if err != nil {
+		return err
+	}
+	return redirect(w, r, "/challenge/"+sk.ID)
+}
+
+// editorData is the position editor's form.
+type editorData struct {
+	Holes, HolesDesc []int
+	White, Black     []int
+	Kazan            struct{ W, B int }
+	Error            string
+}
+
+func newEditorData(p toguz.Position) editorData {
+	d := editorData{}
+	st := p.Setup()
+	for h := 1; h <= p.Holes(); h++ {
+		d.Holes = append(d.Holes, h)
+	}
+	d.HolesDesc = slices.Clone(d.Holes)
+	slices.Reverse(d.HolesDesc)
+	d.White, d.Black = st.Board[toguz.White], st.Board[toguz.Black]
+	d.Kazan.W, d.Kazan.B = st.Kazan[0], st.Kazan[1]
+	return d
+}
+
+func formInt(r *http.Request, name string) (int, error) {
+	v := strings.TrimSpace(r.FormValue(name))
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, badRequest("bad_position", "%s: %q is not a whole number", name, v)
+	}
+	return n, nil
+}
+
+// editorPosition reads the editor's form.
+func editorPosition(r *http.Request) (positionRequest, error) {
+	req := positionRequest{Turn: r.FormValue("turn")}
+	var err error
+	for pl, prefix := range []string{"w", "b"} {
+		req.Board[pl] = make([]int, 9)
+		for h := 1; h <= 9; h++ {
+			if req.Board[pl][h-1], err = formInt(r, fmt.Sprintf("%s%d", prefix, h)); err != nil {
+				return req, err
+			}
+		}
+		if req.Kazan[pl], err = formInt(r, "k"+prefix); err != nil {
+			return req, err
+		}
+		if req.Tuzdik[pl], err = formInt(r, "t"+prefix); err != nil {
+			return req, err
+		}
+	}
+	return req, nil
+}
+
+func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
+	id := s.ensureIdentity(w, r)
+	level, err := formInt(r, "level")
+	if err != nil {
+		return err
+	}
+	req := engineRequest{Level: level, Color: r.FormValue("color"), TC: r.FormValue("tc")}
+	if r.FormValue("from") == "editor" {
+		preq, err := editorPosition(r)
+		var p toguz.Position
+		if err == nil {
+			p, err = checkPosition(preq)
+		}
+		if err == nil && p.IsOver() {
+			err = badRequest("bad_position", "the game is already over in this position")
+		}
+		if err != nil {
+			d := newEditorData(toguz.StartPosition())
+			if preq.Board[0] != nil {
+				d.White, d.Black = preq.Board[0], preq.Board[1]
+				d.Kazan.W, d.Kazan.B = preq.Kazan[0], preq.Kazan[1]
+			}
+			d.Error = s.asAPIError(r, err).Message
+			return s.render(w, http.StatusBadRequest, "editor", s.page(r, "editor.title", d))
+		}
+		req.FEN = p.FEN()
+	}
+	gid, err := s.createEngineGame(r.Context(), id, req)
+	if err != nil {
+		return err
+	}
+	return redirect(w, r, "/game/"+gid)
+}
+
+func (s *Server) pageEditor(w http.ResponseWriter, r *http.Request) error {
+	return s.render(w, http.StatusOK, "editor", s.page(r, "editor.title", newEditorData(toguz.StartPosition())))
+}
+
+// ---- accounts ----
+
+type authData struct {
+	Mode, Name, Error string
+}
+
+func (s *Server) pageSignupForm(w http.ResponseWriter, r *http.Request) error {
+	return s.render(w, http.StatusOK, "auth", s.page(r, "signup.title", authData{Mode: "signup"}))
+}
+
+func (s *Server) pageLoginForm(w http.ResponseWriter, r *http.Request) error {
+	return s.render(w, http.StatusOK, "auth", s.page(r, "login.title", authData{Mode: "login"}))
+}
+
+func (s *Server) pageSignup(w http.ResponseWriter, r *http.Request) error {
+	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password")}
+	_, t, err := s.signup(r, c)
+	if err != nil {
+		e := s.asAPIError(r, err)
+		return s.render(w, e.Status, "auth", s.page(r, "signup.title", authData{Mode: "signup", Name: c.Name, Error: e.Message}))
+	}
+	s.setCookie(w, t, sessionAge)
+	return redirect(w, r, "/")
+}
+
+func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) error {
+	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password")}
+	_, t, err := s.login(r, c)
+	if err != nil {
+		e := s.asAPIError(r, err)
+		return s.render(w, e.Status, "auth", s.page(r, "login.title", authData{Mode: "login", Name: c.Name, Error: e.Message}))
+	}
+	s.setCookie(w, t, sessionAge)
+	return redirect(w, r, "/")
+}
+
+func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) error {
+	if err := s.logout(r); err != nil {
+		return err
+	}
+	s.clearCookie(w)
+	return redirect(w, r, "/")
+}
+
+// ---- games ----
+
+type gameData struct {
+	ID, Mode                    string
+	HoleNames, Positions, Moves string // JSON for board.js
+	White, Black, Result        string // for a replay without a live game
+	Errors                      string // JSON: error code → text in the page's language
+}
+
+// errorCodes are the websocket error codes the board explains in the
+// page's language.
+var errorCodes = []string{"not_a_player", "not_in_control", "game_over", "stale_move", "duplicate_move",
+	"future_ply", "not_your_turn", "illegal_move", "cannot_abort", "cannot_claim", "no_draw_offer",
+	"rate_limited", "bad_message", "internal"}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
+
+func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.cfg.Hub.State(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	p := s.page(r, "game.title", nil, st.ID)
+	texts := map[string]string{}
+	for _, c := range errorCodes {
+		texts[c] = s.cat.T(p.Lang, "err."+c)
+	}
+	d := gameData{ID: st.ID, Mode: "live", HoleNames: mustJSON(p.HoleNames), Errors: mustJSON(texts)}
+	if st.Status != "playing" {
+		d.Mode, d.Positions, d.Moves = "replay", mustJSON(st.Positions), mustJSON(st.Moves)
+		d.White, d.Black = st.White.Name, st.Black.Name
+		d.Result = fmt.Sprintf("%s %s %s (%d–%d)", st.Result, s.cat.T(p.Lang, "result."+st.Result),
+			s.cat.T(p.Lang, "term."+st.Termination), st.Score[0], st.Score[1])
+		if st.Status == "aborted" {
+			d.Result = s.cat.T(p.Lang, "game.aborted")
+		}
+	}
+	p.Data = d
+	return s.render(w, http.StatusOK, "game", p)
+}
+
+func (s *Server) pageChallenge(w http.ResponseWriter, r *http.Request) error {
+	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
+	if !ok {
+		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "this challenge does not exist or was cancelled"}
+	}
+	if gid != "" {
+		return redirect(w, r, "/game/"+gid)
+	}
+	id := s.identity(r)
+	mode := "casual"
+	if sk.Rated {
+		mode = "rated"
+	}
+	return s.render(w, http.StatusOK, "challenge", s.page(r, "challenge.title", struct {
+		Seek      live.SeekJSON
+		Own       bool
+		URL, Mode string
+	}{sk.JSON(), id.Known() && id.Seat().ID == sk.By.ID, "http://" + r.Host + "/challenge/" + sk.ID, mode}))
+}
+
+func (s *Server) pageAcceptChallenge(w http.ResponseWriter, r *http.Request) error {
+	id := s.ensureIdentity(w, r)
+	gid, err := s.acceptSeek(r.Context(), id, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return redirect(w, r, "/game/"+gid)
+}
+
+// ---- import ----
+
+// maxImport is the largest record file the import page reads.
+const maxImport = 2 << 20
+
+type importedGame struct {
+	White, Black, Result, Termination, Score string
+	Plies                                    int
+}
+
+type importData struct {
+	Text   string
+	Error  string
+	Games  []importedGame
+	Replay *gameData
+}
+
+func (s *Server) pageImportForm(w http.ResponseWriter, r *http.Request) error {
+	return s.render(w, http.StatusOK, "import", s.page(r, "import.title", importData{}))
+}
+
+func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxImport+64<<10)
+	var data []byte
+	name := "record"
+	if err := r.ParseMultipartForm(maxImport); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+		return badRequest("bad_request", "the upload could not be read (at most %d bytes): %v", maxImport, err)
+	}
+	if f, h, err := r.FormFile("file"); err == nil {
+		defer f.Close()
+		if data, err = io.ReadAll(io.LimitReader(f, maxImport+1)); err != nil {
+			return err
+		}
+		name = h.Filename
+	}
+	text := r.FormValue("text")
+	if len(data) == 0 {
+		data = []byte(text)
+	}
+	p := s.page(r, "import.title", nil)
+	d := importData{Text: text}
+	games, err := importGames(name, data)
+	status := http.StatusOK
+	switch {
+	case len(data) > maxImport:
+		d.Error, status = fmt.Sprintf("the file is over %d bytes", maxImport), http.StatusBadRequest
+	case len(data) == 0 || strings.TrimSpace(string(data)) == "":
+		d.Error, status = "the record is empty", http.StatusBadRequest
+	case err != nil:
+		d.Error, status = err.Error(), http.StatusBadRequest
+	default:
+		for _, g := range games {
+			d.Games = append(d.Games, g.summary)
+		}
+		first := games[0]
+		d.Replay = &gameData{Mode: "replay", HoleNames: mustJSON(p.HoleNames),
+			Positions: mustJSON(first.positions), Moves: mustJSON(first.moves),
+			White: first.summary.White, Black: first.summary.Black,
+			Result: first.summary.Result + " " + first.summary.Termination + " " + first.summary.Score}
+	}
+	p.Data = d
+	return s.render(w, status, "import", p)
+}
+
+type imported struct {
+	summary   importedGame
+	positions []string
+	moves     []live.MoveJSON
+}
+
+// importGames reads and checks every game of a record file.
+func importGames(name string, data []byte) ([]imported, error) {
+	games, err := toguz.ParseGames(name, data, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(games) == 0 {
+		return nil, errors.New("no game found in the record")
+	}
+	var out []imported
+	for _, g := range games {
+		ps, err := g.Positions()
+		if err != nil {
+			return nil, err
+		}
+		o, err := g.Outcome()
+		if err != nil {
+			return nil, err
+		}
+		im := imported{summary: importedGame{White: g.Tag("White"), Black: g.Tag("Black"), Plies: len(g.Plies),
+			Result: g.Result.String(), Termination: o.Termination.String(), Score: fmt.Sprintf("%d–%d", o.Score[0], o.Score[1])}}
+		for k, pos := range ps {
+			im.positions = append(im.positions, pos.FEN())
+			if k+1 < len(ps) {
+				y := g.Plies[k]
+				me := pos.Turn()
+				im.moves = append(im.moves, live.MoveJSON{Hole: int(y.Move), Notation: y.Ply.String(), By: me.String(),
+					Captured: ps[k+1].Kazan(me) - pos.Kazan(me)})
+			}
+		}
+		out = append(out, im)
+	}
+	return out, nil
+}
+
+// ---- profiles and leaderboard ----
+
+type ratingRow struct {
+	Category string
+	RatingInfo
+}
+
+func (s *Server) pageProfile(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	name := r.PathValue("name")
+	prof, err := s.cfg.Archive.Profile(ctx, name)
+	if err != nil {
+		return archiveError(err)
+	}
+	games, err := s.cfg.Archive.UserGames(ctx, name, 100)
+	if err != nil {
+		return err
+	}
+	var rows []ratingRow
+	for _, c := range rating.Categories {
+		if ri, ok := prof.Ratings[c.String()]; ok {
+			rows = append(rows, ratingRow{c.String(), ri})
+		}
+	}
+	return s.render(w, http.StatusOK, "profile", s.page(r, "profile.title", struct {
+		Profile Profile
+		Ratings []ratingRow
+		Games   []GameSummary
+		Chart   template.HTML
+	}{prof, rows, games, ratingChart(prof.History)}, prof.Name))
+}
+
+// ratingChart draws the rating history as an inline SVG: one line per
+// category, the rating range on the vertical axis. Only numbers and
+// category names (from a fixed list) go into the markup.
+func ratingChart(h []RatingPoint) template.HTML {
+	if len(h) == 0 {
+		return ""
+	}
+	const W, H, pad = 600.0, 200.0, 30.0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range h {
+		lo, hi = math.Min(lo, p.Rating), math.Max(hi, p.Rating)
+	}
+	lo, hi = math.Floor(lo/50)*50-50, math.Ceil(hi/50)*50+50
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" id="rating-chart" viewBox="0 0 %.0f %.0f" role="img" aria-label="rating history">`, W, H)
+	fmt.Fprintf(&b, `<text x="2" y="%.0f">%.0f</text><text x="2" y="%.0f">%.0f</text>`, pad, hi, H-4, lo)
+	colors := map[string]string{"bullet": "#b3261e", "blitz": "#1f6f8b", "rapid": "#2e7d32", "classical": "#6a1b9a", "correspondence": "#8a5a2b"}
+	for i, c := range rating.Categories {
+		var pts []RatingPoint
+		for _, p := range h {
+			if p.Category == c.String() {
+				pts = append(pts, p)
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		b.WriteString(`<polyline class="line" stroke="` + colors[c.String()] + `" points="`)
+		for k, p := range pts {
+			x := pad + (W-2*pad)*float64(k)/math.Max(1, float64(len(pts)-1))
+			y := H - pad - (H-2*pad)*(p.Rating-lo)/(hi-lo)
+			fmt.Fprintf(&b, "%.1f,%.1f ", x, y)
+		}
+		b.WriteString(`"/>`)
+		fmt.Fprintf(&b, `<text x="%.0f" y="12" fill="%s">%s</text>`, pad+float64(i)*100, colors[c.String()], c.String())
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+func (s *Server) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
+	cat, err := rating.ParseCategory(cmpOr(r.URL.Query().Get("category"), "blitz"))
+	if err != nil {
+		return badRequest("bad_request", "%v", err)
+	}
+	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
+	if err != nil {
+		return err
+	}
+	var cats []string
+	for _, c := range rating.Categories {
+		cats = append(cats, c.String())
+	}
+	return s.render(w, http.StatusOK, "leaderboard", s.page(r, "leaderboard.title", struct {
+		Category   string
+		Categories []string
+		Rows       []LeaderRow
+	}{cat.String(), cats, rows}))
+}

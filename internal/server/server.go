@@ -1,0 +1,240 @@
+// Package server is the HTTP side of `toguz serve`: the JSON API and the
+// websockets of docs/api.md, and the HTML pages.
+//
+// # Index
+//
+//   - Server and Config: built from the live hub and lobby, the accounts
+//     (internal/auth), the archive (internal/store) and the pages
+//     (internal/web); Handler returns the whole route table.
+//   - routes (server.go): one stdlib ServeMux with Go 1.22 patterns, every
+//     handler a func(w, r) error; errors become JSON or HTML error pages.
+//   - Middleware (middleware.go): slog request logs, panic recovery, security
+//     headers with a CSP of script-src 'self', http.CrossOriginProtection for
+//     every state-changing request, a per-address rate limit on writes.
+//   - Identity (identity.go): a session token from the cookie or a Bearer
+//     header names a user (internal/auth) or a guest (a random token whose
+//     hash is the guest's name).
+//   - Websockets (ws.go): github.com/coder/websocket, a 4 KiB read limit,
+//     JSON messages with a type field, pings, a per-connection message rate.
+//   - API (api.go), pages (pages.go), the archive's interface (archive.go).
+//   - Adapters (adapters.go, accounts.go): GameStore puts internal/store
+//     behind live.Store and Archive; EnginePlayer plays the engine's moves
+//     with a pool of internal/engine searchers at the game's level;
+//     AuthAccounts puts internal/auth (argon2id, sessions, login limits)
+//     behind Accounts.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/web"
+)
+
+// Config is what a Server is built from.
+type Config struct {
+	Hub      *live.Hub
+	Lobby    *live.Lobby
+	Accounts Accounts
+	Archive  Archive
+	Logger   *slog.Logger
+	// SecureCookies marks the session cookie Secure (behind HTTPS).
+	SecureCookies bool
+	// MessageRate and MessageBurst limit websocket messages per connection
+	// (defaults 20/s and 40).
+	MessageRate  float64
+	MessageBurst int
+	// WritesPerSecond and WriteBurst limit state-changing HTTP requests per
+	// client address (defaults 20/s and 60).
+	WritesPerSecond float64
+	WriteBurst      int
+}
+
+// Server serves the API and the pages.
+type Server struct {
+	cfg   Config
+	log   *slog.Logger
+	cat   *i18n.Catalog
+	pages *web.Pages
+	ips   *ipLimiter
+}
+
+// New returns a server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MessageRate == 0 {
+		cfg.MessageRate, cfg.MessageBurst = 20, 40
+	}
+	if cfg.WritesPerSecond == 0 {
+		cfg.WritesPerSecond, cfg.WriteBurst = 20, 60
+	}
+	cat := i18n.New()
+	pages, err := web.NewPages(cat)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages,
+		ips: newIPLimiter(cfg.WritesPerSecond, cfg.WriteBurst)}, nil
+}
+
+// Handler returns the route table wrapped in the middleware.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	api := func(pattern string, h func(http.ResponseWriter, *http.Request) error) {
+		mux.Handle(pattern, s.jsonHandler(h))
+	}
+	page := func(pattern string, h func(http.ResponseWriter, *http.Request) error) {
+		mux.Handle(pattern, s.pageHandler(h))
+	}
+
+	api("POST /api/guest", s.apiGuest)
+	api("POST /api/signup", s.apiSignup)
+	api("POST /api/login", s.apiLogin)
+	api("POST /api/logout", s.apiLogout)
+	api("GET /api/me", s.apiMe)
+	api("GET /api/seeks", s.apiSeeks)
+	api("POST /api/seeks", s.apiCreateSeek)
+	api("GET /api/seeks/{id}", s.apiSeek)
+	api("DELETE /api/seeks/{id}", s.apiCancelSeek)
+	api("POST /api/seeks/{id}/accept", s.apiAcceptSeek)
+	api("POST /api/engine-games", s.apiEngineGame)
+	api("POST /api/positions/check", s.apiCheckPosition)
+	api("GET /api/games/{id}", s.apiGame)
+	api("GET /api/games/{id}/export", s.apiExport)
+	api("GET /api/users/{name}", s.apiUser)
+	api("GET /api/users/{name}/games", s.apiUserGames)
+	api("GET /api/leaderboard", s.apiLeaderboard)
+	mux.HandleFunc("GET /api/games/{id}/ws", s.gameWS)
+	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
+	api("/api/", func(http.ResponseWriter, *http.Request) error {
+		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such API endpoint"}
+	})
+
+	page("GET /{$}", s.pageLobby)
+	page("POST /lobby/seek", s.pageCreateSeek)
+	page("POST /lobby/engine", s.pageEngineGame)
+	page("GET /signup", s.pageSignupForm)
+	page("POST /signup", s.pageSignup)
+	page("GET /login", s.pageLoginForm)
+	page("POST /login", s.pageLogin)
+	page("POST /logout", s.pageLogout)
+	page("GET /game/{id}", s.pageGame)
+	page("GET /challenge/{id}", s.pageChallenge)
+	page("POST /challenge/{id}", s.pageAcceptChallenge)
+	page("GET /editor", s.pageEditor)
+	page("GET /import", s.pageImportForm)
+	page("POST /import", s.pageImport)
+	page("GET /@/{name}", s.pageProfile)
+	page("GET /leaderboard", s.pageLeaderboard)
+	mux.Handle("GET /static/", s.pages.Static())
+	page("/", func(http.ResponseWriter, *http.Request) error {
+		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: s.cat.T("en", "error.notfound")}
+	})
+
+	var h http.Handler = mux
+	h = limitWrites(s.ips, h)
+	h = http.NewCrossOriginProtection().Handler(h)
+	h = securityHeaders(h)
+	h = recoverPanics(s.log, h)
+	h = logRequests(s.log, h)
+	return h
+}
+
+// apiError is an error with an HTTP status and an API code.
+type apiError struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+func badRequest(code, format string, args ...any) *apiError {
+	return &apiError{Status: http.StatusBadRequest, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// codeStatus maps the codes of live.Error to HTTP statuses.
+var codeStatus = map[string]int{
+	"not_found": http.StatusNotFound, "forbidden": http.StatusForbidden, "guest_rated": http.StatusForbidden,
+	"own_seek": http.StatusConflict, "seek_gone": http.StatusGone, "rate_limited": http.StatusTooManyRequests,
+	"unauthenticated": http.StatusUnauthorized, "internal": http.StatusInternalServerError,
+}
+
+// asAPIError classifies any error for the client; unknown errors are
+// logged and shown as "internal".
+func (s *Server) asAPIError(r *http.Request, err error) *apiError {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var le *live.Error
+	if errors.As(err, &le) {
+		st, ok := codeStatus[le.Code]
+		if !ok {
+			st = http.StatusBadRequest
+		}
+		return &apiError{Status: st, Code: le.Code, Message: le.Message}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &apiError{Status: 499, Code: "canceled", Message: "request canceled"}
+	}
+	s.log.Error("handler", "path", r.URL.Path, "err", err)
+	return &apiError{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error"}
+}
+
+func (s *Server) jsonHandler(h func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			writeJSONError(w, s.asAPIError(r, err))
+		}
+	})
+}
+
+func writeJSONError(w http.ResponseWriter, e *apiError) {
+	writeJSON(w, e.Status, map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	return json.NewEncoder(w).Encode(v)
+}
+
+// maxBody is the largest JSON body the API reads (an imported record is
+// read by the page handler with its own limit).
+const maxBody = 64 << 10
+
+// readJSON decodes the request body into v, refusing unknown fields, bodies
+// over maxBody and trailing data.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &apiError{Status: http.StatusRequestEntityTooLarge, Code: "bad_request", Message: fmt.Sprintf("the body is over %d bytes", maxBody)}
+		}
+		if errors.Is(err, io.EOF) {
+			return badRequest("bad_request", "the body is empty; want a JSON object")
+		}
+		return badRequest("bad_request", "the body is not the JSON expected: %v", err)
+	}
+	if dec.More() {
+		return badRequest("bad_request", "the body has data after the JSON object")
+	}
+	return nil
+}
+
+// storeTimeout bounds the database work of one request.
+const storeTimeout = 10 * time.Second

@@ -1,0 +1,154 @@
+// Package web holds the web interface, embedded in the binary: the
+// html/template pages and the static assets (the live board in plain
+// JavaScript, the style sheet, the sounds). Nothing is fetched from another
+// site and nothing needs Node to build: the JavaScript is served as written.
+//
+// # Index
+//
+//   - Pages: the parsed templates; Render writes one page inside the layout.
+//     Every text goes through the i18n catalog: templates call {{.T "key"}}.
+//   - Page: the data of every page (language, who is logged in, the page's
+//     own data).
+//   - Static: the assets under /static/, each URL carrying a hash of its
+//     content (Asset) so that browsers may cache it for a year.
+//   - static/board.js: the board (2×9 holes with the stones drawn, kazans,
+//     tuzdik marks, hole numbers and names), moves by click or tap, the
+//     score-sheet move list, flip, sound, clocks, the websocket with
+//     reconnect and resync by ply, and the replay of finished games.
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/toguz/toguz/internal/i18n"
+)
+
+//go:embed templates/*.html static
+var files embed.FS
+
+// Pages renders the pages.
+type Pages struct {
+	cat    *i18n.Catalog
+	pages  map[string]*template.Template
+	hashes map[string]string // asset name → content hash
+	static http.Handler
+}
+
+// Page is the data every template gets.
+type Page struct {
+	Lang      string
+	Title     string
+	User      string // the name of who is logged in or the guest, "" for nobody
+	Guest     bool
+	HoleNames [9]string
+	Data      any
+	cat       *i18n.Catalog
+}
+
+// T returns the text of key in the page's language.
+func (p *Page) T(key string, args ...any) string { return p.cat.T(p.Lang, key, args...) }
+
+// NewPage returns the data of a page in lang.
+func (ps *Pages) NewPage(lang, title string, data any) *Page {
+	return &Page{Lang: lang, Title: title, Data: data, cat: ps.cat, HoleNames: i18n.HoleNames(lang)}
+}
+
+// NewPages parses the templates.
+func NewPages(cat *i18n.Catalog) (*Pages, error) {
+	ps := &Pages{cat: cat, pages: map[string]*template.Template{}, hashes: map[string]string{}}
+	static, err := fs.Sub(files, "static")
+	if err != nil {
+		return nil, err
+	}
+	err = fs.WalkDir(static, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(static, path)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		ps.hashes[path] = hex.EncodeToString(sum[:6])
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	fileServer := http.StripPrefix("/static/", http.FileServerFS(static))
+	ps.static = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("v") != "" {
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		} else {
+			w.Header().Set("Cache-Control", "no-cache")
+		}
+		fileServer.ServeHTTP(w, r)
+	})
+	funcs := template.FuncMap{
+		"asset": ps.Asset,
+		"add":   func(a, b int) int { return a + b },
+		"pct": func(v, lo, hi float64) float64 {
+			if hi <= lo {
+				return 50
+			}
+			return (v - lo) / (hi - lo) * 100
+		},
+	}
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html")
+	if err != nil {
+		return nil, err
+	}
+	names, err := fs.Glob(files, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		base := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		if base == "layout" {
+			continue
+		}
+		t, err := template.Must(layout.Clone()).ParseFS(files, n)
+		if err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", n, err)
+		}
+		ps.pages[base] = t
+	}
+	return ps, nil
+}
+
+// Asset returns the URL of a static asset with its content hash.
+func (ps *Pages) Asset(name string) string {
+	return "/static/" + name + "?v=" + ps.hashes[name]
+}
+
+// Static serves /static/.
+func (ps *Pages) Static() http.Handler { return ps.static }
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// Render writes page name with p. The page is rendered to a buffer first, so
+// a template error never sends half a page.
+func (ps *Pages) Render(w io.Writer, name string, p *Page) error {
+	t, ok := ps.pages[name]
+	if !ok {
+		return fmt.Errorf("web: no page %q", name)
+	}
+	b := bufPool.Get().(*bytes.Buffer)
+	b.Reset()
+	defer bufPool.Put(b)
+	if err := t.ExecuteTemplate(b, "layout.html", p); err != nil {
+		return fmt.Errorf("web: render %s: %w", name, err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
