@@ -22,6 +22,20 @@
 //     state, including resignation, time and agreement.
 //   - ParseFEN and FormatFEN: the position string (PlayStrategy's FEN,
 //     generalised to any board size).
+//   - Score-sheet plies (notation.go): a Ply is the hole played, the hole the
+//     last stone fell in and an x for a tuzdik ("76", "48x"); ParsePly reads
+//     one, Position.Notation writes one, Position.PlayPly plays one and checks
+//     its digits (NotationError).
+//   - Game (game.go): a record with tags, rules, start position, plies with
+//     kazan annotations and comments, recorded result and termination;
+//     Game.Positions, Final and Outcome replay it and check every annotation.
+//   - Record formats (record.go, tgk.go, playstrategy.go): ParseGames reads
+//     ours (FormatToguz, defined on Format), PlayOK PGN, TGK and PlayStrategy
+//     move lists; WriteGames writes ours, TGK and PlayStrategy; DetectFormat
+//     tells them apart.
+//   - Position.Diagram and ParseDiagram (diagram.go): the text board of the
+//     seed documents.
+//   - Key: a 64-bit hash of a position for tables and books.
 //   - Perft and PerftBulk: move-path counts, the check of a move generator.
 //   - ParseError: every parser's error, naming file, line, column, game and
 //     ply.

@@ -104,7 +104,7 @@ func ExampleParseFEN() {
 	fmt.Println(err)
 	// Output:
 	// move 4 white to move; Black owns White's hole 5
-	// black row "9S,9S" has 2 holes, want 9
+	// column 1: black row "9S,9S" has 2 holes, want 9
 }
 
 func ExampleFormatFEN() {

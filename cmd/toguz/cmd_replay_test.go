@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runRecordCmd runs the toguz command in-process and returns its exit code,
+// stdout and stderr.
+func runRecordCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code := run(context.Background(), env{args: args, stdin: strings.NewReader(""), stdout: &out, stderr: &errs})
+	return code, out.String(), errs.String()
+}
+
+// It is the project's shared/ folder, which stands beside the repository
+// (in CI too); a run without it skips these tests, except under CI.
+const dataDir = "../../../shared/data/"
+
+func needData(t *testing.T, name string) string {
+	t.Helper()
+	path := filepath.Join(dataDir, name)
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("no data in CI: %v", err)
+		}
+		t.Skipf("no data: %v", err)
+	}
+	return path
+}
+
+// TestReplayData replays every data file and checks the JSON lines.
+func TestReplayData(t *testing.T) {
+	files := []string{needData(t, "masters-2018.pgn"), needData(t, "playok-2024-2025.pgn"), needData(t, "master-app-sample.tgk")}
+	code, out, errs := runRecordCmd(t, append([]string{"replay", "--json"}, files...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 742+1199+1 {
+		t.Fatalf("%d lines, want 1942", len(lines))
+	}
+	ends := map[string]int{}
+	for _, line := range lines {
+		var g struct {
+			Plies       int               `json:"plies"`
+			FEN         string            `json:"fen"`
+			Kazans      [2]int            `json:"kazans"`
+			Termination string            `json:"termination"`
+			Result      string            `json:"result"`
+			Tags        map[string]string `json:"tags"`
+		}
+		if err := json.Unmarshal([]byte(line), &g); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if g.FEN == "" || g.Result == "" || len(g.Tags) == 0 {
+			t.Errorf("incomplete line %s", line)
+		}
+		if g.Termination == "atsyrau" && g.Kazans[0]+g.Kazans[1] != 162 {
+			t.Errorf("atsyrau without the collection: %s", line)
+		}
+		ends[g.Termination]++
+	}
+	if ends["atsyrau"] != 332 || ends["kazan"] != 261 || ends["none"] != 1349 {
+		t.Errorf("endings %v", ends)
+	}
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, `"kazans":[51,74]`) || !strings.Contains(last, `"termination":"none"`) {
+		t.Errorf("the Master app's game: %s", last)
+	}
+}
+
+func TestReplayText(t *testing.T) {
+	code, out, errs := runRecordCmd(t, "replay", needData(t, "master-app-sample.tgk"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"game 1", "White:", "Мұстафа", "plies:        146", "kazans:       51 74", "termination:  none", "result:       *", "1 games, 146 plies"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestReplayErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.pgn")
+	text := "[Result \"1-0\"]\n\n1. 76 98\n2. 66 88\n1-0\n\n[Result \"1-0\"]\n\n1. 76 1-0\n"
+	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runRecordCmd(t, "replay", bad)
+	want := bad + ":4:7: game 1, ply 4: 88 lands on white's hole 7, not 8"
+	if code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errs, want)
+	}
+	if code, _, _ := runRecordCmd(t, "replay"); code != 2 {
+		t.Errorf("replay without files: exit %d, want 2", code)
+	}
+	if code, _, errs := runRecordCmd(t, "replay", filepath.Join(dir, "none.pgn")); code != 1 || !strings.Contains(errs, "none.pgn") {
+		t.Errorf("missing file: exit %d, %q", code, errs)
+	}
+	if code, _, _ := runRecordCmd(t, "replay", "-h"); code != 0 {
+		t.Errorf("replay -h: exit %d", code)
+	}
+}

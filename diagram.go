@@ -1,0 +1,228 @@
+package toguz
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Diagram returns the board diagram of the seeds (RULES.md §5) as text:
+// Black's row on top from his last hole to hole 1, White's below from hole
+// 1, each row followed by its owner's kazan in parentheses, "–" for an empty
+// hole and "X" for a tuzdik (on the row of the player who lost the hole).
+// Hole numbers frame the rows, and a last line says who is to move:
+//
+//	     9   8   7   6   5   4   3   2   1
+//	     9   9   9   –  10  10  10  10  10  (0)
+//	     9   9   9   9   9   9   1  10  10  (10)
+//	     1   2   3   4   5   6   7   8   9
+//	Black to move
+//
+// ParseDiagram reads it back.
+func (p Position) Diagram() string {
+	n := p.Holes()
+	var b strings.Builder
+	numbers := func(black bool) {
+		for k := range n {
+			h := k + 1
+			if black {
+				h = n - k
+			}
+			fmt.Fprintf(&b, "%4d", h)
+		}
+		b.WriteByte('\n')
+	}
+	row := func(pl Player) {
+		for k := range n {
+			h := k + 1
+			if pl == Black {
+				h = n - k
+			}
+			switch s := p.Stones(pl, h); {
+			case p.IsTuzdik(pl, h):
+				b.WriteString("   X")
+			case s == 0:
+				b.WriteString("   –")
+			default:
+				fmt.Fprintf(&b, "%4d", s)
+			}
+		}
+		fmt.Fprintf(&b, "  (%d)\n", p.Kazan(pl))
+	}
+	numbers(true)
+	row(Black)
+	row(White)
+	numbers(false)
+	if p.Turn() == White {
+		b.WriteString("White to move\n")
+	} else {
+		b.WriteString("Black to move\n")
+	}
+	return b.String()
+}
+
+// ParseDiagram reads a board diagram under r, as Position.Diagram writes it
+// or as the seeds print it. The two rows of holes are the lines that end
+// with a kazan in parentheses, Black's first; a cell is a number of stones,
+// "–" or "-" for none, "X" (also Cyrillic "Х") for a tuzdik; words between
+// the last cell and the kazan are ignored (the seeds write the kazan's name
+// there). A row of hole numbers (optionally "№"-prefixed, after an optional
+// label) may come above and below, and must then count the holes in order.
+// A line "White to move" or "Black to move" gives the turn (White when
+// absent). The error is a *ParseError with the line and column; the
+// position is checked as Setup.Position does.
+func ParseDiagram(s string, r Rules) (Position, error) {
+	if err := r.Validate(); err != nil {
+		return Position{}, err
+	}
+	setup := Setup{Rules: r}
+	rows := 0
+	fail := func(line, col int, err error, format string, args ...any) (Position, error) {
+		return Position{}, &ParseError{Line: line, Column: col, Msg: fmt.Sprintf(format, args...), Err: err}
+	}
+	for li, text := range strings.Split(s, "\n") {
+		line := li + 1
+		fields, cols := fieldsCols(text)
+		if len(fields) == 0 {
+			continue
+		}
+		last := fields[len(fields)-1]
+		switch {
+		case strings.HasPrefix(last, "(") && strings.HasSuffix(last, ")"):
+			if rows == 2 {
+				return fail(line, cols[len(fields)-1], ErrSyntax, "a third row of holes: a diagram has two, Black's then White's")
+			}
+			pl := Black
+			if rows == 1 {
+				pl = White
+			}
+			k, err := strconv.Atoi(last[1 : len(last)-1])
+			if err != nil || k < 0 {
+				return fail(line, cols[len(fields)-1], ErrSyntax, "kazan %s: want a number of stones in parentheses", last)
+			}
+			setup.Kazan[pl] = k
+			cells := make([]int, 0, r.Holes)
+			tuzdik := 0
+			for i, f := range fields[:len(fields)-1] {
+				n, ok := diagramCell(f)
+				if !ok {
+					if i < r.Holes {
+						return fail(line, cols[i], ErrSyntax, "cell %q: want a number of stones, – (empty) or X (tuzdik)", f)
+					}
+					break // a label before the kazan
+				}
+				if len(cells) == r.Holes {
+					return fail(line, cols[i], ErrSyntax, "%s's row has more than %d holes", pl, r.Holes)
+				}
+				h := len(cells) + 1
+				if pl == Black {
+					h = r.Holes - len(cells)
+				}
+				if n < 0 {
+					if tuzdik != 0 {
+						return fail(line, cols[i], ErrPosition, "%s's row has two tuzdiks; a player owns at most one", pl)
+					}
+					tuzdik, n = h, 0
+				}
+				cells = append(cells, n)
+			}
+			if len(cells) != r.Holes {
+				return fail(line, 1, ErrSyntax, "%s's row has %d holes, want %d (ruleset %s)", pl, len(cells), r.Holes, r)
+			}
+			row := make([]int, r.Holes)
+			for i, n := range cells {
+				if pl == Black {
+					row[r.Holes-1-i] = n
+				} else {
+					row[i] = n
+				}
+			}
+			setup.Board[pl] = row
+			setup.Tuzdik[pl.Other()] = tuzdik
+			rows++
+		case len(fields) == 3 && fields[1] == "to" && fields[2] == "move":
+			switch strings.ToLower(fields[0]) {
+			case "white":
+				setup.Turn = White
+			case "black":
+				setup.Turn = Black
+			default:
+				return fail(line, cols[0], ErrSyntax, "%q: want White to move or Black to move", text)
+			}
+		default:
+			if err := holeNumbers(fields, cols, rows == 0, r.Holes); err != nil {
+				err.Line = line
+				return Position{}, err
+			}
+		}
+	}
+	if rows != 2 {
+		return fail(0, 0, ErrSyntax, "the diagram has %d rows of holes ending with a kazan in parentheses, want 2", rows)
+	}
+	p, err := setup.Position()
+	if err != nil {
+		return fail(0, 0, err, "diagram")
+	}
+	return p, nil
+}
+
+// diagramCell reads a cell: stones (n ≥ 0), an empty hole (0) or a tuzdik
+// (-1).
+func diagramCell(f string) (int, bool) {
+	switch f {
+	case "–", "-", "—":
+		return 0, true
+	case "X", "x", "Х", "х":
+		return -1, true
+	}
+	n, err := strconv.Atoi(f)
+	if err != nil || n < 0 || n > 255 || f[0] == '+' {
+		return 0, false
+	}
+	return n, true
+}
+
+// holeNumbers checks a line of hole numbers: n..1 above the rows, 1..n below,
+// after an optional label.
+func holeNumbers(fields []string, cols []int, above bool, n int) *ParseError {
+	nums := fields
+	if len(nums) > n {
+		nums = nums[len(nums)-n:] // a label first
+	}
+	for i, f := range nums {
+		want := i + 1
+		if above {
+			want = n - i
+		}
+		got, err := strconv.Atoi(strings.TrimPrefix(f, "№"))
+		if err != nil || got != want || len(nums) != n {
+			return &ParseError{Column: cols[len(fields)-len(nums)+i], Err: ErrSyntax,
+				Msg: fmt.Sprintf("%q: want a row of holes (ending with a kazan such as (10)), a row of hole numbers or \"White to move\"", strings.Join(fields, " "))}
+		}
+	}
+	return nil
+}
+
+// fieldsCols splits s at spaces and tabs and returns the fields with their
+// 1-based columns in runes.
+func fieldsCols(s string) ([]string, []int) {
+	var fields []string
+	var cols []int
+	col := 1
+	start, startCol := -1, 0
+	for i, c := range s {
+		if c == ' ' || c == '\t' || c == '\r' {
+			if start >= 0 {
+				fields, cols = append(fields, s[start:i]), append(cols, startCol)
+				start = -1
+			}
+		} else if start < 0 {
+			start, startCol = i, col
+		}
+		col++
+	}
+	if start >= 0 {
+		fields, cols = append(fields, s[start:]), append(cols, startCol)
+	}
+	return fields, cols
+}

@@ -1,0 +1,67 @@
+package toguz
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestGameMethods(t *testing.T) {
+	g, err := NewGame(StartPosition(), 7, 9, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Moves(); !slices.Equal(got, []Move{7, 9, 6}) {
+		t.Errorf("Moves = %v", got)
+	}
+	g.SetTag("White", "A")
+	g.SetTag("White", "B")
+	if g.Tag("White") != "B" || len(g.Tags) != 1 || g.Tag("Black") != "" {
+		t.Errorf("tags %v", g.Tags)
+	}
+	ps, err := g.Positions()
+	if err != nil || len(ps) != 4 || ps[0] != StartPosition() || ps[1] != StartPosition().After(7) {
+		t.Fatalf("Positions = %d positions, %v", len(ps), err)
+	}
+	if g.FullMove() != 2 {
+		t.Errorf("FullMove = %d, want 2", g.FullMove())
+	}
+	if s := g.String(); !strings.Contains(s, "1. 76 98\n2. 66\n*\n") {
+		t.Errorf("String = %q", s)
+	}
+	if _, err := NewGame(StartPosition(), 7, 0); !errors.Is(err, ErrIllegalMove) {
+		t.Errorf("NewGame with move 0: %v", err)
+	}
+}
+
+// TestGameRecordedEnding: a recorded resignation stands when the rules have
+// not ended the game, and the outcome says so.
+func TestGameRecordedEnding(t *testing.T) {
+	text := "[Result \"0-1\"]\n[Termination \"resignation\"]\n\n; a line comment\n1. 76 {first} {second} 0-1\n"
+	games, err := ParseGames("", []byte(text), FormatToguz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := games[0]
+	if g.Comment != "a line comment" || g.Plies[0].Comment != "first second" {
+		t.Errorf("comments %q, %q", g.Comment, g.Plies[0].Comment)
+	}
+	o, err := g.Outcome()
+	if err != nil || o.Termination != ByResignation || o.Result != BlackWins || o.Score != [2]int{10, 0} {
+		t.Errorf("Outcome = %+v, %v", o, err)
+	}
+	// The same game with a Ruleset the start position does not have.
+	g.Start, _ = NewPosition(Bestemshe)
+	if _, err := g.Final(); !errors.Is(err, ErrRules) {
+		t.Errorf("start under another ruleset: %v", err)
+	}
+}
+
+func TestNotationErrorUnwrap(t *testing.T) {
+	_, err := StartPosition().PlayPly(Ply{Move: 7, Land: 5})
+	var ne *NotationError
+	if !errors.As(err, &ne) || !errors.Is(err, ErrNotation) || ne.Error() != "75 lands on black's hole 6, not 5" {
+		t.Errorf("PlayPly(75) = %v", err)
+	}
+}

@@ -1,0 +1,774 @@
+package toguz
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Format is a game-record file format.
+//
+// # The toguz record format (FormatToguz)
+//
+// Our own format is PGN with the score-sheet plies of RULES.md §6. A file
+// holds any number of games, each made of tag pairs and movetext:
+//
+//	[Event "Kazakhstan Cup"]
+//	[White "Ainur"]
+//	[Black "Bolat"]
+//	[Result "0-1"]
+//	[Ruleset "standard"]
+//	[Termination "atsyrau"]
+//
+//	1. 76(10) 98
+//	2. 66 87 {a comment on 87}
+//	0-1
+//
+// In detail:
+//
+//   - A tag pair is [Name "Value"], one per line; `\"` and `\\` escape a
+//     quote and a backslash. The tags are kept in order. Four of them have a
+//     meaning: Ruleset (a name ParseRules reads; "standard" when absent),
+//     FEN (the start position, as ParseFEN reads it, with its move number;
+//     the ruleset's starting position when absent), Result (1-0, 0-1,
+//     1/2-1/2 or *) and Termination (how the game ended: one of the names of
+//     Termination.String; absent when the record does not say). Any other
+//     value of these four is an error.
+//   - The movetext lists the plies in order. A ply is two digits and an
+//     optional tuzdik mark x (X, х and Х are read too): the hole played and
+//     the hole where the last stone fell. A ply may carry the mover's kazan
+//     total after it in parentheses, "87(10)"; any ply may, and every one
+//     written is checked. A move number "N." may precede White's ply and
+//     "N..." Black's; when written it must be right.
+//   - A comment {…} after a ply belongs to it; one before the first ply
+//     belongs to the game. Comments may span lines and cannot nest; a
+//     comment from ; to the end of the line may hold a }, and the writer
+//     uses that form for a comment that does.
+//   - The result token (1-0, 0-1, 1/2-1/2 or *) ends the movetext; it must
+//     agree with the Result tag.
+//
+// The writer writes the tags in their order (those with a meaning from the
+// Game's fields, adding Result and Ruleset if missing, FEN when the game
+// does not start from the starting position, Termination when it is
+// recorded), a blank line, one numbered pair of plies per line, the result
+// token on its own line and a blank line after each game. What it writes
+// reads back to an equal Game and writes back to the same bytes.
+//
+// # The other formats
+//
+//   - FormatPlayOK (read): PlayOK's PGN. The same plies; a kazan total
+//     follows exactly the plies that capture (see MarkingPlayOK), and
+//     {zero} after the result token marks an atsyrau ending; both are
+//     checked.
+//   - FormatTGK (read and write): the Master app's files: tags, a blank
+//     line, one numbered pair of plies per line, no result token.
+//   - FormatPlayStrategy (read and write): moves as square pairs, see
+//     PlayStrategyMove.
+type Format uint8
+
+const (
+	FormatToguz        Format = iota + 1 // our PGN-like format ("toguz", also "ours" or "pgn")
+	FormatPlayOK                         // PlayOK's PGN ("playok"), read only
+	FormatTGK                            // the Master app's TGK ("tgk")
+	FormatPlayStrategy                   // PlayStrategy move lists ("playstrategy")
+)
+
+var formatNames = [...]string{"", "toguz", "playok", "tgk", "playstrategy"}
+
+func (f Format) String() string {
+	if int(f) < len(formatNames) && f != 0 {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("Format(%d)", uint8(f))
+}
+
+// ParseFormat reads a format name as Format.String writes it; "ours" and
+// "pgn" name FormatToguz.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "ours", "pgn":
+		return FormatToguz, nil
+	}
+	for i, name := range formatNames {
+		if i > 0 && strings.EqualFold(s, name) {
+			return Format(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown record format %q: want toguz (ours), playok, tgk or playstrategy", s)
+}
+
+// DetectFormat tells the format of a game file from its content: a first
+// move written as squares (e1f2) is PlayStrategy; otherwise the first game
+// decides: a Ruleset tag is ours (our writer always writes one), plies with
+// no result token after them are TGK, Site "PlayOK" is PlayOK, the Master
+// app's tags (ID, Android, Online, WhiteTime, BlackTime, Start) are TGK.
+// Anything else is read as ours.
+func DetectFormat(data []byte) Format {
+	r := reader{data: strings.TrimPrefix(string(data), bom), line: 1, col: 1}
+	var tags []Tag
+	hasResult := true // a file of tags alone is not TGK
+	for {
+		r.skipSpace()
+		if r.eof() {
+			break
+		}
+		switch r.peek() {
+		case '[':
+			t, _, err := r.tag()
+			if err != nil {
+				return FormatToguz
+			}
+			tags = append(tags, t)
+			continue
+		case '{', ';':
+			if _, ok := r.comment(); !ok {
+				return FormatToguz // an unclosed comment: let the reader say so
+			}
+			continue
+		}
+		w := r.word()
+		if n := moveNumberLen(w); n > 0 {
+			if w = w[n:]; w == "" {
+				continue
+			}
+		}
+		if _, _, ok := parseSquares(w); ok {
+			return FormatPlayStrategy
+		}
+		// The first game has plies: does a result token end them?
+		hasResult = false
+		for {
+			if _, err := resultToken(w); err == nil {
+				hasResult = true
+				break
+			}
+			r.skipSpace()
+			if r.eof() || r.peek() == '[' {
+				break
+			}
+			if c := r.peek(); c == '{' || c == ';' {
+				if _, ok := r.comment(); !ok {
+					break
+				}
+				w = ""
+				continue
+			}
+			if w = r.word(); w == "" {
+				r.advance(1)
+			}
+		}
+		break
+	}
+	has := func(name, value string) bool {
+		for _, t := range tags {
+			if t.Name == name && (value == "" || strings.EqualFold(t.Value, value)) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("Ruleset", ""):
+		return FormatToguz
+	case !hasResult:
+		return FormatTGK
+	case has("Site", "PlayOK"):
+		return FormatPlayOK
+	}
+	for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
+		if has(name, "") {
+			return FormatTGK
+		}
+	}
+	return FormatToguz
+}
+
+// ParseGames reads every game of a file in format f (0: DetectFormat). file
+// names the file in errors and may be "". It checks the text (tags,
+// numbering, the shape of every ply, PlayStrategy's squares); call
+// Game.Final or Game.Outcome on each game to check it against the rules.
+// The error is a *ParseError with the line, column and game; the games read
+// before it are returned with it.
+func ParseGames(file string, data []byte, f Format) ([]*Game, error) {
+	if f == 0 {
+		f = DetectFormat(data)
+	}
+	if f < FormatToguz || f > FormatPlayStrategy {
+		return nil, fmt.Errorf("unknown record format %d", f)
+	}
+	r := reader{data: strings.TrimPrefix(string(data), bom), file: file, format: f, line: 1, col: 1}
+	var games []*Game
+	for {
+		r.skipSpace()
+		if r.eof() {
+			return games, nil
+		}
+		g, err := r.game(len(games) + 1)
+		if err != nil {
+			return games, err
+		}
+		games = append(games, g)
+	}
+}
+
+// WriteGames writes the games to w in format f, which must have a writer
+// (FormatToguz, FormatTGK or FormatPlayStrategy).
+func WriteGames(w io.Writer, f Format, games ...*Game) error {
+	var b []byte
+	for i, g := range games {
+		var err error
+		switch f {
+		case FormatToguz:
+			b, err = g.appendToguz(b)
+		case FormatTGK:
+			if i > 0 {
+				b = append(b, '\n')
+			}
+			b, err = g.appendTGK(b)
+		case FormatPlayStrategy:
+			b, err = g.appendPlayStrategy(b)
+		default:
+			return fmt.Errorf("no writer for the record format %s", f)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// String returns the game in our format.
+func (g *Game) String() string {
+	b, err := g.appendToguz(nil)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return string(b)
+}
+
+// bom is the byte-order mark some editors put at the start of a UTF-8 file;
+// the readers skip it.
+const bom = "\ufeff"
+
+// reader reads the PGN-like formats. It works on a string so that slicing
+// never copies, and counts lines and columns (in runes) as it goes.
+type reader struct {
+	data      string
+	i         int
+	line, col int
+	file      string
+	format    Format
+}
+
+func (r *reader) eof() bool  { return r.i >= len(r.data) }
+func (r *reader) peek() byte { return r.data[r.i] }
+func (r *reader) at() textAt { return textAt{int32(r.line), int32(r.col)} }
+
+// advance moves n bytes on.
+func (r *reader) advance(n int) {
+	for _, c := range []byte(r.data[r.i : r.i+n]) {
+		switch {
+		case c == '\n':
+			r.line++
+			r.col = 1
+		case c&0xc0 != 0x80:
+			r.col++
+		}
+	}
+	r.i += n
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// skipSpace skips white space and returns the number of line ends skipped.
+func (r *reader) skipSpace() int {
+	lines := r.line
+	for r.i < len(r.data) && isSpace(r.data[r.i]) {
+		if r.data[r.i] == '\n' {
+			r.line++
+			r.col = 1
+		} else {
+			r.col++
+		}
+		r.i++
+	}
+	return r.line - lines
+}
+
+// word reads up to the next space, comment or tag.
+func (r *reader) word() string {
+	j := r.i
+	for j < len(r.data) && !isSpace(r.data[j]) && r.data[j] != '{' && r.data[j] != '[' && r.data[j] != ';' {
+		j++
+	}
+	w := r.data[r.i:j]
+	r.advance(j - r.i)
+	return w
+}
+
+func (r *reader) errorf(at textAt, game, ply int, err error, format string, args ...any) *ParseError {
+	return &ParseError{File: r.file, Line: int(at.line), Column: int(at.col), Game: game, Ply: ply,
+		Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// tag reads [Name "Value"] and returns where the value starts.
+func (r *reader) tag() (Tag, textAt, error) {
+	start := r.at()
+	bad := func(what string) (Tag, textAt, error) {
+		return Tag{}, start, r.errorf(start, 0, 0, ErrSyntax, "tag pair: %s; want [Name \"Value\"]", what)
+	}
+	r.advance(1) // [
+	r.skipSpace()
+	j := r.i
+	for j < len(r.data) && (isTagNameByte(r.data[j])) {
+		j++
+	}
+	if j == r.i {
+		return bad("no tag name")
+	}
+	name := r.data[r.i:j]
+	r.advance(j - r.i)
+	r.skipSpace()
+	if r.eof() || r.peek() != '"' {
+		return bad("no quoted value after " + name)
+	}
+	r.advance(1)
+	valueAt := r.at()
+	var b strings.Builder
+	plain := r.i
+	for {
+		if r.eof() || r.peek() == '\n' {
+			return bad("the value of " + name + " has no closing quote")
+		}
+		c := r.peek()
+		if c == '"' {
+			break
+		}
+		if c == '\\' && r.i+1 < len(r.data) && (r.data[r.i+1] == '"' || r.data[r.i+1] == '\\') {
+			b.WriteString(r.data[plain:r.i])
+			b.WriteByte(r.data[r.i+1])
+			r.advance(2)
+			plain = r.i
+			continue
+		}
+		r.advance(1)
+	}
+	value := r.data[plain:r.i]
+	if b.Len() > 0 {
+		b.WriteString(value)
+		value = b.String()
+	}
+	r.advance(1) // "
+	r.skipSpace()
+	if r.eof() || r.peek() != ']' {
+		return bad("no ] after the value of " + name)
+	}
+	r.advance(1)
+	return Tag{name, value}, valueAt, nil
+}
+
+func isTagNameByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+}
+
+// comment reads {…} or ; to the end of the line and returns the text.
+func (r *reader) comment() (string, bool) {
+	if r.peek() == ';' {
+		j := strings.IndexByte(r.data[r.i:], '\n')
+		if j < 0 {
+			j = len(r.data) - r.i
+		}
+		// The writer puts one space after the ;.
+		text := strings.TrimSuffix(strings.TrimPrefix(r.data[r.i+1:r.i+j], " "), "\r")
+		r.advance(j)
+		return text, true
+	}
+	j := strings.IndexByte(r.data[r.i:], '}')
+	if j < 0 {
+		return "", false
+	}
+	text := r.data[r.i+1 : r.i+j]
+	r.advance(j + 1)
+	return text, true
+}
+
+// moveNumberLen returns the length of the move number ("12." or "12...")
+// at the start of w, or 0.
+func moveNumberLen(w string) int {
+	j := 0
+	for j < len(w) && w[j] >= '0' && w[j] <= '9' {
+		j++
+	}
+	if j == 0 || j == len(w) || w[j] != '.' {
+		return 0
+	}
+	for j < len(w) && w[j] == '.' {
+		j++
+	}
+	return j
+}
+
+// requiresResult reports whether each game must end with a result token.
+func (r *reader) requiresResult() bool { return r.format == FormatToguz || r.format == FormatPlayOK }
+
+// game reads one game: its tags, then its movetext.
+func (r *reader) game(index int) (*Game, error) {
+	g := &Game{file: r.file, index: index, line: r.line}
+	if r.format == FormatPlayOK {
+		g.Marking = MarkingPlayOK
+	}
+	if err := r.header(g); err != nil {
+		return nil, err
+	}
+	g.Rules = g.rules()
+	start, err := g.StartPosition()
+	if err != nil {
+		return nil, err
+	}
+	// For PlayStrategy's squares the reader plays the moves as it goes.
+	pos := start
+	blackFirst := start.Turn() == Black
+	resultTag, hasResultTag := g.Result, g.Tag("Result") != ""
+	for {
+		r.skipSpace()
+		if r.eof() || r.peek() == '[' {
+			if r.requiresResult() {
+				what := "the file ends"
+				if !r.eof() {
+					what = "a new game's tags begin"
+				}
+				return nil, r.errorf(r.at(), index, len(g.Plies), ErrSyntax, "%s before the result token (1-0, 0-1, 1/2-1/2 or *): is the file truncated?", what)
+			}
+			return g, nil
+		}
+		at := r.at()
+		if c := r.peek(); c == '{' || c == ';' {
+			text, ok := r.comment()
+			if !ok {
+				return nil, r.errorf(at, index, len(g.Plies), ErrSyntax, "comment with no closing }")
+			}
+			if n := len(g.Plies); n > 0 {
+				g.Plies[n-1].Comment = joinComment(g.Plies[n-1].Comment, text)
+			} else {
+				g.Comment = joinComment(g.Comment, text)
+			}
+			continue
+		}
+		w := r.word()
+		if w == "" {
+			return nil, r.errorf(at, index, len(g.Plies)+1, ErrSyntax, "unexpected %q", r.data[r.i:r.i+1])
+		}
+		if res, err := resultToken(w); err == nil {
+			if hasResultTag && res != resultTag {
+				return nil, r.errorf(at, index, 0, ErrSyntax, "result %s disagrees with the Result tag %s", res, resultTag)
+			}
+			g.Result, g.resultAt = res, at
+			return g, r.afterResult(g, index)
+		}
+		ply := len(g.Plies) // 0-based index of the next ply
+		full := g.startMove() + (ply+b2i(blackFirst))/2
+		if n := moveNumberLen(w); n > 0 {
+			num, err := strconv.Atoi(strings.TrimRight(w[:n], "."))
+			if err != nil || num != full {
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "move number %s: want %d", w[:n], full)
+			}
+			w = w[n:]
+			at.col += int32(n)
+			if w == "" {
+				continue
+			}
+		}
+		var gp GamePly
+		var rest string
+		if r.format == FormatPlayStrategy {
+			gp.Ply, pos, rest, err = readSquares(pos, w)
+			if err != nil {
+				msg, cause := explainPly(w, err)
+				return nil, r.errorf(at, index, ply+1, cause, "%s", msg)
+			}
+		} else {
+			var n int
+			if gp.Ply, n = scanPly(w); n == 0 {
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x), a move number, a comment or a result", w)
+			}
+			rest = w[n:]
+		}
+		if rest != "" {
+			k, ok := parseKazanNote(rest)
+			switch {
+			case r.format == FormatPlayStrategy:
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a move as two squares such as e1f2", w)
+			case !ok:
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: after the ply %s want only a kazan total such as (10)", w, gp.Ply)
+			}
+			gp.Kazan = k
+		}
+		g.Plies = append(g.Plies, gp)
+		g.plyAt = append(g.plyAt, at)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// parseKazanNote reads "(10)": a kazan total from 1 to 255.
+func parseKazanNote(s string) (int, bool) {
+	if len(s) < 3 || s[0] != '(' || s[len(s)-1] != ')' {
+		return 0, false
+	}
+	k, err := strconv.Atoi(s[1 : len(s)-1])
+	if err != nil || k < 1 || k > 255 || s[1] == '+' || s[1] == '-' {
+		return 0, false
+	}
+	return k, true
+}
+
+func joinComment(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
+}
+
+// afterResult reads what may follow the result token: PlayOK's {zero}.
+func (r *reader) afterResult(g *Game, index int) error {
+	r.skipSpace()
+	if r.eof() || r.peek() == '[' {
+		return nil
+	}
+	at := r.at()
+	if r.format == FormatPlayOK && r.peek() == '{' {
+		text, ok := r.comment()
+		switch {
+		case !ok:
+			return r.errorf(at, index, 0, ErrSyntax, "comment with no closing }")
+		case strings.TrimSpace(text) != "zero":
+			return r.errorf(at, index, 0, ErrSyntax, "comment {%s} after the result: PlayOK writes only {zero} there", text)
+		}
+		g.Termination = ByAtsyrau
+		r.skipSpace()
+		if r.eof() || r.peek() == '[' {
+			return nil
+		}
+		at = r.at()
+	}
+	w := r.word()
+	if w == "" {
+		w = r.data[r.i : r.i+1]
+	}
+	return r.errorf(at, index, 0, ErrSyntax, "%q after the result token: want the next game's tags or the end of the file", w)
+}
+
+// header reads the tag pairs of a game and the tags with a meaning.
+func (r *reader) header(g *Game) error {
+	for {
+		lines := r.skipSpace()
+		if r.eof() || r.peek() != '[' {
+			return nil
+		}
+		if lines > 1 && len(g.Tags) > 0 && !r.requiresResult() {
+			// Without result tokens, a blank line between tags ends a
+			// game that has no plies.
+			return nil
+		}
+		t, at, err := r.tag()
+		if err != nil {
+			err.(*ParseError).Game = g.index
+			return err
+		}
+		g.Tags = append(g.Tags, t)
+		if err := applyTag(g, t); err != nil {
+			if pe, ok := err.(*ParseError); ok {
+				pe.File, pe.Game, pe.Line = r.file, g.index, int(at.line)
+				pe.Column += int(at.col) - 1
+				if pe.Column < int(at.col) {
+					pe.Column = int(at.col)
+				}
+				pe.Msg = "tag " + t.Name + ": " + pe.Msg
+				return pe
+			}
+			return r.errorf(at, g.index, 0, err, "tag %s", t.Name)
+		}
+		if t.Name == "Result" {
+			g.resultAt = at
+		}
+	}
+}
+
+// applyTag sets the field of g that tag t gives a meaning to. The FEN is
+// read last, when the ruleset is known: Ruleset may come after it.
+func applyTag(g *Game, t Tag) error {
+	var err error
+	switch t.Name {
+	case "Ruleset":
+		if g.Rules, err = ParseRules(t.Value); err != nil {
+			return err
+		}
+		if fen := g.Tag("FEN"); fen != "" {
+			return applyTag(g, Tag{"FEN", fen})
+		}
+	case "FEN":
+		g.Start, g.StartMove, err = ParseFEN(t.Value, g.rules())
+	case "Result":
+		g.Result, err = ParseResult(t.Value)
+	case "Termination":
+		g.Termination, err = ParseTermination(t.Value)
+		if err != nil {
+			err = fmt.Errorf("%w (want one of %s)", err, strings.Join(terminationStrings[:], ", "))
+		}
+	}
+	return err
+}
+
+// appendTags writes the tag pairs of g in their order, those with a
+// meaning (Ruleset, FEN, Result, Termination) with the values of g's fields,
+// then those of the four that g lacks and want says to add.
+func (g *Game) appendTags(b []byte, want map[string]bool) []byte {
+	value := func(name string) (string, bool) {
+		switch name {
+		case "Ruleset":
+			return g.rules().String(), true
+		case "FEN":
+			start, _ := g.StartPosition()
+			return FormatFEN(start, g.startMove()), true
+		case "Result":
+			return g.Result.String(), true
+		case "Termination":
+			return g.Termination.String(), true
+		}
+		return "", false
+	}
+	for _, t := range g.Tags {
+		v := t.Value
+		if fv, ok := value(t.Name); ok {
+			v = fv
+		}
+		b = appendTag(b, t.Name, v)
+	}
+	for _, name := range [...]string{"Result", "Ruleset", "FEN", "Termination"} {
+		if want[name] && g.Tag(name) == "" {
+			v, _ := value(name)
+			b = appendTag(b, name, v)
+		}
+	}
+	return b
+}
+
+func appendTag(b []byte, name, value string) []byte {
+	b = append(b, '[')
+	b = append(b, name...)
+	b = append(b, ' ', '"')
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; c == '"' || c == '\\' {
+			b = append(b, '\\')
+		}
+		b = append(b, value[i])
+	}
+	return append(b, '"', ']', '\n')
+}
+
+// startsElsewhere reports whether g starts from another position than its
+// ruleset's starting position, or with another move number than 1.
+func (g *Game) startsElsewhere() bool {
+	if g.startMove() != 1 || g.Start == (Position{}) {
+		return g.startMove() != 1
+	}
+	p, err := NewPosition(g.rules())
+	return err != nil || p != g.Start
+}
+
+// appendToguz writes g in our format.
+func (g *Game) appendToguz(b []byte) ([]byte, error) {
+	if _, err := g.StartPosition(); err != nil {
+		return b, err
+	}
+	b = g.appendTags(b, map[string]bool{"Result": true, "Ruleset": true,
+		"FEN": g.startsElsewhere(), "Termination": g.Termination != Unterminated})
+	b = append(b, '\n')
+	if g.Comment != "" {
+		b = appendComment(b, g.Comment)
+		b = append(b, '\n')
+	}
+	b = g.appendPairs(b, true)
+	b = append(b, g.Result.String()...)
+	return append(b, '\n', '\n'), nil
+}
+
+// appendPairs writes the plies one numbered pair per line.
+func (g *Game) appendPairs(b []byte, notes bool) []byte {
+	start, _ := g.StartPosition()
+	black := start.Turn() == Black
+	full := g.startMove()
+	for i, gp := range g.Plies {
+		if !black || i == 0 {
+			b = strconv.AppendInt(b, int64(full), 10)
+			if black {
+				b = append(b, "..."...)
+			} else {
+				b = append(b, '.')
+			}
+		}
+		b = append(b, ' ')
+		b = gp.appendTo(b)
+		if notes {
+			if gp.Kazan != 0 {
+				b = append(b, '(')
+				b = strconv.AppendInt(b, int64(gp.Kazan), 10)
+				b = append(b, ')')
+			}
+			if gp.Comment != "" {
+				b = append(b, ' ')
+				b = appendComment(b, gp.Comment)
+			}
+		}
+		if black || i == len(g.Plies)-1 {
+			b = append(b, '\n')
+			full++
+		}
+		black = !black
+	}
+	return b
+}
+
+// appendComment writes {text}, or "; text" and a line end when the text
+// holds a } (which a {comment} cannot) and no line end (which a ; comment
+// cannot). A text with both, which no reader returns, gets its } written
+// as ).
+func appendComment(b []byte, text string) []byte {
+	if strings.Contains(text, "}") {
+		if !strings.Contains(text, "\n") {
+			b = append(b, "; "...)
+			b = append(b, text...)
+			return append(b, '\n')
+		}
+		text = strings.ReplaceAll(text, "}", ")")
+	}
+	b = append(b, '{')
+	b = append(b, text...)
+	return append(b, '}')
+}
+
+// name names g in messages: its players, or its index.
+func (g *Game) name() string {
+	if w, bl := g.Tag("White"), g.Tag("Black"); w != "" || bl != "" {
+		return strconv.Quote(w + " – " + bl)
+	}
+	return strconv.Itoa(g.index)
+}
+
+// resultToken reads a result token as ParseResult does, without building an
+// error for the plies that are not one.
+func resultToken(w string) (Result, error) {
+	if w == "" || w[0] != '*' && w[0] != '1' && w[0] != '0' && w[0] != '\xc2' || len(w) > 1 && w[1] >= '0' && w[1] <= '9' {
+		return NoResult, ErrSyntax
+	}
+	return ParseResult(w)
+}

@@ -1,0 +1,466 @@
+package toguz
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// dataDir holds the real games of RULES.md §8.
+// It is the project's shared/ folder, which stands beside the repository
+// (in CI too); a run without it skips these tests, except under CI.
+const dataDir = "../shared/data/"
+
+// dataFiles are the data files with what replaying them must give.
+var dataFiles = []struct {
+	name   string
+	format Format
+	games  int
+	plies  int
+	ends   map[Termination]int // rules' endings
+}{
+	{"masters-2018.pgn", FormatToguz, 742, 50980, map[Termination]int{Unterminated: 733, ByKazan: 9}},
+	{"playok-2024-2025.pgn", FormatPlayOK, 1199, 110328, map[Termination]int{Unterminated: 615, ByKazan: 252, ByAtsyrau: 332}},
+	{"master-app-sample.tgk", FormatTGK, 1, 146, map[Termination]int{Unterminated: 1}},
+}
+
+func readData(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dataDir, name))
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("no data in CI: %v", err)
+		}
+		t.Skipf("no data: %v", err)
+	}
+	return data
+}
+
+// TestDataReplay replays every game of the data: every landing digit,
+// tuzdik mark, kazan annotation, {zero} and result must agree with the rules.
+func TestDataReplay(t *testing.T) {
+	for _, f := range dataFiles {
+		t.Run(f.name, func(t *testing.T) {
+			data := readData(t, f.name)
+			if got := DetectFormat(data); got != f.format {
+				t.Errorf("DetectFormat = %s, want %s", got, f.format)
+			}
+			games, err := ParseGames(f.name, data, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ends := map[Termination]int{}
+			plies := 0
+			for _, g := range games {
+				o, err := g.Outcome()
+				if err != nil {
+					t.Error(err)
+					continue
+				}
+				if o.Termination <= ByAtsyrau && o.Result != g.Result && g.Result != NoResult {
+					t.Errorf("game %d: outcome %v, record %v", g.index, o, g.Result)
+				}
+				ends[o.Termination]++
+				plies += len(g.Plies)
+			}
+			t.Logf("%d games, %d plies, endings by the rules %v", len(games), plies, ends)
+			if len(games) != f.games || plies != f.plies || !cmp.Equal(ends, f.ends) {
+				t.Errorf("%d games, %d plies, endings %v; want %d, %d, %v", len(games), plies, ends, f.games, f.plies, f.ends)
+			}
+		})
+	}
+}
+
+// TestDataTGKFinal checks the Master app's game: unfinished at 51–74.
+func TestDataTGKFinal(t *testing.T) {
+	games, err := ParseGames("", readData(t, "master-app-sample.tgk"), FormatTGK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := games[0].Final()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Kazan(White) != 51 || p.Kazan(Black) != 74 || p.IsOver() {
+		t.Errorf("final %s, want 51–74 and not over", p.FEN())
+	}
+}
+
+// TestDataTGKExact writes the Master app's file back byte for byte.
+func TestDataTGKExact(t *testing.T) {
+	data := readData(t, "master-app-sample.tgk")
+	games, err := ParseGames("", data, FormatTGK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteGames(&b, FormatTGK, games...); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(data), b.String()); d != "" {
+		t.Errorf("TGK written back differs (-read +written):\n%s", d)
+	}
+}
+
+// sameGame compares games without where they were read from; it is
+// cmp.Equal(a, b, ignoreSource), fast.
+func sameGame(a, b *Game) bool {
+	return slices.Equal(a.Tags, b.Tags) && a.Rules == b.Rules && a.Start == b.Start && a.StartMove == b.StartMove &&
+		a.Comment == b.Comment && slices.Equal(a.Plies, b.Plies) && a.Result == b.Result &&
+		a.Termination == b.Termination && a.Marking == b.Marking
+}
+
+// ignoreSource compares games without where they were read from.
+var ignoreSource = cmp.Options{cmpopts.IgnoreUnexported(Game{}), cmpopts.EquateComparable(Position{})}
+
+// TestRoundTrip reads every data game, writes it in each format with a
+// writer, reads it back and compares.
+func TestRoundTrip(t *testing.T) {
+	for _, f := range dataFiles {
+		data := readData(t, f.name)
+		games, err := ParseGames(f.name, data, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if testing.Short() && len(games) > 100 {
+			games = games[:100]
+		}
+		for _, to := range []Format{FormatToguz, FormatTGK, FormatPlayStrategy} {
+			t.Run(f.name+"/"+to.String(), func(t *testing.T) {
+				var b bytes.Buffer
+				if err := WriteGames(&b, to, games...); err != nil {
+					t.Fatal(err)
+				}
+				if got := DetectFormat(b.Bytes()); got != to {
+					t.Errorf("DetectFormat of written %s = %s", to, got)
+				}
+				back, err := ParseGames("written", b.Bytes(), to)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(back) != len(games) {
+					t.Fatalf("%d games back, want %d", len(back), len(games))
+				}
+				for i, g := range games {
+					want := *g
+					want.Marking = back[i].Marking
+					switch to {
+					case FormatTGK, FormatPlayStrategy: // no kazan totals
+						want.Plies = append([]GamePly(nil), g.Plies...)
+						for k := range want.Plies {
+							want.Plies[k].Kazan = 0
+						}
+					}
+					if to == FormatPlayStrategy || to == FormatTGK {
+						// These write the tags the game has and the ones it
+						// needs; ours adds Ruleset and Result.
+						want.Tags = back[i].Tags
+					} else {
+						want.Tags = back[i].Tags
+						if !cmp.Equal(g.Tags, back[i].Tags[:len(g.Tags)]) {
+							t.Fatalf("game %d: tags %v, back %v", i+1, g.Tags, back[i].Tags)
+						}
+					}
+					if !sameGame(&want, back[i]) {
+						t.Fatalf("game %d differs (-want +got):\n%s", i+1, cmp.Diff(&want, back[i], ignoreSource))
+					}
+					if _, err := back[i].Final(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				// Written again, the text is the same.
+				var again bytes.Buffer
+				if err := WriteGames(&again, to, back...); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(b.Bytes(), again.Bytes()) {
+					t.Errorf("written twice, the text differs")
+				}
+			})
+		}
+	}
+}
+
+// goldenGames are the games of testdata/games.toguz: the first game of
+// each data file, the seeds' atsyrau example from its position, and a
+// Bestemshe game that starts with Black to move, with comments.
+func goldenGames(t *testing.T) []*Game {
+	t.Helper()
+	var games []*Game
+	for _, f := range dataFiles {
+		gs, err := ParseGames(f.name, readData(t, f.name), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, gs[0])
+	}
+	start, full, err := ParseFEN("1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 30", Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGame(start, 9, 1, 9, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.StartMove = full
+	g.Tags = []Tag{{"Event", "Seed 000, example 3"}}
+	g.Result, g.Termination = BlackWins, ByAtsyrau
+	g.Comment = "White to move; Black collects his 8 stones at the end"
+	games = append(games, g)
+
+	p, err := NewPosition(Bestemshe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = p.After(3)
+	g, err = NewGame(p, 1, 5, 2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Tags = []Tag{{"Event", "Bestemshe \"quoted\" \\ test"}, {"White", "A"}, {"Black", "B"}}
+	g.Plies[0].Comment = "the first reply"
+	g.Plies[2].Comment = "two\nlines"
+	games = append(games, g)
+	return games
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%s differs (-golden +got):\n%s", name, d)
+	}
+}
+
+// TestGolden writes the golden games in each format, and reads every golden
+// file back to the same games and the same bytes.
+func TestGolden(t *testing.T) {
+	games := goldenGames(t)
+	for _, f := range []struct {
+		name   string
+		format Format
+	}{{"games.toguz", FormatToguz}, {"games.playstrategy", FormatPlayStrategy}, {"games.tgk", FormatTGK}} {
+		t.Run(f.name, func(t *testing.T) {
+			var b bytes.Buffer
+			gs := games
+			if f.format == FormatTGK {
+				gs = games[:3] // TGK has standard games from the start only
+			}
+			if err := WriteGames(&b, f.format, gs...); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, f.name, b.Bytes())
+			back, err := ParseGames(f.name, b.Bytes(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var again bytes.Buffer
+			if err := WriteGames(&again, f.format, back...); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(b.String(), again.String()); d != "" {
+				t.Errorf("read and written again (-golden +again):\n%s", d)
+			}
+			for _, g := range back {
+				if _, err := g.Final(); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+}
+
+// TestTGKRejectsOtherGames: TGK cannot hold another ruleset or start.
+func TestTGKRejectsOtherGames(t *testing.T) {
+	games := goldenGames(t)
+	for _, g := range games[3:] {
+		if err := WriteGames(&bytes.Buffer{}, FormatTGK, g); err == nil {
+			t.Errorf("TGK wrote a game from %s under %s", g.Start.FEN(), g.Rules)
+		}
+	}
+	if err := WriteGames(&bytes.Buffer{}, FormatPlayOK, games[0]); err == nil {
+		t.Error("PlayOK has no writer, but WriteGames wrote it")
+	}
+}
+
+// TestBadRecords gives each kind of bad input and checks that the error
+// names the right place and reason.
+func TestBadRecords(t *testing.T) {
+	const head = "[Event \"x\"]\n[Result \"1-0\"]\n\n"
+	playok := "[Site \"PlayOK\"]\n[Result \"0-1\"]\n\n"
+	tests := []struct {
+		name   string
+		format Format
+		text   string
+		err    error  // errors.Is
+		want   string // in the message
+		line   int
+		col    int
+		ply    int
+		replay bool // the error comes from Final, not ParseGames
+	}{
+		{"truncated in a tag", FormatToguz, "[Event \"x", ErrSyntax, "no closing quote", 1, 1, 0, false},
+		{"truncated in the movetext", FormatToguz, head + "1. 76 98\n2. 6", ErrSyntax, "want a ply", 5, 4, 3, false},
+		{"truncated before the result", FormatToguz, head + "1. 76 98\n", ErrSyntax, "truncated", 5, 1, 2, false},
+		{"comment not closed", FormatToguz, head + "1. 76 {oops", ErrSyntax, "no closing }", 4, 7, 1, false},
+		{"wrong move number", FormatToguz, head + "1. 76 98 3. 66 1-0", ErrSyntax, "move number 3.", 4, 10, 3, false},
+		{"garbage", FormatToguz, head + "1. 76 e4 1-0", ErrSyntax, `"e4"`, 4, 7, 2, false},
+		{"result against the tag", FormatToguz, head + "1. 76 0-1", ErrSyntax, "disagrees with the Result tag", 4, 7, 0, false},
+		{"text after the result", FormatToguz, head + "1. 76 1-0 87", ErrSyntax, "after the result", 4, 11, 0, false},
+		{"kazan note of 0", FormatToguz, head + "1. 76(0) 1-0", ErrSyntax, "kazan total", 4, 4, 1, false},
+		{"unknown ruleset", FormatToguz, "[Ruleset \"chess\"]\n\n1-0", ErrRules, "tag Ruleset", 1, 11, 0, false},
+		{"unknown result", FormatToguz, "[Result \"2-0\"]\n\n1-0", nil, "unknown result", 1, 10, 0, false},
+		{"unknown termination", FormatToguz, "[Termination \"boredom\"]\n\n1-0", nil, "unknown termination", 1, 15, 0, false},
+		{"impossible position", FormatToguz, "[FEN \"9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,8S 0 0 S 1\"]\n\n*", ErrPosition, "161 stones", 1, 7, 0, false},
+		{"tuzdik on hole 9", FormatToguz, "[FEN \"t,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 9 0 S 1\"]\n\n*", ErrPosition, "last hole", 1, 7, 0, false},
+		{"two tuzdiks on one number", FormatToguz, "[FEN \"9S,9S,9S,9S,9S,9S,t,9S,9S/9S,9S,t,9S,9S,9S,9S,9S,9S 9 9 S 1\"]\n\n*", ErrPosition, "both tuzdiks", 1, 7, 0, false},
+		{"PlayStrategy off the board", FormatPlayStrategy, "e1f2 d2e1 i1a3", ErrSyntax, "e1f2", 1, 11, 3, false},
+		{"PlayStrategy wrong row", FormatPlayStrategy, "e1f2 d1e1", ErrIllegalMove, "d1 is white's hole 4, but black is to move", 1, 6, 2, false},
+		{"PlayStrategy wrong landing", FormatPlayStrategy, "e1f2 d2e2", ErrNotation, "falls on e1", 1, 6, 2, false},
+		{"wrong landing digit", FormatToguz, head + "1. 76 98\n2. 66 88 1-0", ErrNotation, "88 lands on white's hole 7, not 8", 5, 7, 4, true},
+		{"missing tuzdik mark", FormatToguz, "[Result \"0-1\"]\n\n1. 76 98\n2. 66 87\n3. 12 76\n4. 25 78\n5. 48 36\n0-1", ErrNotation, "so it is written 36x", 7, 7, 10, true},
+		{"tuzdik mark for none", FormatToguz, head + "1. 76x 1-0", ErrNotation, "marked x but makes no tuzdik", 4, 4, 1, true},
+		{"illegal move", FormatToguz, "[FEN \"1S,3S,6,1S/8,2S 78 77 S 1\"]\n\n1. 11 *", ErrIllegalMove, "the hole is empty", 3, 4, 1, true},
+		{"wrong kazan", FormatToguz, head + "1. 76(11) 1-0", ErrNotation, "white's kazan holds 10", 4, 4, 1, true},
+		{"PlayOK missing kazan", FormatPlayOK, playok + "1. 76 0-1", ErrNotation, "want 76(10)", 4, 4, 1, true},
+		{"PlayOK kazan without capture", FormatPlayOK, playok + "1. 87(10) 87(10) 2. 22(10) 0-1", ErrNotation, "captures nothing", 4, 21, 3, true},
+		{"PlayOK zero that is not", FormatPlayOK, playok + "1. 76(10) 0-1 {zero}", ErrNotation, "goes on", 4, 11, 1, true},
+		{"PlayOK atsyrau without zero", FormatPlayOK, "[Site \"PlayOK\"]\n[FEN \"1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1\"]\n\n1. 93 12 2. 91 12 0-1", ErrNotation, "no {zero}", 4, 19, 4, true},
+		{"PlayOK other comment", FormatPlayOK, playok + "1. 76(10) 0-1 {hello}", ErrSyntax, "only {zero}", 4, 15, 0, false},
+		{"result against the rules", FormatToguz, "[FEN \"1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1\"]\n[Result \"1-0\"]\n\n1. 93 12 2. 91 12 1-0", ErrNotation, "rules end the game 0-1 by atsyrau, 76–86", 4, 19, 4, true},
+		{"move after the end", FormatToguz, "[FEN \"1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1\"]\n[Result \"0-1\"]\n\n1. 93 12 2. 91 12 3. 91 0-1", ErrGameOver, "after the end", 4, 22, 5, true},
+		{"termination against the rules", FormatToguz, "[Termination \"kazan\"]\n[Result \"1-0\"]\n\n1. 76 1-0", ErrNotation, "goes on", 4, 7, 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			games, err := ParseGames("bad.txt", []byte(tt.text), tt.format)
+			if tt.replay {
+				if err != nil {
+					t.Fatalf("ParseGames: %v", err)
+				}
+				_, err = games[0].Final()
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v (%T), want a *ParseError", err, err)
+			}
+			if tt.err != nil && !errors.Is(err, tt.err) {
+				t.Errorf("error %v does not wrap %v", err, tt.err)
+			}
+			if !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "bad.txt:") {
+				t.Errorf("error %q, want it to start with the file and say %q", err, tt.want)
+			}
+			if pe.Line != tt.line || pe.Column != tt.col || pe.Ply != tt.ply || pe.Game != 1 {
+				t.Errorf("error at line %d column %d game %d ply %d, want %d:%d game 1 ply %d (%v)",
+					pe.Line, pe.Column, pe.Game, pe.Ply, tt.line, tt.col, tt.ply, err)
+			}
+		})
+	}
+}
+
+// TestDetectFormat covers the content rules.
+func TestDetectFormat(t *testing.T) {
+	tests := []struct {
+		text string
+		want Format
+	}{
+		{"", FormatToguz},
+		{"1. 76 98 *", FormatToguz},
+		{"f1e2 d2e1", FormatPlayStrategy},
+		{"[Event \"x\"]\n\n1. f1e2 d2e1 *", FormatPlayStrategy},
+		{"[Site \"PlayOK\"]\n[Ruleset \"standard\"]\n\n1. 76 *", FormatToguz},
+		{"[Site \"PlayOK\"]\n\n1. 76(10) *", FormatPlayOK},
+		{"[ID \"1\"]\n\n1. 76 98", FormatTGK},
+		{"\ufeff[Site \"PlayOK\"]\n\n1. 76(10) *", FormatPlayOK},
+	}
+	for _, tt := range tests {
+		if got := DetectFormat([]byte(tt.text)); got != tt.want {
+			t.Errorf("DetectFormat(%q) = %s, want %s", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, f := range []Format{FormatToguz, FormatPlayOK, FormatTGK, FormatPlayStrategy} {
+		if got, err := ParseFormat(f.String()); err != nil || got != f {
+			t.Errorf("ParseFormat(%q) = %v, %v", f, got, err)
+		}
+	}
+	if got, err := ParseFormat("ours"); err != nil || got != FormatToguz {
+		t.Errorf("ParseFormat(ours) = %v, %v", got, err)
+	}
+	if _, err := ParseFormat("sgf"); err == nil {
+		t.Error("ParseFormat(sgf) did not fail")
+	}
+}
+
+// BenchmarkReplayPlayOK reads and replays the 1,199 PlayOK games.
+func BenchmarkReplayPlayOK(b *testing.B) {
+	data := readData(b, "playok-2024-2025.pgn")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		games, err := ParseGames("", data, FormatPlayOK)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, g := range games {
+			if _, err := g.Final(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestGoldenReadBack reads every golden record file and writes it back to
+// the same bytes; unlike TestGolden it needs no data files.
+func TestGoldenReadBack(t *testing.T) {
+	for _, f := range []struct {
+		name   string
+		format Format
+	}{{"games.toguz", FormatToguz}, {"games.playstrategy", FormatPlayStrategy}, {"games.tgk", FormatTGK}} {
+		data, err := os.ReadFile(filepath.Join("testdata", f.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := DetectFormat(data); got != f.format {
+			t.Errorf("%s: DetectFormat = %s, want %s", f.name, got, f.format)
+		}
+		games, err := ParseGames(f.name, data, f.format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range games {
+			if _, err := g.Final(); err != nil {
+				t.Error(err)
+			}
+		}
+		var b bytes.Buffer
+		if err := WriteGames(&b, f.format, games...); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(string(data), b.String()); d != "" {
+			t.Errorf("%s read and written (-file +written):\n%s", f.name, d)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package toguz
+
+import "fmt"
+
+// The Master app's TGK files (FormatTGK) are PGN-like: tag pairs (White,
+// Black, WhiteTime, BlackTime, WhiteELO, BlackELO, Android, Online, Start,
+// Date, Event, Site, ID, …), a blank line and one numbered pair of
+// score-sheet plies per line, with no kazan totals and no result token. A
+// blank line between tag pairs ends a game without plies. The reader is
+// record.go's; TGK games are read with MarkingOptional. The writer writes
+// no kazan totals and no comments, as the Master app does not.
+
+// appendTGK writes g as the Master app does: tags, a blank line, one
+// numbered pair per line, no result token. TGK has no ruleset nor start
+// position: only standard games from the start can be written.
+func (g *Game) appendTGK(b []byte) ([]byte, error) {
+	if g.rules() != Standard || g.startsElsewhere() {
+		return b, fmt.Errorf("game %s: TGK records only standard games from the starting position (ruleset %s)", g.name(), g.rules())
+	}
+	b = g.appendTags(b, map[string]bool{"Result": g.Result != NoResult, "Termination": g.Termination != Unterminated})
+	b = append(b, '\n')
+	return g.appendPairs(b, false), nil
+}
