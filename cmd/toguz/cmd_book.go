@@ -1,0 +1,274 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/book"
+	"github.com/toguz/toguz/internal/engine"
+)
+
+func runBook(ctx context.Context, e env) error {
+	if len(e.args) > 0 {
+		sub := e
+		sub.args = e.args[1:]
+		switch e.args[0] {
+		case "build":
+			return runBookBuild(ctx, sub)
+		case "show":
+			return runBookShow(sub)
+		}
+	}
+	fmt.Fprint(e.stderr, `Usage: toguz book build -o FILE [flags]   build a book from game files and self-play
+       toguz book show [flags] [FEN]       list a position's book moves (default: the start)
+
+Run 'toguz book build -h' or 'toguz book show -h' for the flags.
+`)
+	return errUsage
+}
+
+// gameFiles is the repeatable --games flag: FILE or FILE@WEIGHT.
+type gameFiles []gameFile
+
+type gameFile struct {
+	name   string
+	weight uint32
+}
+
+func (g *gameFiles) String() string { return "" }
+
+func (g *gameFiles) Set(s string) error {
+	name, w := s, uint64(1)
+	if i := strings.LastIndexByte(s, '@'); i >= 0 {
+		var err error
+		if w, err = strconv.ParseUint(s[i+1:], 10, 32); err != nil || w == 0 {
+			return fmt.Errorf("weight %q: want a whole number from 1", s[i+1:])
+		}
+		name = s[:i]
+	}
+	*g = append(*g, gameFile{name, uint32(w)})
+	return nil
+}
+
+const bookBuildSummary = `Builds an opening book from the first plies of games: the game FILEs (any
+record format; FILE@W counts each game W times, to weigh masters above online
+amateurs) and self-play games of the engine. A move stays when it was played
+--min-count times; with --check-depth, moves that lost badly are dropped: those
+the engine finds --check-margin hundredths of a stone worse than its best and
+that scored 10 points below the position's mean in the games. The same
+inputs and flags give the same file. The embedded default book was made with:
+  toguz book build -o internal/book/default.book --games ../shared/data/masters-2018.pgn --check-depth 8`
+
+func runBookBuild(ctx context.Context, e env) error {
+	fs := newFlags(e, "book build", "", bookBuildSummary)
+	out := fs.String("o", "", "write the book to this file (required)")
+	var files gameFiles
+	fs.Var(&files, "games", "a game file to read, FILE or FILE@WEIGHT (repeatable)")
+	maxPly := fs.Int("max-ply", book.DefaultMaxPly, "record the positions before the first N plies of each game")
+	minCount := fs.Uint("min-count", book.DefaultMinCount, "keep a move played at least N times (weighted)")
+	checkDepth := fs.Int("check-depth", 0, "engine check at this depth (0: none)")
+	checkMargin := fs.Int("check-margin", book.DefaultCheckMargin, "a move this many hundredths of a stone worse than the engine's best lost badly")
+	selfplay := fs.Int("selfplay", 0, "self-play games to add")
+	spDepth := fs.Int("selfplay-depth", 6, "search depth of self-play moves")
+	spLevel := fs.Int("selfplay-level", 8, "engine level of self-play (below 10 varies the moves)")
+	spWeight := fs.Uint("selfplay-weight", 1, "what each self-play game counts for")
+	seed := fs.Int64("seed", 1, "random seed of self-play")
+	rulesName := fs.String("ruleset", "standard", "ruleset of the book")
+	if err := parseFlags(fs, e.args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() != 0 || (len(files) == 0 && *selfplay == 0) {
+		fs.Usage()
+		return errUsage
+	}
+	if *maxPly < 1 || *maxPly > 0xffff || *minCount < 1 || *minCount > 1<<31 || *selfplay < 0 || *checkDepth < 0 {
+		return fmt.Errorf("want --max-ply 1..65535, --min-count from 1, --selfplay and --check-depth from 0")
+	}
+	rules, err := toguz.ParseRules(*rulesName)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var desc []string
+	for _, f := range files {
+		desc = append(desc, fmt.Sprintf("%s@%d", filepath.Base(f.name), f.weight))
+	}
+	opts := book.Options{Rules: rules, MaxPly: *maxPly, MinCount: uint32(*minCount), CheckMargin: *checkMargin}
+	if *selfplay > 0 {
+		desc = append(desc, fmt.Sprintf("selfplay %d@%d (depth %d, level %d, seed %d)", *selfplay, *spWeight, *spDepth, *spLevel, *seed))
+	}
+	desc = append(desc, fmt.Sprintf("max-ply %d, min-count %d", *maxPly, *minCount))
+	if *checkDepth > 0 {
+		check, err := newEngineCheck(*checkDepth)
+		if err != nil {
+			return err
+		}
+		opts.Check = check
+		desc = append(desc, fmt.Sprintf("check depth %d margin %d", *checkDepth, *checkMargin))
+	}
+	opts.Description = strings.Join(desc, "; ")
+	b := book.NewBuilder(opts)
+	for _, f := range files {
+		data, err := os.ReadFile(f.name)
+		if err != nil {
+			return err
+		}
+		games, err := toguz.ParseGames(f.name, data, 0)
+		if err != nil {
+			return err
+		}
+		if err := b.AddRecords(games, f.weight); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "%s: %d games\n", f.name, len(games))
+	}
+	if *selfplay > 0 {
+		pl, err := newSelfPlayer(*spLevel, *spDepth, *seed)
+		if err != nil {
+			return err
+		}
+		startPos, err := toguz.NewPosition(rules)
+		if err != nil {
+			return err
+		}
+		games, err := book.SelfPlay(ctx, startPos, *selfplay, 1000, pl, func(done int) {
+			fmt.Fprintf(e.stderr, "\rself-play: %d/%d games", done, *selfplay)
+		})
+		fmt.Fprintln(e.stderr)
+		if err != nil {
+			return err
+		}
+		for _, g := range games {
+			g.Weight = uint32(*spWeight)
+			if err := b.AddGame(g); err != nil {
+				return err
+			}
+		}
+	}
+	bk, err := b.Build(ctx)
+	if err != nil {
+		return err
+	}
+	if err := bk.WriteFile(*out); err != nil {
+		return err
+	}
+	added, skipped := b.Counts()
+	st, err := os.Stat(*out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "%s: %d positions, %d moves, %d bytes from %d games (%d skipped for their rules) in %.1fs\n",
+		*out, bk.Info().Positions, bk.Info().Moves, st.Size(), added, skipped, time.Since(start).Seconds())
+	return nil
+}
+
+// newEngineCheck returns the book's engine check: a fixed-depth search on
+// one thread from an empty table, so that a value depends only on the
+// position.
+func newEngineCheck(depth int) (func(context.Context, toguz.Position) int, error) {
+	opts := engine.DefaultOptions()
+	opts.HashMB = 4
+	eng, err := engine.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, p toguz.Position) int {
+		eng.NewGame()
+		return int(eng.Search(ctx, p, engine.Limits{Depth: depth}, nil).Score)
+	}, nil
+}
+
+// selfPlayer is the engine as a book.Player: a weaker level varies its
+// moves from its seed, which is the build's seed plus the game number.
+type selfPlayer struct {
+	eng   *engine.Engine
+	opts  engine.Options
+	depth int
+	seed  int64
+}
+
+func newSelfPlayer(level, depth int, seed int64) (*selfPlayer, error) {
+	opts := engine.DefaultOptions()
+	opts.HashMB, opts.Level, opts.Seed = 16, level, seed
+	eng, err := engine.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &selfPlayer{eng: eng, opts: opts, depth: depth, seed: seed}, nil
+}
+
+func (s *selfPlayer) NewGame(game int) error {
+	s.opts.Seed = s.seed + int64(game)
+	if err := s.eng.SetOptions(s.opts); err != nil {
+		return err
+	}
+	s.eng.NewGame()
+	return nil
+}
+
+func (s *selfPlayer) Move(ctx context.Context, p toguz.Position) toguz.Move {
+	return s.eng.Search(ctx, p, engine.Limits{Depth: s.depth}, nil).Best
+}
+
+func runBookShow(e env) error {
+	fs := newFlags(e, "book show", "[FEN]", "Lists the book moves of a position (the starting position when no FEN is\ngiven): count, results for the mover, score and the engine check's value.")
+	file := fs.String("book", "", "book file (default: the embedded book)")
+	rulesName := fs.String("ruleset", "standard", "ruleset of the position")
+	if err := parseFlags(fs, e.args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		fs.Usage()
+		return errUsage
+	}
+	var bk *book.Book
+	var err error
+	if *file == "" {
+		bk, err = book.Default()
+	} else {
+		bk, err = book.Open(*file)
+	}
+	if err != nil {
+		return err
+	}
+	rules, err := toguz.ParseRules(*rulesName)
+	if err != nil {
+		return err
+	}
+	p, err := toguz.NewPosition(rules)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() == 1 {
+		if p, _, err = toguz.ParseFEN(fs.Arg(0), rules); err != nil {
+			return err
+		}
+	}
+	info := bk.Info()
+	fmt.Fprintf(e.stdout, "book: %d positions, %d moves (%s)\nposition: %s\n", info.Positions, info.Moves, info.Description, p.FEN())
+	es := bk.Moves(p)
+	if len(es) == 0 {
+		fmt.Fprintln(e.stdout, "not in the book")
+		return nil
+	}
+	best, _ := bk.Pick(p, nil, book.Best)
+	fmt.Fprintln(e.stdout, "move  count   wins  draws losses  score   eval")
+	for _, en := range es {
+		ev := "     -"
+		if en.Eval != book.NoEval {
+			ev = fmt.Sprintf("%+6.2f", float64(en.Eval)/100)
+		}
+		mark := ""
+		if en.Move == best {
+			mark = "  best"
+		}
+		fmt.Fprintf(e.stdout, "%4d %6d %6d %6d %6d %5.1f%% %s%s\n", en.Move, en.Count, en.Wins, en.Draws, en.Losses, 100*en.Score(), ev, mark)
+	}
+	return nil
+}
