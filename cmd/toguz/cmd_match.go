@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/match"
+	"github.com/toguz/toguz/internal/tablebase"
+)
+
+const matchSummary = `Plays two engines that speak the engine protocol against each other, like
+cutechess-cli, and judges every game by the rules library.
+
+  -engine name=NAME [cmd="PROGRAM ARGS"] [dir=DIR] [option.NAME=VALUE]... [TC]
+  -each [TC] [option.NAME=VALUE]...   (applies to both engines)
+  TC: tc=[MOVES/]SECONDS[+INC] | st=SECONDS (per move) | depth=N | nodes=N
+
+Without cmd=, an engine is this program's own "toguz engine". Each opening
+of the suite is played twice with colours swapped.
+
+  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05   stop when the test decides
+  -resign score=CP moves=N                   adjudicate when both engines agree
+
+Example:
+  toguz match -engine name=full -engine name=noLMR option.LMR=false \
+    -each tc=10+0.1 -games 200 -concurrency 2 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05`
+
+func runMatch(ctx context.Context, e env) error {
+	fs := newFlags(e, "match", "-engine … -engine …", matchSummary)
+	games := fs.Int("games", 2, "games to play (rounded up to pairs of games with colours swapped)")
+	rounds := fs.Int("rounds", 0, "rounds: pairs of games (overrides -games when set)")
+	conc := fs.Int("concurrency", 1, "games played at once")
+	openings := fs.String("openings", "", "file of opening position strings, one per line (default: the built-in suite of\nbalanced positions from the 2018 championship games; for other rulesets, their start)")
+	pgnout := fs.String("pgnout", "", "append the record of every game to this file")
+	maxPlies := fs.Int("maxplies", 0, "adjudicate a draw after this many plies (0: never)")
+	tbPath := fs.String("tb", "", "adjudicate positions in the tablebase at this path (file or directory)")
+	margin := fs.Duration("timemargin", 50*time.Millisecond, "how far past its clock an engine may go")
+	ruleset := fs.String("ruleset", "standard", "ruleset of the games")
+	groups, rest, err := groupArgs(e.args, "-engine", "-each", "-sprt", "-resign")
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return errUsage
+	}
+	if err := parseFlags(fs, rest); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return errUsage
+	}
+	rules, err := toguz.ParseRules(*ruleset)
+	if err != nil {
+		return err
+	}
+	cfg := match.Config{Rules: rules, Games: *games, Concurrency: *conc, TimeMargin: *margin}
+	if *rounds > 0 {
+		cfg.Games = 2 * *rounds
+	}
+	cfg.MaxPlies = *maxPlies
+
+	// Engines: -each applies to both, then each -engine's own settings.
+	var each []string
+	var engines [][]string
+	for _, g := range groups {
+		switch g[0] {
+		case "-each":
+			each = append(each, g[1:]...)
+		case "-engine":
+			engines = append(engines, g[1:])
+		case "-sprt":
+			kv, err := keyValues(g[1:], "elo0", "elo1", "alpha", "beta")
+			if err != nil {
+				return fmt.Errorf("-sprt: %w", err)
+			}
+			cfg.SPRT = &match.SPRT{Elo0: kv["elo0"], Elo1: kv["elo1"], Alpha: kv["alpha"], Beta: kv["beta"]}
+		case "-resign":
+			kv, err := keyValues(g[1:], "score", "moves")
+			if err != nil {
+				return fmt.Errorf("-resign: %w", err)
+			}
+			cfg.ResignScore, cfg.ResignMoves = int(kv["score"]), int(kv["moves"])
+		}
+	}
+	if len(engines) != 2 {
+		fmt.Fprintln(e.stderr, "toguz match: give exactly two -engine")
+		return errUsage
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	for i, args := range engines {
+		spec := match.EngineSpec{Cmd: []string{self, "engine"}}
+		if err := applyEngineArgs(&spec, append(append([]string(nil), each...), args...)); err != nil {
+			return fmt.Errorf("-engine %d: %w", i+1, err)
+		}
+		if spec.Name == "" {
+			spec.Name = fmt.Sprintf("engine%d", i+1)
+		}
+		cfg.Engines[i] = spec
+	}
+
+	suite := match.DefaultOpenings
+	if rules != toguz.Standard {
+		// The built-in suite is of the standard game: other rulesets start
+		// from their starting position unless -openings says otherwise.
+		start, err := toguz.NewPosition(rules)
+		if err != nil {
+			return err
+		}
+		suite = start.FEN()
+	}
+	if *openings != "" {
+		b, err := os.ReadFile(*openings)
+		if err != nil {
+			return err
+		}
+		suite = string(b)
+	}
+	if cfg.Openings, err = match.ParseOpenings(strings.NewReader(suite), rules); err != nil {
+		return err
+	}
+	if *tbPath != "" {
+		t, err := openTables(*tbPath)
+		if err != nil {
+			return fmt.Errorf("-tb: %w", err)
+		}
+		cfg.Referee = tablebaseReferee{t}
+	}
+	if *pgnout != "" {
+		f, err := os.OpenFile(*pgnout, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		cfg.Records = f
+	}
+	if f, ok := e.stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		cfg.Progress = e.stderr
+	}
+	start := time.Now()
+	rep, err := match.Run(ctx, cfg)
+	printReport(e, cfg, rep, time.Since(start))
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// printReport writes the result of the match as cutechess-cli does.
+func printReport(e env, cfg match.Config, rep match.Report, d time.Duration) {
+	a, b := cfg.Engines[0].Name, cfg.Engines[1].Name
+	w := e.stdout
+	fmt.Fprintf(w, "Score of %s vs %s: %d - %d - %d  [%.3f] %d games in %v\n", a, b,
+		rep.Wins, rep.Losses, rep.Draws, rep.Score(), rep.Games(), d.Round(time.Second))
+	fmt.Fprintf(w, "Elo difference: %s (95%% interval %.1f .. %.1f)\n", rep.Elo, rep.Elo.Lower, rep.Elo.Upper)
+	fmt.Fprintf(w, "Pairs (0, ½, 1, 1½, 2 points): %v\n", rep.Pairs)
+	if cfg.SPRT != nil {
+		s := cfg.SPRT
+		fmt.Fprintf(w, "SPRT: elo0 %g elo1 %g alpha %g beta %g: LLR %.2f (%.2f, %.2f): %s\n",
+			s.Elo0, s.Elo1, s.Alpha, s.Beta, rep.LLR, rep.Lower, rep.Upper, rep.Decision)
+	}
+	var ts []string
+	for t, n := range rep.Terminations {
+		ts = append(ts, fmt.Sprintf("%s %d", t, n))
+	}
+	sort.Strings(ts)
+	fmt.Fprintf(w, "Endings: %s\n", strings.Join(ts, ", "))
+}
+
+// groupArgs takes out of args each of the flags named and the KEY=VALUE
+// words that follow it (cutechess-cli style); it returns the groups, each
+// led by its flag, and the other arguments.
+func groupArgs(args []string, names ...string) (groups [][]string, rest []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		grouped := false
+		for _, n := range names {
+			if a == n || a == "-"+n {
+				grouped = true
+			}
+		}
+		if !grouped {
+			rest = append(rest, a)
+			continue
+		}
+		g := []string{strings.TrimPrefix(a, "-")}
+		g[0] = "-" + strings.TrimPrefix(g[0], "-")
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			i++
+			if !strings.Contains(args[i], "=") {
+				return nil, nil, fmt.Errorf("%s: %q is not KEY=VALUE", a, args[i])
+			}
+			g = append(g, args[i])
+		}
+		groups = append(groups, g)
+	}
+	return groups, rest, nil
+}
+
+// keyValues reads KEY=NUMBER words, all of keys required.
+func keyValues(words []string, keys ...string) (map[string]float64, error) {
+	kv := make(map[string]float64)
+	for _, w := range words {
+		k, v, _ := strings.Cut(w, "=")
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not a number", k, v)
+		}
+		kv[k] = x
+	}
+	for _, k := range keys {
+		if _, ok := kv[k]; !ok {
+			return nil, fmt.Errorf("%s= is missing", k)
+		}
+	}
+	if len(kv) != len(keys) {
+		return nil, fmt.Errorf("want exactly %s", strings.Join(keys, "=, ")+"=")
+	}
+	return kv, nil
+}
+
+// applyEngineArgs reads an engine's KEY=VALUE words into spec; a later word
+// overrides an earlier one.
+func applyEngineArgs(spec *match.EngineSpec, words []string) error {
+	for _, w := range words {
+		k, v, _ := strings.Cut(w, "=")
+		var err error
+		switch {
+		case k == "name":
+			spec.Name = v
+		case k == "cmd":
+			if spec.Cmd = strings.Fields(v); len(spec.Cmd) == 0 {
+				return errors.New("cmd= is empty")
+			}
+		case k == "dir":
+			spec.Dir = v
+		case k == "tc":
+			spec.TC, err = match.ParseTimeControl(v)
+		case k == "st":
+			var s float64
+			if s, err = strconv.ParseFloat(v, 64); err == nil && s <= 0 {
+				err = errors.New("want a positive number of seconds")
+			}
+			spec.TC = match.TimeControl{MoveTime: time.Duration(s * float64(time.Second))}
+		case k == "depth":
+			var n int
+			if n, err = strconv.Atoi(v); err == nil && n < 1 {
+				err = errors.New("want a depth from 1")
+			}
+			spec.TC = match.TimeControl{Depth: n}
+		case k == "nodes":
+			var n uint64
+			n, err = strconv.ParseUint(v, 10, 64)
+			spec.TC = match.TimeControl{Nodes: n}
+		case strings.HasPrefix(k, "option."):
+			name := strings.TrimPrefix(k, "option.")
+			replaced := false
+			for i := range spec.Options {
+				if spec.Options[i][0] == name {
+					spec.Options[i][1], replaced = v, true
+				}
+			}
+			if !replaced {
+				spec.Options = append(spec.Options, [2]string{name, v})
+			}
+		default:
+			return fmt.Errorf("unknown setting %q", k)
+		}
+		if err != nil {
+			return fmt.Errorf("%s=%s: %w", k, v, err)
+		}
+	}
+	return nil
+}
+
+// tablebaseReferee adjudicates the positions the tables hold.
+type tablebaseReferee struct{ t *tablebase.Tables }
+
+func (r tablebaseReferee) Adjudicate(p toguz.Position) (toguz.Result, bool) {
+	wdl, ok := r.t.ProbeWDL(p)
+	if !ok {
+		return toguz.NoResult, false
+	}
+	switch wdl {
+	case tablebase.Win:
+		return toguz.WinFor(p.Turn()), true
+	case tablebase.Loss:
+		return toguz.WinFor(p.Turn().Other()), true
+	}
+	return toguz.Draw, true
+}

@@ -1,0 +1,191 @@
+// Package analysis annotates game records with an engine: the evaluation
+// after every ply, the engine's best move, and marks for inaccuracies,
+// mistakes and blunders.
+//
+// # How a ply is judged
+//
+// Every position of the game is searched once, with the same limits. For
+// ply i, from the mover's view, v(i) is the score of the position before it
+// and −v(i+1) the score after it, so the ply cost v(i) + v(i+1) (never less
+// than 0; the best move costs nothing). A cost of at least
+// Thresholds.Inaccuracy stones is an inaccuracy (?!), Thresholds.Mistake a
+// mistake (?), Thresholds.Blunder a blunder (??). Throwing away a proven win,
+// or walking into a proven loss from a position that was not lost, is always
+// a blunder. The defaults are 3, 6 and 12 stones: a capture is worth 10 or
+// more stones in the middle game, so 12 stones is a lost capture and more.
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
+)
+
+// Thresholds are the costs, in stones, that mark a ply.
+type Thresholds struct {
+	Inaccuracy, Mistake, Blunder float64
+}
+
+// DefaultThresholds are the thresholds of the package documentation.
+var DefaultThresholds = Thresholds{Inaccuracy: 3, Mistake: 6, Blunder: 12}
+
+// Mark is the judgement of a ply.
+type Mark uint8
+
+const (
+	Good Mark = iota
+	Inaccuracy
+	Mistake
+	Blunder
+)
+
+func (m Mark) String() string {
+	return [...]string{"", "inaccuracy", "mistake", "blunder"}[m]
+}
+
+// Symbol is the mark's annotation symbol: ?!, ? or ??.
+func (m Mark) Symbol() string {
+	return [...]string{"", "?!", "?", "??"}[m]
+}
+
+// Ply is the analysis of one ply.
+type Ply struct {
+	Before    engine.Score // the mover's view of the position before the ply
+	After     engine.Score // White's view of the position after it
+	Best      toguz.Move   // the engine's choice in the position before the ply
+	BestScore engine.Score // White's view of the best move (Before, seen from White)
+	Cost      float64      // in stones, 0 for the best move
+	Mark      Mark
+	// End is how the rules end the game after the ply (Termination
+	// Unterminated while it goes on).
+	End toguz.Outcome
+}
+
+// Analyze searches every position of the moves from start with lim and
+// judges each ply. It returns ctx's error if cancelled.
+func Analyze(ctx context.Context, eng *engine.Engine, start toguz.Position, moves []toguz.Move, lim engine.Limits, th Thresholds) ([]Ply, error) {
+	ps := make([]toguz.Position, 1, len(moves)+1)
+	ps[0] = start
+	for i, m := range moves {
+		next, err := ps[i].Play(m)
+		if err != nil {
+			return nil, fmt.Errorf("ply %d: %w", i+1, err)
+		}
+		ps = append(ps, next)
+	}
+	eng.NewGame()
+	// v[i]: the score of position i from its mover's view, and the best move.
+	v := make([]engine.Score, len(ps))
+	best := make([]toguz.Move, len(ps))
+	for i, p := range ps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if p.IsOver() {
+			v[i] = terminal(p)
+			continue
+		}
+		r := eng.Search(ctx, p, lim, nil)
+		v[i], best[i] = r.Score, r.Best
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]Ply, len(moves))
+	for i := range moves {
+		after := -v[i+1] // mover's view
+		white, bestWhite := after, v[i]
+		if ps[i].Turn() == toguz.Black {
+			white, bestWhite = -after, -v[i]
+		}
+		pl := Ply{Before: v[i], After: white, Best: best[i], BestScore: bestWhite, End: ps[i+1].Outcome()}
+		pl.Cost, pl.Mark = judge(v[i], after, moves[i] == best[i], th)
+		out[i] = pl
+	}
+	return out, nil
+}
+
+// terminal returns the score of a finished game from the mover's view: a
+// proven win or loss now, or 0 for a draw.
+func terminal(p toguz.Position) engine.Score {
+	o := p.Outcome()
+	switch o.Result {
+	case toguz.WinFor(p.Turn()):
+		return engine.MateScore
+	case toguz.WinFor(p.Turn().Other()):
+		return -engine.MateScore
+	}
+	return 0
+}
+
+// judge returns the cost of a ply in stones and its mark, from the scores
+// before (best play) and after (the ply played), both the mover's view.
+func judge(before, after engine.Score, isBest bool, th Thresholds) (float64, Mark) {
+	if isBest {
+		return 0, Good
+	}
+	wonBefore := before.IsMate() && before > 0
+	wonAfter := after.IsMate() && after > 0
+	lostBefore := before.IsMate() && before < 0
+	lostAfter := after.IsMate() && after < 0
+	switch {
+	case wonBefore && !wonAfter, !lostBefore && lostAfter:
+		return stones(before) - stones(after), Blunder
+	case before.IsMate() || after.IsMate():
+		return 0, Good // a longer road to the same proven end
+	}
+	cost := max(stones(before)-stones(after), 0)
+	switch {
+	case cost >= th.Blunder:
+		return cost, Blunder
+	case cost >= th.Mistake:
+		return cost, Mistake
+	case cost >= th.Inaccuracy:
+		return cost, Inaccuracy
+	}
+	return cost, Good
+}
+
+// stones returns a score in stones; a proven result counts as 100 stones.
+func stones(s engine.Score) float64 {
+	switch {
+	case s.IsMate() && s > 0:
+		return 100
+	case s.IsMate():
+		return -100
+	}
+	return float64(s) / 100
+}
+
+// Comment returns the annotation of a ply: White's evaluation after it (or
+// how the game ended), and, when the ply cost something, the mark with its
+// cost and the engine's move with its evaluation (White's view too).
+func (p Ply) Comment() string {
+	var b strings.Builder
+	if p.End.Termination != toguz.Unterminated {
+		fmt.Fprintf(&b, "%s by %s, %d–%d", p.End.Result, p.End.Termination, p.End.Score[0], p.End.Score[1])
+	} else {
+		b.WriteString(p.After.String())
+	}
+	if p.Mark != Good {
+		fmt.Fprintf(&b, " %s %s, %.1f stones", p.Mark.Symbol(), p.Mark, p.Cost)
+	}
+	if p.Best != toguz.NoMove && p.Cost > 0 {
+		fmt.Fprintf(&b, "; best %d (%s)", p.Best, p.BestScore)
+	}
+	return b.String()
+}
+
+// Summary counts the marks of each player: Summary()[pl][mark].
+func Summary(start toguz.Position, plies []Ply) [2][4]int {
+	var n [2][4]int
+	turn := start.Turn()
+	for _, p := range plies {
+		n[turn][p.Mark]++
+		turn = turn.Other()
+	}
+	return n
+}

@@ -1,0 +1,307 @@
+package match
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toguz/toguz"
+)
+
+// toguzBinary is the toguz command, built once by TestMain, whose engine
+// subcommand the matches run.
+var toguzBinary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "toguz-match")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	toguzBinary = filepath.Join(dir, "toguz")
+	out, err := exec.Command("go", "build", "-o", toguzBinary, "github.com/toguz/toguz/cmd/toguz").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building toguz: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestParseTimeControl(t *testing.T) {
+	tests := []struct {
+		in   string
+		want TimeControl
+		err  bool
+	}{
+		{"40/60+0.6", TimeControl{Moves: 40, Base: 60 * time.Second, Inc: 600 * time.Millisecond}, false},
+		{"10+0.1", TimeControl{Base: 10 * time.Second, Inc: 100 * time.Millisecond}, false},
+		{"300", TimeControl{Base: 300 * time.Second}, false},
+		{"1:30+2", TimeControl{Base: 90 * time.Second, Inc: 2 * time.Second}, false},
+		{"inf", TimeControl{}, false},
+		{"0+1", TimeControl{}, true},
+		{"x/60", TimeControl{}, true},
+		{"60+y", TimeControl{}, true},
+		{"", TimeControl{}, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseTimeControl(tt.in)
+		if (err != nil) != tt.err || got != tt.want {
+			t.Errorf("ParseTimeControl(%q) = %+v, %v; want %+v, error %t", tt.in, got, err, tt.want, tt.err)
+		}
+		if err == nil && tt.in != "1:30+2" && got.String() != tt.in {
+			t.Errorf("%q reads back as %q", tt.in, got.String())
+		}
+	}
+}
+
+func self(name string, tc TimeControl, options ...[2]string) EngineSpec {
+	return EngineSpec{Name: name, Cmd: []string{toguzBinary, "engine", "-hash", "8"}, TC: tc, Options: options}
+}
+
+func openings(t *testing.T) []toguz.Position {
+	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// checkGame replays a game with the rules library and checks that its
+// result is the rules' own when the rules ended it.
+func checkGame(t *testing.T, g Game) {
+	t.Helper()
+	p := g.Opening
+	for i, m := range g.Moves {
+		q, err := p.Play(m)
+		if err != nil {
+			t.Fatalf("round %d ply %d: %v", g.Round, i+1, err)
+		}
+		p = q
+	}
+	switch g.Termination {
+	case toguz.ByKazan, toguz.ByAtsyrau, toguz.ByDraw:
+		if o := p.Outcome(); o.Result != g.Result || o.Termination != g.Termination {
+			t.Errorf("round %d: recorded %s %s, the rules say %s %s", g.Round, g.Result, g.Termination, o.Result, o.Termination)
+		}
+	default:
+		if p.IsOver() {
+			t.Errorf("round %d: ended by %s in a finished position", g.Round, g.Termination)
+		}
+	}
+}
+
+func TestRun(t *testing.T) {
+	var records bytes.Buffer
+	cfg := Config{
+		Engines:     [2]EngineSpec{self("deep", TimeControl{Depth: 4}), self("shallow", TimeControl{Depth: 1}, [2]string{"Level", "3"})},
+		Rules:       toguz.Standard,
+		Openings:    openings(t),
+		Games:       4,
+		Concurrency: 2,
+		Records:     &records,
+		SPRT:        &SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05},
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games() != 4 || len(rep.Finished) != 4 {
+		t.Fatalf("%d games counted, %d finished; want 4", rep.Games(), len(rep.Finished))
+	}
+	pairs := 0
+	for _, n := range rep.Pairs {
+		pairs += n
+	}
+	if pairs != 2 {
+		t.Errorf("%d pairs, want 2", pairs)
+	}
+	rounds := map[int]bool{}
+	for _, g := range rep.Finished {
+		checkGame(t, g)
+		rounds[g.Round] = true
+		// Colours alternate: deep is White in odd rounds, from the same opening.
+		if (g.Round%2 == 1) != (g.White == "deep") {
+			t.Errorf("round %d: %s is White", g.Round, g.White)
+		}
+		if g.Opening != cfg.Openings[(g.Round-1)/2] {
+			t.Errorf("round %d: opening %s", g.Round, g.Opening.FEN())
+		}
+	}
+	if len(rounds) != 4 {
+		t.Errorf("rounds %v", rounds)
+	}
+	text := records.String()
+	for _, want := range []string{`[White "deep"]`, `[Black "deep"]`, `[TimeControl "depth=4"]`, `[FEN "` + cfg.Openings[0].FEN() + `"]`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("records lack %s", want)
+		}
+	}
+	if n := strings.Count(text, "[Event "); n != 4 {
+		t.Errorf("%d records, want 4", n)
+	}
+	t.Logf("deep vs shallow: +%d =%d -%d, Elo %s, LLR %.2f", rep.Wins, rep.Draws, rep.Losses, rep.Elo, rep.LLR)
+}
+
+// brokenEngine writes a program that speaks just enough of the protocol to
+// start, then answers every go as script says: the referee must forfeit it.
+func brokenEngine(t *testing.T, onGo string) EngineSpec {
+	path := filepath.Join(t.TempDir(), "broken.sh")
+	script := `while read -r line; do
+  case "$line" in
+    uci) echo "id name broken"; echo uciok;;
+    isready) echo readyok;;
+    go*) ` + onGo + `;;
+    quit) exit 0;;
+  esac
+done
+`
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return EngineSpec{Name: "broken", Cmd: []string{"/bin/sh", path}}
+}
+
+func TestForfeits(t *testing.T) {
+	// White's hole 7 is empty in the first opening of the suite.
+	start := openings(t)[0]
+	if start.Stones(toguz.White, 7) != 0 || start.Turn() != toguz.White {
+		t.Fatalf("the first opening changed: %s", start.FEN())
+	}
+	tests := []struct {
+		name, onGo string
+		tc         TimeControl
+		term       toguz.Termination
+		reason     string
+	}{
+		{"illegal move", "echo bestmove 7", TimeControl{Depth: 1}, toguz.ByAdjudication, "illegal move 7: the hole is empty"},
+		{"not a hole", "echo bestmove 10", TimeControl{Depth: 1}, toguz.ByAdjudication, `the move "10", not a hole number`},
+		{"no move", "echo bestmove", TimeControl{Depth: 1}, toguz.ByAdjudication, "without a move"},
+		{"silent", ":", TimeControl{Base: 300 * time.Millisecond}, toguz.ByTime, "did not move"},
+		{"crash", "exit 3", TimeControl{Depth: 1}, toguz.ByAdjudication, "exited"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			broken := brokenEngine(t, tt.onGo)
+			broken.TC = tt.tc
+			rep, err := Run(context.Background(), Config{
+				Engines:  [2]EngineSpec{broken, self("toguz", TimeControl{Depth: 1})},
+				Rules:    toguz.Standard,
+				Openings: []toguz.Position{start},
+				Games:    1,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := rep.Finished[0]
+			if g.Result != toguz.BlackWins || g.Termination != tt.term || !strings.Contains(g.Reason, tt.reason) {
+				t.Errorf("%s %s %q; want 0-1 %s %q", g.Result, g.Termination, g.Reason, tt.term, tt.reason)
+			}
+		})
+	}
+}
+
+func TestAdjudication(t *testing.T) {
+	rep, err := Run(context.Background(), Config{
+		Engines:      [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
+		Rules:        toguz.Standard,
+		Openings:     openings(t)[:1],
+		Games:        2,
+		Adjudication: Adjudication{MaxPlies: 10},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range rep.Finished {
+		if len(g.Moves) != 10 || g.Result != toguz.Draw || g.Termination != toguz.ByAdjudication {
+			t.Errorf("round %d: %d plies, %s %s; want a draw adjudicated after 10", g.Round, len(g.Moves), g.Result, g.Termination)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	ok := Config{
+		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
+		Rules:    toguz.Standard,
+		Openings: []toguz.Position{toguz.StartPosition()},
+		Games:    2,
+	}
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		change func(c *Config)
+	}{
+		{"same names", func(c *Config) { c.Engines[1].Name = "a" }},
+		{"no limit", func(c *Config) { c.Engines[0].TC = TimeControl{} }},
+		{"two limits", func(c *Config) { c.Engines[0].TC = TimeControl{Depth: 2, Nodes: 100} }},
+		{"no command", func(c *Config) { c.Engines[0].Cmd = nil }},
+		{"no openings", func(c *Config) { c.Openings = nil }},
+		{"other rules", func(c *Config) { c.Rules = toguz.Bestemshe }},
+		{"bad sprt", func(c *Config) { c.SPRT = &SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05} }},
+	}
+	for _, tt := range tests {
+		c := ok
+		tt.change(&c)
+		if err := c.Validate(); err == nil {
+			t.Errorf("%s: validated", tt.name)
+		}
+	}
+}
+
+// TestSPRTStops plays a match whose SPRT decides after a few pairs: full
+// depth 4 against level 1 wins every game, and with bounds ±1.39 (alpha =
+// beta = 0.2) three won pairs accept H1 (LLR 1.59 for elo0 0, elo1 300).
+func TestSPRTStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays up to 40 games")
+	}
+	rep, err := Run(context.Background(), Config{
+		Engines:     [2]EngineSpec{self("strong", TimeControl{Depth: 4}), self("weak", TimeControl{Depth: 1}, [2]string{"Level", "1"})},
+		Rules:       toguz.Standard,
+		Openings:    openings(t),
+		Games:       40,
+		Concurrency: 1,
+		SPRT:        &SPRT{Elo0: 0, Elo1: 300, Alpha: 0.2, Beta: 0.2},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Decision != AcceptH1 || rep.Games() >= 40 {
+		t.Errorf("%d games, +%d =%d -%d, LLR %.2f: %v; want H1 accepted early", rep.Games(), rep.Wins, rep.Draws, rep.Losses, rep.LLR, rep.Decision)
+	}
+	t.Logf("%d games, LLR %.2f (%.2f, %.2f)", rep.Games(), rep.LLR, rep.Lower, rep.Upper)
+}
+
+// TestOtherRules plays Bestemshe: the referee tells the engines the ruleset,
+// and every game ends by the rules.
+func TestOtherRules(t *testing.T) {
+	start, err := toguz.NewPosition(toguz.Bestemshe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Config{
+		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 3}), self("b", TimeControl{Depth: 1})},
+		Rules:    toguz.Bestemshe,
+		Openings: []toguz.Position{start},
+		Games:    2,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range rep.Finished {
+		checkGame(t, g)
+		if g.Termination == toguz.ByAdjudication || g.Termination == toguz.ByTime {
+			t.Errorf("round %d: %s, %s", g.Round, g.Termination, g.Reason)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package match
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/toguz/toguz"
+)
+
+var update = flag.Bool("update", false, "rewrite openings.txt from the master games")
+
+const mastersFile = "../../../shared/data/masters-2018.pgn"
+
+// TestOpeningsFile rebuilds the embedded suite from the master games and
+// compares it with openings.txt (go test -run OpeningsFile -update writes it).
+func TestOpeningsFile(t *testing.T) {
+	data, err := os.ReadFile(mastersFile)
+	if err != nil {
+		t.Skipf("master games not here: %v", err)
+	}
+	games, err := ReadGames(mastersFile, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 742 {
+		t.Errorf("read %d games, want 742", len(games))
+	}
+	suite := BuildOpenings(games, OpeningsMinPly, OpeningsMaxPly, OpeningsMaxKazanGap)
+	var b bytes.Buffer
+	if err := FormatOpenings(&b, suite); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile("openings.txt", b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b.String() != DefaultOpenings {
+		t.Errorf("openings.txt is not the suite built from %s; run go test -run OpeningsFile -update", mastersFile)
+	}
+	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		if d := p.Kazan(toguz.White) - p.Kazan(toguz.Black); d > OpeningsMaxKazanGap || d < -OpeningsMaxKazanGap {
+			t.Errorf("opening %d: kazans %d–%d", i+1, p.Kazan(toguz.White), p.Kazan(toguz.Black))
+		}
+	}
+	t.Logf("%d openings from %d games", len(ps), len(games))
+}
+
+func TestReadGamesErrors(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"landing", "[Result \"1-0\"]\n\n1. 77 98\n1-0\n", "ply 1"},
+		{"illegal", "[Result \"*\"]\n\n1. 76 61\n*\n", "ply 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadGames("x.pgn", []byte(tt.text))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
