@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/tui"
+)
+
+func runPlay(ctx context.Context, e env) error {
+	fs := newFlags(e, "play", "", "Plays a game in the terminal against the engine or a second person at the same\nkeyboard. Type a hole number to move, u to undo, h for a hint, f to flip the\nboard, q to quit. The record is saved at the end.")
+	vs := fs.String("vs", "engine", "opponent: engine, or human (two people at one keyboard)")
+	side := fs.String("side", "white", "your side against the engine: white or black")
+	level := fs.Int("level", 5, "engine strength, 1 (beginner) to 10 (full strength)")
+	moveTime := fs.Duration("movetime", time.Second, "engine thinking time per move (also for hints)")
+	fen := fs.String("fen", "", "start from this position string instead of the starting position")
+	rules := fs.String("ruleset", "standard", "ruleset name (standard, bestemshe, seven, pre1949, or parameters)")
+	out := fs.String("o", "", "file to save the record to (default game-DATE-TIME.tgn in the working directory)")
+	colour := fs.String("color", "auto", "colours: auto (on a terminal, unless NO_COLOR is set), always or never")
+	dots := fs.Bool("dots", false, "draw the stones as dots as well as numbers")
+	name := fs.String("name", "You", "your name in the record")
+	hints := fs.Bool("hints", true, "answer h with the full-strength engine's move")
+	if err := parseFlags(fs, e.args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return errUsage
+	}
+	r, err := toguz.ParseRules(*rules)
+	if err != nil {
+		return err
+	}
+	start, err := toguz.NewPosition(r)
+	if err != nil {
+		return err
+	}
+	fullmove := 1
+	if *fen != "" {
+		if start, fullmove, err = toguz.ParseFEN(*fen, r); err != nil {
+			return fmt.Errorf("-fen: %w", err)
+		}
+	}
+	tty := isTerminal(e.stdout)
+	c := tui.Config{In: e.stdin, Out: e.stdout, Start: start, Fullmove: fullmove, White: "White", Black: "Black"}
+	switch *colour {
+	case "auto":
+		c.Style.Colour = tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+	case "always":
+		c.Style.Colour = true
+	case "never":
+	default:
+		return fmt.Errorf("-color %q: want auto, always or never", *colour)
+	}
+	c.Clear = c.Style.Colour && tty
+	c.Style.Dots = *dots
+	switch *vs {
+	case "human":
+		c.White, c.Black = "White", "Black"
+	case "engine":
+		if *level < 1 || *level > engine.MaxLevel {
+			return fmt.Errorf("-level %d: want 1..%d", *level, engine.MaxLevel)
+		}
+		if *moveTime <= 0 {
+			return fmt.Errorf("-movetime %v: want a positive duration", *moveTime)
+		}
+		opts := engine.DefaultOptions()
+		opts.Level = *level
+		opts.Seed = time.Now().UnixNano()
+		opponent, err := engine.New(opts)
+		if err != nil {
+			return err
+		}
+		c.Opponent = tui.Searcher{Engine: opponent, Limits: engine.Limits{MoveTime: *moveTime}}
+		engineName := fmt.Sprintf("toguz engine level %d", *level)
+		switch *side {
+		case "white":
+			c.EngineSide, c.White, c.Black = toguz.Black, *name, engineName
+		case "black":
+			c.EngineSide, c.White, c.Black = toguz.White, engineName, *name
+			c.Style.Flip = true // your row at the bottom
+		default:
+			return fmt.Errorf("-side %q: want white or black", *side)
+		}
+	default:
+		return fmt.Errorf("-vs %q: want engine or human", *vs)
+	}
+	if *hints {
+		opts := engine.DefaultOptions()
+		hinter, err := engine.New(opts)
+		if err != nil {
+			return err
+		}
+		c.Hints = tui.Searcher{Engine: hinter, Limits: engine.Limits{MoveTime: *moveTime}}
+	}
+
+	g, playErr := tui.Play(ctx, c)
+	if playErr != nil && !errors.Is(playErr, tui.ErrQuit) && !errors.Is(playErr, context.Canceled) {
+		return playErr
+	}
+	file := *out
+	if file == "" {
+		file = "game-" + time.Now().Format("20060102-150405") + ".tgn"
+	}
+	if len(g.Plies) == 0 && *out == "" {
+		fmt.Fprintln(e.stdout, "No moves played; no record saved.")
+		return nil
+	}
+	if err := saveRecord(file, g, c.White, c.Black, time.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Record saved to %s\n", file)
+	return nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// saveRecord writes the record of g to file in our record format.
+func saveRecord(file string, g tui.Game, white, black string, date time.Time) error {
+	rec, err := tui.Record(g, white, black, date)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if err := toguz.WriteGames(f, toguz.FormatToguz, rec); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,379 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/localserver"
+)
+
+// setup skips the test unless TOGUZ_E2E=1, and starts the server and a
+// headless Chromium. It returns the server's URL, the browser's context and
+// the directory for screenshots.
+func setup(t *testing.T) (string, context.Context, string) {
+	t.Helper()
+	if os.Getenv("TOGUZ_E2E") != "1" {
+		t.Skip("browser test: set TOGUZ_E2E=1 to run it (needs Debian's chromium: apt-get install -y chromium)")
+	}
+	chromium := os.Getenv("TOGUZ_CHROMIUM")
+	if chromium == "" {
+		var err error
+		if chromium, err = exec.LookPath("chromium"); err != nil {
+			t.Fatalf("TOGUZ_E2E=1 but no chromium on PATH (apt-get install -y chromium, or set TOGUZ_CHROMIUM): %v", err)
+		}
+	}
+	artifacts := os.Getenv("TOGUZ_E2E_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = t.TempDir()
+	} else if err := os.MkdirAll(artifacts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	t.Cleanup(cancel)
+	srv, err := localserver.Start(ctx, localserver.Options{DB: filepath.Join(t.TempDir(), "toguz.db"), Engines: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1100, 900),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(browser); err != nil { // starts the browser
+		t.Fatalf("starting %s: %v", chromium, err)
+	}
+	return srv.URL, browser, artifacts
+}
+
+// user is one person at his own browser window, with his own cookies.
+type user struct {
+	t    *testing.T
+	name string
+	ctx  context.Context
+	base string
+}
+
+func newUser(t *testing.T, browser context.Context, base, name string) *user {
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	return &user{t: t, name: name, ctx: ctx, base: base}
+}
+
+// do runs browser actions, failing the test with what it was doing.
+func (u *user) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	u.t.Helper()
+	if err := chromedp.Do(u.ctx, actions...); err != nil {
+		u.t.Fatalf("%s: %s: %v", u.name, what, err)
+	}
+}
+
+// eval returns the value of a JavaScript expression in the page.
+func eval[T any](u *user, expr string) T {
+	u.t.Helper()
+	v, err := chromedp.Run(u.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		u.t.Fatalf("%s: evaluating %s: %v", u.name, expr, err)
+	}
+	return v
+}
+
+// waitFor polls a JavaScript condition until it holds.
+func (u *user) waitFor(what, cond string, timeout time.Duration) {
+	u.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := chromedp.Run(u.ctx, chromedp.Evaluate[bool]("!!("+cond+")"))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			loc, _ := chromedp.Run(u.ctx, chromedp.Location())
+			status, _ := chromedp.Run(u.ctx, chromedp.Evaluate[string](`(document.getElementById('status')||{}).textContent||''`))
+			u.t.Fatalf("%s: waiting %v for %s (%s) at %s, status %q: %v", u.name, timeout, what, cond, loc, status, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// signup creates the account through the sign-up form.
+func (u *user) signup() {
+	u.t.Helper()
+	u.do("sign-up form",
+		chromedp.Navigate(u.base+"/signup"),
+		chromedp.WaitVisible(chromedp.CSS("#auth-form")),
+		chromedp.SendKeys(chromedp.CSS("#auth-name"), u.name),
+		chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"),
+		chromedp.Click(chromedp.CSS("#auth-submit")),
+	)
+	u.waitFor("the lobby after sign-up", fmt.Sprintf(`(document.getElementById('me-name')||{}).textContent === %q`, u.name), 10*time.Second)
+}
+
+// screenshot saves the board as PNG in dir.
+func (u *user) screenshot(dir, file string) {
+	u.t.Helper()
+	png, err := chromedp.Run(u.ctx, chromedp.Screenshot(chromedp.CSS("#game")))
+	if err != nil {
+		u.t.Fatalf("%s: screenshot: %v", u.name, err)
+	}
+	path := filepath.Join(dir, file)
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		u.t.Fatal(err)
+	}
+	u.t.Logf("screenshot %s", path)
+}
+
+// gameID returns the id of the game the page shows.
+func (u *user) gameID() string {
+	u.t.Helper()
+	return eval[string](u, `document.getElementById('game').dataset.id`)
+}
+
+// click plays hole h of side by clicking it on the board.
+func (u *user) click(side toguz.Player, h toguz.Move) {
+	u.t.Helper()
+	sel := fmt.Sprintf(`#board button.hole.playable[data-side=%q][data-hole="%d"]`, side, h)
+	u.waitFor("hole "+h.String()+" to be playable", fmt.Sprintf("document.querySelector(%q)", sel), 15*time.Second)
+	u.do("clicking hole "+h.String(), chromedp.Click(chromedp.CSS(sel)))
+}
+
+// waitPly waits until the board shows ply n.
+func (u *user) waitPly(n int) {
+	u.t.Helper()
+	u.waitFor(fmt.Sprintf("ply %d", n), fmt.Sprintf(`document.getElementById('game') && document.getElementById('game').dataset.ply === "%d"`, n), 15*time.Second)
+}
+
+// gain is the number of stones m puts into the mover's kazan.
+func gain(p toguz.Position, m toguz.Move) int {
+	me := p.Turn()
+	q := p.After(m)
+	return q.Kazan(me) - p.Kazan(me)
+}
+
+// shortLine chooses the moves of a quick game: White takes the biggest
+// capture, and Black plays the move that leaves White the biggest capture
+// next. From the start it ends in 53 plies, White winning by atsyrau.
+func shortLine(p toguz.Position) toguz.Move {
+	best, bestValue := toguz.NoMove, -1<<30
+	for m := range p.LegalMoves().All() {
+		v := gain(p, m)
+		if p.Turn() == toguz.Black {
+			q := p.After(m)
+			next := 0
+			for m2 := range q.LegalMoves().All() {
+				next = max(next, gain(q, m2))
+			}
+			v = 100*next - v
+		}
+		if v > bestValue {
+			best, bestValue = m, v
+		}
+	}
+	return best
+}
+
+// profile is GET /api/users/{name}.
+type profile struct {
+	Name    string
+	Ratings map[string]struct {
+		Rating      float64
+		RD          float64
+		Provisional bool
+		Games       int
+	}
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", url, resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+}
+
+func TestTwoPlayers(t *testing.T) {
+	base, browser, artifacts := setup(t)
+	white := newUser(t, browser, base, "aigul")
+	black := newUser(t, browser, base, "bolat")
+	white.signup()
+	black.signup()
+
+	// White opens a rated blitz seek and waits on its challenge page.
+	white.do("creating a seek",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#seek-form")),
+		chromedp.SetValue(chromedp.CSS("#seek-tc"), "5+3"),
+		chromedp.Click(chromedp.CSS("#seek-rated")),
+		chromedp.SetValue(chromedp.CSS(`#seek-form select[name="color"]`), "white"),
+		chromedp.Click(chromedp.CSS("#seek-submit")),
+	)
+	white.waitFor("the challenge page", `document.getElementById('challenge')`, 10*time.Second)
+
+	// Black finds it in the lobby and accepts; both land on the game.
+	black.do("accepting the seek",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#seeks button.accept-seek")),
+		chromedp.Click(chromedp.CSS("#seeks button.accept-seek")),
+	)
+	const onBoard = `document.querySelector('#board button.hole') && document.getElementById('game').dataset.status === 'playing'`
+	black.waitFor("the game page", onBoard, 15*time.Second)
+	white.waitFor("the game page", onBoard, 15*time.Second)
+	id := black.gameID()
+	if got := white.gameID(); got != id {
+		t.Fatalf("white is on game %q, black on %q", got, id)
+	}
+
+	p := toguz.StartPosition()
+	players := [2]*user{white, black}
+	for ply := 0; !p.IsOver(); ply++ {
+		m := shortLine(p)
+		players[p.Turn()].click(p.Turn(), m)
+		p = p.After(m)
+		white.waitPly(ply + 1)
+		black.waitPly(ply + 1)
+		if ply == 9 {
+			white.screenshot(artifacts, "two-players-white-ply10.png")
+			black.screenshot(artifacts, "two-players-black-ply10.png")
+		}
+	}
+	o := p.Outcome()
+	for _, u := range players {
+		u.waitFor("the end of the game", `document.getElementById('game').dataset.status === 'ended'`, 10*time.Second)
+		status := eval[string](u, `document.getElementById('status').textContent`)
+		if !strings.Contains(status, o.Result.String()) {
+			t.Errorf("%s sees %q at the end, want the result %s", u.name, status, o.Result)
+		}
+	}
+	white.screenshot(artifacts, "two-players-white-end.png")
+	black.screenshot(artifacts, "two-players-black-end.png")
+	// And on a phone's screen, where Black's own row is at the bottom too.
+	black.do("phone viewport", chromedp.EmulateViewport(390, 844))
+	black.screenshot(artifacts, "two-players-black-phone-end.png")
+
+	// Both histories show the game with its result.
+	for _, u := range players {
+		u.do("profile", chromedp.Navigate(base+"/@/"+u.name), chromedp.WaitVisible(chromedp.CSS("#history")))
+		row := eval[string](u, fmt.Sprintf(`(a => a ? a.closest('tr').textContent : '')(document.querySelector('#history tr.game-row a[href="/game/%s"]'))`, id))
+		if !strings.Contains(row, o.Result.String()) {
+			t.Errorf("%s's history: the row of game %s is %q, want the result %s", u.name, id, row, o.Result)
+		}
+	}
+	// Both ratings changed, the winner's up and the loser's down.
+	for _, pl := range []toguz.Player{toguz.White, toguz.Black} {
+		var pr profile
+		getJSON(t, base+"/api/users/"+players[pl].name, &pr)
+		r, ok := pr.Ratings["blitz"]
+		if !ok || r.Games != 1 {
+			t.Errorf("%s's blitz rating: %+v (present %v), want one game", pr.Name, r, ok)
+			continue
+		}
+		won := o.Result == toguz.WinFor(pl)
+		if won && r.Rating <= 1500 || !won && r.Rating >= 1500 {
+			t.Errorf("%s (%s, won: %v) has blitz rating %.1f after the game", pr.Name, pl, won, r.Rating)
+		}
+		// The profile page shows the new rating.
+		u := players[pl]
+		u.do("profile", chromedp.Navigate(base+"/@/"+u.name), chromedp.WaitVisible(chromedp.CSS("#ratings")))
+		shown := eval[string](u, `document.getElementById('ratings').textContent`)
+		if want := fmt.Sprintf("%.0f", r.Rating); !strings.Contains(shown, want) {
+			t.Errorf("%s's profile shows the ratings %q, want %s in them", u.name, shown, want)
+		}
+		t.Logf("%s: blitz %.1f ±%.1f", pr.Name, r.Rating, r.RD)
+	}
+}
+
+func TestEngineGame(t *testing.T) {
+	base, browser, artifacts := setup(t)
+	u := newUser(t, browser, base, "ayan")
+	u.signup()
+	u.do("starting a game against the engine",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#engine-form")),
+		chromedp.SetValue(chromedp.CSS("#engine-level"), "1"),
+		chromedp.SetValue(chromedp.CSS(`#engine-form select[name="color"]`), "white"),
+		chromedp.Click(chromedp.CSS("#engine-submit")),
+	)
+	u.waitFor("the game page", `document.querySelector('#board button.hole') && document.getElementById('game').dataset.status === 'playing'`, 15*time.Second)
+	id := u.gameID()
+
+	// The person plays White with the greedy capture; the engine answers
+	// on the server. The position comes from the API after each reply.
+	const maxPlies = 400
+	for ply := 0; ; ply += 2 {
+		u.waitFor("White's turn or the end", fmt.Sprintf(`(g => g.dataset.status !== 'playing' || (g.dataset.turn === 'white' && g.dataset.ply === "%d"))(document.getElementById('game'))`, ply), 30*time.Second)
+		if eval[string](u, `document.getElementById('game').dataset.status`) != "playing" {
+			break
+		}
+		var st struct{ FEN string }
+		getJSON(t, base+"/api/games/"+id, &st)
+		p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard)
+		if err != nil {
+			t.Fatalf("the game's position %q: %v", st.FEN, err)
+		}
+		if ply >= maxPlies {
+			t.Fatalf("no end after %d plies", ply)
+		}
+		best, bestGain := toguz.NoMove, -1
+		for m := range p.LegalMoves().All() {
+			if g := gain(p, m); g > bestGain {
+				best, bestGain = m, g
+			}
+		}
+		u.click(toguz.White, best)
+		if ply == 10 {
+			u.screenshot(artifacts, "engine-ply10.png")
+		}
+	}
+	u.screenshot(artifacts, "engine-end.png")
+	var st struct {
+		Status, Result, Termination string
+		FEN                         string
+	}
+	getJSON(t, base+"/api/games/"+id, &st)
+	p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := p.Outcome(); st.Status != "ended" || st.Result != o.Result.String() || st.Termination != o.Termination.String() {
+		t.Errorf("the server ends the game %s %s %s; its final position %s ends it %s by %s", st.Status, st.Result, st.Termination, st.FEN, o.Result, o.Termination)
+	}
+	status := eval[string](u, `document.getElementById('status').textContent`)
+	if !strings.Contains(status, st.Result) {
+		t.Errorf("the page says %q at the end, want the result %s", status, st.Result)
+	}
+}

@@ -1,0 +1,438 @@
+// Package loadtest plays many simulated games against a toguz server over
+// real websockets and measures it: `toguz loadtest`.
+//
+// # Index
+//
+//   - Run: Config.Games pairs of guest players, each pair playing whole
+//     games one after another (a private seek, its acceptance, both
+//     websockets, a random legal move every Config.Interval) until
+//     Config.Duration is over. The Report gives games per second, the move
+//     round trip (sending a move until its broadcast comes back to the
+//     mover) as percentiles, over the whole run and once the first games
+//     have all started, and every error by kind. At most 32 games are being
+//     set up at any time, so that a big run does not start as a flood.
+//   - Idle: opens games whose players connect and then do nothing, and
+//     reports the memory they cost, measured by a function the caller
+//     passes (the server's heap when it runs in the same process).
+//
+// Every move is checked: the server's position string after it must be
+// the one the rules library computes, so a load test is also a consistency
+// test. It speaks only the documented API (docs/api.md).
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/toguz/toguz"
+)
+
+// Config is one load test.
+type Config struct {
+	URL      string        // the server, http://127.0.0.1:PORT
+	Games    int           // games played at the same time
+	Interval time.Duration // time between two moves of a game
+	Duration time.Duration // how long to play; games going at the end are resigned
+	TC       string        // time control of the games ("" or "none": no clock)
+	Seed     int64         // random source of the moves
+	// Timeout is how long a reply may take before it counts as an error
+	// (10 s when zero).
+	Timeout time.Duration
+	// Progress, if not nil, gets a line now and then.
+	Progress io.Writer
+}
+
+// Report is what a load test measured.
+type Report struct {
+	Games    int           // games played at the same time
+	Started  int           // games started
+	Finished int           // games played to their end by the rules
+	Moves    int           // moves acknowledged
+	Elapsed  time.Duration // from the first game's start to the end
+	Setup    time.Duration // time to start all the first games
+	Latency  Percentiles   // move round trip
+	// Steady is the move round trip once the first games have all started:
+	// without the load of setting up the run.
+	Steady      Percentiles
+	Errors      int
+	ErrorKinds  map[string]int // errors by kind
+	ErrorSample []string       // the first few errors in full
+}
+
+// Percentiles of a set of durations.
+type Percentiles struct {
+	N                  int
+	P50, P90, P99, Max time.Duration
+}
+
+// percentiles sorts ds and returns its percentiles (nearest rank).
+func percentiles(ds []time.Duration) Percentiles {
+	if len(ds) == 0 {
+		return Percentiles{}
+	}
+	slices.Sort(ds)
+	at := func(q float64) time.Duration {
+		i := int(q*float64(len(ds))+0.5) - 1
+		return ds[min(max(i, 0), len(ds)-1)]
+	}
+	return Percentiles{N: len(ds), P50: at(0.50), P90: at(0.90), P99: at(0.99), Max: ds[len(ds)-1]}
+}
+
+func (p Percentiles) String() string {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }
+	return fmt.Sprintf("p50 %s  p90 %s  p99 %s  max %s  (%d moves)", ms(p.P50), ms(p.P90), ms(p.P99), ms(p.Max), p.N)
+}
+
+// GamesPerSecond is the rate of games played to their end.
+func (r Report) GamesPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Finished) / r.Elapsed.Seconds()
+}
+
+// WriteTo writes the report for people.
+func (r Report) WriteTo(w io.Writer) (int64, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "games at once   %d (started %d, finished %d)\n", r.Games, r.Started, r.Finished)
+	fmt.Fprintf(&b, "elapsed         %v (setup of the first games %v)\n", r.Elapsed.Round(time.Millisecond), r.Setup.Round(time.Millisecond))
+	fmt.Fprintf(&b, "games/s         %.2f\n", r.GamesPerSecond())
+	fmt.Fprintf(&b, "moves/s         %.1f\n", float64(r.Moves)/max(r.Elapsed.Seconds(), 1e-9))
+	fmt.Fprintf(&b, "move round trip %v\n", r.Latency)
+	fmt.Fprintf(&b, "  after setup   %v\n", r.Steady)
+	fmt.Fprintf(&b, "errors          %d\n", r.Errors)
+	kinds := make([]string, 0, len(r.ErrorKinds))
+	for k := range r.ErrorKinds {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "  %6d  %s\n", r.ErrorKinds[k], k)
+	}
+	for _, s := range r.ErrorSample {
+		fmt.Fprintf(&b, "  e.g. %s\n", s)
+	}
+	n, err := io.WriteString(w, b.String())
+	return int64(n), err
+}
+
+// collector gathers the results of the games.
+type collector struct {
+	steady atomic.Bool // set once the first games have all started
+
+	mu            sync.Mutex
+	latency       []time.Duration
+	steadyLatency []time.Duration
+	moves         int
+	started       int
+	finished      int
+	kinds         map[string]int
+	sample        []string
+}
+
+func (c *collector) fail(kind string, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.kinds[kind]++
+	if len(c.sample) < 10 {
+		c.sample = append(c.sample, kind+": "+err.Error())
+	}
+}
+
+// newHTTPClient returns a client for many connections to one host.
+func newHTTPClient(conns int) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = conns
+	t.MaxIdleConnsPerHost = conns
+	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second}).DialContext
+	return &http.Client{Transport: t, Timeout: 30 * time.Second}
+}
+
+// maxStarting is the number of games being set up at once.
+const maxStarting = 32
+
+// Run plays the load test until cfg.Duration is over or ctx is cancelled.
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	if cfg.Games < 1 || cfg.Interval <= 0 || cfg.Duration <= 0 {
+		return Report{}, errors.New("loadtest: Games, Interval and Duration must be positive")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	hc := newHTTPClient(cfg.Games * 2)
+	defer hc.CloseIdleConnections()
+	col := &collector{kinds: map[string]int{}}
+
+	start := time.Now()
+	playCtx, stop := context.WithDeadline(ctx, start.Add(cfg.Duration))
+	defer stop()
+	var ready, done sync.WaitGroup
+	ready.Add(cfg.Games)
+	slots := make(chan struct{}, maxStarting)
+	for i := range cfg.Games {
+		done.Go(func() {
+			g := &pair{cfg: cfg, col: col, setup: slots, rnd: rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(i)))}
+			g.white = &client{base: cfg.URL, http: hc}
+			g.black = &client{base: cfg.URL, http: hc}
+			g.run(playCtx, &ready)
+		})
+	}
+	var setup time.Duration
+	readyCh := make(chan struct{})
+	go func() { ready.Wait(); close(readyCh) }()
+	tick := time.NewTicker(5 * time.Second)
+	defer tick.Stop()
+wait:
+	for {
+		select {
+		case <-readyCh:
+			setup = time.Since(start)
+			col.steady.Store(true)
+			break wait
+		case <-playCtx.Done():
+			break wait
+		case <-tick.C:
+			progress(cfg.Progress, col, time.Since(start), "starting")
+		}
+	}
+	allDone := make(chan struct{})
+	go func() { done.Wait(); close(allDone) }()
+loop:
+	for {
+		select {
+		case <-allDone:
+			break loop
+		case <-tick.C:
+			progress(cfg.Progress, col, time.Since(start), "playing")
+		}
+	}
+	elapsed := time.Since(start)
+
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	r := Report{
+		Games: cfg.Games, Started: col.started, Finished: col.finished, Moves: col.moves,
+		Elapsed: elapsed, Setup: setup, Latency: percentiles(col.latency), Steady: percentiles(col.steadyLatency),
+		ErrorKinds: col.kinds, ErrorSample: col.sample,
+	}
+	for _, n := range col.kinds {
+		r.Errors += n
+	}
+	return r, ctx.Err()
+}
+
+func progress(w io.Writer, col *collector, t time.Duration, what string) {
+	if w == nil {
+		return
+	}
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	errs := 0
+	for _, n := range col.kinds {
+		errs += n
+	}
+	fmt.Fprintf(w, "%5.0fs %s: %d games started, %d finished, %d moves, %d errors\n", t.Seconds(), what, col.started, col.finished, col.moves, errs)
+}
+
+// pair is two players playing games against each other, one at a time.
+type pair struct {
+	cfg          Config
+	col          *collector
+	rnd          *rand.Rand
+	white, black *client
+	setup        chan struct{} // shared by all pairs: a slot per game being started
+}
+
+// run plays games until ctx ends. It marks ready when its first game has
+// started (or failed to).
+func (g *pair) run(ctx context.Context, ready *sync.WaitGroup) {
+	once := sync.OnceFunc(ready.Done)
+	defer once()
+	select {
+	case g.setup <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	for _, c := range []*client{g.white, g.black} {
+		if err := c.guest(ctx); err != nil {
+			<-g.setup
+			if ctx.Err() == nil {
+				g.col.fail("guest", err)
+			}
+			return
+		}
+	}
+	<-g.setup
+	for ctx.Err() == nil {
+		if err := g.game(ctx, once); err != nil {
+			if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				return
+			}
+			// Wait a little so that a failing server is not flooded.
+			select {
+			case <-ctx.Done():
+			case <-time.After(g.cfg.Interval):
+			}
+		}
+	}
+}
+
+// start creates a game between the pair (White's private seek, Black's
+// acceptance) and opens both players' websockets; errors go through fail.
+func (g *pair) start(ctx context.Context, fail func(string, error) error) (string, [2]*websocket.Conn, error) {
+	var conns [2]*websocket.Conn
+	seek, err := g.white.seek(ctx, g.cfg.TC)
+	if err != nil {
+		return "", conns, fail("seek", err)
+	}
+	id, err := g.black.accept(ctx, seek)
+	if err != nil {
+		return "", conns, fail("accept", err)
+	}
+	// The game exists from here on: if it cannot be played, abort it, so
+	// that the server does not keep it.
+	closeAll := func() {
+		for _, c := range conns {
+			if c != nil {
+				c.CloseNow()
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), g.cfg.Timeout)
+		defer cancel()
+		if c, err := g.white.dial(ctx, id); err == nil {
+			if send(ctx, c, map[string]any{"type": "abort"}) == nil {
+				await(ctx, c, "end", 0, g.cfg.Timeout)
+			}
+			c.CloseNow()
+		}
+	}
+	for i, c := range []*client{g.white, g.black} {
+		if conns[i], err = c.dial(ctx, id); err != nil {
+			closeAll()
+			return "", conns, fail("dial", err)
+		}
+		st, err := await(ctx, conns[i], "state", 0, g.cfg.Timeout)
+		if err == nil {
+			if want := []string{"white", "black"}[i]; st.You != want || st.Status != "playing" || st.Ply != 0 {
+				err = fmt.Errorf("game %s: state says you=%q status=%q ply=%d, want you=%q, playing, ply 0", id, st.You, st.Status, st.Ply, want)
+			}
+		}
+		if err != nil {
+			closeAll()
+			return "", conns, fail("state", err)
+		}
+	}
+	return id, conns, nil
+}
+
+// game plays one game; errors are counted in g.col and returned.
+func (g *pair) game(ctx context.Context, started func()) (err error) {
+	// Errors once the run is over come from stopping it, not from the
+	// server: they are not counted.
+	fail := func(kind string, e error) error {
+		if ctx.Err() == nil {
+			g.col.fail(kind, e)
+		}
+		return e
+	}
+	// Start the game with a bounded number of others at once, so that the
+	// first games of a big run do not all hit the server together.
+	select {
+	case g.setup <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	id, conns, err := g.start(ctx, fail)
+	<-g.setup
+	if err != nil {
+		return err
+	}
+	defer conns[0].CloseNow()
+	defer conns[1].CloseNow()
+	g.col.mu.Lock()
+	g.col.started++
+	g.col.mu.Unlock()
+	started()
+	ended := false
+	defer func() {
+		if !ended {
+			// The run is over, or the game failed: resign so that the
+			// server does not keep the game.
+			ctx, cancel := context.WithTimeout(context.Background(), g.cfg.Timeout)
+			defer cancel()
+			if send(ctx, conns[0], map[string]any{"type": "resign"}) == nil {
+				await(ctx, conns[0], "end", 0, g.cfg.Timeout)
+			}
+		}
+	}()
+
+	// Start at a random point of the interval so that the games do not
+	// all move at the same instant.
+	next := time.Now().Add(time.Duration(g.rnd.Int64N(int64(g.cfg.Interval))))
+	p := toguz.StartPosition()
+	for ply := 0; !p.IsOver(); ply++ {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Until(next)):
+		}
+		next = next.Add(g.cfg.Interval)
+		moves := p.LegalMoves().Slice()
+		m := moves[g.rnd.IntN(len(moves))]
+		me := p.Turn()
+		p = p.After(m)
+		sent, steady := time.Now(), g.col.steady.Load()
+		if err := send(ctx, conns[me], map[string]any{"type": "move", "ply": ply, "hole": int(m)}); err != nil {
+			return fail("send", err)
+		}
+		// The round trip ends when the mover gets his move back.
+		got, err := await(ctx, conns[me], "move", ply+1, g.cfg.Timeout)
+		rtt := time.Since(sent)
+		if err != nil {
+			return fail("move", fmt.Errorf("game %s ply %d: %w", id, ply+1, err))
+		}
+		if sp, _, err := toguz.ParseFEN(got.FEN, toguz.Standard); err != nil || sp != p {
+			return fail("position", fmt.Errorf("game %s ply %d: the server's position is %q (%v), the rules' %s", id, ply+1, got.FEN, err, p.FEN()))
+		}
+		if _, err := await(ctx, conns[me.Other()], "move", ply+1, g.cfg.Timeout); err != nil {
+			return fail("opponent", fmt.Errorf("game %s ply %d: %w", id, ply+1, err))
+		}
+		g.col.mu.Lock()
+		g.col.moves++
+		g.col.latency = append(g.col.latency, rtt)
+		if steady {
+			g.col.steadyLatency = append(g.col.steadyLatency, rtt)
+		}
+		g.col.mu.Unlock()
+	}
+	want := p.Outcome().Result.String()
+	for _, c := range conns {
+		end, err := await(ctx, c, "end", 0, g.cfg.Timeout)
+		if err != nil {
+			return fail("end", fmt.Errorf("game %s: %w", id, err))
+		}
+		if end.Result != want {
+			return fail("end", fmt.Errorf("game %s: the server ends it %s, the rules %s", id, end.Result, want))
+		}
+	}
+	ended = true
+	for _, c := range conns {
+		c.Close(websocket.StatusNormalClosure, "")
+	}
+	g.col.mu.Lock()
+	g.col.finished++
+	g.col.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,100 @@
+package loadtest
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/toguz/toguz/internal/localserver"
+)
+
+// startServer starts the real server in this process with a fresh
+// database, the write limits a load test from one address needs, and no
+// message rate limit, since the tests move much faster than people.
+func startServer(t *testing.T) *localserver.Server {
+	t.Helper()
+	s, err := localserver.Start(context.Background(), localserver.Options{
+		DB: filepath.Join(t.TempDir(), "toguz.db"), WritesPerSecond: 1e6, WriteBurst: 1e6,
+		MessageRate: 1e6, MessageBurst: 1e6,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+// TestRun plays a few whole games fast and requires every move and ending
+// to agree with the rules and no error at all.
+func TestRun(t *testing.T) {
+	s := startServer(t)
+	cfg := Config{URL: s.URL, Games: 4, Interval: 5 * time.Millisecond, Duration: 10 * time.Second, TC: "", Seed: 7}
+	if testing.Short() {
+		cfg.Games, cfg.Duration = 2, 3*time.Second
+	}
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d games started, %d finished, %d moves, round trip %v", r.Started, r.Finished, r.Moves, r.Latency)
+	if r.Errors != 0 {
+		t.Errorf("%d errors: %v %v", r.Errors, r.ErrorKinds, r.ErrorSample)
+	}
+	if r.Started < cfg.Games || r.Moves == 0 || r.Latency.N != r.Moves {
+		t.Errorf("started %d games (want at least %d), %d moves, %d latencies", r.Started, cfg.Games, r.Moves, r.Latency.N)
+	}
+	if !testing.Short() && r.Finished == 0 {
+		t.Errorf("no game finished in %v", cfg.Duration)
+	}
+	// Every game left going at the end was resigned: none stays live.
+	deadline := time.Now().Add(5 * time.Second)
+	for s.LiveGames() != 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := s.LiveGames(); n != 0 {
+		t.Errorf("%d games still live after the run", n)
+	}
+}
+
+func TestIdle(t *testing.T) {
+	s := startServer(t)
+	games := 200
+	if testing.Short() {
+		games = 20
+	}
+	measure := func() (uint64, int) {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapInuse + ms.StackInuse, runtime.NumGoroutine()
+	}
+	r, err := Idle(context.Background(), s.URL, "", games, measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(r)
+	if r.PerConn <= 0 || r.PerGame <= 0 {
+		t.Errorf("memory per connection %v, per game %v: want both positive", r.PerConn, r.PerGame)
+	}
+}
+
+func TestPercentiles(t *testing.T) {
+	var ds []time.Duration
+	for i := 100; i >= 1; i-- {
+		ds = append(ds, time.Duration(i)*time.Millisecond)
+	}
+	got := percentiles(ds)
+	want := Percentiles{N: 100, P50: 50 * time.Millisecond, P90: 90 * time.Millisecond, P99: 99 * time.Millisecond, Max: 100 * time.Millisecond}
+	if got != want {
+		t.Errorf("percentiles = %+v, want %+v", got, want)
+	}
+	if got := percentiles(nil); got != (Percentiles{}) {
+		t.Errorf("percentiles(nil) = %+v, want zero", got)
+	}
+}

@@ -1,0 +1,184 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toguz/toguz"
+)
+
+// ANSI SGR sequences. Each player has a colour so that a row and its kazan
+// read as one; a tuzdik is marked in red, the hole just emptied in reverse
+// video and the hole where the last stone fell on a green background.
+const (
+	sgrReset   = "\x1b[0m"
+	sgrBold    = "\x1b[1m"
+	sgrDim     = "\x1b[2m"
+	sgrReverse = "\x1b[7m"
+	sgrWhite   = "\x1b[1;93m" // White's stones: bold bright yellow
+	sgrBlack   = "\x1b[1;96m" // Black's stones: bold bright cyan
+	sgrTuzdik  = "\x1b[1;97;41m"
+	sgrLanding = "\x1b[30;102m"
+	sgrNumber  = "\x1b[90m" // hole numbers: grey
+)
+
+// Style says how the board is drawn.
+type Style struct {
+	Colour bool // ANSI colours; off, the board is plain text
+	Dots   bool // draw the stones as dots under (White) or over (Black) the counts
+	Flip   bool // White's row on top (seen from Black's side)
+}
+
+// LastMove is what the board highlights: the hole emptied and the hole where
+// the last stone fell. The zero value highlights nothing.
+type LastMove struct {
+	Player  toguz.Player
+	Hole    int // hole emptied, 1..n; 0: none
+	Landing Square
+}
+
+// Square is one hole of the board.
+type Square struct {
+	Side toguz.Player
+	Hole int // 1..n; 0: none
+}
+
+// cellWidth is the width of one hole on screen; dotsPerLine dots fit in it.
+const (
+	cellWidth   = 6
+	dotsPerLine = 5
+)
+
+// DrawBoard writes p as a diagram: the top row read from the last hole down
+// to hole 1 and the bottom row from hole 1 up, as players sit facing each
+// other, with the hole numbers outside, each kazan at the end of its row, the
+// tuzdiks marked X (on the row of the player who lost the hole) and the side
+// to move marked with an arrow.
+func DrawBoard(w io.Writer, p toguz.Position, last LastMove, st Style) error {
+	top, bottom := toguz.Black, toguz.White
+	if st.Flip {
+		top, bottom = bottom, top
+	}
+	n := p.Holes()
+	var b strings.Builder
+	paint := func(sgr, s string) string {
+		if !st.Colour || sgr == "" {
+			return s
+		}
+		return sgr + s + sgrReset
+	}
+	// order returns the hole numbers of pl's row left to right.
+	order := func(pl toguz.Player) []int {
+		hs := make([]int, n)
+		for i := range hs {
+			if pl == top {
+				hs[i] = n - i
+			} else {
+				hs[i] = i + 1
+			}
+		}
+		return hs
+	}
+	colourOf := func(pl toguz.Player) string {
+		if pl == toguz.White {
+			return sgrWhite
+		}
+		return sgrBlack
+	}
+	numbers := func(pl toguz.Player) {
+		b.WriteString(strings.Repeat(" ", 8))
+		for _, h := range order(pl) {
+			b.WriteString(paint(sgrNumber, center(fmt.Sprint(h), cellWidth)))
+		}
+		b.WriteString("\n")
+	}
+	dots := func(pl toguz.Player, line int) {
+		b.WriteString(strings.Repeat(" ", 8))
+		for _, h := range order(pl) {
+			k := 0
+			if !p.IsTuzdik(pl, h) {
+				k = p.Stones(pl, h)
+			}
+			k -= line * dotsPerLine
+			s := ""
+			switch {
+			case k > dotsPerLine && line == 1:
+				s = strings.Repeat("•", dotsPerLine-1) + "+"
+			case k > 0:
+				s = strings.Repeat("•", min(k, dotsPerLine))
+			}
+			b.WriteString(paint(colourOf(pl), center(s, cellWidth)))
+		}
+		b.WriteString("\n")
+	}
+	row := func(pl toguz.Player) {
+		label := fmt.Sprintf("%-6s", sideName(pl))
+		if pl == p.Turn() && !p.IsOver() {
+			label += "▶ "
+		} else {
+			label += "  "
+		}
+		b.WriteString(paint(colourOf(pl), label))
+		for _, h := range order(pl) {
+			var cell, sgr string
+			switch {
+			case p.IsTuzdik(pl, h):
+				cell, sgr = "X", sgrTuzdik
+			case p.Stones(pl, h) == 0:
+				cell, sgr = "-", sgrDim
+			default:
+				cell, sgr = fmt.Sprint(p.Stones(pl, h)), colourOf(pl)
+			}
+			switch {
+			case last.Hole == h && last.Player == pl:
+				cell = "[" + cell + "]"
+				sgr = sgrReverse + colourOf(pl)
+			case last.Landing.Hole == h && last.Landing.Side == pl:
+				cell = "(" + cell + ")"
+				if sgr != sgrTuzdik {
+					sgr = sgrLanding
+				}
+			}
+			pad := cellWidth - len([]rune(cell))
+			left := pad / 2
+			b.WriteString(strings.Repeat(" ", left))
+			b.WriteString(paint(sgr, cell))
+			b.WriteString(strings.Repeat(" ", pad-left))
+		}
+		fmt.Fprintf(&b, "  %s\n", paint(sgrBold+colourOf(pl), fmt.Sprintf("kazan %3d", p.Kazan(pl))))
+	}
+
+	numbers(top)
+	if st.Dots {
+		dots(top, 1)
+		dots(top, 0)
+	}
+	row(top)
+	b.WriteString("\n")
+	row(bottom)
+	if st.Dots {
+		dots(bottom, 0)
+		dots(bottom, 1)
+	}
+	numbers(bottom)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// sideName is the name of pl's side, capitalised.
+func sideName(pl toguz.Player) string {
+	if pl == toguz.White {
+		return "White"
+	}
+	return "Black"
+}
+
+// center centres s (counted in runes) in a field of width w.
+func center(s string, w int) string {
+	pad := w - len([]rune(s))
+	if pad <= 0 {
+		return s
+	}
+	return strings.Repeat(" ", pad/2) + s + strings.Repeat(" ", pad-pad/2)
+}
