@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toguz/toguz/internal/engine/eval"
+)
+
+func TestTune(t *testing.T) {
+	games := "../../internal/engine/train/testdata/masters-2018-first200.pgn"
+	out := filepath.Join(t.TempDir(), "weights.txt")
+	code, stdout, stderr := runRecordCmd(t, "tune", "-selfplay", "0", "-epochs", "2", "-o", out, games)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := eval.ParseWeights(f)
+	if err != nil {
+		t.Fatalf("the weights written do not read back: %v", err)
+	}
+	if w[eval.Kazan] <= 0 || !strings.Contains(stderr, "validation loss") {
+		t.Errorf("kazan weight %d, log %q", w[eval.Kazan], stderr)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"tune", "-selfplay", "0", "no-such.pgn"}, 1, "no-such.pgn"},
+		{[]string{"tune", "-epochs"}, 2, "Usage"},
+	} {
+		code, out, errs := runRecordCmd(t, tt.args...)
+		if code != tt.code || !strings.Contains(out+errs, tt.want) {
+			t.Errorf("%q: exit %d, %q %q; want %d and %q", tt.args, code, out, errs, tt.code, tt.want)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+// Package engine is the toguz search: it finds the best move of a Toguz
+// Kumalak position under time, depth or node limits.
+//
+// Search (search.go, engine.go):
+//   - iterative deepening with MultiPV lines (Options.MultiPV);
+//   - principal-variation search, fail-soft, with aspiration windows around
+//     the previous iteration's score (Options.PVS, Options.Aspiration);
+//   - a transposition table of 4-entry clusters, keyed by
+//     toguz.Position.Key, lockless (each entry stores key^data, so a torn
+//     write fails the check), shared by the threads (tt.go, Options.TT);
+//   - move ordering: table move, captures by size (computed while making the
+//     children, which search copies into per-ply arrays), two killers per
+//     ply, history (Options.CaptureSort, Killers, History);
+//   - quiescence search over capturing moves with delta pruning
+//     (Options.Quiescence);
+//   - late move reductions of quiet moves, reverse futility pruning near the
+//     leaves (Options.LMR, Options.Futility);
+//   - mate-distance scores for proven endings (Score, MateScore) from the
+//     rules library's Outcome at finished positions, with mate distance
+//     pruning; an endgame Tablebase is probed at every interior node;
+//   - Lazy SMP: Options.Threads workers share the table, odd helpers one
+//     ply deeper; the main worker owns the limits and the answer;
+//   - time management (limits.go) for sudden death, Fischer increment,
+//     moves to go and fixed time per move, plus depth and node limits;
+//     cancelling ctx stops a search within about a thousand nodes.
+//
+// Evaluation (package eval): a linear function of integer features with
+// weights learned by logistic regression on game results (package train,
+// `toguz tune`); Options.LearnedEval off gives the plain kazan difference.
+//
+// Strength levels (level.go): below MaxLevel the search is shallow and the
+// move is drawn, from Options.Seed, among the root moves close to the best,
+// never one that loses by force when another does not.
+//
+// A node allocates nothing: positions are 32-byte values made by copy-make
+// into fixed per-ply arrays owned by each worker.
+package engine

@@ -1,0 +1,342 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/toguz/toguz"
+)
+
+// refValue is a game-theoretic value from the side to move's view: a win or
+// loss in plies, or unknown when the horizon hides the end.
+type refValue struct {
+	known bool
+	score Score // winIn/lossIn counted from the node, or 0 for a draw
+}
+
+// minimax is the slow obviously-correct reference: a full-width search to
+// depth plies over finished games only. A win in k ≤ depth it reports is the
+// shortest; a loss in k is the longest, since every reply was seen.
+func minimax(p toguz.Position, depth int) refValue {
+	if p.IsOver() {
+		return refValue{true, terminal(&p, 0)}
+	}
+	if depth == 0 {
+		return refValue{}
+	}
+	best := refValue{true, -infinity}
+	for m := range p.LegalMoves().All() {
+		v := minimax(p.After(m), depth-1)
+		if !v.known {
+			best.known = false
+			continue
+		}
+		s := -v.score
+		switch {
+		case s > 0 && s.IsMate():
+			s-- // one ply further from the root
+		case s < 0 && s.IsMate():
+			s++
+		}
+		if s > best.score {
+			best.score = s
+		}
+	}
+	// A win is proven even when other moves are unknown; a loss or draw only
+	// when every move was seen.
+	if !best.known && best.score > 0 && best.score.IsMate() {
+		best.known = true
+	}
+	if best.known && best.score == 0 {
+		best.known = false // draws are not compared (a heuristic 0 looks the same)
+	}
+	return best
+}
+
+// randomEnding returns a standard position with few stones on the board and
+// kazans close to 81, White or Black to move, perhaps with tuzdiks.
+func randomEnding(rng *rand.Rand, stones int) toguz.Position {
+	for {
+		s := toguz.Setup{Rules: toguz.Standard, Board: [2][]int{make([]int, 9), make([]int, 9)}}
+		for range stones {
+			s.Board[rng.IntN(2)][rng.IntN(9)]++
+		}
+		if rng.IntN(2) == 0 {
+			s.Tuzdik[0] = 1 + rng.IntN(8)
+			s.Board[1][s.Tuzdik[0]-1] = 0
+		}
+		if rng.IntN(2) == 0 {
+			s.Tuzdik[1] = 1 + rng.IntN(8)
+			s.Board[0][s.Tuzdik[1]-1] = 0
+		}
+		on := 0
+		for pl := range 2 {
+			for _, n := range s.Board[pl] {
+				on += n
+			}
+		}
+		rest := 162 - on
+		s.Kazan[0] = rest/2 + rng.IntN(5) - 2
+		s.Kazan[1] = rest - s.Kazan[0]
+		s.Turn = toguz.Player(rng.IntN(2))
+		p, err := s.Position()
+		if err != nil || p.IsOver() {
+			continue
+		}
+		return p
+	}
+}
+
+func TestSearchMatchesMinimax(t *testing.T) {
+	const refDepth = 9
+	positions := 150
+	if testing.Short() {
+		positions = 30
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	e, err := New(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proven := 0
+	for i := range positions {
+		p := randomEnding(rng, 3+rng.IntN(6))
+		ref := minimax(p, refDepth)
+		if !ref.known {
+			continue
+		}
+		proven++
+		e.NewGame()
+		res := e.Search(context.Background(), p, Limits{Depth: refDepth + 8}, nil)
+		if res.Score != ref.score {
+			t.Errorf("position %d %s: search score %v (depth %d, pv %v), minimax %v", i, p.FEN(), res.Score, res.Depth, res.PV, ref.score)
+			continue
+		}
+		// The move played keeps the value.
+		child := minimax(p.After(res.Best), refDepth-1)
+		if ref.score > 0 && (!child.known || -child.score-1 != ref.score) {
+			t.Errorf("position %d %s: move %d gives %+v, want the win %v", i, p.FEN(), res.Best, child, ref.score)
+		}
+	}
+	t.Logf("%d of %d positions proven by minimax to depth %d", proven, positions, refDepth)
+	if proven < positions/5 {
+		t.Errorf("only %d of %d positions proven by minimax: the test checks too little", proven, positions)
+	}
+}
+
+func TestSearchLegalMoveEveryPosition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, rules := range []toguz.Rules{toguz.Standard, toguz.Bestemshe, toguz.Pre1949} {
+		opts := DefaultOptions()
+		opts.HashMB = 1
+		e, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := toguz.NewPosition(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; !p.IsOver(); ply++ {
+			lim := Limits{Nodes: 3000}
+			if ply%3 == 0 {
+				lim = Limits{Depth: 1}
+			}
+			res := e.Search(context.Background(), p, lim, nil)
+			if err := p.CheckMove(res.Best); err != nil {
+				t.Fatalf("%s ply %d %s: search returned %v: %v", rules, ply, p.FEN(), res.Best, err)
+			}
+			for i, m := range res.PV {
+				if i == 0 && m != res.Best {
+					t.Fatalf("PV %v does not start with the best move %v", res.PV, res.Best)
+				}
+			}
+			ms := p.LegalMoves().Slice()
+			p = p.After(ms[rng.IntN(len(ms))])
+		}
+		if res := e.Search(context.Background(), p, Limits{Depth: 3}, nil); res.Best != toguz.NoMove {
+			t.Errorf("%s: finished game: search returned move %v", rules, res.Best)
+		}
+	}
+}
+
+func TestSearchStopsOnCancel(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		opts := DefaultOptions()
+		opts.Threads = threads
+		e, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		start := time.Now()
+		res := e.Search(ctx, toguz.StartPosition(), Limits{Infinite: true}, nil)
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("threads %d: search stopped %v after start, cancel came at 50ms (1s allowed for a loaded machine)", threads, d)
+		}
+		if start := toguz.StartPosition(); !start.LegalMoves().Has(res.Best) {
+			t.Errorf("threads %d: best move %v not legal", threads, res.Best)
+		}
+	}
+}
+
+func TestSearchMoveTime(t *testing.T) {
+	e, err := New(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	e.Search(context.Background(), toguz.StartPosition(), Limits{MoveTime: 100 * time.Millisecond}, nil)
+	if d := time.Since(start); d > time.Second || d < 50*time.Millisecond {
+		t.Errorf("movetime 100ms: search took %v", d)
+	}
+}
+
+func TestLazySMPSameResultOnForcedPositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	one, err := New(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Threads = 2
+	two, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for checked < 10 {
+		p := randomEnding(rng, 4+rng.IntN(5))
+		ref := minimax(p, 7)
+		if !ref.known || ref.score < 0 {
+			continue
+		}
+		checked++
+		a := one.Search(context.Background(), p, Limits{Depth: 14}, nil)
+		b := two.Search(context.Background(), p, Limits{Depth: 14}, nil)
+		if a.Score != ref.score || b.Score != ref.score {
+			t.Errorf("%s: 1 thread %v (%v), 2 threads %v (%v), minimax %v", p.FEN(), a.Score, a.Best, b.Score, b.Best, ref.score)
+		}
+		for _, m := range []toguz.Move{a.Best, b.Best} {
+			if v := minimax(p.After(m), 6); !v.known || -v.score-1 != ref.score {
+				t.Errorf("%s: move %v does not keep the win %v", p.FEN(), m, ref.score)
+			}
+		}
+	}
+}
+
+func TestNoAllocationPerNode(t *testing.T) {
+	e, err := New(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := toguz.StartPosition()
+	var nodes uint64
+	allocs := testing.AllocsPerRun(3, func() {
+		e.NewGame()
+		nodes = e.Search(context.Background(), p, Limits{Depth: 9}, nil).Nodes
+	})
+	// A search allocates a constant few things (the result's PV, the stop
+	// watcher), never per node.
+	if nodes < 10000 || allocs > 20 {
+		t.Errorf("%v allocations for a search of %d nodes", allocs, nodes)
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Options)
+		ok   bool
+	}{
+		{"default", func(*Options) {}, true},
+		{"threads 0", func(o *Options) { o.Threads = 0 }, false},
+		{"hash 0", func(o *Options) { o.HashMB = 0 }, false},
+		{"level 0", func(o *Options) { o.Level = 0 }, false},
+		{"level too high", func(o *Options) { o.Level = MaxLevel + 1 }, false},
+		{"multipv 0", func(o *Options) { o.MultiPV = 0 }, false},
+		{"level 1", func(o *Options) { o.Level = 1 }, true},
+	}
+	for _, tt := range tests {
+		o := DefaultOptions()
+		tt.edit(&o)
+		_, err := New(o)
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: New error %v, want ok=%v", tt.name, err, tt.ok)
+		}
+	}
+}
+
+func TestScore(t *testing.T) {
+	tests := []struct {
+		s     Score
+		mate  bool
+		plies int
+		str   string
+	}{
+		{0, false, 0, "+0.00"},
+		{125, false, 0, "+1.25"},
+		{-250, false, 0, "-2.50"},
+		{MateScore - 5, true, 5, "win 5"},
+		{-MateScore + 8, true, -8, "loss 8"},
+	}
+	for _, tt := range tests {
+		if tt.s.IsMate() != tt.mate || tt.s.MatePlies() != tt.plies || tt.s.String() != tt.str {
+			t.Errorf("Score(%d): IsMate %v MatePlies %d String %q, want %v %d %q",
+				tt.s, tt.s.IsMate(), tt.s.MatePlies(), tt.s.String(), tt.mate, tt.plies, tt.str)
+		}
+	}
+}
+
+func TestBudget(t *testing.T) {
+	s := time.Second
+	tests := []struct {
+		name       string
+		lim        Limits
+		turn       toguz.Player
+		soft, hard time.Duration
+	}{
+		{"none", Limits{}, toguz.White, 0, 0},
+		{"infinite", Limits{Infinite: true, MoveTime: s}, toguz.White, 0, 0},
+		{"movetime", Limits{MoveTime: s}, toguz.White, s - 10*time.Millisecond, s - 10*time.Millisecond},
+		{"sudden death", Limits{Time: [2]time.Duration{60 * s, 1}}, toguz.White, (60*s - moveOverhead) / suddenDeathMoves, (60*s - moveOverhead) / suddenDeathMoves * 4},
+		{"black's clock", Limits{Time: [2]time.Duration{60 * s, 11 * s}, Inc: [2]time.Duration{0, s}}, toguz.Black,
+			(11*s-moveOverhead)/suddenDeathMoves + 3*s/4, (11*s-moveOverhead)/3 + s},
+		{"low clock", Limits{Time: [2]time.Duration{20 * time.Millisecond}}, toguz.White, time.Millisecond, time.Millisecond},
+	}
+	for _, tt := range tests {
+		soft, hard := budget(tt.lim, tt.turn)
+		if soft != tt.soft || hard != tt.hard {
+			t.Errorf("%s: budget %v/%v, want %v/%v", tt.name, soft, hard, tt.soft, tt.hard)
+		}
+		if hard > 0 && tt.lim.Time[tt.turn] > 0 && hard > tt.lim.Time[tt.turn] {
+			t.Errorf("%s: hard limit %v beyond the clock %v", tt.name, hard, tt.lim.Time[tt.turn])
+		}
+	}
+}
+
+func TestWeakLevels(t *testing.T) {
+	p := toguz.StartPosition()
+	for level := 1; level < MaxLevel; level++ {
+		opts := DefaultOptions()
+		opts.Level, opts.Seed = level, 42
+		a, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := New(opts)
+		for range 3 {
+			ra := a.Search(context.Background(), p, Limits{}, nil)
+			rb := b.Search(context.Background(), p, Limits{}, nil)
+			if ra.Best != rb.Best {
+				t.Errorf("level %d: same seed, moves %v and %v", level, ra.Best, rb.Best)
+			}
+			if !p.LegalMoves().Has(ra.Best) || ra.Depth != levelDepth(level, 0) {
+				t.Errorf("level %d: move %v depth %d", level, ra.Best, ra.Depth)
+			}
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine/eval"
+)
+
+// MaxLevel is full strength.
+const MaxLevel = 10
+
+// Tablebase is what the search asks of an endgame tablebase.
+type Tablebase interface {
+	// Probe returns the exact value of p for the side to move and ok=false
+	// when p is not in the tables. A win or loss is ±(MateScore - plies to
+	// the end, counted from p); any other score (a draw is 0) is taken as
+	// exact and returned by the search as it is.
+	Probe(p toguz.Position) (Score, bool)
+}
+
+// Options configure an Engine. The zero value is not useful: start from
+// DefaultOptions. Every search feature has its own switch, all on by
+// default, so that a match can measure each one.
+type Options struct {
+	Threads   int   // Lazy SMP workers (1 = single thread)
+	HashMB    int   // transposition table size in MiB
+	Level     int   // strength 1 (beginner) .. MaxLevel (full strength, the default)
+	MultiPV   int   // number of best lines to report (1 by default)
+	Seed      int64 // random source for weaker levels
+	Tablebase Tablebase
+
+	TT          bool // transposition table (probe cutoffs and move)
+	Killers     bool // two killer moves per ply
+	History     bool // history heuristic for quiet moves
+	CaptureSort bool // captures first, biggest first
+	PVS         bool // principal-variation search (null windows after the first move)
+	Aspiration  bool // aspiration windows around the previous iteration's score
+	LMR         bool // late move reductions
+	Quiescence  bool // quiescence search over capturing moves at the leaves
+	NullMove    bool // null-move pruning
+	Futility    bool // reverse futility pruning near the leaves
+	LearnedEval bool // trained evaluation; off: the plain kazan difference
+
+	// Eval replaces the embedded learned weights when LearnedEval is on
+	// (nil: the embedded ones). Tuning and weight matches use it.
+	Eval *eval.Weights
+}
+
+// DefaultOptions returns full strength on one thread with every feature on.
+func DefaultOptions() Options {
+	return Options{
+		Threads: 1, HashMB: 64, Level: MaxLevel, MultiPV: 1,
+		TT: true, Killers: true, History: true, CaptureSort: true, PVS: true,
+		Aspiration: true, LMR: true, Quiescence: true, NullMove: true, Futility: true,
+		LearnedEval: true,
+	}
+}
+
+// ErrOptions is wrapped by every error about invalid options.
+var ErrOptions = errors.New("invalid engine options")
+
+// Limits of the option values.
+const (
+	MaxThreads = 256
+	MaxHashMB  = 1 << 16
+	MaxMultiPV = toguz.MaxHoles
+)
+
+func (o Options) validate() error {
+	switch {
+	case o.Threads < 1 || o.Threads > MaxThreads:
+		return fmt.Errorf("%w: Threads %d, want 1..%d", ErrOptions, o.Threads, MaxThreads)
+	case o.HashMB < 1 || o.HashMB > MaxHashMB:
+		return fmt.Errorf("%w: HashMB %d, want 1..%d", ErrOptions, o.HashMB, MaxHashMB)
+	case o.Level < 1 || o.Level > MaxLevel:
+		return fmt.Errorf("%w: Level %d, want 1..%d", ErrOptions, o.Level, MaxLevel)
+	case o.MultiPV < 1 || o.MultiPV > MaxMultiPV:
+		return fmt.Errorf("%w: MultiPV %d, want 1..%d", ErrOptions, o.MultiPV, MaxMultiPV)
+	}
+	return nil
+}
