@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/book"
 	"github.com/toguz/toguz/internal/engine/eval"
 )
 
@@ -98,6 +99,11 @@ func (e *Engine) NewGame() {
 func (e *Engine) Search(ctx context.Context, p toguz.Position, lim Limits, info func(Info)) Result {
 	if p.IsOver() {
 		return Result{Score: terminal(&p, 0)}
+	}
+	if e.opts.Book != nil && !lim.Infinite && e.opts.MultiPV == 1 {
+		if m, ok := e.opts.Book.Pick(p, e.rng, book.Varied); ok {
+			return Result{Best: m, PV: []toguz.Move{m}}
+		}
 	}
 	multiPV := min(e.opts.MultiPV, p.LegalMoves().Len())
 	weak := e.opts.Level < MaxLevel

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/book"
 )
 
 // refValue is a game-theoretic value from the side to move's view: a win or
@@ -338,5 +339,34 @@ func TestWeakLevels(t *testing.T) {
 				t.Errorf("level %d: move %v depth %d", level, ra.Best, ra.Depth)
 			}
 		}
+	}
+}
+
+// TestBook checks that a book position is answered from the book without
+// searching, and that analysis (an infinite search) ignores the book.
+func TestBook(t *testing.T) {
+	bk, err := book.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Book = bk
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := toguz.StartPosition()
+	res := e.Search(context.Background(), start, Limits{Depth: 6}, nil)
+	known := false
+	for _, entry := range bk.Moves(start) {
+		known = known || entry.Move == res.Best
+	}
+	if !known || res.Nodes != 0 {
+		t.Errorf("from the start: %v after %d nodes, want a book move without search", res.Best, res.Nodes)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if res := e.Search(ctx, start, Limits{Infinite: true}, nil); res.Nodes == 0 {
+		t.Errorf("an infinite search answered from the book")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/book"
 	"github.com/toguz/toguz/internal/engine/eval"
 )
 
@@ -30,6 +31,10 @@ type Options struct {
 	MultiPV   int   // number of best lines to report (1 by default)
 	Seed      int64 // random source for weaker levels
 	Tablebase Tablebase
+	// Book, when set, answers a search from a book position with a book
+	// move (weighted among the good ones by the seeded random source) and
+	// no search, unless the search is infinite (analysis) or MultiPV > 1.
+	Book *book.Book
 
 	TT          bool // transposition table (probe cutoffs and move)
 	Killers     bool // two killer moves per ply

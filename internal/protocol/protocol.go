@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/book"
 	"github.com/toguz/toguz/internal/engine"
 )
 
@@ -47,7 +48,6 @@ type server struct {
 	opts  engine.Options
 	rules toguz.Rules
 	pos   toguz.Position
-	book  bool
 	tbDir string
 	// overhead is kept back from the clocks and the time per move given to
 	// the engine: the time the answer takes to reach the referee.
@@ -369,8 +369,15 @@ func (s *server) setoption(args []string) {
 		if !ok {
 			return
 		}
-		s.book = b // stored until the engine has an opening book
-		return
+		o.Book = nil
+		if b {
+			bk, err := book.Default()
+			if err != nil {
+				s.errorf("setoption Book: %v", err)
+				return
+			}
+			o.Book = bk
+		}
 	case "tablebasepath":
 		if value == "<empty>" {
 			value = ""
