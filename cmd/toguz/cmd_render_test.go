@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// renderRun runs `toguz render ARGS` in-process and returns the exit code,
+// stdout and stderr.
+func renderRun(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), env{args: append([]string{"render"}, args...), stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+// wellFormed fails unless doc is well-formed XML.
+func wellFormed(t *testing.T, doc string) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(doc))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			return
+		} else if err != nil {
+			t.Fatalf("not XML: %v\n%.300s", err, doc)
+		}
+	}
+}
+
+const afterSeven = "9S,9S,9S,1,10S,10S,10S,10S,10S/9S,9S,9S,9S,9S,9S,1S,10S,10S 10 0 N 1"
+
+func TestRender(t *testing.T) {
+	code, out, errOut := renderRun("--svg", "--last", "7", "--land", "b6", "--white", "A & B", afterSeven)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	wellFormed(t, out)
+	for _, want := range []string{`stroke="#1f7ae0"`, `stroke="#f08c00"`, "White · A &amp; B", ">10</text>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	// The FEN's fields may come as separate arguments; -o writes a file.
+	file := filepath.Join(t.TempDir(), "board.svg")
+	if code, _, errOut := renderRun(append([]string{"--flip", "-o", file}, strings.Fields(afterSeven)...)...); code != 0 {
+		t.Fatalf("-o: exit %d: %s", code, errOut)
+	}
+	doc, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, string(doc))
+	if code, out, _ := renderRun("--ruleset", "bestemshe", "5S,5S,5S,5S,5S/5S,5S,5S,5S,5S 0 0 S 1"); code != 0 || !strings.Contains(out, "bestemshe") {
+		t.Errorf("bestemshe: exit %d", code)
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{}, 2, "Usage"},
+		{[]string{"--nosuchflag", afterSeven}, 2, "nosuchflag"},
+		{[]string{"9S/9S 0 0 S 1"}, 1, "row"},
+		{[]string{"--ruleset", "chess", afterSeven}, 1, "chess"},
+		{[]string{"--last", "10", afterSeven}, 1, "--last 10"},
+		{[]string{"--land", "x6", afterSeven}, 1, "--land"},
+		{[]string{"--land", "b10", afterSeven}, 1, "1..9"},
+		{[]string{"--width", "-5", afterSeven}, 1, "Width"},
+		{[]string{"-o", "/nonexistent/dir/x.svg", afterSeven}, 1, "nonexistent"},
+	}
+	for _, tc := range tests {
+		code, out, errOut := renderRun(tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("render %q: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+		if out != "" {
+			t.Errorf("render %q: wrote %d bytes to stdout on failure", tc.args, len(out))
+		}
+	}
+}

@@ -1,0 +1,125 @@
+// Command toguz is the one binary of the toguz system: the rules tools,
+// the engine, the match runner and the server. Run `toguz help` for the list
+// of subcommands and `toguz CMD -h` for one of them.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// env is what a subcommand gets from the process: its arguments and
+// standard streams. Subcommands never touch os.Stdin/os.Stdout directly, so
+// tests run them in-process.
+type env struct {
+	args   []string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e env) error
+}
+
+// commands lists the subcommands in the order `toguz help` shows them.
+// Each is implemented in cmd_<name>.go.
+var commands = []command{
+	{"perft", "count move paths from a position (move generator check)", runPerft},
+	{"replay", "replay game files, checking every move and annotation", runReplay},
+	{"convert", "convert game files between record formats", runConvert},
+	{"show", "print the board diagram of a position string", runShow},
+	{"render", "draw a position string as an SVG diagram", runRender},
+	{"tablebase", "generate or probe the endgame tablebase", runTablebase},
+	{"engine", "speak the engine protocol on stdin/stdout (docs/protocol.md)", runEngine},
+	{"match", "play engines against each other: Elo, SPRT, records (like cutechess-cli)", runMatch},
+	{"shortest", "find and prove the shortest game that ends in a win", runShortest},
+	{"analyze", "annotate game records: evaluations, best moves, mistakes", runAnalyze},
+	{"tune", "fit the engine's evaluation weights on game results (Texel tuning)", runTune},
+	{"book", "build or query the opening book", runBook},
+	{"serve", "serve the web interface and the live-game API (docs/api.md)", runServe},
+	{"play", "play a game in the terminal against the engine or a person", runPlay},
+	{"loadtest", "simulated players against a server: games/s, move round trip, errors", runLoadtest},
+}
+
+// errUsage is returned when the arguments are wrong; the flag set has
+// already printed what was expected.
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, env{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr})
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches to a subcommand and returns the exit code.
+func run(ctx context.Context, e env) int {
+	if len(e.args) == 0 || e.args[0] == "help" || e.args[0] == "-h" || e.args[0] == "--help" {
+		usage(e.stdout)
+		if len(e.args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == e.args[0] {
+			sub := e
+			sub.args = e.args[1:]
+			err := c.run(ctx, sub)
+			switch {
+			case err == nil:
+				return 0
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			case errors.Is(err, errUsage):
+				return 2
+			}
+			fmt.Fprintf(e.stderr, "toguz %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(e.stderr, "toguz: unknown command %q\n", e.args[0])
+	usage(e.stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "toguz: the Toguz Kumalak system\n\nUsage: toguz COMMAND [flags] [args]\n\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'toguz COMMAND -h' for the flags of a command.")
+}
+
+// newFlags returns a flag set for a subcommand that writes its usage to
+// e.stderr and returns errors instead of exiting.
+func newFlags(e env, name, args, summary string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: toguz %s [flags] %s\n\n%s\n\nFlags:\n", name, args, summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args and maps a parse failure to errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	return nil
+}
