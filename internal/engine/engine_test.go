@@ -305,7 +305,7 @@ func TestBudget(t *testing.T) {
 		{"movetime", Limits{MoveTime: s}, toguz.White, s - 10*time.Millisecond, s - 10*time.Millisecond},
 		{"sudden death", Limits{Time: [2]time.Duration{60 * s, 1}}, toguz.White, (60*s - moveOverhead) / suddenDeathMoves, (60*s - moveOverhead) / suddenDeathMoves * 4},
 		{"black's clock", Limits{Time: [2]time.Duration{60 * s, 11 * s}, Inc: [2]time.Duration{0, s}}, toguz.Black,
-			(11*s-moveOverhead)/suddenDeathMoves + 3*s/4, (11*s-moveOverhead)/3 + s},
+			(11*s-moveOverhead)/suddenDeathMoves + 3*s/4, (11*s-moveOverhead)/3 + s/2},
 		{"low clock", Limits{Time: [2]time.Duration{20 * time.Millisecond}}, toguz.White, time.Millisecond, time.Millisecond},
 	}
 	for _, tt := range tests {

@@ -48,7 +48,11 @@ func budget(lim Limits, turn toguz.Player) (soft, hard time.Duration) {
 		moves = min(lim.MovesToGo, suddenDeathMoves)
 	}
 	soft = usable/time.Duration(moves) + inc*3/4
-	hard = min(soft*4, usable/3+inc)
+	// The hard limit spends at most half of the increment on top of a third
+	// of the clock, so that a low clock climbs back by the other half
+	// rather than settling a few milliseconds above zero, where any delay
+	// of a loaded machine loses on time.
+	hard = min(soft*4, usable/3+inc/2)
 	hard = max(min(hard, usable), time.Millisecond)
 	soft = max(min(soft, hard), time.Millisecond)
 	return soft, hard
