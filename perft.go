@@ -8,23 +8,28 @@ func Perft(p Position, depth int) uint64 {
 	if depth == 0 || p.IsOver() {
 		return 1
 	}
-	return perft(p, depth)
+	return perft(p, p.sideMoves(p.Turn()), depth)
 }
 
-// perft counts from a position that is not over, depth ≥ 1.
-// The position is passed by value so that children stay on the stack.
-func perft(p Position, depth int) uint64 {
-	moves := p.sideMoves(p.Turn())
+// perft counts from a position that is not over, whose legal moves are
+// given, depth ≥ 1. The position is passed by value, in registers.
+func perft(p Position, moves MoveSet, depth int) uint64 {
 	var n uint64
 	for moves != 0 {
 		m := moves.First()
 		moves &= moves - 1
 		child := p.After(m)
-		if depth == 1 || child.IsOver() {
+		if depth == 1 {
 			n++
-		} else {
-			n += perft(child, depth-1)
+			continue
 		}
+		// The test of IsOver, keeping the moves for the child's count.
+		next := child.sideMoves(child.Turn())
+		if next == 0 || child.kazanWon() {
+			n++
+			continue
+		}
+		n += perft(child, next, depth-1)
 	}
 	return n
 }
