@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/cputime"
 )
 
 // BenchmarkSearch searches the start position to a fixed depth with an
@@ -24,9 +25,9 @@ func BenchmarkSearch(b *testing.B) {
 		b.StopTimer()
 		e.NewGame()
 		b.StartTimer()
-		c := cpuTime()
+		c := cputime.Process()
 		nodes += e.Search(context.Background(), p, Limits{Depth: 12}, nil).Nodes
-		cpu += cpuTime() - c
+		cpu += cputime.Process() - c
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	// On a loaded machine wall time overstates the cost: nodes per second
@@ -75,9 +76,9 @@ func TestDepthReached(t *testing.T) {
 	}
 	start := toguz.StartPosition()
 	e := newEngine(1)
-	c := cpuTime()
+	c := cputime.Process()
 	res := e.Search(context.Background(), start, Limits{MoveTime: 2 * time.Second}, nil)
-	perCPU := float64(res.Nodes) / (cpuTime() - c).Seconds()
+	perCPU := float64(res.Nodes) / (cputime.Process() - c).Seconds()
 	t.Logf("speed: %.0f nodes per CPU second (1 thread)", perCPU)
 	for _, threads := range []int{1, 2} {
 		for _, d := range []time.Duration{time.Second, 5 * time.Second} {
