@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/tablebase"
+)
+
+func runTablebase(ctx context.Context, e env) error {
+	fs := newFlags(e, "tablebase", "N | -probe FEN FILE",
+		"Generates the endgame tablebase of the standard game: the result of every position\n"+
+			"with up to N stones on the board (N at most "+strconv.Itoa(tablebase.MaxStones)+"), and the plies to the end up to\n"+
+			"-dtm stones, written to DIR/standard-N.tgtb.\n"+
+			"With -probe, looks a position up in the table FILE instead.")
+	dir := fs.String("dir", ".", "directory to write the table to")
+	dtm := fs.Int("dtm", 8, "distances to the end up to this many stones on the board (at most N; -1: none)")
+	verbose := fs.Bool("v", false, "print the time of each stage and layer on stderr")
+	probe := fs.String("probe", "", "look this position string up in the table FILE")
+	if err := parseFlags(fs, e.args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	if *probe != "" {
+		return probeTablebase(e, *probe, fs.Arg(0))
+	}
+	n, err := strconv.Atoi(fs.Arg(0))
+	if err != nil || n < 0 || n > tablebase.MaxStones {
+		return fmt.Errorf("N %q: want a whole number from 0 to %d", fs.Arg(0), tablebase.MaxStones)
+	}
+	if *dtm < -1 {
+		return fmt.Errorf("-dtm %d: want -1 or more", *dtm)
+	}
+
+	start := time.Now()
+	rep := &genReport{w: e.stderr, verbose: *verbose, start: start}
+	if f, ok := e.stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(f.Fd())) {
+		rep.bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(e.stderr),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("pos"),
+			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	path, err := tablebase.Generate(ctx, *dir, n, min(*dtm, n), rep.progress)
+	rep.finishLayer(time.Now())
+	if err != nil {
+		return err
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s: up to %d stones, distances up to %d, %d bytes, %.1fs\n",
+		path, n, min(*dtm, n), info.Size(), time.Since(start).Seconds())
+	return nil
+}
+
+// genReport turns the generator's progress into a bar (on a terminal) and,
+// with -v, a line per stage and layer.
+type genReport struct {
+	w          io.Writer
+	verbose    bool
+	bar        *progressbar.ProgressBar
+	start      time.Time
+	stage      string // "" before the first report
+	layer      int
+	layerStart time.Time
+}
+
+func (r *genReport) progress(stage string, stones int, done, total int64) {
+	if stage != r.stage || stones != r.layer {
+		now := time.Now()
+		r.finishLayer(now)
+		r.stage, r.layer, r.layerStart = stage, stones, now
+		if r.bar != nil {
+			r.bar.Reset()
+			r.bar.ChangeMax64(total)
+			r.bar.Describe(fmt.Sprintf("%s, %d stones", stage, stones))
+		}
+	}
+	if r.bar != nil {
+		r.bar.Set64(done)
+	}
+}
+
+func (r *genReport) finishLayer(now time.Time) {
+	if r.stage == "" {
+		return
+	}
+	if r.bar != nil {
+		r.bar.Clear()
+	}
+	if r.verbose {
+		fmt.Fprintf(r.w, "%-9s %2d stones: %8.1fs (total %.1fs)\n",
+			r.stage, r.layer, now.Sub(r.layerStart).Seconds(), now.Sub(r.start).Seconds())
+	}
+	r.stage = ""
+}
+
+func probeTablebase(e env, fen, path string) error {
+	p, _, err := toguz.ParseFEN(fen, toguz.Standard)
+	if err != nil {
+		return fmt.Errorf("-probe: %w", err)
+	}
+	t, err := tablebase.Open(path)
+	if err != nil {
+		return err
+	}
+	wdl, ok := t.ProbeWDL(p)
+	if !ok {
+		return fmt.Errorf("the position is not in %s (up to %d stones)", path, t.MaxStones())
+	}
+	mover, opp, _ := t.Value(p)
+	fmt.Fprintf(e.stdout, "%s for %s to move", wdl, p.Turn())
+	if _, plies, ok := t.ProbeDTM(p); ok && wdl != tablebase.Draw {
+		fmt.Fprintf(e.stdout, " in %d plies", plies)
+	}
+	fmt.Fprintf(e.stdout, "; %s can make sure to collect %d more stones, %s %d\n",
+		p.Turn(), mover, p.Turn().Other(), opp)
+	return nil
+}

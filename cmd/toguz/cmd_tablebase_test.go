@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTablebaseGenerateAndProbe(t *testing.T) {
+	dir := t.TempDir()
+	var out, errs bytes.Buffer
+	e := env{args: []string{"tablebase", "-dir", dir, "-dtm", "3", "3"}, stdout: &out, stderr: &errs}
+	if code := run(context.Background(), e); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	path := filepath.Join(dir, "standard-3.tgtb")
+	if _, err := os.Stat(path); err != nil || !strings.Contains(out.String(), path) {
+		t.Fatalf("output %q, file: %v", out.String(), err)
+	}
+	if errs.Len() != 0 {
+		t.Errorf("stderr is not a terminal, yet got %q", errs.String())
+	}
+
+	tests := []struct {
+		fen, want string
+	}{
+		// White moves his one stone onto Black's hole 1: 2 there, captured, 82.
+		{"8,1S/8,1S 80 80 S 1", "win for white to move in 1 plies"},
+		// Black to move has no stone: White collects his 2 and has 82.
+		{"9/2S,8 80 80 N 1", "loss for black to move in 0 plies"},
+	}
+	for _, tt := range tests {
+		out.Reset()
+		errs.Reset()
+		e := env{args: []string{"tablebase", "-probe", tt.fen, path}, stdout: &out, stderr: &errs}
+		if code := run(context.Background(), e); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tt.fen, code, errs.String())
+		}
+		if !strings.HasPrefix(out.String(), tt.want) {
+			t.Errorf("%s: %q, want %q…", tt.fen, out.String(), tt.want)
+		}
+	}
+
+	e = env{args: []string{"tablebase", "-probe", "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", path},
+		stdout: &out, stderr: &errs}
+	if code := run(context.Background(), e); code != 1 {
+		t.Errorf("probing the start position: exit %d, want 1", code)
+	}
+}

@@ -1,0 +1,656 @@
+package tablebase
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
+)
+
+// solved holds tables of up to 4, 5 and 6 stones, with distances, each
+// solved once per test binary.
+var solved = map[int]func() (*Tables, error){
+	4: sync.OnceValues(func() (*Tables, error) { return Solve(context.Background(), 4, 4, 2, nil) }),
+	5: sync.OnceValues(func() (*Tables, error) { return Solve(context.Background(), 5, 5, 2, nil) }),
+	6: sync.OnceValues(func() (*Tables, error) { return Solve(context.Background(), 6, 6, 2, nil) }),
+}
+
+func tables(t testing.TB, n int) *Tables {
+	t.Helper()
+	tb, err := solved[n]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// randomPosition returns a standard position with k stones on the board in
+// tuzdik configuration c (mover's view), the given player to move and the
+// side to move holding kazan a.
+func randomPosition(t testing.TB, rng *rand.Rand, k, c int, turn toguz.Player, a int) toguz.Position {
+	t.Helper()
+	cf := &configs[c]
+	var f frame
+	for range k {
+		f.b[cf.free[rng.IntN(cf.nfree)]]++
+	}
+	return positionOf(t, f, cf.t, turn, a, 162-k-a)
+}
+
+// positionOf builds the position of frame board f with tuzdiks tz, seen
+// from turn, with kazans a (mover) and b.
+func positionOf(t testing.TB, f frame, tz tuzdiks, turn toguz.Player, a, b int) toguz.Position {
+	t.Helper()
+	s := toguz.Setup{Rules: toguz.Standard, Turn: turn}
+	me, opp := turn, turn.Other()
+	s.Board[me], s.Board[opp] = make([]int, 9), make([]int, 9)
+	for h := range 9 {
+		s.Board[me][h], s.Board[opp][h] = int(f.b[h]), int(f.b[h+9])
+	}
+	s.Kazan[me], s.Kazan[opp] = a, b
+	if tz.my >= 0 {
+		s.Tuzdik[me] = int(tz.my) - 8
+	}
+	if tz.opp >= 0 {
+		s.Tuzdik[opp] = int(tz.opp) + 1
+	}
+	p, err := s.Position()
+	if err != nil {
+		t.Fatalf("setup %+v: %v", s, err)
+	}
+	return p
+}
+
+func TestRankIsABijection(t *testing.T) {
+	for k := range 4 {
+		for c := range numConfigs {
+			n := blockSize(k, c)
+			seen := make([]bool, n)
+			// Every board of k stones, by counting in base k+1 over the
+			// free holes would be too many; unrank then rank instead,
+			// and check that the boards are distinct and valid.
+			boards := map[[ringSize]int8]bool{}
+			for r := range n {
+				var b [ringSize]int8
+				unrank(&b, r, k, &configs[c])
+				sum := 0
+				for h, v := range b {
+					if v < 0 || (int8(h) == configs[c].t.my || int8(h) == configs[c].t.opp) && v != 0 {
+						t.Fatalf("k=%d c=%d r=%d: bad board %v", k, c, r, b)
+					}
+					sum += int(v)
+				}
+				if sum != k || boards[b] {
+					t.Fatalf("k=%d c=%d r=%d: board %v has %d stones or repeats", k, c, r, b, sum)
+				}
+				boards[b] = true
+				got := rank(&b, &configs[c])
+				if got != r || seen[got] {
+					t.Fatalf("k=%d c=%d: rank(unrank(%d)) = %d", k, c, r, got)
+				}
+				seen[got] = true
+			}
+		}
+	}
+}
+
+func TestRankRoundTripRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		k, c := rng.IntN(MaxStones+1), rng.IntN(numConfigs)
+		cf := &configs[c]
+		var b [ringSize]int8
+		for range k {
+			b[cf.free[rng.IntN(cf.nfree)]]++
+		}
+		r := rank(&b, cf)
+		if r < 0 || r >= blockSize(k, c) {
+			t.Fatalf("rank %d out of [0,%d)", r, blockSize(k, c))
+		}
+		var got [ringSize]int8
+		unrank(&got, r, k, cf)
+		if got != b {
+			t.Fatalf("unrank(rank(%v)) = %v", b, got)
+		}
+	}
+}
+
+func TestConfigs(t *testing.T) {
+	for c := range numConfigs {
+		if got := configOf(configs[c].t); got != c {
+			t.Errorf("configOf(%+v) = %d, want %d", configs[c].t, got, c)
+		}
+	}
+}
+
+// TestPlayMatchesRules checks the generator's move against the rules
+// library's on random positions of every tuzdik configuration.
+func TestPlayMatchesRules(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := range 20000 {
+		k := rng.IntN(MaxStones + 1)
+		c := n % numConfigs
+		turn := toguz.Player(rng.IntN(2))
+		p := randomPosition(t, rng, k, c, turn, 80-k/2)
+		f, stones := frameOf(&p)
+		if stones != k || f.t != configs[c].t {
+			t.Fatalf("frameOf: %d stones, tuzdiks %+v; want %d, %+v", stones, f.t, k, configs[c].t)
+		}
+		for m := range p.LegalMoves().All() {
+			q := p.After(m)
+			child, gMe, gOpp := f.play(int(m) - 1)
+			want, wantStones := frameOf(&q)
+			if child != want || stones-gMe-gOpp != wantStones ||
+				q.Kazan(turn)-p.Kazan(turn) != gMe || q.Kazan(turn.Other())-p.Kazan(turn.Other()) != gOpp {
+				t.Fatalf("%s move %d: play gives %+v (+%d, +%d), rules give %+v (%d stones)",
+					p.FEN(), m, child, gMe, gOpp, want, wantStones)
+			}
+		}
+	}
+}
+
+// reference solves positions by exploring the whole game graph from them with
+// the rules library (full positions, kazans and all) and the textbook
+// fixed point: a position is won when a move leads to a position lost for
+// the opponent, lost when every move leads to a won one, and a draw when
+// neither ever holds (play can go on for ever).
+type reference struct {
+	id       map[toguz.Position]int32
+	pos      []toguz.Position
+	children [][]int32
+}
+
+func (r *reference) add(p toguz.Position) int32 {
+	if i, ok := r.id[p]; ok {
+		return i
+	}
+	i := int32(len(r.pos))
+	r.id[p] = i
+	r.pos = append(r.pos, p)
+	r.children = append(r.children, nil)
+	for stack := []int32{i}; len(stack) > 0; {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		q := r.pos[j]
+		if q.IsOver() {
+			continue
+		}
+		for m := range q.LegalMoves().All() {
+			c := q.After(m)
+			ci, ok := r.id[c]
+			if !ok {
+				ci = int32(len(r.pos))
+				r.id[c] = ci
+				r.pos = append(r.pos, c)
+				r.children = append(r.children, nil)
+				stack = append(stack, ci)
+			}
+			r.children[j] = append(r.children[j], ci)
+		}
+	}
+	return i
+}
+
+func (r *reference) solve() []WDL {
+	val := make([]WDL, len(r.pos))
+	known := make([]bool, len(r.pos))
+	for i, p := range r.pos {
+		if p.IsOver() {
+			o := p.Outcome()
+			switch me := p.Turn(); {
+			case o.Result == toguz.WinFor(me):
+				val[i] = Win
+			case o.Result == toguz.WinFor(me.Other()):
+				val[i] = Loss
+			default:
+				val[i] = Draw
+			}
+			known[i] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, cs := range r.children {
+			if known[i] {
+				continue
+			}
+			allWon := true
+			for _, c := range cs {
+				if known[c] && val[c] == Loss {
+					val[i], known[i], changed = Win, true, true
+					break
+				}
+				if !known[c] || val[c] != Win {
+					allWon = false
+				}
+			}
+			if !known[i] && allWon {
+				val[i], known[i], changed = Loss, true, true
+			}
+		}
+	}
+	return val
+}
+
+// distances returns the plies to the end of every position under best play
+// by the textbook definition, level by level: a finished game is at 0; a
+// won position is at d when a move leads to a lost one at d−1, and a lost
+// one at d when every move leads to a won one and the farthest is at d−1.
+// Draws get −1.
+func (r *reference) distances(val []WDL) []int {
+	dist := make([]int, len(r.pos))
+	for i, p := range r.pos {
+		dist[i] = -1
+		if p.IsOver() {
+			dist[i] = 0
+		}
+	}
+	for d, changed := 1, true; changed; d++ {
+		changed = false
+		var set []int
+		for i, cs := range r.children {
+			if dist[i] >= 0 || val[i] == Draw {
+				continue
+			}
+			if val[i] == Win {
+				for _, c := range cs {
+					if val[c] == Loss && dist[c] == d-1 {
+						set = append(set, i)
+						break
+					}
+				}
+				continue
+			}
+			far := 0
+			for _, c := range cs {
+				if dist[c] < 0 {
+					far = -1
+					break
+				}
+				far = max(far, dist[c])
+			}
+			if far == d-1 {
+				set = append(set, i)
+			}
+		}
+		for _, i := range set {
+			dist[i], changed = d, true
+		}
+		if !changed {
+			// Nothing at this level; a later one may still come.
+			for i := range r.pos {
+				if dist[i] < 0 && val[i] != Draw {
+					changed = true
+					break
+				}
+			}
+			if d > 10000 {
+				panic("reference distances do not converge")
+			}
+		}
+	}
+	return dist
+}
+
+// TestProbeMatchesReference compares the tables with the reference on random
+// boards of every tuzdik configuration, each under every kazan split where
+// the game is not over, so that both stored counts are checked at every
+// threshold.
+func TestProbeMatchesReference(t *testing.T) {
+	maxK, boards := 6, 2*numConfigs
+	if testing.Short() {
+		maxK, boards = 5, numConfigs
+	}
+	tb := tables(t, maxK)
+	rng := rand.New(rand.NewPCG(5, 6))
+	ref := &reference{id: map[toguz.Position]int32{}}
+	var roots []int32
+	for n := range boards {
+		k := 1 + n%maxK
+		c := n % numConfigs
+		turn := toguz.Player(rng.IntN(2))
+		base := randomPosition(t, rng, k, c, turn, 81)
+		f, _ := frameOf(&base)
+		for a := 81 - k; a <= 81; a++ {
+			p := positionOf(t, f, configs[c].t, turn, a, 162-k-a)
+			roots = append(roots, ref.add(p))
+		}
+	}
+	val := ref.solve()
+	dist := ref.distances(val)
+	counts := map[WDL]int{}
+	longest := 0
+	for _, i := range roots {
+		p := ref.pos[i]
+		got, ok := tb.ProbeWDL(p)
+		if !ok {
+			t.Fatalf("%s: not in the tables", p.FEN())
+		}
+		if got != val[i] {
+			a, d, _ := tb.Value(p)
+			t.Errorf("%s: tables say %s (mover %d, opponent %d), reference %s", p.FEN(), got, a, d, val[i])
+		}
+		counts[got]++
+		res, plies, ok := tb.ProbeDTM(p)
+		if want := max(dist[i], 0); !ok || res != val[i] || plies != want {
+			t.Errorf("%s: ProbeDTM %s in %d (%v), reference %s in %d", p.FEN(), res, plies, ok, val[i], want)
+		}
+		longest = max(longest, plies)
+	}
+	t.Logf("longest: %d plies", longest)
+	t.Logf("%d positions checked (%v), reference graph of %d", len(roots), counts, len(ref.pos))
+	if counts[Win] == 0 || counts[Loss] == 0 || counts[Draw] == 0 {
+		t.Errorf("results %v: want every result among the checked positions", counts)
+	}
+}
+
+// TestProbeEveryReachablePosition checks the tables on every position the
+// reference reached, not only the roots, from a few 6-stone positions.
+func TestProbeEveryReachablePosition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	tb := tables(t, 6)
+	rng := rand.New(rand.NewPCG(7, 8))
+	ref := &reference{id: map[toguz.Position]int32{}}
+	for n := range 40 {
+		k := 6
+		ref.add(randomPosition(t, rng, k, rng.IntN(numConfigs), toguz.Player(n%2), 81-k+rng.IntN(k+1)))
+	}
+	val := ref.solve()
+	dist := ref.distances(val)
+	for i, p := range ref.pos {
+		got, ok := tb.ProbeWDL(p)
+		if !ok {
+			t.Fatalf("%s: not in the tables", p.FEN())
+		}
+		if got != val[i] {
+			t.Fatalf("%s: tables say %s, reference %s", p.FEN(), got, val[i])
+		}
+		if res, plies, ok := tb.ProbeDTM(p); !ok || res != got || plies != max(dist[i], 0) {
+			t.Fatalf("%s: ProbeDTM %s in %d, reference %s in %d", p.FEN(), res, plies, val[i], dist[i])
+		}
+	}
+	t.Logf("%d positions checked", len(ref.pos))
+}
+
+func TestProbeOutside(t *testing.T) {
+	tb := tables(t, 4)
+	if _, ok := tb.ProbeWDL(toguz.StartPosition()); ok {
+		t.Error("the start position is in a 4-stone table")
+	}
+	p, err := toguz.NewPosition(toguz.Bestemshe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tb.ProbeWDL(p); ok {
+		t.Error("a Bestemshe position is in a standard table")
+	}
+}
+
+func TestProbeDoesNotAllocate(t *testing.T) {
+	tb := tables(t, 4)
+	p := randomPosition(t, rand.New(rand.NewPCG(1, 1)), 4, 40, toguz.Black, 79)
+	for name, probe := range map[string]func(){
+		"ProbeWDL": func() { tb.ProbeWDL(p) },
+		"ProbeDTM": func() { tb.ProbeDTM(p) },
+		"Probe":    func() { tb.Probe(p) },
+		"Value":    func() { tb.Value(p) },
+	} {
+		if n := testing.AllocsPerRun(100, probe); n != 0 {
+			t.Errorf("%s allocates %v times", name, n)
+		}
+	}
+}
+
+// TestEngineProbe checks the engine's scores against ProbeDTM, and that
+// positions beyond the distances are answered only when drawn.
+func TestEngineProbe(t *testing.T) {
+	full := tables(t, 4)
+	wdlOnly, err := Solve(context.Background(), 4, 2, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	for n := range 2000 {
+		k := 1 + rng.IntN(4)
+		p := randomPosition(t, rng, k, n%numConfigs, toguz.Player(n%2), 81-k+rng.IntN(k+1))
+		res, plies, ok := full.ProbeDTM(p)
+		if !ok {
+			t.Fatalf("%s: no distance in a 4-stone table", p.FEN())
+		}
+		want := map[WDL]engine.Score{Win: engine.MateScore - engine.Score(plies), Draw: 0,
+			Loss: -engine.MateScore + engine.Score(plies)}[res]
+		if s, ok := full.Probe(p); !ok || s != want || (res != Draw) != s.IsMate() || s.MatePlies() != map[WDL]int{Win: plies, Loss: -plies}[res] {
+			t.Fatalf("%s: Probe = %v, %v; want %v (%s in %d)", p.FEN(), s, ok, want, res, plies)
+		}
+		s, ok := wdlOnly.Probe(p)
+		if k <= 2 && (!ok || s != want) || k > 2 && (ok != (res == Draw) || s != 0) {
+			t.Fatalf("%s (%d stones): Probe without distances = %v, %v; result %s", p.FEN(), k, s, ok, res)
+		}
+	}
+}
+
+func TestFileRoundTrip(t *testing.T) {
+	tb := tables(t, 4)
+	path := filepath.Join(t.TempDir(), FileName(4))
+	if err := tb.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MaxStones() != 4 || got.DistanceStones() != 4 || !bytes.Equal(got.data, tb.data) || !bytes.Equal(got.dist, tb.dist) {
+		t.Errorf("read back %d stones, %d bytes; want 4, %d", got.MaxStones(), len(got.data), len(tb.data))
+	}
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil || len(entries) != 1 {
+		t.Errorf("directory holds %v (%v), want only the table", entries, err)
+	}
+}
+
+func TestGenerateWritesFile(t *testing.T) {
+	dir := t.TempDir()
+	calls := 0
+	path, err := Generate(context.Background(), dir, 3, 3, func(stage string, stones int, done, total int64) {
+		if done > total || stones > 3 {
+			t.Errorf("progress %d/%d on layer %d", done, total, stones)
+		}
+		calls++
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := tables(t, 4)
+	if !bytes.Equal(got.data, want.data[:len(got.data)]) || !bytes.Equal(got.dist, want.dist[:len(got.dist)]) || calls == 0 {
+		t.Errorf("a 3-stone table is not the start of the 4-stone one (%d progress calls)", calls)
+	}
+}
+
+func TestSolveCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Solve(ctx, 4, 4, 2, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("Solve with a cancelled context: %v", err)
+	}
+}
+
+func TestOpenCorrupt(t *testing.T) {
+	var good bytes.Buffer
+	if _, err := tables(t, 4).WriteTo(&good); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good.Bytes())) }
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"empty", nil},
+		{"truncated", good.Bytes()[:good.Len()-1]},
+		{"too long", append(bytes.Clone(good.Bytes()), 0)},
+		{"magic", edit(func(b []byte) []byte { b[0] = 'X'; return b })},
+		{"version", edit(func(b []byte) []byte { b[8] = 9; return b })},
+		{"stones", edit(func(b []byte) []byte { b[12] = 3; return b })},
+		{"too many stones", edit(func(b []byte) []byte { b[12] = 99; return b })},
+		{"distance stones", edit(func(b []byte) []byte { b[16] = 4; return b })},
+		{"distances beyond values", edit(func(b []byte) []byte { b[16] = 9; return b })},
+		{"ruleset", edit(func(b []byte) []byte { b[40] = 'X'; return b })},
+		{"value", edit(func(b []byte) []byte { b[headerSize+1000] ^= 0x10; return b })},
+		{"distance", edit(func(b []byte) []byte { b[len(b)-100] ^= 0x01; return b })},
+		{"checksum", edit(func(b []byte) []byte { b[len(b)-1] ^= 1; return b })},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.tgtb")
+			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Open(path); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("Open: %v, want ErrCorrupt", err)
+			}
+		})
+	}
+	if _, err := Open(filepath.Join(t.TempDir(), "missing")); err == nil || errors.Is(err, ErrCorrupt) {
+		t.Errorf("Open of a missing file: %v", err)
+	}
+}
+
+func BenchmarkProbe(b *testing.B) {
+	tb := tables(b, 5)
+	rng := rand.New(rand.NewPCG(9, 9))
+	ps := make([]toguz.Position, 1024)
+	for i := range ps {
+		k := 1 + rng.IntN(5)
+		ps[i] = randomPosition(b, rng, k, rng.IntN(numConfigs), toguz.Player(i%2), 81-rng.IntN(k+1))
+	}
+	probes := []struct {
+		name  string
+		probe func(toguz.Position)
+	}{
+		{"WDL", func(p toguz.Position) { tb.ProbeWDL(p) }},
+		{"DTM", func(p toguz.Position) { tb.ProbeDTM(p) }},
+		{"Engine", func(p toguz.Position) { tb.Probe(p) }},
+	}
+	for _, pr := range probes {
+		b.Run(pr.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				pr.probe(ps[i&1023])
+				i++
+			}
+		})
+	}
+}
+
+func BenchmarkSolve(b *testing.B) {
+	for _, n := range []int{6, 7, 8} {
+		b.Run(string(rune('0'+n)), func(b *testing.B) {
+			for b.Loop() {
+				t, err := Solve(context.Background(), n, -1, 2, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(t.Positions()), "positions")
+			}
+		})
+	}
+}
+
+// TestParentsInvertQuietMoves checks that parents lists exactly the
+// positions with a quiet move to a position.
+func TestParentsInvertQuietMoves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for n := range 20000 {
+		k, c := rng.IntN(MaxStones+1), n%numConfigs
+		cf := &configs[c]
+		f := frame{t: cf.t}
+		for range k {
+			f.b[cf.free[rng.IntN(cf.nfree)]]++
+		}
+		for ms := f.moves(); ms != 0; ms &= ms - 1 {
+			i := bits.TrailingZeros16(ms)
+			child, gMe, gOpp := f.play(i)
+			found := false
+			child.parents(func(p *frame) { found = found || *p == f })
+			if quiet := gMe == 0 && gOpp == 0; found != quiet {
+				t.Fatalf("%+v move %d (gains %d, %d): among the parents of the child: %v", f, i, gMe, gOpp, found)
+			}
+		}
+		f.parents(func(p *frame) {
+			ok := false
+			for ms := p.moves(); ms != 0; ms &= ms - 1 {
+				child, gMe, gOpp := p.play(bits.TrailingZeros16(ms))
+				ok = ok || child == f && gMe == 0 && gOpp == 0
+			}
+			if !ok {
+				t.Fatalf("%+v is given as a parent of %+v, but has no quiet move to it", *p, f)
+			}
+		})
+	}
+}
+
+func BenchmarkSolveDistances(b *testing.B) {
+	for _, n := range []int{5, 6, 7} {
+		b.Run(string(rune('0'+n)), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Solve(context.Background(), n, n, 2, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestFileMatchesReference checks a generated table file, named by the
+// environment variable TOGUZ_TABLEBASE, against the reference on random
+// positions of its largest layers:
+//
+//	TOGUZ_TABLEBASE=standard-9.tgtb go test -run FileMatches ./internal/tablebase/
+func TestFileMatchesReference(t *testing.T) {
+	path := os.Getenv("TOGUZ_TABLEBASE")
+	if path == "" {
+		t.Skip("TOGUZ_TABLEBASE names no table file")
+	}
+	tb, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(15, 16))
+	ref := &reference{id: map[toguz.Position]int32{}}
+	var roots []int32
+	for n := range 24 {
+		k := tb.MaxStones() - n%3
+		p := randomPosition(t, rng, k, rng.IntN(numConfigs), toguz.Player(n%2), 81-k+rng.IntN(k+1))
+		roots = append(roots, ref.add(p))
+	}
+	val := ref.solve()
+	dist := ref.distances(val)
+	checked := 0
+	for i, p := range ref.pos {
+		got, ok := tb.ProbeWDL(p)
+		if !ok || got != val[i] {
+			t.Fatalf("%s: tables say %s (%v), reference %s", p.FEN(), got, ok, val[i])
+		}
+		if res, plies, ok := tb.ProbeDTM(p); ok {
+			if res != got || plies != max(dist[i], 0) {
+				t.Fatalf("%s: ProbeDTM %s in %d, reference %s in %d", p.FEN(), res, plies, val[i], dist[i])
+			}
+			checked++
+		}
+	}
+	t.Logf("%d positions reached from %d roots: results all agree, distances of %d agree", len(ref.pos), len(roots), checked)
+}
