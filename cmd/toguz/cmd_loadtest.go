@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -24,6 +25,8 @@ func runLoadtest(ctx context.Context, e env) error {
 	tc := fs.String("tc", "10+5", "time control of the games (see docs/api.md; \"\" for none)")
 	seed := fs.Int64("seed", 1, "random source of the moves")
 	idle := fs.Int("idle", 0, "first measure the memory of this many idle games (in-process server only)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
+	memProfile := fs.String("memprofile", "", "write an allocation profile of the run (server and clients) to this file")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -62,6 +65,24 @@ func runLoadtest(ctx context.Context, e env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%d games against %s, a move every %v per game, for %v%s\n", *games, *target, *interval, *duration, loadAverage())
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if *memProfile != "" {
+		defer func() {
+			if err := writeHeapProfile(*memProfile); err != nil {
+				fmt.Fprintf(e.stderr, "toguz loadtest: %v\n", err)
+			}
+		}()
+	}
 	cpu0 := cpuTime()
 	r, err := loadtest.Run(ctx, loadtest.Config{
 		URL: *target, Games: *games, Interval: *interval, Duration: *duration, TC: *tc, Seed: *seed,
@@ -119,6 +140,19 @@ func startLocal(ctx context.Context) (*localserver.Server, func(), error) {
 		srv.Close()
 		os.RemoveAll(dir)
 	}, nil
+}
+
+// writeHeapProfile writes the allocations of the process so far to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // measureHeap is loadtest.Measure for this process.

@@ -6,13 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"time"
 
-	"github.com/toguz/toguz/internal/auth"
-	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/server"
-	"github.com/toguz/toguz/internal/store"
 )
 
 func runServe(ctx context.Context, e env) error {
@@ -47,57 +43,28 @@ func runServe(ctx context.Context, e env) error {
 	}
 	log := slog.New(h)
 
-	st, err := store.Open(ctx, *db, store.Options{})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	player, err := server.NewEnginePlayer(*engines, 16)
-	if err != nil {
-		return err
-	}
 	if *firstMove == 0 {
 		*firstMove = -1
 	}
-	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopHub()
-	gs := server.GameStore{S: st}
-	hub := live.NewHub(hubCtx, live.Config{Store: gs, Engine: player, Logger: log, Grace: *grace, FirstMoveTimeout: *firstMove})
-	n, err := hub.Resume(ctx)
-	if err != nil {
-		return err
-	}
-	log.Info("resumed live games", "games", n)
-	accounts, err := auth.New(auth.Config{Store: st, Logger: log, SecureCookies: *secure})
-	if err != nil {
-		return err
-	}
-	srv, err := server.New(server.Config{Hub: hub, Lobby: live.NewLobby(hub), Accounts: server.AuthAccounts{A: accounts}, Archive: gs, Logger: log,
-		SecureCookies: *secure})
+	app, err := server.Open(ctx, server.Options{DB: *db, Logger: log, Engines: *engines, Grace: *grace,
+		FirstMoveTimeout: *firstMove, SecureCookies: *secure})
 	if err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
+		app.Close()
 		return err
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(h, slog.LevelWarn)}
 	fmt.Fprintf(e.stderr, "toguz serve: listening on http://%s\n", ln.Addr())
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- app.Serve(ln) }()
 	select {
 	case err := <-errc:
-		return err
+		return errors.Join(err, app.Close())
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err = hs.Shutdown(sctx)
-	stopHub() // closes the websockets: their games stop
-	hub.Wait()
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
-	return err
+	err = app.Close() // closes the websockets: their games stop
+	return errors.Join(err, <-errc)
 }

@@ -13,7 +13,7 @@ import (
 // startServer starts the real server in this process with a fresh
 // database, the write limits a load test from one address needs, and no
 // message rate limit, since the tests move much faster than people.
-func startServer(t *testing.T) *localserver.Server {
+func startServer(t testing.TB) *localserver.Server {
 	t.Helper()
 	s, err := localserver.Start(context.Background(), localserver.Options{
 		DB: filepath.Join(t.TempDir(), "toguz.db"), WritesPerSecond: 1e6, WriteBurst: 1e6,
@@ -81,6 +81,11 @@ func TestIdle(t *testing.T) {
 	t.Log(r)
 	if r.PerConn <= 0 || r.PerGame <= 0 {
 		t.Errorf("memory per connection %v, per game %v: want both positive", r.PerConn, r.PerGame)
+	}
+	// A connection's goroutines are its reader (the HTTP handler) and its
+	// writer; pings run from a timer.
+	if r.GoroutinesPerConn > 2.5 {
+		t.Errorf("%.1f goroutines per idle connection, want 2", r.GoroutinesPerConn)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"github.com/toguz/toguz/internal/auth"
-	"github.com/toguz/toguz/internal/store"
 )
 
 // AuthAccounts adapts internal/auth to Accounts: auth checks names and
@@ -98,27 +97,3 @@ func (a AuthAccounts) Session(ctx context.Context, token string) (Account, error
 	}
 	return Account{ID: id.UserID, Name: id.Name}, nil
 }
-
-// NewAccounts returns the accounts of st with auth's default parameters
-// (argon2id as OWASP recommends, lichess-like login limits).
-func NewAccounts(st *store.Store) Accounts {
-	a, err := auth.New(auth.Config{Store: st})
-	if err != nil {
-		// auth.New fails only without a store or a random source.
-		return failedAccounts{err}
-	}
-	return AuthAccounts{A: a}
-}
-
-// failedAccounts answers every call with the error that prevented the
-// accounts from starting.
-type failedAccounts struct{ err error }
-
-func (f failedAccounts) SignUp(context.Context, string, string, string) (Account, string, error) {
-	return Account{}, "", f.err
-}
-func (f failedAccounts) LogIn(context.Context, string, string, string) (Account, string, error) {
-	return Account{}, "", f.err
-}
-func (f failedAccounts) LogOut(context.Context, string) error             { return f.err }
-func (f failedAccounts) Session(context.Context, string) (Account, error) { return Account{}, f.err }

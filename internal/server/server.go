@@ -3,6 +3,10 @@
 //
 // # Index
 //
+//   - Open, Options and App (app.go): the whole server wired as `toguz serve`
+//     and internal/localserver both run it: the store, the auth accounts,
+//     the hub with its engine player and its resumed games, the lobby and
+//     the handler; Serve and Close.
 //   - Server and Config: built from the live hub and lobby, the accounts
 //     (internal/auth), the archive (internal/store) and the pages
 //     (internal/web); Handler returns the whole route table.
@@ -15,7 +19,9 @@
 //     header names a user (internal/auth) or a guest (a random token whose
 //     hash is the guest's name).
 //   - Websockets (ws.go): github.com/coder/websocket, a 4 KiB read limit,
-//     JSON messages with a type field, pings, a per-connection message rate.
+//     JSON messages with a type field, a per-connection message rate. Two
+//     goroutines per connection: the handler reads, one writer sends the
+//     game's already-encoded messages; pings run from a timer.
 //   - API (api.go), pages (pages.go), the archive's interface (archive.go).
 //   - Adapters (adapters.go, accounts.go): GameStore puts internal/store
 //     behind live.Store and Archive; EnginePlayer plays the engine's moves

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -34,24 +35,30 @@ func accept(w http.ResponseWriter, r *http.Request) (*websocket.Conn, error) {
 	return c, nil
 }
 
-// pinger pings c until ctx ends, and closes c when a ping is not answered.
-func pinger(ctx context.Context, c *websocket.Conn) {
-	t := time.NewTicker(wsPingEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			pctx, cancel := context.WithTimeout(ctx, wsPingTimeout)
-			err := c.Ping(pctx)
-			cancel()
-			if err != nil {
-				c.Close(websocket.StatusPolicyViolation, "ping timeout")
-				return
-			}
+// keepAlive pings c every wsPingEvery until ctx ends or stop is called,
+// and closes c when a ping is not answered within wsPingTimeout. It runs
+// from a timer, not a goroutine of its own: an idle connection costs no
+// goroutine for it.
+func keepAlive(ctx context.Context, c *websocket.Conn) (stop func()) {
+	var mu sync.Mutex // orders the assignment of t before its callback reads it
+	var t *time.Timer
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(wsPingEvery, func() {
+		pctx, cancel := context.WithTimeout(ctx, wsPingTimeout)
+		err := c.Ping(pctx)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+		case err != nil:
+			c.Close(websocket.StatusPolicyViolation, "ping timeout")
+		default:
+			mu.Lock()
+			t.Reset(wsPingEvery)
+			mu.Unlock()
 		}
-	}
+	})
+	return func() { t.Stop() }
 }
 
 func writeMsg(ctx context.Context, c *websocket.Conn, b []byte) error {
@@ -105,7 +112,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 		}
 		c.Close(websocket.StatusGoingAway, "reconnect and sync")
 	}()
-	go pinger(ctx, c)
+	defer keepAlive(ctx, c)()
 
 	lim := rate.NewLimiter(rate.Limit(s.cfg.MessageRate), s.cfg.MessageBurst)
 	refused := 0
@@ -169,7 +176,7 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}()
-	go pinger(ctx, c)
+	defer keepAlive(ctx, c)()
 	lim := rate.NewLimiter(rate.Limit(s.cfg.MessageRate), s.cfg.MessageBurst)
 	for {
 		_, data, err := c.Read(ctx)

@@ -88,6 +88,8 @@ type Store struct {
 
 	// Statements of the hot path (AppendMove), prepared on the writer connection.
 	stmtNextPly, stmtInsertMove, stmtSaveClock *sql.Stmt
+	// The savepoints of group commit, one pair per write of a batch.
+	stmtSavepoint, stmtRelease, stmtRollbackTo *sql.Stmt
 }
 
 // ErrClosed is returned by writes after Close.
@@ -167,6 +169,9 @@ func (s *Store) prepare(ctx context.Context) error {
 		{&s.stmtNextPly, sqlNextPly},
 		{&s.stmtInsertMove, sqlInsertMove},
 		{&s.stmtSaveClock, sqlSaveClock},
+		{&s.stmtSavepoint, `SAVEPOINT w`},
+		{&s.stmtRelease, `RELEASE w`},
+		{&s.stmtRollbackTo, `ROLLBACK TO w`},
 	} {
 		if *p.stmt, err = s.w.PrepareContext(ctx, p.sql); err != nil {
 			return fmt.Errorf("store: prepare: %w", err)
@@ -201,7 +206,8 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.quit)
 		<-s.stopped
-		s.closeErr = errors.Join(s.stmtNextPly.Close(), s.stmtInsertMove.Close(), s.stmtSaveClock.Close(), s.r.Close(), s.w.Close())
+		s.closeErr = errors.Join(s.stmtNextPly.Close(), s.stmtInsertMove.Close(), s.stmtSaveClock.Close(),
+			s.stmtSavepoint.Close(), s.stmtRelease.Close(), s.stmtRollbackTo.Close(), s.r.Close(), s.w.Close())
 	})
 	return s.closeErr
 }
@@ -283,7 +289,7 @@ func (s *Store) runBatch(batch []writeReq) {
 		}
 		ctx := context.WithoutCancel(r.ctx)
 		if !single {
-			if _, err := tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
+			if _, err := tx.StmtContext(ctx, s.stmtSavepoint).ExecContext(ctx); err != nil {
 				tx.Rollback()
 				fail(fmt.Errorf("store: savepoint: %w", err))
 				return
@@ -297,11 +303,11 @@ func (s *Store) runBatch(batch []writeReq) {
 			return
 		case single:
 		case errs[i] != nil:
-			if _, err = tx.ExecContext(ctx, `ROLLBACK TO w`); err == nil {
-				_, err = tx.ExecContext(ctx, `RELEASE w`)
+			if _, err = tx.StmtContext(ctx, s.stmtRollbackTo).ExecContext(ctx); err == nil {
+				_, err = tx.StmtContext(ctx, s.stmtRelease).ExecContext(ctx)
 			}
 		default:
-			_, err = tx.ExecContext(ctx, `RELEASE w`)
+			_, err = tx.StmtContext(ctx, s.stmtRelease).ExecContext(ctx)
 		}
 		if err != nil {
 			tx.Rollback()

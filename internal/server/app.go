@@ -1,0 +1,122 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/store"
+)
+
+// Options configure Open: the whole server of `toguz serve`.
+type Options struct {
+	DB     string       // the SQLite file (created and migrated)
+	Logger *slog.Logger // nil: discard
+	// Engines is the number of engine searches at once for the games
+	// against the engine (0: one per CPU).
+	Engines int
+	// Grace and FirstMoveTimeout are live.Config's (0: its defaults;
+	// a negative FirstMoveTimeout: never).
+	Grace            time.Duration
+	FirstMoveTimeout time.Duration
+	// SecureCookies, MessageRate, MessageBurst, WritesPerSecond and
+	// WriteBurst are Config's (0: its defaults).
+	SecureCookies   bool
+	MessageRate     float64
+	MessageBurst    int
+	WritesPerSecond float64
+	WriteBurst      int
+}
+
+// App is the whole server wired together: the store, the accounts, the live
+// hub with its engine player, the lobby and the HTTP handler. `toguz serve`
+// and internal/localserver both build it with Open, so that the load and
+// browser tests measure exactly what is served.
+type App struct {
+	Store *store.Store
+	Hub   *live.Hub
+
+	log     *slog.Logger
+	handler http.Handler
+	stopHub context.CancelFunc
+	hs      *http.Server
+}
+
+// Open opens (creating and migrating) the database, resumes its live games
+// and builds the handler. The hub lives until Close, not until ctx ends.
+func Open(ctx context.Context, opts Options) (*App, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	st, err := store.Open(ctx, opts.DB, store.Options{})
+	if err != nil {
+		return nil, err
+	}
+	player, err := NewEnginePlayer(opts.Engines, 16)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
+	gs := GameStore{S: st}
+	hub := live.NewHub(hubCtx, live.Config{Store: gs, Engine: player, Logger: log,
+		Grace: opts.Grace, FirstMoveTimeout: opts.FirstMoveTimeout})
+	a := &App{Store: st, Hub: hub, log: log, stopHub: stopHub}
+	fail := func(err error) (*App, error) {
+		a.stop()
+		return nil, err
+	}
+	n, err := hub.Resume(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	log.Info("resumed live games", "games", n)
+	accounts, err := auth.New(auth.Config{Store: st, Logger: log, SecureCookies: opts.SecureCookies})
+	if err != nil {
+		return fail(err)
+	}
+	srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), Accounts: AuthAccounts{A: accounts}, Archive: gs,
+		Logger: log, SecureCookies: opts.SecureCookies,
+		MessageRate: opts.MessageRate, MessageBurst: opts.MessageBurst,
+		WritesPerSecond: opts.WritesPerSecond, WriteBurst: opts.WriteBurst})
+	if err != nil {
+		return fail(err)
+	}
+	a.handler = srv.Handler()
+	a.hs = &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	return a, nil
+}
+
+// Handler returns the routes of the API and the pages.
+func (a *App) Handler() http.Handler { return a.handler }
+
+// Serve serves ln until Close; it returns nil after Close.
+func (a *App) Serve(ln net.Listener) error {
+	if err := a.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// Close stops serving (waiting up to 10 s for requests in progress), stops
+// the live games (which closes their websockets) and closes the database.
+func (a *App) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := a.hs.Shutdown(ctx)
+	return errors.Join(err, a.stop())
+}
+
+func (a *App) stop() error {
+	a.stopHub()
+	a.Hub.Wait()
+	return a.Store.Close()
+}
