@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toguz/toguz/internal/cputime"
 	"github.com/toguz/toguz/internal/loadtest"
 	"github.com/toguz/toguz/internal/localserver"
 )
@@ -83,13 +84,13 @@ func runLoadtest(ctx context.Context, e env) error {
 			}
 		}()
 	}
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	r, err := loadtest.Run(ctx, loadtest.Config{
 		URL: *target, Games: *games, Interval: *interval, Duration: *duration, TC: *tc, Seed: *seed,
 		Progress: e.stderr,
 	})
 	r.WriteTo(e.stdout)
-	if cpu := cpuTime() - cpu0; cpu > 0 && r.Moves > 0 {
+	if cpu := cputime.Process() - cpu0; cpu > 0 && r.Moves > 0 {
 		who := "server and clients"
 		if local == nil {
 			who = "the clients only"
