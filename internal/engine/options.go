@@ -44,7 +44,6 @@ type Options struct {
 	Aspiration  bool // aspiration windows around the previous iteration's score
 	LMR         bool // late move reductions
 	Quiescence  bool // quiescence search over capturing moves at the leaves
-	NullMove    bool // null-move pruning
 	Futility    bool // reverse futility pruning near the leaves
 	LearnedEval bool // trained evaluation; off: the plain kazan difference
 
@@ -58,7 +57,7 @@ func DefaultOptions() Options {
 	return Options{
 		Threads: 1, HashMB: 64, Level: MaxLevel, MultiPV: 1,
 		TT: true, Killers: true, History: true, CaptureSort: true, PVS: true,
-		Aspiration: true, LMR: true, Quiescence: true, NullMove: true, Futility: true,
+		Aspiration: true, LMR: true, Quiescence: true, Futility: true,
 		LearnedEval: true,
 	}
 }
