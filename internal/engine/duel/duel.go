@@ -9,11 +9,11 @@ package duel
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/match"
 )
 
 // Config describes a match.
@@ -26,40 +26,13 @@ type Config struct {
 	MaxPlies  int // a game this long is adjudicated on the kazans; 0: 400
 }
 
-// Result counts the games from A's view.
-type Result struct {
-	Wins, Draws, Losses int
-}
-
-// Games returns the number of games played.
-func (r Result) Games() int { return r.Wins + r.Draws + r.Losses }
-
-// Score returns A's score fraction.
-func (r Result) Score() float64 {
-	return (float64(r.Wins) + float64(r.Draws)/2) / float64(max(r.Games(), 1))
-}
-
-// Elo returns A's Elo difference and the half-width of its 95% interval.
-func (r Result) Elo() (elo, margin float64) {
-	n := float64(r.Games())
-	if n == 0 {
-		return 0, 0
-	}
-	s := r.Score()
-	// Variance of one game's score, from the trinomial counts.
-	v := (float64(r.Wins)*(1-s)*(1-s) + float64(r.Draws)*(0.5-s)*(0.5-s) + float64(r.Losses)*s*s) / n
-	d := 1.96 * math.Sqrt(v/n)
-	return eloOf(s), (eloOf(min(s+d, 0.999)) - eloOf(max(s-d, 0.001))) / 2
-}
-
-func eloOf(s float64) float64 {
-	s = min(max(s, 0.001), 0.999)
-	return -400 * math.Log10(1/s-1)
-}
+// Result counts the games from A's view. The statistics are the match
+// runner's (internal/match), so that a duel and `toguz match` report alike.
+type Result struct{ match.Counts }
 
 func (r Result) String() string {
-	elo, m := r.Elo()
-	return fmt.Sprintf("+%d =%d -%d (%.1f%%), Elo %+.0f ± %.0f", r.Wins, r.Draws, r.Losses, 100*r.Score(), elo, m)
+	return fmt.Sprintf("+%d =%d -%d (%.1f%%), Elo %v", r.Wins, r.Draws, r.Losses, 100*r.Score(),
+		match.EloFromCounts(r.Counts))
 }
 
 // Play runs the match; progress, if not nil, is called after every game.

@@ -80,23 +80,6 @@ func setOff(o *engine.Options, name string) error {
 	return nil
 }
 
-func TestElo(t *testing.T) {
-	tests := []struct {
-		r        Result
-		elo, err float64
-	}{
-		{Result{Wins: 50, Losses: 50}, 0, 69},
-		{Result{Wins: 75, Losses: 25}, 191, 81},
-		{Result{Draws: 10}, 0, 0},
-	}
-	for _, tt := range tests {
-		elo, err := tt.r.Elo()
-		if int(elo+0.5) != int(tt.elo+0.5) || int(err+0.5) != int(tt.err+0.5) {
-			t.Errorf("%+v: Elo %.1f ± %.1f, want %.0f ± %.0f", tt.r, elo, err, tt.elo, tt.err)
-		}
-	}
-}
-
 func TestPlaySelfMatch(t *testing.T) {
 	o := engine.DefaultOptions()
 	o.HashMB = 1
