@@ -12,7 +12,7 @@ import (
 func runPerft(ctx context.Context, e env) error {
 	fs := newFlags(e, "perft", "DEPTH", "Counts the move paths of DEPTH plies from a position; a finished game\ncounts as a leaf. The count is the last line of output.")
 	fen := fs.String("fen", "", "start from this position string instead of the starting position")
-	rules := fs.String("ruleset", "standard", "ruleset name (standard, bestemshe, seven, pre1949, or parameters)")
+	rules := rulesetFlag(fs)
 	bulk := fs.Bool("bulk", false, "count the last ply's moves without making them")
 	verbose := fs.Bool("v", false, "print the count per first move and nodes per second on stdout")
 	if err := parseFlags(fs, e.args); err != nil {
@@ -26,18 +26,9 @@ func runPerft(ctx context.Context, e env) error {
 	if err != nil || depth < 0 {
 		return fmt.Errorf("depth %q: want a whole number from 0", fs.Arg(0))
 	}
-	r, err := toguz.ParseRules(*rules)
+	p, _, err := position(*rules, *fen, "--fen")
 	if err != nil {
 		return err
-	}
-	p, err := toguz.NewPosition(r)
-	if err != nil {
-		return err
-	}
-	if *fen != "" {
-		if p, _, err = toguz.ParseFEN(*fen, r); err != nil {
-			return fmt.Errorf("--fen: %w", err)
-		}
 	}
 	count := toguz.Perft
 	if *bulk {

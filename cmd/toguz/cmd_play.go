@@ -21,7 +21,7 @@ func runPlay(ctx context.Context, e env) error {
 	level := fs.Int("level", 5, "engine strength, 1 (beginner) to 10 (full strength)")
 	moveTime := fs.Duration("movetime", time.Second, "engine thinking time per move (also for hints)")
 	fen := fs.String("fen", "", "start from this position string instead of the starting position")
-	rules := fs.String("ruleset", "standard", "ruleset name (standard, bestemshe, seven, pre1949, or parameters)")
+	rules := rulesetFlag(fs)
 	out := fs.String("o", "", "file to save the record to (default game-DATE-TIME.tgn in the working directory)")
 	colour := fs.String("color", "auto", "colours: auto (on a terminal, unless NO_COLOR is set), always or never")
 	dots := fs.Bool("dots", false, "draw the stones as dots as well as numbers")
@@ -34,19 +34,9 @@ func runPlay(ctx context.Context, e env) error {
 		fs.Usage()
 		return errUsage
 	}
-	r, err := toguz.ParseRules(*rules)
+	start, fullmove, err := position(*rules, *fen, "-fen")
 	if err != nil {
 		return err
-	}
-	start, err := toguz.NewPosition(r)
-	if err != nil {
-		return err
-	}
-	fullmove := 1
-	if *fen != "" {
-		if start, fullmove, err = toguz.ParseFEN(*fen, r); err != nil {
-			return fmt.Errorf("-fen: %w", err)
-		}
 	}
 	tty := isTerminal(e.stdout)
 	c := tui.Config{In: e.stdin, Out: e.stdout, Start: start, Fullmove: fullmove, White: "White", Black: "Black"}

@@ -18,7 +18,7 @@ func runRender(ctx context.Context, e env) error {
 		"    '9S,9S,9S,1,10S,10S,10S,10S,10S/9S,9S,9S,9S,9S,9S,1S,10S,10S 10 0 N 1'")
 	fs.Bool("svg", true, "write SVG (the only format so far)")
 	out := fs.String("o", "", "write to this file instead of stdout")
-	rules := fs.String("ruleset", "standard", "ruleset name (standard, bestemshe, seven, pre1949, or parameters)")
+	rules := rulesetFlag(fs)
 	flip := fs.Bool("flip", false, "turn the board round: Black's row at the bottom")
 	last := fs.Int("last", 0, "highlight this hole, the one emptied by the last move (of the player not to move)")
 	land := fs.String("land", "", "highlight the hole where the last move's last stone fell: w or b and its number, e.g. b6")
@@ -32,11 +32,7 @@ func runRender(ctx context.Context, e env) error {
 		fs.Usage()
 		return errUsage
 	}
-	r, err := toguz.ParseRules(*rules)
-	if err != nil {
-		return err
-	}
-	p, _, err := toguz.ParseFEN(strings.Join(fs.Args(), " "), r)
+	p, _, err := position(*rules, strings.Join(fs.Args(), " "), "")
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ exhaustive iterative deepening search with admissible bounds (see package
 internal/shortest), and prints it as a record. Every shorter length is
 searched to the end first, which proves that none is shorter.`)
 	maxPlies := fs.Int("max", 16, "give up after this many plies")
-	rules := fs.String("ruleset", "standard", "ruleset name (standard, bestemshe, seven, pre1949, or parameters)")
+	rules := rulesetFlag(fs)
 	fen := fs.String("fen", "", "start from this position string instead of the starting position")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
@@ -24,18 +24,9 @@ searched to the end first, which proves that none is shorter.`)
 		fs.Usage()
 		return errUsage
 	}
-	r, err := toguz.ParseRules(*rules)
+	start, _, err := position(*rules, *fen, "-fen")
 	if err != nil {
 		return err
-	}
-	start, err := toguz.NewPosition(r)
-	if err != nil {
-		return err
-	}
-	if *fen != "" {
-		if start, _, err = toguz.ParseFEN(*fen, r); err != nil {
-			return fmt.Errorf("-fen: %w", err)
-		}
 	}
 	begin := time.Now()
 	res, err := shortest.Find(ctx, start, *maxPlies, func(d int, nodes uint64, el time.Duration, found bool) {

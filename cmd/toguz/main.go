@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/toguz/toguz"
 )
 
 // env is what a subcommand gets from the process: its arguments and
@@ -111,6 +113,31 @@ func newFlags(e env, name, args, summary string) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// rulesetFlag registers the -ruleset flag of the commands that read
+// positions.
+func rulesetFlag(fs *flag.FlagSet) *string {
+	return fs.String("ruleset", "standard", "ruleset name (standard, bestemshe, seven, pre1949, or parameters)")
+}
+
+// position returns the position that a -ruleset value and a position string
+// name, with its move number: the ruleset's start when fen is empty. An
+// error in the position string is prefixed with label (a flag name) if any.
+func position(rules, fen, label string) (toguz.Position, int, error) {
+	r, err := toguz.ParseRules(rules)
+	if err != nil {
+		return toguz.Position{}, 0, err
+	}
+	if fen == "" {
+		p, err := toguz.NewPosition(r)
+		return p, 1, err
+	}
+	p, full, err := toguz.ParseFEN(fen, r)
+	if err != nil && label != "" {
+		err = fmt.Errorf("%s: %w", label, err)
+	}
+	return p, full, err
 }
 
 // parseFlags parses args and maps a parse failure to errUsage.
