@@ -5,13 +5,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/testbin"
 )
 
 // toguzBinary is the toguz command, built once by TestMain, whose engine
@@ -19,20 +19,14 @@ import (
 var toguzBinary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "toguz-match")
+	bin, cleanup, err := testbin.Build()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	toguzBinary = filepath.Join(dir, "toguz")
-	out, err := exec.Command("go", "build", "-o", toguzBinary, "github.com/toguz/toguz/cmd/toguz").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building toguz: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
+	toguzBinary = bin
 	code := m.Run()
-	os.RemoveAll(dir)
+	cleanup()
 	os.Exit(code)
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/testbin"
 )
 
 // binary is the toguz command, built once by TestMain: these tests speak to
@@ -20,20 +21,14 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "toguz-protocol")
+	bin, cleanup, err := testbin.Build()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "toguz")
-	out, err := exec.Command("go", "build", "-o", binary, "github.com/toguz/toguz/cmd/toguz").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building toguz: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
+	binary = bin
 	code := m.Run()
-	os.RemoveAll(dir)
+	cleanup()
 	os.Exit(code)
 }
 

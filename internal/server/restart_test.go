@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/testbin"
 )
 
 // toguzBin is the toguz binary TestMain builds for the restart test; empty
@@ -24,22 +24,14 @@ var toguzBin, buildErr = "", error(nil)
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	dir, err := os.MkdirTemp("", "toguz-server-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	cleanup := func() {}
 	if !testing.Short() {
-		bin := filepath.Join(dir, "toguz")
-		out, err := exec.Command("go", "build", "-o", bin, "github.com/toguz/toguz/cmd/toguz").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/toguz: %v\n%s", err, out)
-		} else {
-			toguzBin = bin
-		}
+		toguzBin, cleanup, buildErr = testbin.Build()
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if buildErr == nil {
+		cleanup()
+	}
 	os.Exit(code)
 }
 
