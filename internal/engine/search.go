@@ -173,6 +173,26 @@ func lmrReduction(depth, i int) int {
 	return 2
 }
 
+// enter counts a node at ply, polls the clock now and then, and reports
+// whether the node ends here: the search was stopped (score 0, discarded by
+// the caller) or the game is over (its proven score).
+func (w *worker) enter(ply int) (score Score, done bool) {
+	w.nodes++
+	if w.nodes%pollInterval == 0 {
+		w.poll()
+	}
+	if w.stopped {
+		return 0, true
+	}
+	if ply > w.seldepth {
+		w.seldepth = ply
+	}
+	if p := &w.stack[ply].pos; p.IsOver() {
+		return terminal(p, ply), true
+	}
+	return 0, false
+}
+
 // search is a fail-soft principal-variation alpha-beta search of
 // w.stack[ply].pos to depth plies.
 func (w *worker) search(ply, depth int, alpha, beta Score, pvNode bool) Score {
@@ -180,21 +200,11 @@ func (w *worker) search(ply, depth int, alpha, beta Score, pvNode bool) Score {
 	if depth <= 0 {
 		return w.quiesce(ply, alpha, beta)
 	}
+	if score, done := w.enter(ply); done {
+		return score
+	}
 	f := &w.stack[ply]
 	p := &f.pos
-	w.nodes++
-	if w.nodes%pollInterval == 0 {
-		w.poll()
-	}
-	if w.stopped {
-		return 0
-	}
-	if ply > w.seldepth {
-		w.seldepth = ply
-	}
-	if p.IsOver() {
-		return terminal(p, ply)
-	}
 	if ply >= maxPly-1 {
 		return w.evaluate(p)
 	}
@@ -326,21 +336,11 @@ func (w *worker) updatePV(ply int, m toguz.Move) {
 // quiet, standing pat on the static evaluation.
 func (w *worker) quiesce(ply int, alpha, beta Score) Score {
 	w.pvLen[ply] = 0
+	if score, done := w.enter(ply); done {
+		return score
+	}
 	f := &w.stack[ply]
 	p := &f.pos
-	w.nodes++
-	if w.nodes%pollInterval == 0 {
-		w.poll()
-	}
-	if w.stopped {
-		return 0
-	}
-	if ply > w.seldepth {
-		w.seldepth = ply
-	}
-	if p.IsOver() {
-		return terminal(p, ply)
-	}
 	stand, capture := w.evaluateCapture(p)
 	if !w.opts.Quiescence || ply >= maxPly-1 || stand >= beta {
 		return stand
