@@ -189,22 +189,23 @@ func (s *Server) pageLoginForm(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) pageSignup(w http.ResponseWriter, r *http.Request) error {
-	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password")}
-	_, t, err := s.signup(r, c)
-	if err != nil {
-		e := s.asAPIError(r, err)
-		return s.render(w, e.Status, "auth", s.page(r, "signup.title", authData{Mode: "signup", Name: c.Name, Error: e.Message}))
-	}
-	s.setCookie(w, t, sessionAge)
-	return redirect(w, r, "/")
+	return s.authForm(w, r, "signup", "signup.title", s.signup)
 }
 
 func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) error {
+	return s.authForm(w, r, "login", "login.title", s.login)
+}
+
+// authForm handles a posted sign-up or login form: on success it sets the
+// session cookie and goes home, on failure it shows the form again with the
+// error and the name typed.
+func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title string,
+	act func(*http.Request, credentials) (Account, string, error)) error {
 	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password")}
-	_, t, err := s.login(r, c)
+	_, t, err := act(r, c)
 	if err != nil {
 		e := s.asAPIError(r, err)
-		return s.render(w, e.Status, "auth", s.page(r, "login.title", authData{Mode: "login", Name: c.Name, Error: e.Message}))
+		return s.render(w, e.Status, "auth", s.page(r, title, authData{Mode: mode, Name: c.Name, Error: e.Message}))
 	}
 	s.setCookie(w, t, sessionAge)
 	return redirect(w, r, "/")
