@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
@@ -58,7 +59,7 @@ func (s *Server) signup(r *http.Request, c credentials) (Account, string, error)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
-	a, t, err := s.cfg.Accounts.SignUp(ctx, c.Name, c.Password, clientIP(r))
+	a, t, err := s.cfg.Accounts.SignUp(ctx, c.Name, c.Password, auth.ClientIP(r))
 	return a, t, accountError(err)
 }
 
@@ -68,7 +69,7 @@ func (s *Server) login(r *http.Request, c credentials) (Account, string, error) 
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
-	a, t, err := s.cfg.Accounts.LogIn(ctx, c.Name, c.Password, clientIP(r))
+	a, t, err := s.cfg.Accounts.LogIn(ctx, c.Name, c.Password, auth.ClientIP(r))
 	return a, t, accountError(err)
 }
 

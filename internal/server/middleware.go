@@ -2,13 +2,11 @@ package server
 
 import (
 	"log/slog"
-	"net"
 	"net/http"
 	"runtime/debug"
-	"sync"
 	"time"
 
-	"golang.org/x/time/rate"
+	"github.com/toguz/toguz/internal/auth"
 )
 
 // statusWriter records the status and size of a response for the log.
@@ -47,7 +45,7 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", sw.status), slog.Int("bytes", sw.size),
-			slog.Duration("took", time.Since(start)), slog.String("ip", clientIP(r)))
+			slog.Duration("took", time.Since(start)), slog.String("ip", auth.ClientIP(r)))
 	})
 }
 
@@ -81,61 +79,10 @@ func securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// clientIP is the address of the peer (no proxy headers are trusted).
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// ipLimiter rate-limits requests per client address.
-//
-// Locking: mu guards m. Entries unused for ten minutes are swept on insert.
-type ipLimiter struct {
-	limit rate.Limit
-	burst int
-
-	mu    sync.Mutex
-	m     map[string]*ipEntry
-	swept time.Time
-}
-
-type ipEntry struct {
-	lim  *rate.Limiter
-	seen time.Time
-}
-
-func newIPLimiter(perSecond float64, burst int) *ipLimiter {
-	return &ipLimiter{limit: rate.Limit(perSecond), burst: burst, m: map[string]*ipEntry{}}
-}
-
-func (l *ipLimiter) allow(ip string) bool {
-	now := time.Now()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now.Sub(l.swept) > time.Minute {
-		for k, e := range l.m {
-			if now.Sub(e.seen) > 10*time.Minute {
-				delete(l.m, k)
-			}
-		}
-		l.swept = now
-	}
-	e, ok := l.m[ip]
-	if !ok {
-		e = &ipEntry{lim: rate.NewLimiter(l.limit, l.burst)}
-		l.m[ip] = e
-	}
-	e.seen = now
-	return e.lim.AllowN(now, 1)
-}
-
 // limitWrites refuses state-changing requests beyond the client's rate.
-func limitWrites(l *ipLimiter, next http.Handler) http.Handler {
+func limitWrites(l *auth.Limiter, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead && !l.allow(clientIP(r)) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && !l.Allow(auth.ClientIP(r)) {
 			writeJSONError(w, &apiError{Status: http.StatusTooManyRequests, Code: "rate_limited", Message: "too many requests; slow down"})
 			return
 		}

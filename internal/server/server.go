@@ -40,9 +40,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/web"
+	"golang.org/x/time/rate"
 )
 
 // Config is what a Server is built from.
@@ -70,7 +72,7 @@ type Server struct {
 	log   *slog.Logger
 	cat   *i18n.Catalog
 	pages *web.Pages
-	ips   *ipLimiter
+	ips   *auth.Limiter
 }
 
 // New returns a server.
@@ -90,7 +92,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages,
-		ips: newIPLimiter(cfg.WritesPerSecond, cfg.WriteBurst)}, nil
+		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now)}, nil
 }
 
 // Handler returns the route table wrapped in the middleware.
