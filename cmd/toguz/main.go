@@ -43,6 +43,7 @@ var commands = []command{
 	{"render", "draw a position string as an SVG diagram", runRender},
 	{"tablebase", "generate or probe the endgame tablebase", runTablebase},
 	{"engine", "speak the engine protocol on stdin/stdout (docs/protocol.md)", runEngine},
+	{"openings", "build an opening suite for match from game files", runOpenings},
 	{"match", "play engines against each other: Elo, SPRT, records (like cutechess-cli)", runMatch},
 	{"shortest", "find and prove the shortest game that ends in a win", runShortest},
 	{"analyze", "annotate game records: evaluations, best moves, mistakes", runAnalyze},

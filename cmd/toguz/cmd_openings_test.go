@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toguz/toguz/internal/match"
+)
+
+// TestOpeningsBuiltIn rebuilds the match runner's built-in suite, as its
+// documentation says, and checks the filters and the errors.
+func TestOpeningsBuiltIn(t *testing.T) {
+	masters := needData(t, "masters-2018.pgn")
+	code, out, errs := runRecordCmd(t, "openings", masters)
+	if code != 0 || out != match.DefaultOpenings {
+		t.Fatalf("exit %d, %d bytes, %q; want the built-in suite (%d bytes)", code, len(out), errs, len(match.DefaultOpenings))
+	}
+	if !strings.Contains(errs, "147 openings from 742 games") {
+		t.Errorf("stderr %q", errs)
+	}
+	code, out, _ = runRecordCmd(t, "openings", "-min", "4", "-max", "4", "-gap", "0", masters)
+	for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if f := strings.Fields(line); code != 0 || len(f) != 5 || f[1] != f[2] {
+			t.Errorf("exit %d, line %d %q: want equal kazans", code, i+1, line)
+		}
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.tgn")
+	if err := os.WriteFile(bad, []byte("[Result \"1-0\"]\n\n1. 77 98\n1-0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"openings"}, 2, "Usage"},
+		{[]string{"openings", "-min", "5", "-max", "4", masters}, 2, "Usage"},
+		{[]string{"openings", "nothere.pgn"}, 1, "nothere.pgn"},
+		{[]string{"openings", bad}, 1, "ply 1"},
+		{[]string{"openings", "-min", "1", "-max", "1", "-gap", "0", masters}, 1, "no position of 742 games"},
+	}
+	for _, tt := range tests {
+		code, out, errs := runRecordCmd(t, tt.args...)
+		if code != tt.code || !strings.Contains(out+errs, tt.want) {
+			t.Errorf("%q: exit %d, %q %q; want %d and %q", tt.args, code, out, errs, tt.code, tt.want)
+		}
+	}
+}
