@@ -2,11 +2,7 @@ package auth
 
 import (
 	"bytes"
-	"crypto/tls"
 	"errors"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -240,202 +236,6 @@ func TestLoginRateLimit(t *testing.T) {
 	})
 }
 
-func TestAllowMove(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		lim := Limits{LoginPerIP: 1, LoginBurstIP: 1, LoginPerAccount: 1, LoginBurstAcc: 1,
-			MovesPerIdentity: 2, MoveBurstIdentity: 2, MovesPerIP: 3, MoveBurstIP: 3}
-		s := newService(t, time.Now, &lim)
-		if !s.AllowMove("u:1", "ip") || !s.AllowMove("u:1", "ip") || s.AllowMove("u:1", "ip") {
-			t.Error("per-identity move limit not applied")
-		}
-		if !s.AllowMove("u:2", "ip") || s.AllowMove("u:3", "ip") {
-			t.Error("per-IP move limit not applied")
-		}
-		time.Sleep(time.Second)
-		if !s.AllowMove("u:1", "ip") {
-			t.Error("moves not allowed again after a second")
-		}
-	})
-}
-
-// cookieJar carries Set-Cookie headers from one response to the next request.
-func withCookies(r *http.Request, w *httptest.ResponseRecorder) *http.Request {
-	for _, c := range w.Result().Cookies() {
-		r.AddCookie(c)
-	}
-	return r
-}
-
-func TestSessions(t *testing.T) {
-	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	s := newService(t, func() time.Time { return now }, nil)
-	ctx := t.Context()
-	u, _ := s.SignUp(ctx, "abai", "long enough", "ip")
-	who := s.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := IdentityFrom(r.Context())
-		w.Write([]byte(id.Key() + " " + id.Name))
-	}))
-
-	w := httptest.NewRecorder()
-	r := httptest.NewRequest("POST", "https://toguz.test/login", nil)
-	r.TLS = &tls.ConnectionState{}
-	if err := s.StartSession(ctx, w, r, u.ID); err != nil {
-		t.Fatal(err)
-	}
-	c := w.Result().Cookies()[0]
-	if c.Name != SessionCookie || !c.HttpOnly || !c.Secure || c.SameSite != http.SameSiteLaxMode || len(c.Value) != 64 {
-		t.Errorf("session cookie %+v", c)
-	}
-	// The database holds the token's hash, not the token.
-	if _, err := s.store.SessionByTokenHash(ctx, c.Value); !errors.Is(err, store.ErrNotFound) {
-		t.Error("the token itself is stored")
-	}
-	w2 := httptest.NewRecorder()
-	who.ServeHTTP(w2, withCookies(httptest.NewRequest("GET", "/", nil), w))
-	if got := w2.Body.String(); got != "u:1 abai" {
-		t.Errorf("identity with the session = %q", got)
-	}
-	// A plain-HTTP request gets a cookie without Secure.
-	w3 := httptest.NewRecorder()
-	s.StartSession(ctx, w3, httptest.NewRequest("POST", "/login", nil), u.ID)
-	if w3.Result().Cookies()[0].Secure {
-		t.Error("Secure cookie on plain HTTP")
-	}
-	// A forged token is nobody.
-	w4 := httptest.NewRecorder()
-	r4 := httptest.NewRequest("GET", "/", nil)
-	r4.AddCookie(&http.Cookie{Name: SessionCookie, Value: strings.Repeat("0", 64)})
-	who.ServeHTTP(w4, r4)
-	if got := w4.Body.String(); got != " " {
-		t.Errorf("identity with a forged token = %q", got)
-	}
-	// Expiry: 30 days later the session is gone.
-	now = now.Add(30*24*time.Hour + time.Second)
-	w5 := httptest.NewRecorder()
-	who.ServeHTTP(w5, withCookies(httptest.NewRequest("GET", "/", nil), w3))
-	if got := w5.Body.String(); got != " " {
-		t.Errorf("identity with an expired session = %q", got)
-	}
-	if _, err := s.store.SessionByTokenHash(ctx, tokenHash(w3.Result().Cookies()[0].Value)); !errors.Is(err, store.ErrNotFound) {
-		t.Error("the expired session was not deleted")
-	}
-}
-
-func TestLogout(t *testing.T) {
-	s := newService(t, nil, nil)
-	ctx := t.Context()
-	u, _ := s.SignUp(ctx, "abai", "long enough", "ip")
-	w := httptest.NewRecorder()
-	s.StartSession(ctx, w, httptest.NewRequest("POST", "/login", nil), u.ID)
-	w2 := httptest.NewRecorder()
-	r := withCookies(httptest.NewRequest("POST", "/logout", nil), w)
-	if err := s.EndSession(ctx, w2, r); err != nil {
-		t.Fatal(err)
-	}
-	if c := w2.Result().Cookies()[0]; c.MaxAge >= 0 || c.Value != "" {
-		t.Errorf("logout cookie %+v", c)
-	}
-	if id, _ := s.Identify(ctx, r); id.IsUser() {
-		t.Error("the session survived logout")
-	}
-}
-
-func TestGuest(t *testing.T) {
-	s := newService(t, nil, nil)
-	var got Identity
-	h := s.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var err error
-		if got, err = s.EnsureGuest(w, r); err != nil {
-			t.Fatal(err)
-		}
-	}))
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
-	first := got
-	if !first.IsGuest() || !strings.HasPrefix(first.Name, "Guest-") || len(first.GuestID) != 32 {
-		t.Fatalf("guest %+v", first)
-	}
-	// The cookie brings the same guest back.
-	h.ServeHTTP(httptest.NewRecorder(), withCookies(httptest.NewRequest("GET", "/", nil), w))
-	if got.Key() != first.Key() {
-		t.Errorf("guest came back as %+v, want %+v", got, first)
-	}
-	// A malformed guest cookie is ignored and replaced.
-	r := httptest.NewRequest("GET", "/", nil)
-	r.AddCookie(&http.Cookie{Name: GuestCookie, Value: "x'OR'1'='1"})
-	h.ServeHTTP(httptest.NewRecorder(), r)
-	if got.Key() == first.Key() || len(got.GuestID) != 32 {
-		t.Errorf("malformed guest cookie gave %+v", got)
-	}
-}
-
-func TestCSRF(t *testing.T) {
-	s := newService(t, nil, nil)
-	ctx := t.Context()
-	u, _ := s.SignUp(ctx, "abai", "long enough", "ip")
-	login := httptest.NewRecorder()
-	s.StartSession(ctx, login, httptest.NewRequest("POST", "/login", nil), u.ID)
-	id, _ := s.Identify(ctx, withCookies(httptest.NewRequest("GET", "/", nil), login))
-	token := CSRFToken(id)
-	if len(token) != 32 {
-		t.Fatalf("CSRF token %q", token)
-	}
-	h := s.Middleware(s.CSRF(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })))
-	form := func(v url.Values) *http.Request {
-		r := httptest.NewRequest("POST", "http://toguz.test/resign", strings.NewReader(v.Encode()))
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		return r
-	}
-	tests := []struct {
-		name string
-		req  func() *http.Request
-		want int
-	}{
-		{"same-origin browser", func() *http.Request {
-			r := withCookies(form(nil), login)
-			r.Header.Set("Sec-Fetch-Site", "same-origin")
-			return r
-		}, 200},
-		{"cross-site browser", func() *http.Request {
-			r := withCookies(form(nil), login)
-			r.Header.Set("Sec-Fetch-Site", "cross-site")
-			return r
-		}, 403},
-		{"cross-origin Origin header", func() *http.Request {
-			r := withCookies(form(nil), login)
-			r.Header.Set("Origin", "https://evil.example")
-			return r
-		}, 403},
-		{"old browser without token", func() *http.Request { return withCookies(form(nil), login) }, 403},
-		{"old browser with wrong token", func() *http.Request {
-			return withCookies(form(url.Values{CSRFFormField: {strings.Repeat("0", 32)}}), login)
-		}, 403},
-		{"old browser with form token", func() *http.Request {
-			return withCookies(form(url.Values{CSRFFormField: {token}}), login)
-		}, 200},
-		{"old browser with header token", func() *http.Request {
-			r := withCookies(form(nil), login)
-			r.Header.Set(CSRFHeader, token)
-			return r
-		}, 200},
-		{"no cookie at all (API client)", func() *http.Request { return form(nil) }, 200},
-		{"cross-site GET", func() *http.Request {
-			r := withCookies(httptest.NewRequest("GET", "http://toguz.test/", nil), login)
-			r.Header.Set("Sec-Fetch-Site", "cross-site")
-			return r
-		}, 200},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			w := httptest.NewRecorder()
-			h.ServeHTTP(w, tt.req())
-			if w.Code != tt.want {
-				t.Errorf("status %d, want %d (%s)", w.Code, tt.want, w.Body)
-			}
-		})
-	}
-}
-
 func TestSessionTokens(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	s := newService(t, func() time.Time { return now }, nil)
@@ -447,6 +247,10 @@ func TestSessionTokens(t *testing.T) {
 	}
 	if got, err := s.SessionUser(ctx, token); err != nil || got.ID != u.ID {
 		t.Errorf("SessionUser = %+v, %v", got, err)
+	}
+	// The database holds the token's hash, not the token.
+	if _, err := s.store.SessionByTokenHash(ctx, token); !errors.Is(err, store.ErrNotFound) {
+		t.Error("the token itself is stored")
 	}
 	for _, bad := range []string{"", "nope", strings.Repeat("a", 200), "' OR 1=1 --"} {
 		if _, err := s.SessionUser(ctx, bad); !errors.Is(err, ErrNoSession) {
@@ -461,6 +265,18 @@ func TestSessionTokens(t *testing.T) {
 	}
 	if _, _, err := s.NewSession(ctx, 999); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("session for a missing user: %v", err)
+	}
+	// Expiry: 30 days later the session is gone, and deleted.
+	old, _, err := s.NewSession(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(30*24*time.Hour + time.Second)
+	if _, err := s.SessionUser(ctx, old); !errors.Is(err, ErrNoSession) {
+		t.Errorf("expired session: %v, want ErrNoSession", err)
+	}
+	if _, err := s.store.SessionByTokenHash(ctx, tokenHash(old)); !errors.Is(err, store.ErrNotFound) {
+		t.Error("the expired session was not deleted")
 	}
 }
 

@@ -1,5 +1,5 @@
-// Package auth provides accounts, sessions, guests, rate limits and CSRF
-// protection for the web server.
+// Package auth provides the accounts, sessions and rate limits of the web
+// server (which keeps its own guest identities and CSRF protection).
 //
 // Features:
 //   - Passwords: [HashPassword] makes an argon2id PHC string
@@ -7,22 +7,21 @@
 //     ([DefaultParams] in production, cheap ones in tests); [CheckPassword]
 //     compares in constant time; [NeedsRehash] tells when parameters changed.
 //   - Rules: [ValidateName] and [ValidatePassword] return a [*RuleError]
-//     naming the rule that was broken.
+//     naming the rule that was broken; names starting with "Guest-", the
+//     server's guest names, are refused.
 //   - [Service]: sign-up ([Service.SignUp]), login ([Service.Login]: the
-//     same work whether or not the name exists), server-side sessions whose
-//     token is 256 random bits while the database holds only its SHA-256
-//     ([Service.NewSession], [Service.SessionUser], [Service.DeleteSession];
-//     as a cookie, HttpOnly, SameSite=Lax, Secure under TLS:
-//     [Service.StartSession], [Service.EndSession]), guest identities for
-//     casual games ([Service.EnsureGuest]), and [Service.Middleware], which
-//     puts the request's [Identity] in its context ([IdentityFrom]).
+//     same work whether or not the name exists, and a rehash when the
+//     parameters changed), server-side sessions whose token is 256 random
+//     bits while the database holds only its SHA-256 ([Service.NewSession],
+//     [Service.SessionUser], which deletes an expired one,
+//     [Service.DeleteSession]); the server carries the token in its own
+//     cookie.
+//     Errors callers test: [ErrBadCredentials], [ErrRateLimited],
+//     [ErrNameTaken], [ErrNoSession].
 //   - Rate limits: [Limiter], token buckets per key (golang.org/x/time/rate)
-//     with an injected clock; the Service limits logins and sign-ups per IP
-//     and per account, and moves per identity and per IP ([Service.AllowMove]).
-//   - CSRF: [Service.CSRF] wraps http.CrossOriginProtection and, for
-//     browsers that send neither Sec-Fetch-Site nor Origin, requires the
-//     form token of [Service.CSRFToken] on unsafe requests carrying a
-//     session or guest cookie.
+//     with an injected clock and bounded memory; the Service limits logins
+//     and sign-ups per IP and per account ([Limits], [DefaultLimits]).
+//     [ClientIP] is the request's address, proxies' headers not trusted.
 package auth
 
 import (

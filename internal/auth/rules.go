@@ -15,6 +15,10 @@ const (
 	MaxPasswordLen = 128 // bytes: argon2 hashes them all, so the cost is bounded
 )
 
+// guestPrefix starts the names the server gives guests ("Guest-…"); no
+// account may take one, so that an account cannot pass for a guest.
+const guestPrefix = "Guest-"
+
 // RuleError says which rule a name or a password breaks.
 type RuleError struct {
 	Field string // "name" or "password"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -28,31 +27,19 @@ var (
 	ErrNoSession      = errors.New("auth: no such session, or it expired")
 )
 
-// Cookie names.
-const (
-	SessionCookie = "toguz_session"
-	GuestCookie   = "toguz_guest"
-	guestPrefix   = "Guest-"
-)
-
-// Limits are the rate limits of a Service: events per second and burst.
-// rate.Inf disables one (a load test from loopback disables the per-IP move limit).
+// Limits are the login rate limits of a Service (sign-ups count as logins):
+// events per second and burst. rate.Inf disables one.
 type Limits struct {
-	LoginPerIP, LoginPerAccount    rate.Limit // logins and sign-ups
-	LoginBurstIP, LoginBurstAcc    int
-	MovesPerIdentity, MovesPerIP   rate.Limit
-	MoveBurstIdentity, MoveBurstIP int
+	LoginPerIP, LoginPerAccount rate.Limit
+	LoginBurstIP, LoginBurstAcc int
 }
 
 // DefaultLimits: 10 logins per IP (then one per 6 s), 5 per account (then
-// one per 12 s); 10 moves per second per player (burst 20) and 100 per IP
-// (burst 200).
+// one per 12 s).
 func DefaultLimits() Limits {
 	return Limits{
 		LoginPerIP: rate.Every(6 * time.Second), LoginBurstIP: 10,
 		LoginPerAccount: rate.Every(12 * time.Second), LoginBurstAcc: 5,
-		MovesPerIdentity: 10, MoveBurstIdentity: 20,
-		MovesPerIP: 100, MoveBurstIP: 200,
 	}
 }
 
@@ -64,28 +51,20 @@ type Config struct {
 	Now        func() time.Time // time.Now when nil
 	Rand       io.Reader        // crypto/rand when nil
 	Limits     *Limits          // DefaultLimits when nil
-	// SecureCookies marks cookies Secure even on plain HTTP requests (TLS
-	// ended by a proxy). Under TLS they always are.
-	SecureCookies bool
-	// TrustedOrigins are other origins allowed to send unsafe requests
-	// ("https://example.org").
-	TrustedOrigins []string
-	Logger         *slog.Logger // slog.Default when nil
+	Logger     *slog.Logger     // slog.Default when nil
 }
 
-// Service signs users up and in, and knows who sends each request.
+// Service signs users up and in and keeps their sessions.
 type Service struct {
 	store  *store.Store
 	params Params
 	ttl    time.Duration
 	now    func() time.Time
 	rand   io.Reader
-	secure bool
 	log    *slog.Logger
-	cop    *http.CrossOriginProtection
 
-	loginIP, loginAcc, moveID, moveIP *Limiter
-	dummyHash                         string // checked when the name is unknown, so that both cases cost the same
+	loginIP, loginAcc *Limiter
+	dummyHash         string // checked when the name is unknown, so that both cases cost the same
 }
 
 // New returns a Service.
@@ -94,7 +73,7 @@ func New(cfg Config) (*Service, error) {
 		return nil, errors.New("auth: no store")
 	}
 	s := &Service{store: cfg.Store, params: cfg.Params, ttl: cfg.SessionTTL, now: cfg.Now, rand: cfg.Rand,
-		secure: cfg.SecureCookies, log: cfg.Logger, cop: http.NewCrossOriginProtection()}
+		log: cfg.Logger}
 	if s.params == (Params{}) {
 		s.params = DefaultParams()
 	}
@@ -117,13 +96,6 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.loginIP = NewLimiter(l.LoginPerIP, l.LoginBurstIP, s.now)
 	s.loginAcc = NewLimiter(l.LoginPerAccount, l.LoginBurstAcc, s.now)
-	s.moveID = NewLimiter(l.MovesPerIdentity, l.MoveBurstIdentity, s.now)
-	s.moveIP = NewLimiter(l.MovesPerIP, l.MoveBurstIP, s.now)
-	for _, o := range cfg.TrustedOrigins {
-		if err := s.cop.AddTrustedOrigin(o); err != nil {
-			return nil, fmt.Errorf("auth: trusted origin: %w", err)
-		}
-	}
 	var err error
 	if s.dummyHash, err = HashPassword("not a password", s.params, s.rand); err != nil {
 		return nil, err
@@ -200,16 +172,6 @@ func (s *Service) randomHex(n int) (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-func (s *Service) cookie(r *http.Request, name, value string, expires time.Time) *http.Cookie {
-	c := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: s.secure || r.TLS != nil}
-	if !expires.IsZero() {
-		c.Expires = expires
-		c.MaxAge = max(int(expires.Sub(s.now()).Seconds()), 1)
-	}
-	return c
-}
-
 // NewSession creates a session for the user and returns its token (the
 // cookie's value, or a Bearer token for programs) and expiry. Only the
 // token's SHA-256 is stored.
@@ -256,131 +218,6 @@ func (s *Service) DeleteSession(ctx context.Context, token string) error {
 	return s.store.DeleteSession(ctx, tokenHash(token))
 }
 
-// SessionCookie returns the cookie that carries a session token to a
-// browser: HttpOnly, SameSite=Lax, Secure under TLS (or Config.SecureCookies).
-func (s *Service) SessionCookie(r *http.Request, token string, expires time.Time) *http.Cookie {
-	return s.cookie(r, SessionCookie, token, expires)
-}
-
-// StartSession creates a session for the user and sets its cookie on w.
-func (s *Service) StartSession(ctx context.Context, w http.ResponseWriter, r *http.Request, userID int64) error {
-	token, exp, err := s.NewSession(ctx, userID)
-	if err != nil {
-		return err
-	}
-	http.SetCookie(w, s.SessionCookie(r, token, exp))
-	return nil
-}
-
-// EndSession deletes the request's session, if any, and clears its cookie.
-func (s *Service) EndSession(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
-	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
-		if err := s.DeleteSession(ctx, c.Value); err != nil {
-			return err
-		}
-	}
-	del := s.cookie(r, SessionCookie, "", time.Time{})
-	del.MaxAge = -1
-	http.SetCookie(w, del)
-	return nil
-}
-
-// Identity is who sends a request: an account, a guest, or nobody yet.
-type Identity struct {
-	UserID  int64  // 0 for a guest or nobody
-	GuestID string // a guest's random id (32 hex digits); "" otherwise
-	Name    string // the account's name, or the guest's label "Guest-xxxxxx"
-	secret  string // the cookie's value, to derive the CSRF token
-}
-
-// IsUser reports whether the identity is an account.
-func (id Identity) IsUser() bool { return id.UserID != 0 }
-
-// IsGuest reports whether the identity is a guest.
-func (id Identity) IsGuest() bool { return id.UserID == 0 && id.GuestID != "" }
-
-// Key is a stable key for per-identity limits and ownership: "u:<id>",
-// "g:<guest id>", or "" for nobody.
-func (id Identity) Key() string {
-	switch {
-	case id.IsUser():
-		return fmt.Sprintf("u:%d", id.UserID)
-	case id.IsGuest():
-		return "g:" + id.GuestID
-	}
-	return ""
-}
-
-type ctxKey struct{}
-
-// IdentityFrom returns the identity Middleware put in ctx (the zero Identity when none).
-func IdentityFrom(ctx context.Context) Identity {
-	id, _ := ctx.Value(ctxKey{}).(Identity)
-	return id
-}
-
-// WithIdentity returns ctx carrying id.
-func WithIdentity(ctx context.Context, id Identity) context.Context {
-	return context.WithValue(ctx, ctxKey{}, id)
-}
-
-func validGuestID(v string) bool {
-	if len(v) != 32 {
-		return false
-	}
-	_, err := hex.DecodeString(v)
-	return err == nil
-}
-
-// Identify returns the identity of the request's cookies: a live session's
-// user, else a guest, else nobody. An expired session is deleted.
-func (s *Service) Identify(ctx context.Context, r *http.Request) (Identity, error) {
-	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
-		u, err := s.SessionUser(ctx, c.Value)
-		switch {
-		case err == nil:
-			return Identity{UserID: u.ID, Name: u.Name, secret: c.Value}, nil
-		case !errors.Is(err, ErrNoSession):
-			return Identity{}, err
-		}
-	}
-	if c, err := r.Cookie(GuestCookie); err == nil && validGuestID(c.Value) {
-		return guestIdentity(c.Value), nil
-	}
-	return Identity{}, nil
-}
-
-func guestIdentity(id string) Identity {
-	return Identity{GuestID: id, Name: guestPrefix + id[:6], secret: id}
-}
-
-// Middleware puts the request's Identity in its context.
-func (s *Service) Middleware(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id, err := s.Identify(r.Context(), r)
-		if err != nil {
-			s.log.Error("identify request", "err", err)
-			http.Error(w, "internal error", http.StatusInternalServerError)
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(WithIdentity(r.Context(), id)))
-	})
-}
-
-// EnsureGuest returns the request's identity from its context, first making
-// a guest (with a cookie on w, kept a year) when it has none.
-func (s *Service) EnsureGuest(w http.ResponseWriter, r *http.Request) (Identity, error) {
-	if id := IdentityFrom(r.Context()); id.Key() != "" {
-		return id, nil
-	}
-	gid, err := s.randomHex(16)
-	if err != nil {
-		return Identity{}, err
-	}
-	http.SetCookie(w, s.cookie(r, GuestCookie, gid, s.now().Add(365*24*time.Hour)))
-	return guestIdentity(gid), nil
-}
-
 // ClientIP returns the request's remote IP (no port). Proxies' headers are
 // not trusted.
 func ClientIP(r *http.Request) string {
@@ -389,54 +226,4 @@ func ClientIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
-}
-
-// AllowMove reports whether identity key (Identity.Key) may send one more
-// move from ip, counting it.
-func (s *Service) AllowMove(key, ip string) bool {
-	return s.moveID.Allow(key) && s.moveIP.Allow(ip)
-}
-
-// CSRFFormField is the form field (and CSRFHeader the header) carrying the CSRF token.
-const (
-	CSRFFormField = "csrf_token"
-	CSRFHeader    = "X-CSRF-Token"
-)
-
-// CSRFToken returns the token forms of this identity carry in CSRFFormField
-// ("" for nobody). It is derived from the session or guest cookie, which a
-// cross-site page cannot read.
-func CSRFToken(id Identity) string {
-	if id.secret == "" {
-		return ""
-	}
-	h := sha256.Sum256([]byte("toguz csrf\x00" + id.secret))
-	return hex.EncodeToString(h[:16])
-}
-
-// CSRF rejects cross-origin unsafe requests (http.CrossOriginProtection,
-// which reads Sec-Fetch-Site and Origin) with 403. An unsafe request that
-// carries neither header but does carry a session or guest cookie must also
-// carry the CSRF token in CSRFHeader or CSRFFormField: that covers old
-// browsers. Place it inside Middleware.
-func (s *Service) CSRF(next http.Handler) http.Handler {
-	return s.cop.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.Method {
-		case http.MethodGet, http.MethodHead, http.MethodOptions:
-			next.ServeHTTP(w, r)
-			return
-		}
-		id := IdentityFrom(r.Context())
-		if r.Header.Get("Sec-Fetch-Site") == "" && r.Header.Get("Origin") == "" && id.secret != "" {
-			got := r.Header.Get(CSRFHeader)
-			if got == "" {
-				got = r.PostFormValue(CSRFFormField)
-			}
-			if subtle.ConstantTimeCompare([]byte(got), []byte(CSRFToken(id))) != 1 {
-				http.Error(w, "missing or wrong CSRF token", http.StatusForbidden)
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	}))
 }

@@ -78,7 +78,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return fail(err)
 	}
 	log.Info("resumed live games", "games", n)
-	accounts, err := auth.New(auth.Config{Store: st, Logger: log, SecureCookies: opts.SecureCookies})
+	accounts, err := auth.New(auth.Config{Store: st, Logger: log})
 	if err != nil {
 		return fail(err)
 	}
