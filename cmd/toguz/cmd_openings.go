@@ -3,16 +3,22 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/match"
 )
 
 const openingsSummary = `Builds an opening suite for 'toguz match -openings' from game FILEs (any record
 format of the standard game): the distinct positions after -min to -max plies
 whose kazans differ by at most -gap stones, in the order they first occur, one
-position string per line. The built-in suite of 'toguz match' is
+position string per line. With -depth, a search of that depth by the engine
+(full strength, one thread) must also score the position within -max-score
+stones of level: an opening that one side wins anyway is played the same way
+with both colours and tells a match nothing. The built-in suite of 'toguz
+match' is
   toguz openings ../shared/data/masters-2018.pgn`
 
 func runOpenings(ctx context.Context, e env) error {
@@ -20,10 +26,12 @@ func runOpenings(ctx context.Context, e env) error {
 	minPly := fs.Int("min", match.OpeningsMinPly, "fewest plies played")
 	maxPly := fs.Int("max", match.OpeningsMaxPly, "most plies played")
 	gap := fs.Int("gap", match.OpeningsMaxKazanGap, "largest kazan difference in stones")
+	depth := fs.Int("depth", 0, "keep only positions that a search of this depth scores level (0: no search)")
+	maxScore := fs.Float64("max-score", 3, "with -depth: largest score, in stones, of a level position")
 	if err := fs.Parse(e.args); err != nil {
 		return errUsage
 	}
-	if fs.NArg() == 0 || *minPly < 1 || *maxPly < *minPly || *gap < 0 {
+	if fs.NArg() == 0 || *minPly < 1 || *maxPly < *minPly || *gap < 0 || *depth < 0 || *maxScore < 0 {
 		fs.Usage()
 		return errUsage
 	}
@@ -40,6 +48,24 @@ func runOpenings(ctx context.Context, e env) error {
 		games = append(games, g...)
 	}
 	suite := match.BuildOpenings(games, *minPly, *maxPly, *gap)
+	if *depth > 0 {
+		eng, err := engine.New(engine.DefaultOptions())
+		if err != nil {
+			return err
+		}
+		level := suite[:0]
+		for _, p := range suite {
+			eng.NewGame()
+			r := eng.Search(ctx, p, engine.Limits{Depth: *depth}, nil)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if !r.Score.IsMate() && math.Abs(float64(r.Score)) <= *maxScore*100 {
+				level = append(level, p)
+			}
+		}
+		suite = level
+	}
 	if len(suite) == 0 {
 		return fmt.Errorf("no position of %d games passes the filter", len(games))
 	}

@@ -27,6 +27,22 @@ func TestOpeningsBuiltIn(t *testing.T) {
 		}
 	}
 
+	// The engine's filter keeps a part of the suite, in the suite's order.
+	code, out, errs = runRecordCmd(t, "openings", "-depth", "4", "-max-score", "2", masters)
+	level := strings.Split(strings.TrimSpace(out), "\n")
+	all := strings.Split(strings.TrimSpace(match.DefaultOpenings), "\n")
+	if code != 0 || len(level) == 0 || len(level) >= len(all) {
+		t.Fatalf("-depth 4 -max-score 2: exit %d, %d of %d openings kept (%q)", code, len(level), len(all), errs)
+	}
+	for i, j := 0, 0; i < len(level); i++ {
+		for j < len(all) && all[j] != level[i] {
+			j++
+		}
+		if j == len(all) {
+			t.Fatalf("kept opening %d %q is not in the suite's order", i+1, level[i])
+		}
+	}
+
 	bad := filepath.Join(t.TempDir(), "bad.tgn")
 	if err := os.WriteFile(bad, []byte("[Result \"1-0\"]\n\n1. 77 98\n1-0\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -38,6 +54,7 @@ func TestOpeningsBuiltIn(t *testing.T) {
 	}{
 		{[]string{"openings"}, 2, "Usage"},
 		{[]string{"openings", "-min", "5", "-max", "4", masters}, 2, "Usage"},
+		{[]string{"openings", "-depth", "-1", masters}, 2, "Usage"},
 		{[]string{"openings", "nothere.pgn"}, 1, "nothere.pgn"},
 		{[]string{"openings", bad}, 1, "ply 1"},
 		{[]string{"openings", "-min", "1", "-max", "1", "-gap", "0", masters}, 1, "no position of 742 games"},
