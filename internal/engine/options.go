@@ -16,8 +16,9 @@ const MaxLevel = 10
 type Tablebase interface {
 	// Probe returns the exact value of p for the side to move and ok=false
 	// when p is not in the tables. A win or loss is ±(MateScore - plies to
-	// the end, counted from p); any other score (a draw is 0) is taken as
-	// exact and returned by the search as it is.
+	// the end, counted from p); any other score (a draw is 0; a win whose
+	// distance is not stored is KnownWin less the stones on the board) is
+	// taken as exact and returned by the search as it is.
 	Probe(p toguz.Position) (Score, bool)
 }
 

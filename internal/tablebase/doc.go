@@ -10,7 +10,8 @@
 //   - Tables.ProbeDTM: the result and the plies to the end, up to
 //     DistanceStones() stones on the board.
 //   - Tables.Probe: the engine's Tablebase (a proven score ±(MateScore −
-//     plies), or 0 for a draw).
+//     plies), 0 for a draw, and beyond the distances ±(engine.KnownWin −
+//     stones on the board)).
 //   - Tables.Value: the two stored counts, below.
 //
 // None of the probes allocates.
@@ -113,7 +114,8 @@
 // of wall time (layer 9: 122 s) and the distances 416 s (layers 7 and 8:
 // 130 s and 249 s). The distances cost far more than the values, so they
 // stop lower; probing beyond them gives the result but not the distance
-// (ProbeWDL; Probe answers draws only). Each generated file was checked
+// (ProbeWDL; Probe answers a won position there with engine.KnownWin less
+// the stones on the board). Each generated file was checked
 // against the reference on every position reachable from 24 random
 // positions of its top three layers (TestFileMatchesReference).
 package tablebase

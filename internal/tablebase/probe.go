@@ -108,10 +108,10 @@ func (t *Tables) ProbeDTM(p toguz.Position) (result WDL, plies int, ok bool) {
 }
 
 // Probe is what the engine's search asks (engine.Tablebase): a win or loss
-// in n plies is ±(engine.MateScore − n) and a draw 0, all exact. A position
-// with more than DistanceStones() stones on the board is not answered
-// (ok=false) unless it is a draw, since the engine takes a proven score to
-// carry its distance; ProbeWDL answers it. It does not allocate.
+// in n plies is ±(engine.MateScore − n) and a draw 0, all exact. Beyond
+// DistanceStones() stones on the board, where the tables hold the result
+// but not its distance, a win is engine.KnownWin less the stones on the
+// board, and a loss its negation. It does not allocate.
 func (t *Tables) Probe(p toguz.Position) (engine.Score, bool) {
 	if result, plies, ok := t.ProbeDTM(p); ok {
 		switch result {
@@ -122,10 +122,18 @@ func (t *Tables) Probe(p toguz.Position) (engine.Score, bool) {
 		}
 		return 0, true
 	}
-	if w, ok := t.ProbeWDL(p); ok && w == Draw {
-		return 0, true
+	w, ok := t.ProbeWDL(p)
+	if !ok {
+		return 0, false
 	}
-	return 0, false
+	known := engine.KnownWin - engine.Score(p.OnBoard(toguz.White)+p.OnBoard(toguz.Black))
+	switch w {
+	case Win:
+		return known, true
+	case Loss:
+		return -known, true
+	}
+	return 0, true
 }
 
 // Tables answers the engine's probes.

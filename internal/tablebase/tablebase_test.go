@@ -432,11 +432,70 @@ func TestEngineProbe(t *testing.T) {
 		if s, ok := full.Probe(p); !ok || s != want || (res != Draw) != s.IsMate() || s.MatePlies() != map[WDL]int{Win: plies, Loss: -plies}[res] {
 			t.Fatalf("%s: Probe = %v, %v; want %v (%s in %d)", p.FEN(), s, ok, want, res, plies)
 		}
-		s, ok := wdlOnly.Probe(p)
-		if k <= 2 && (!ok || s != want) || k > 2 && (ok != (res == Draw) || s != 0) {
-			t.Fatalf("%s (%d stones): Probe without distances = %v, %v; result %s", p.FEN(), k, s, ok, res)
+		if k > 2 {
+			known := engine.KnownWin - engine.Score(k)
+			want = map[WDL]engine.Score{Win: known, Draw: 0, Loss: -known}[res]
+		}
+		if s, ok := wdlOnly.Probe(p); !ok || s != want || k > 2 && s.IsMate() {
+			t.Fatalf("%s (%d stones): Probe without distances = %v, %v; want %v (%s)", p.FEN(), k, s, ok, want, res)
 		}
 	}
+}
+
+// TestEngineWinsWithoutDistances plays won endings out with tables that
+// hold results but no distances, at a depth that does not see the end: the
+// engine, on both sides, must bring every win home.
+func TestEngineWinsWithoutDistances(t *testing.T) {
+	const stones = 5
+	full := tables(t, stones)
+	results, err := Solve(context.Background(), stones, 0, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := engine.DefaultOptions()
+	opts.Tablebase, opts.HashMB = results, 1
+	eng, err := engine.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(15, 16))
+	want := 20
+	if testing.Short() {
+		want = 5
+	}
+	games, total, shortest := 0, 0, 0
+	for n := 0; games < want; n++ {
+		k := 3 + rng.IntN(stones-2)
+		// The mover lacks all but one of the stones on the board or more,
+		// so a win takes several captures.
+		p := randomPosition(t, rng, k, n%numConfigs, toguz.Player(n%2), 81-k+1+rng.IntN(2))
+		res, plies, _ := full.ProbeDTM(p)
+		if res != Win || plies < 6 {
+			continue
+		}
+		games++
+		shortest += plies
+		winner, start := p.Turn(), p
+		eng.NewGame()
+		for ply := 0; !p.IsOver(); ply++ {
+			if ply == 300 {
+				t.Fatalf("%s: won in %d plies, still going after 300: %s", start.FEN(), plies, p.FEN())
+			}
+			r := eng.Search(context.Background(), p, engine.Limits{Depth: 2}, nil)
+			if p, err = p.Play(r.Best); err != nil {
+				t.Fatal(err)
+			}
+			total++
+		}
+		result := toguz.WhiteWins
+		if winner == toguz.Black {
+			result = toguz.BlackWins
+		}
+		if o := p.Outcome(); o.Result != result {
+			t.Errorf("%s: a win in %d plies for the mover ended %v", start.FEN(), plies, o.Result)
+		}
+	}
+	t.Logf("%d won endings played out in %d plies; the shortest wins take %d", games, total, shortest)
 }
 
 func TestFileRoundTrip(t *testing.T) {
