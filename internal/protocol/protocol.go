@@ -12,6 +12,8 @@
 //   - The options: Threads, Hash, Level, MultiPV, Seed, Book, TablebasePath,
 //     Ruleset, and one check option per search feature of engine.Options
 //     (TT, LMR, …), so that a match can switch each off.
+//   - bench (not in UCI; bench.go): fixed-depth searches of a fixed set of
+//     positions, the node counts by which move-ordering options are judged.
 //   - Moves are hole numbers 1..9 on the mover's side; positions are the
 //     rules library's position strings (FEN).
 package protocol
@@ -218,6 +220,8 @@ func (s *server) handle(line string) bool {
 		s.goSearch(args)
 	case "stop":
 		s.stop()
+	case "bench":
+		s.bench(args)
 	case "ponderhit":
 		s.errorf("ponderhit: pondering is not supported")
 	case "quit":
