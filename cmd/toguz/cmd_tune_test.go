@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toguz/toguz/internal/engine/eval"
+	"github.com/toguz/toguz/internal/engine/neural"
 )
 
 func TestTune(t *testing.T) {
@@ -40,5 +42,28 @@ func TestTune(t *testing.T) {
 		if code != tt.code || !strings.Contains(out+errs, tt.want) {
 			t.Errorf("%q: exit %d, %q %q; want %d and %q", tt.args, code, out, errs, tt.code, tt.want)
 		}
+	}
+}
+
+func TestTuneNeural(t *testing.T) {
+	games := "../../internal/engine/train/testdata/masters-2018-first200.pgn"
+	out := filepath.Join(t.TempDir(), "network.txt")
+	code, stdout, stderr := runRecordCmd(t, "tune", "-neural", "-selfplay", "0", "-nepochs", "1", "-o", out, games)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := neural.Parse(bytes.NewReader(data)); err != nil {
+		t.Fatalf("the network written does not read back: %v", err)
+	}
+	if !strings.Contains(string(data), "# Made by: toguz tune -neural") {
+		t.Errorf("no command in the header of %s", out)
+	}
+	code, _, stderr = runRecordCmd(t, "tune", "-neural", "-base", "no-such-weights.txt", games)
+	if code != 1 || !strings.Contains(stderr, "no-such-weights.txt") {
+		t.Errorf("missing -base file: exit %d, %q", code, stderr)
 	}
 }

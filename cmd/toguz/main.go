@@ -47,7 +47,7 @@ var commands = []command{
 	{"match", "play engines against each other: Elo, SPRT, records (like cutechess-cli)", runMatch},
 	{"shortest", "find and prove the shortest game that ends in a win", runShortest},
 	{"analyze", "annotate game records: evaluations, best moves, mistakes", runAnalyze},
-	{"tune", "fit the engine's evaluation weights on game results (Texel tuning)", runTune},
+	{"tune", "fit the engine's evaluation weights (or, with -neural, its network) on games and self-play", runTune},
 	{"book", "build or query the opening book", runBook},
 	{"serve", "serve the web interface and the live-game API (docs/api.md)", runServe},
 	{"play", "play a game in the terminal against the engine or a person", runPlay},

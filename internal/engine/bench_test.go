@@ -36,7 +36,8 @@ func BenchmarkSearch(b *testing.B) {
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
 
-// BenchmarkEvaluate measures the learned evaluation alone.
+// BenchmarkEvaluate measures the default evaluation alone (learned weights
+// and neural correction).
 func BenchmarkEvaluate(b *testing.B) {
 	e, err := New(DefaultOptions())
 	if err != nil {

@@ -25,8 +25,10 @@
 //     cancelling ctx stops a search within about a thousand nodes.
 //
 // Evaluation (package eval): a linear function of integer features with
-// weights learned by logistic regression on game results (package train,
-// `toguz tune`); Options.LearnedEval off gives the plain kazan difference.
+// weights learned by logistic regression on game results and self-play
+// search scores (package train, `toguz tune`); Options.LearnedEval off gives
+// the plain kazan difference. Options.Neural adds a small integer network
+// (package neural) trained on the linear evaluation's residual.
 //
 // Strength levels (level.go): below MaxLevel the search is shallow and the
 // move is drawn, from Options.Seed, among the root moves close to the best,

@@ -9,6 +9,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/book"
 	"github.com/toguz/toguz/internal/engine/eval"
+	"github.com/toguz/toguz/internal/engine/neural"
 )
 
 // Info reports one completed iteration (one line of it with MultiPV).
@@ -71,10 +72,18 @@ func (e *Engine) SetOptions(opts Options) error {
 			weights = opts.Eval
 		}
 	}
+	var network *neural.Network
+	if opts.LearnedEval && opts.Neural {
+		network = neural.Embedded()
+		if opts.Network != nil {
+			network = opts.Network
+		}
+	}
 	for _, w := range e.workers {
 		w.opts = &e.opts
 		w.tt = e.tt
 		w.eval = weights
+		w.network = network
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/book"
 	"github.com/toguz/toguz/internal/engine/eval"
+	"github.com/toguz/toguz/internal/engine/neural"
 )
 
 // MaxLevel is full strength.
@@ -47,10 +48,16 @@ type Options struct {
 	Quiescence  bool // quiescence search over capturing moves at the leaves
 	Futility    bool // reverse futility pruning near the leaves
 	LearnedEval bool // trained evaluation; off: the plain kazan difference
+	// Neural adds the neural correction (package neural) to the learned
+	// evaluation (docs/engine-testing.md has the matches that adopted it).
+	Neural bool
 
 	// Eval replaces the embedded learned weights when LearnedEval is on
 	// (nil: the embedded ones). Tuning and weight matches use it.
 	Eval *eval.Weights
+	// Network replaces the embedded network when Neural is on (nil: the
+	// embedded one).
+	Network *neural.Network
 }
 
 // DefaultOptions returns full strength on one thread with every feature on.
@@ -59,7 +66,7 @@ func DefaultOptions() Options {
 		Threads: 1, HashMB: 64, Level: MaxLevel, MultiPV: 1,
 		TT: true, Killers: true, History: true, CaptureSort: true, PVS: true,
 		Aspiration: true, LMR: true, Quiescence: true, Futility: true,
-		LearnedEval: true,
+		LearnedEval: true, Neural: true,
 	}
 }
 

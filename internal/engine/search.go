@@ -6,6 +6,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine/eval"
+	"github.com/toguz/toguz/internal/engine/neural"
 )
 
 // frame is one ply of a worker's search stack. Children are made into it by
@@ -48,12 +49,14 @@ func (s *shared) totalNodes() uint64 {
 // worker is one search thread. Its big arrays are allocated once with the
 // Engine and reused by every search.
 type worker struct {
-	id    int
-	opts  *Options
-	tt    *table
-	eval  *eval.Weights
-	sh    *shared
-	nodes uint64
+	id   int
+	opts *Options
+	tt   *table
+	eval *eval.Weights
+	// network, when not nil, corrects eval (Options.Neural).
+	network *neural.Network
+	sh      *shared
+	nodes   uint64
 	// reported is nodes as last published for the other threads.
 	reported atomic.Uint64
 	seldepth int
@@ -102,7 +105,11 @@ func terminal(p *toguz.Position, ply int) Score {
 }
 
 func (w *worker) evaluate(p *toguz.Position) Score {
-	return clampEval(w.eval.Evaluate(p))
+	s := w.eval.Evaluate(p)
+	if w.network != nil {
+		s += w.network.Evaluate(p)
+	}
+	return clampEval(s)
 }
 
 // maxEval bounds static evaluations well inside the proven scores.
@@ -114,6 +121,9 @@ func clampEval(s int32) Score { return Score(min(max(s, -maxEval), maxEval)) }
 // (stones, a tuzdik counting 3) the side to move can make.
 func (w *worker) evaluateCapture(p *toguz.Position) (Score, int32) {
 	s, c := w.eval.EvaluateCapture(p)
+	if w.network != nil {
+		s += w.network.Evaluate(p)
+	}
 	return clampEval(s), c
 }
 

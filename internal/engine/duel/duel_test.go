@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -65,18 +66,15 @@ func TestDuel(t *testing.T) {
 	t.Logf("A vs B (off %q, levels %q, weights %q), limits %+v: %v in %v", *feature, *levels, *weights, cfg.Limits, res, time.Since(start).Round(time.Second))
 }
 
-// setOff switches off the Options bool named name.
+// setOff switches off the Options bool named name (case-insensitive): every
+// search feature is one, as the protocol's options are.
 func setOff(o *engine.Options, name string) error {
-	fields := map[string]*bool{
-		"tt": &o.TT, "killers": &o.Killers, "history": &o.History, "capturesort": &o.CaptureSort,
-		"pvs": &o.PVS, "aspiration": &o.Aspiration, "lmr": &o.LMR, "quiescence": &o.Quiescence,
-		"futility": &o.Futility, "learnedeval": &o.LearnedEval,
-	}
-	f, ok := fields[strings.ToLower(name)]
-	if !ok {
+	v := reflect.ValueOf(o).Elem()
+	f := v.FieldByNameFunc(func(n string) bool { return strings.EqualFold(n, name) })
+	if !f.IsValid() || f.Kind() != reflect.Bool {
 		return fmt.Errorf("no feature %q", name)
 	}
-	*f = false
+	f.SetBool(false)
 	return nil
 }
 
@@ -92,5 +90,23 @@ func TestPlaySelfMatch(t *testing.T) {
 	// mirror each other, so the match is even.
 	if res.Games() != 4 || res.Wins != res.Losses {
 		t.Errorf("self-match %v, want 4 games with as many wins as losses", res)
+	}
+}
+
+func TestSetOff(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		off  func(o engine.Options) bool
+	}{
+		{"LMR", func(o engine.Options) bool { return !o.LMR }},
+		{"neural", func(o engine.Options) bool { return !o.Neural }},
+		{"Threads", nil},
+		{"nothing", nil},
+	} {
+		o := engine.DefaultOptions()
+		err := setOff(&o, tt.name)
+		if tt.off == nil && err == nil || tt.off != nil && (err != nil || !tt.off(o)) {
+			t.Errorf("setOff(%q): %v, %+v", tt.name, err, o)
+		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package eval is the static evaluation of the toguz engine: a linear
 // function of integer features of a position, with weights learned by
-// logistic (Texel-style) regression on game results (see
-// internal/engine/train) and embedded from weights.txt.
+// logistic (Texel-style) regression on game results and self-play search
+// scores (see internal/engine/train) and embedded from weights.txt; the
+// engine adds a small network's correction to it (internal/engine/neural).
 //
 //   - Extract computes the features of a position from the side to move's
 //     view: kazans (with a phase term), stones on each side, tuzdik

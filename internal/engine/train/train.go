@@ -1,19 +1,25 @@
 // Package train fits the weights of the engine's evaluation (package eval)
-// by logistic regression on game results, the method known from chess as
-// Texel tuning:
+// by logistic regression, the method known from chess as Texel tuning, and
+// trains its neural correction (package neural) on the same data:
 //
-//   - positions come from recorded games (any format toguz.ParseGames reads)
-//     and from short self-play games of the engine, each labelled with the
-//     game's result from the side to move's view (1, ½, 0);
+//   - positions come from recorded games (any format toguz.ParseGames reads),
+//     labelled with the game's result from the side to move's view (1, ½,
+//     0), and from self-play games of the engine (Load), labelled with a
+//     blend of the result and the logistic of the score of the search that
+//     chose the move (Labelled.Target, Config.Blend); the self-play engine
+//     uses weights fitted on the recorded games first, so the data depend on
+//     the Config alone, and Config.Cache keeps them in a file between runs;
 //   - first the scale K of the logistic curve is fitted for the plain kazan
 //     difference, so that the learned evaluation keeps its units (a
 //     hundredth of a stone);
 //   - then all weights are fitted with Adam on the cross-entropy of
 //     sigmoid(K·eval) against the labels, features standardised, a little
-//     L2; every tenth game is held out to report the validation loss.
+//     L2; every tenth game is held out to report the validation loss;
+//   - TrainNeural fits the network to the residual of given linear weights.
 //
-// Run does it all; `toguz tune` is its command line. It is deterministic
-// for a given Config (one thread for the self-play games).
+// Run does the linear fit; `toguz tune` is its command line (-neural for
+// the network). Everything is deterministic for a given Config (one thread
+// for the self-play games).
 package train
 
 import (
@@ -22,11 +28,11 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/engine/eval"
 )
 
@@ -39,19 +45,58 @@ type Config struct {
 	Seed          uint64   // random source of the self-play openings and shuffling
 	SkipPlies     int      // plies from each game's start not used (book-like openings)
 	L2            float64  // weight decay on the standardised weights
+	// Blend is the share of the game result in the label of a self-play
+	// position; the rest is the logistic of its search score. 1: results
+	// only.
+	Blend float64
+	// Cache, when set, is a file that keeps the self-play positions: read
+	// when it was made with the same settings, else written. The data do
+	// not depend on it.
+	Cache string
 }
 
 // DefaultConfig is the configuration the embedded weights were made with,
 // given the three data files.
 func DefaultConfig(files []string) Config {
-	return Config{Files: files, SelfPlayGames: 200, SelfPlayNodes: 2000, Epochs: 100, Seed: 1, SkipPlies: 4, L2: 1e-2}
+	return Config{Files: files, SelfPlayGames: 1600, SelfPlayNodes: 5000, Epochs: 100, Seed: 1, SkipPlies: 4, L2: 1e-2, Blend: 0.5}
 }
 
-// sample is one labelled position.
+// sample is one labelled position as the linear model sees it: the base
+// features and the indices of the hole×load indicators that are set.
 type sample struct {
-	f     [eval.NumFeatures]float64
-	label float64 // 1 the side to move won, 0 lost, 0.5 draw
-	hold  bool    // validation set
+	base  [eval.Buckets]float32
+	ind   [18]uint16
+	nind  uint8
+	label float32
+	hold  bool
+}
+
+func newSample(p *toguz.Position, label float64, hold bool) sample {
+	var f eval.Features
+	eval.Extract(p, &f)
+	s := sample{label: float32(label), hold: hold}
+	for j := range eval.Buckets {
+		s.base[j] = float32(f[j])
+	}
+	for j := eval.Buckets; j < eval.NumFeatures; j++ {
+		if f[j] != 0 {
+			s.ind[s.nind] = uint16(j)
+			s.nind++
+		}
+	}
+	return s
+}
+
+// dot returns the weighted sum of s's features.
+func (s *sample) dot(w []float64) float64 {
+	var e float64
+	for j, x := range s.base {
+		e += w[j] * float64(x)
+	}
+	for _, j := range s.ind[:s.nind] {
+		e += w[j]
+	}
+	return e
 }
 
 // Report describes a training run.
@@ -62,62 +107,108 @@ type Report struct {
 	TrainLoss, ValidLoss       float64 // of the learned weights
 }
 
+// Data are the labelled positions of a run: the recorded games' and the
+// self-play games' with the logistic scale of the self-play engine.
+type Data struct {
+	Positions []Labelled
+	Games     int     // recorded and self-play games
+	Recorded  int     // recorded games
+	K         float64 // scale of the self-play engine's evaluation (for Target)
+}
+
+// Load reads the recorded games and plays (or reads from cfg.Cache) the
+// self-play games. The self-play engine uses weights fitted on the
+// recorded games first, so that the data depend on cfg alone.
+func Load(ctx context.Context, cfg Config, log io.Writer) (*Data, error) {
+	recorded, games, err := readGames(cfg.Files, cfg.SkipPlies, log)
+	if err != nil {
+		return nil, err
+	}
+	d := &Data{Positions: recorded, Games: games, Recorded: games}
+	if cfg.SelfPlayGames <= 0 {
+		return d, nil
+	}
+	if len(recorded) == 0 {
+		return nil, fmt.Errorf("self-play needs recorded games to fit its first weights")
+	}
+	// The key names the settings and the game files (by base name, so
+	// that a cache serves the same command run from another directory).
+	names := make([]string, len(cfg.Files))
+	for i, f := range cfg.Files {
+		names[i] = filepath.Base(f)
+	}
+	key := fmt.Sprintf("games %d nodes %d seed %d skip %d epochs %d l2 %g files %s",
+		cfg.SelfPlayGames, cfg.SelfPlayNodes, cfg.Seed, cfg.SkipPlies, cfg.Epochs, cfg.L2, strings.Join(names, " "))
+	if cfg.Cache != "" {
+		data, k, ok, err := readData(cfg.Cache, key)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			fmt.Fprintf(log, "self-play: %d positions read from %s\n", len(data), cfg.Cache)
+			d.Positions = append(d.Positions, data...)
+			d.K = k
+			d.Games += countGames(data)
+			return d, nil
+		}
+	}
+	samples := make([]sample, len(recorded))
+	for i := range recorded {
+		samples[i] = newSample(&recorded[i].Pos, float64(recorded[i].Result), recorded[i].Hold)
+	}
+	first, k := fitWeights(ctx, samples, cfg, io.Discard)
+	start := time.Now()
+	data, err := selfPlay(ctx, integer(first), cfg.SelfPlayGames, cfg.SelfPlayNodes, cfg.Seed, games)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(log, "self-play: %d positions of %d games at %d nodes a move in %v\n",
+		len(data), cfg.SelfPlayGames, cfg.SelfPlayNodes, time.Since(start).Round(time.Second))
+	if cfg.Cache != "" {
+		if err := writeData(cfg.Cache, key, k, data); err != nil {
+			return nil, err
+		}
+	}
+	d.Positions = append(d.Positions, data...)
+	d.K = k
+	d.Games += countGames(data)
+	return d, nil
+}
+
+// countGames returns the number of games of data.
+func countGames(data []Labelled) int {
+	n := 0
+	for i := range data {
+		if i == 0 || data[i].Game != data[i-1].Game {
+			n++
+		}
+	}
+	return n
+}
+
 // Run trains weights as cfg says, writing progress to log.
 func Run(ctx context.Context, cfg Config, log io.Writer) (*eval.Weights, Report, error) {
 	var rep Report
-	var samples []sample
-	game := 0
-	for _, file := range cfg.Files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return nil, rep, err
-		}
-		games, err := toguz.ParseGames(file, data, 0)
-		if err != nil {
-			return nil, rep, fmt.Errorf("reading games: %w", err)
-		}
-		used := 0
-		for _, g := range games {
-			ps, err := g.Positions()
-			if err != nil {
-				return nil, rep, fmt.Errorf("replaying games: %w", err)
-			}
-			res := g.Result
-			if final := ps[len(ps)-1]; final.IsOver() {
-				res = final.Outcome().Result
-			}
-			if res == toguz.NoResult {
-				continue
-			}
-			samples = addGame(samples, ps, res, cfg.SkipPlies, game%10 == 9)
-			game++
-			used++
-		}
-		fmt.Fprintf(log, "%s: %d games, %d with a result\n", file, len(games), used)
+	d, err := Load(ctx, cfg, log)
+	if err != nil {
+		return nil, rep, err
 	}
-	rep.Games = game
-	if cfg.SelfPlayGames > 0 {
-		// The self-play engine uses weights fitted on the recorded games
-		// first, so that a run depends on its inputs alone.
-		if len(samples) == 0 {
-			return nil, rep, fmt.Errorf("self-play needs recorded games to fit its first weights")
-		}
-		first, _ := fitWeights(ctx, samples, cfg, io.Discard)
-		start := time.Now()
-		var err error
-		samples, err = selfPlay(ctx, samples, first, cfg, &game)
-		if err != nil {
-			return nil, rep, err
-		}
-		rep.SelfPlay = game - rep.Games
-		fmt.Fprintf(log, "self-play: %d games at %d nodes a move in %v\n", rep.SelfPlay, cfg.SelfPlayNodes, time.Since(start).Round(time.Second))
-	}
-	rep.Positions = len(samples)
-	if len(samples) == 0 {
+	w, rep, err := Fit(ctx, d, cfg, log)
+	return w, rep, err
+}
+
+// Fit fits the linear weights on d.
+func Fit(ctx context.Context, d *Data, cfg Config, log io.Writer) (*eval.Weights, Report, error) {
+	rep := Report{Games: d.Recorded, SelfPlay: d.Games - d.Recorded, Positions: len(d.Positions)}
+	if len(d.Positions) == 0 {
 		return nil, rep, fmt.Errorf("no positions to train on")
 	}
-	fmt.Fprintf(log, "%d positions from %d games\n", len(samples), game)
-
+	samples := make([]sample, len(d.Positions))
+	for i := range d.Positions {
+		l := &d.Positions[i]
+		samples[i] = newSample(&l.Pos, l.Target(cfg.Blend, d.K), l.Hold)
+	}
+	fmt.Fprintf(log, "%d positions from %d games\n", len(samples), d.Games)
 	var w []float64
 	w, rep.K = fitWeights(ctx, samples, cfg, log)
 	material := make([]float64, eval.NumFeatures)
@@ -158,70 +249,13 @@ func fitWeights(ctx context.Context, samples []sample, cfg Config, log io.Writer
 	return w, k
 }
 
-// addGame adds the positions of one game with result res.
-func addGame(samples []sample, ps []toguz.Position, res toguz.Result, skip int, hold bool) []sample {
-	var f eval.Features
-	for i, p := range ps {
-		if i < skip || p.IsOver() {
-			continue
-		}
-		s := sample{label: 0.5, hold: hold}
-		switch res {
-		case toguz.WinFor(p.Turn()):
-			s.label = 1
-		case toguz.WinFor(p.Turn().Other()):
-			s.label = 0
-		}
-		eval.Extract(&p, &f)
-		for j, x := range f {
-			s.f[j] = float64(x)
-		}
-		samples = append(samples, s)
-	}
-	return samples
-}
-
-// selfPlay plays cfg.SelfPlayGames games of the engine with weights w
-// against itself, the first plies drawn at random for variety, and adds
-// their positions.
-func selfPlay(ctx context.Context, samples []sample, w []float64, cfg Config, game *int) ([]sample, error) {
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73656c66))
-	opts := engine.DefaultOptions()
-	opts.HashMB = 16
-	opts.Eval = integer(w)
-	e, err := engine.New(opts)
-	if err != nil {
-		return nil, err
-	}
-	for range cfg.SelfPlayGames {
-		if ctx.Err() != nil {
-			return samples, ctx.Err()
-		}
-		e.NewGame()
-		p := toguz.StartPosition()
-		ps := []toguz.Position{p}
-		random := 2 + rng.IntN(8)
-		for ply := 0; !p.IsOver() && ply < 400; ply++ {
-			var m toguz.Move
-			if ply < random {
-				ms := p.LegalMoves().Slice()
-				m = ms[rng.IntN(len(ms))]
-			} else {
-				m = e.Search(ctx, p, engine.Limits{Nodes: cfg.SelfPlayNodes}, nil).Best
-			}
-			p = p.After(m)
-			ps = append(ps, p)
-		}
-		if !p.IsOver() {
-			continue
-		}
-		samples = addGame(samples, ps, p.Outcome().Result, random, *game%10 == 9)
-		*game++
-	}
-	return samples, nil
-}
-
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// crossEntropy is the cross-entropy of the prediction q against label y.
+func crossEntropy(q, y float64) float64 {
+	q = min(max(q, 1e-12), 1-1e-12)
+	return -(y*math.Log(q) + (1-y)*math.Log(1-q))
+}
 
 // loss returns the mean cross-entropy of the weights w (hundredths of a
 // stone per feature unit) on the validation samples, or on the training
@@ -234,19 +268,14 @@ func loss(samples []sample, w []float64, k float64, valid bool) float64 {
 		if s.hold != valid {
 			continue
 		}
-		var e float64
-		for j, x := range s.f {
-			e += w[j] * x
-		}
-		q := min(max(sigmoid(k*e), 1e-12), 1-1e-12)
-		sum -= s.label*math.Log(q) + (1-s.label)*math.Log(1-q)
+		sum += crossEntropy(sigmoid(k*s.dot(w)), float64(s.label))
 		n++
 	}
 	return sum / float64(max(n, 1))
 }
 
 // fitK finds the scale of the logistic curve that best fits the plain
-// kazan difference to the results, by golden-section search.
+// kazan difference to the labels, by golden-section search.
 func fitK(samples []sample) float64 {
 	w := make([]float64, eval.NumFeatures)
 	w[eval.Kazan] = 100
@@ -281,12 +310,16 @@ func fit(ctx context.Context, samples []sample, k float64, cfg Config, log io.Wr
 	scale := make([]float64, nf)
 	n := 0
 	for i := range samples {
-		if samples[i].hold {
+		s := &samples[i]
+		if s.hold {
 			continue
 		}
 		n++
-		for j, x := range samples[i].f {
-			scale[j] += x * x
+		for j, x := range s.base {
+			scale[j] += float64(x) * float64(x)
+		}
+		for _, j := range s.ind[:s.nind] {
+			scale[j]++
 		}
 	}
 	for j := range scale {
@@ -323,14 +356,22 @@ func fit(ctx context.Context, samples []sample, k float64, cfg Config, log io.Wr
 			end := min(start+batch, len(order))
 			clear(grad)
 			for _, i := range order[start:end] {
+				// The arithmetic is that of the dense loop over every
+				// feature (zeros add nothing), so old weights reproduce.
 				s := &samples[i]
 				var z float64
-				for j, x := range s.f {
-					z += v[j] * x / scale[j]
+				for j, x := range s.base {
+					z += v[j] * float64(x) / scale[j]
 				}
-				d := sigmoid(z) - s.label
-				for j, x := range s.f {
-					grad[j] += d * x / scale[j]
+				for _, j := range s.ind[:s.nind] {
+					z += v[j] / scale[j]
+				}
+				d := sigmoid(z) - float64(s.label)
+				for j, x := range s.base {
+					grad[j] += d * float64(x) / scale[j]
+				}
+				for _, j := range s.ind[:s.nind] {
+					grad[j] += d / scale[j]
 				}
 			}
 			t++

@@ -1,0 +1,134 @@
+package neural
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Parse reads a network in the format Write writes: '#' comment lines,
+// then "hidden H inputs N", then lines "b1 …" (H values), "w2 …" (H
+// values), "b2 v", and N lines "w1 …" of H values each, one per input.
+func Parse(r io.Reader) (*Network, error) {
+	nw := new(Network)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	line := 0
+	next := func() ([]string, error) {
+		for sc.Scan() {
+			line++
+			if text := strings.TrimSpace(sc.Text()); text != "" && !strings.HasPrefix(text, "#") {
+				return strings.Fields(text), nil
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("line %d: %w", line, io.ErrUnexpectedEOF)
+	}
+	// ints parses the fields after the label into dst.
+	ints := func(label string, dst []int64, bits int) error {
+		f, err := next()
+		if err != nil {
+			return err
+		}
+		if f[0] != label || len(f) != len(dst)+1 {
+			return fmt.Errorf("line %d: want %q and %d values, got %q with %d", line, label, len(dst), f[0], len(f)-1)
+		}
+		for i, s := range f[1:] {
+			if dst[i], err = strconv.ParseInt(s, 10, bits); err != nil {
+				return fmt.Errorf("line %d: %s value %d: %w", line, label, i+1, err)
+			}
+		}
+		return nil
+	}
+	shape := make([]int64, 3)
+	f, err := next()
+	if err != nil {
+		return nil, err
+	}
+	if len(f) != 4 || f[0] != "hidden" || f[2] != "inputs" {
+		return nil, fmt.Errorf("line %d: want \"hidden %d inputs %d\"", line, Hidden, NumInputs)
+	}
+	shape[0], err = strconv.ParseInt(f[1], 10, 32)
+	if err == nil {
+		shape[1], err = strconv.ParseInt(f[3], 10, 32)
+	}
+	if err != nil || shape[0] != Hidden || shape[1] != NumInputs {
+		return nil, fmt.Errorf("line %d: shape %s×%s, this build wants hidden %d inputs %d", line, f[1], f[3], Hidden, NumInputs)
+	}
+	v := make([]int64, Hidden)
+	if err := ints("b1", v, 16); err != nil {
+		return nil, err
+	}
+	for j, x := range v {
+		nw.B1[j] = int16(x)
+	}
+	if err := ints("w2", v, 32); err != nil {
+		return nil, err
+	}
+	for j, x := range v {
+		nw.W2[j] = int32(x)
+	}
+	b2 := make([]int64, 1)
+	if err := ints("b2", b2, 32); err != nil {
+		return nil, err
+	}
+	nw.B2 = int32(b2[0])
+	for i := range nw.W1 {
+		if err := ints("w1", v, 16); err != nil {
+			return nil, err
+		}
+		for j, x := range v {
+			nw.W1[i][j] = int16(x)
+		}
+	}
+	if err := nw.pack(); err != nil {
+		return nil, err
+	}
+	return nw, nil
+}
+
+// Write writes nw in the format Parse reads, after the comment lines in
+// header.
+func Write(out io.Writer, nw *Network, header []string) error {
+	bw := bufio.NewWriter(out)
+	for _, h := range header {
+		fmt.Fprintf(bw, "# %s\n", h)
+	}
+	fmt.Fprintf(bw, "hidden %d inputs %d\n", Hidden, NumInputs)
+	row := func(label string, n int, at func(int) int64) {
+		bw.WriteString(label)
+		for j := range n {
+			bw.WriteByte(' ')
+			bw.WriteString(strconv.FormatInt(at(j), 10))
+		}
+		bw.WriteByte('\n')
+	}
+	row("b1", Hidden, func(j int) int64 { return int64(nw.B1[j]) })
+	row("w2", Hidden, func(j int) int64 { return int64(nw.W2[j]) })
+	row("b2", 1, func(int) int64 { return int64(nw.B2) })
+	for i := range nw.W1 {
+		row("w1", Hidden, func(j int) int64 { return int64(nw.W1[i][j]) })
+	}
+	return bw.Flush()
+}
+
+//go:embed network.txt
+var networkText string
+
+// embedded holds the embedded network, parsed once.
+var embedded = func() *Network {
+	nw, err := Parse(strings.NewReader(networkText))
+	if err != nil {
+		panic("neural: embedded network.txt: " + err.Error())
+	}
+	return nw
+}()
+
+// Embedded returns the embedded trained network. The caller must not
+// modify it.
+func Embedded() *Network { return embedded }
