@@ -12,8 +12,29 @@ import (
 
 // BenchmarkSearch searches the start position to a fixed depth with an
 // empty table and reports nodes per second.
-func BenchmarkSearch(b *testing.B) {
-	e, err := New(DefaultOptions())
+func BenchmarkSearch(b *testing.B) { benchmarkSearch(b, DefaultOptions()) }
+
+// BenchmarkSearchLinear is BenchmarkSearch without the neural correction.
+func BenchmarkSearchLinear(b *testing.B) { benchmarkSearch(b, linearOptions()) }
+
+// BenchmarkEvaluate measures the default evaluation alone (learned weights
+// and neural correction).
+func BenchmarkEvaluate(b *testing.B) { benchmarkEvaluate(b, DefaultOptions()) }
+
+// BenchmarkEvaluateLinear is BenchmarkEvaluate without the neural
+// correction.
+func BenchmarkEvaluateLinear(b *testing.B) { benchmarkEvaluate(b, linearOptions()) }
+
+// linearOptions are the defaults without the neural correction, the
+// evaluation before it, for the benchmarks' comparison.
+func linearOptions() Options {
+	o := DefaultOptions()
+	o.Neural = false
+	return o
+}
+
+func benchmarkSearch(b *testing.B, opts Options) {
+	e, err := New(opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,16 +57,13 @@ func BenchmarkSearch(b *testing.B) {
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
 
-// BenchmarkEvaluate measures the default evaluation alone (learned weights
-// and neural correction).
-func BenchmarkEvaluate(b *testing.B) {
-	e, err := New(DefaultOptions())
+func benchmarkEvaluate(b *testing.B, opts Options) {
+	e, err := New(opts)
 	if err != nil {
 		b.Fatal(err)
 	}
 	w := e.workers[0]
-	p := toguz.StartPosition()
-	p = p.After(7).After(3).After(5)
+	p := toguz.StartPosition().After(7).After(3).After(5)
 	var s Score
 	b.ReportAllocs()
 	for b.Loop() {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Parse reads a network in the format Write writes: '#' comment lines,
@@ -120,15 +121,16 @@ func Write(out io.Writer, nw *Network, header []string) error {
 //go:embed network.txt
 var networkText string
 
-// embedded holds the embedded network, parsed once.
-var embedded = func() *Network {
+// embedded parses the embedded network on first use, not at every start
+// of the program (it takes milliseconds and half a megabyte).
+var embedded = sync.OnceValue(func() *Network {
 	nw, err := Parse(strings.NewReader(networkText))
 	if err != nil {
 		panic("neural: embedded network.txt: " + err.Error())
 	}
 	return nw
-}()
+})
 
 // Embedded returns the embedded trained network. The caller must not
 // modify it.
-func Embedded() *Network { return embedded }
+func Embedded() *Network { return embedded() }
