@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -90,6 +91,19 @@ func randomEnding(rng *rand.Rand, stones int) toguz.Position {
 	}
 }
 
+// allFeatures returns the default options with every search feature on,
+// those off by default too.
+func allFeatures() Options {
+	o := DefaultOptions()
+	v := reflect.ValueOf(&o).Elem()
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Bool {
+			f.SetBool(true)
+		}
+	}
+	return o
+}
+
 func TestSearchMatchesMinimax(t *testing.T) {
 	const refDepth = 9
 	positions := 150
@@ -97,7 +111,7 @@ func TestSearchMatchesMinimax(t *testing.T) {
 		positions = 30
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	e, err := New(DefaultOptions())
+	e, err := New(allFeatures())
 	if err != nil {
 		t.Fatal(err)
 	}
