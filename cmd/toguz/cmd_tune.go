@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/toguz/toguz/internal/engine/eval"
@@ -13,7 +14,7 @@ import (
 )
 
 func runTune(ctx context.Context, e env) error {
-	fs := newFlags(e, "tune", "FILE...", "Fits the engine's evaluation weights by logistic regression on the games in\nFILEs (any record format, labelled by their results) and on self-play games\n(labelled by a blend of result and search score), and writes them in the format\nof internal/engine/eval/weights.txt (embedded at build time). With -neural it\ntrains the neural correction to the linear weights instead. The embedded files\nwere made with these (their headers say so too; -cache saves the 15 CPU minutes\nof self-play the second time):\n  toguz tune -cache /tmp/selfplay.txt -o internal/engine/eval/weights.txt ../shared/data/masters-2018.pgn ../shared/data/playok-2024-2025.pgn\n  toguz tune -neural -cache /tmp/selfplay.txt -o internal/engine/neural/network.txt ../shared/data/masters-2018.pgn ../shared/data/playok-2024-2025.pgn\n(the second after rebuilding with the new weights.txt: the network corrects the\nembedded weights)")
+	fs := newFlags(e, "tune", "FILE...", "Fits the engine's evaluation weights by logistic regression on the games in\nFILEs (any record format, labelled by their results) and on self-play games\n(labelled by a blend of result and search score), and writes them in the format\nof internal/engine/eval/weights.txt (embedded at build time). With -neural it\ntrains the neural correction to the linear weights instead. The embedded files\nwere made with these (their headers say so too; -cache saves the 15 CPU minutes\nof self-play the second time):\n  toguz tune -cache /tmp/selfplay.txt -o internal/engine/eval/weights.txt ../shared/data/masters-2018.pgn ../shared/data/playok-2024-2025.pgn\n  toguz tune -neural -base internal/engine/eval/weights.txt -cache /tmp/selfplay.txt -o internal/engine/neural/network.txt ../shared/data/masters-2018.pgn ../shared/data/playok-2024-2025.pgn\n(the network corrects the weights of -base, which the first wrote)")
 	def := train.DefaultConfig(nil)
 	out := fs.String("o", "-", "write the weights to this file (- for standard output)")
 	games := fs.Int("selfplay", def.SelfPlayGames, "self-play games to add")
@@ -38,6 +39,9 @@ func runTune(ctx context.Context, e env) error {
 	made := fmt.Sprintf("-selfplay %d -nodes %d -epochs %d -seed %d -l2 %g -blend %g",
 		cfg.SelfPlayGames, cfg.SelfPlayNodes, cfg.Epochs, cfg.Seed, cfg.L2, cfg.Blend)
 	if *nn {
+		if *base != "" {
+			made = "-base " + *base + " " + made
+		}
 		return tuneNeural(ctx, e, cfg, train.NeuralConfig{Epochs: *nepochs, Rate: *nrate, L2: *nl2}, *base, *out,
 			fmt.Sprintf("Made by: toguz tune -neural %s -nepochs %d -nrate %g -nl2 %g %s", made, *nepochs, *nrate, *nl2, strings.Join(fs.Args(), " ")))
 	}
@@ -87,17 +91,27 @@ func tuneNeural(ctx context.Context, e env, cfg train.Config, ncfg train.NeuralC
 }
 
 // writeOut writes with write to the file out, or to standard output for "-".
+// The file is written beside out and renamed over it when complete, so a
+// failed run leaves the old weights whole.
 func writeOut(e env, out string, write func(io.Writer) error) error {
 	if out == "-" {
 		return write(e.stdout)
 	}
-	f, err := os.Create(out)
+	f, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".*.tmp")
 	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // fails harmlessly once renamed
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
 		return err
 	}
 	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), out)
 }

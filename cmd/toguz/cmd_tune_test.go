@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,5 +67,37 @@ func TestTuneNeural(t *testing.T) {
 	code, _, stderr = runRecordCmd(t, "tune", "-neural", "-base", "no-such-weights.txt", games)
 	if code != 1 || !strings.Contains(stderr, "no-such-weights.txt") {
 		t.Errorf("missing -base file: exit %d, %q", code, stderr)
+	}
+}
+
+// TestWriteOut: a file is replaced only by a complete write, and no
+// temporary file is left either way.
+func TestWriteOut(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "weights.txt")
+	if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := env{stdout: &bytes.Buffer{}}
+	failed := writeOut(e, out, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return errors.New("disk full")
+	})
+	if got, _ := os.ReadFile(out); failed == nil || string(got) != "old\n" {
+		t.Errorf("failed write: %v, file now %q", failed, got)
+	}
+	if err := writeOut(e, out, func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	fi, err := os.Stat(out)
+	if string(got) != "new\n" || err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("file %q, %v, %v; want new, mode 0644", got, err, fi.Mode())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only the file", len(entries))
+	}
+	if err := writeOut(e, filepath.Join(dir, "no", "such", "dir.txt"), func(io.Writer) error { return nil }); err == nil {
+		t.Error("writing into a missing directory did not fail")
 	}
 }
