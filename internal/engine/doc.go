@@ -10,14 +10,16 @@
 //     write fails the check), shared by the threads (tt.go, Options.TT);
 //   - move ordering: table move, captures by size (computed while making the
 //     children, which search copies into per-ply arrays), two killers per
-//     ply, history (Options.CaptureSort, Killers, History);
+//     ply, history (Options.CaptureSort, Killers, History; History is off
+//     by default, having lost its match: docs/engine-testing.md);
 //   - quiescence search over capturing moves with delta pruning
 //     (Options.Quiescence);
 //   - late move reductions of quiet moves, reverse futility pruning near the
 //     leaves (Options.LMR, Options.Futility);
 //   - mate-distance scores for proven endings (Score, MateScore) from the
 //     rules library's Outcome at finished positions, with mate distance
-//     pruning; an endgame Tablebase is probed at every interior node;
+//     pruning; an endgame Tablebase is probed at every interior node (a
+//     win it holds without a distance scores KnownWin less the stones left);
 //   - Lazy SMP: Options.Threads workers share the table, odd helpers one
 //     ply deeper; the main worker owns the limits and the answer;
 //   - time management (limits.go) for sudden death, Fischer increment,
