@@ -164,9 +164,7 @@ func printReport(e env, cfg match.Config, rep match.Report, d time.Duration) {
 	fmt.Fprintf(w, "Elo difference: %s (95%% interval %.1f .. %.1f)\n", rep.Elo, rep.Elo.Lower, rep.Elo.Upper)
 	fmt.Fprintf(w, "Pairs (0, ½, 1, 1½, 2 points): %v\n", rep.Pairs)
 	if cfg.SPRT != nil {
-		s := cfg.SPRT
-		fmt.Fprintf(w, "SPRT: elo0 %g elo1 %g alpha %g beta %g: LLR %.2f (%.2f, %.2f): %s\n",
-			s.Elo0, s.Elo1, s.Alpha, s.Beta, rep.LLR, rep.Lower, rep.Upper, rep.Decision)
+		printSPRT(w, *cfg.SPRT, rep.LLR)
 	}
 	var ts []string
 	for t, n := range rep.Terminations {

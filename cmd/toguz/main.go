@@ -43,6 +43,7 @@ var commands = []command{
 	{"render", "draw a position string as an SVG diagram", runRender},
 	{"tablebase", "generate or probe the endgame tablebase", runTablebase},
 	{"engine", "speak the engine protocol on stdin/stdout (docs/protocol.md)", runEngine},
+	{"sprt", "the SPRT of pair counts, several runs summed (as match computes it)", runSPRT},
 	{"openings", "build an opening suite for match from game files", runOpenings},
 	{"match", "play engines against each other: Elo, SPRT, records (like cutechess-cli)", runMatch},
 	{"shortest", "find and prove the shortest game that ends in a win", runShortest},
