@@ -25,14 +25,7 @@ func runRender(ctx context.Context, e env) error {
 	white := fs.String("white", "", "White's name")
 	black := fs.String("black", "", "Black's name")
 	width := fs.Int("width", 0, "width in pixels (0: natural size)")
-	if err := parseFlags(fs, e.args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return errUsage
-	}
-	p, _, err := position(*rules, strings.Join(fs.Args(), " "), "")
+	p, err := positionFromArgs(fs, e.args, rules)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/toguz/toguz"
@@ -143,6 +144,20 @@ func position(rules, fen, label string) (toguz.Position, int, error) {
 }
 
 // parseFlags parses args and maps a parse failure to errUsage.
+// positionFromArgs parses the flags of a command whose arguments are one
+// position string, quoted or as separate fields, and returns its position.
+func positionFromArgs(fs *flag.FlagSet, args []string, rules *string) (toguz.Position, error) {
+	if err := parseFlags(fs, args); err != nil {
+		return toguz.Position{}, err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return toguz.Position{}, errUsage
+	}
+	p, _, err := position(*rules, strings.Join(fs.Args(), " "), "")
+	return p, err
+}
+
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
