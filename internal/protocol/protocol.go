@@ -298,6 +298,19 @@ func (s *server) uci() {
 	s.out.printf("uciok")
 }
 
+// spinOptions are the whole-number options of engine.Options: their bounds
+// and the field each sets.
+var spinOptions = map[string]struct {
+	lo, hi int
+	set    func(o *engine.Options, n int)
+}{
+	"threads": {1, engine.MaxThreads, func(o *engine.Options, n int) { o.Threads = n }},
+	"hash":    {1, engine.MaxHashMB, func(o *engine.Options, n int) { o.HashMB = n }},
+	"level":   {1, engine.MaxLevel, func(o *engine.Options, n int) { o.Level = n }},
+	"multipv": {1, engine.MaxMultiPV, func(o *engine.Options, n int) { o.MultiPV = n }},
+	"seed":    {0, 1<<31 - 1, func(o *engine.Options, n int) { o.Seed = int64(n) }},
+}
+
 // setoption reads `name N… [value V…]`; names are case-insensitive.
 func (s *server) setoption(args []string) {
 	if len(args) < 2 || args[0] != "name" {
@@ -331,36 +344,13 @@ func (s *server) setoption(args []string) {
 	}
 	o := s.opts
 	switch strings.ToLower(name) {
-	case "threads":
-		n, ok := spin(1, engine.MaxThreads)
+	case "threads", "hash", "level", "multipv", "seed":
+		sp := spinOptions[strings.ToLower(name)]
+		n, ok := spin(sp.lo, sp.hi)
 		if !ok {
 			return
 		}
-		o.Threads = n
-	case "hash":
-		n, ok := spin(1, engine.MaxHashMB)
-		if !ok {
-			return
-		}
-		o.HashMB = n
-	case "level":
-		n, ok := spin(1, engine.MaxLevel)
-		if !ok {
-			return
-		}
-		o.Level = n
-	case "multipv":
-		n, ok := spin(1, engine.MaxMultiPV)
-		if !ok {
-			return
-		}
-		o.MultiPV = n
-	case "seed":
-		n, ok := spin(0, 1<<31-1)
-		if !ok {
-			return
-		}
-		o.Seed = int64(n)
+		sp.set(&o, n)
 	case "moveoverhead":
 		n, ok := spin(0, maxMoveOverhead)
 		if !ok {
