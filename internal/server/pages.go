@@ -392,7 +392,7 @@ func importGames(name string, data []byte) ([]imported, error) {
 				y := g.Plies[k]
 				me := pos.Turn()
 				im.moves = append(im.moves, live.MoveJSON{Hole: int(y.Move), Notation: y.Ply.String(), By: me.String(),
-					Captured: ps[k+1].Kazan(me) - pos.Kazan(me)})
+					Captured: ps[k+1].Kazan(me) - pos.Kazan(me), Landing: live.Landing(pos, y.Move)})
 			}
 		}
 		out = append(out, im)
