@@ -505,3 +505,35 @@ func TestPre1949Landings(t *testing.T) {
 	}
 	u.screenshot(artifacts, "pre1949-replay.png")
 }
+
+// TestEditorVerdict opens the editor of the 2×5 game: its stone total is
+// the ruleset's, and a wrong position gets the server's reason on the page.
+func TestEditorVerdict(t *testing.T) {
+	base, browser, artifacts := setup(t)
+	u := newUser(t, browser, base, "dana")
+	u.do("the bestemshe editor", chromedp.Navigate(base+"/editor?ruleset=bestemshe"), chromedp.WaitVisible(chromedp.CSS("#editor")))
+	if got := eval[string](u, `document.getElementById('editor-total').textContent`); got != "50" {
+		t.Errorf("the bestemshe editor counts %q stones, want 50", got)
+	}
+	if n := eval[int](u, `document.querySelectorAll('#editor .hole-input').length`); n != 10 {
+		t.Errorf("the bestemshe editor has %d holes, want 10", n)
+	}
+	// Typing one stone fewer: the count turns bad and the server says why.
+	u.do("one stone fewer", chromedp.SetValue(chromedp.CSS(`#editor input[name="w1"]`), "4"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('editor').dispatchEvent(new Event('input', {bubbles: true}))`))
+	u.waitFor("the server's verdict", `(e => !e.hidden && e.textContent.includes('49 stones in all, want 50'))(document.getElementById('editor-error'))`, 10*time.Second)
+	if !eval[bool](u, `document.getElementById('editor-total').classList.contains('bad')`) {
+		t.Error("49 of 50 stones is not marked bad")
+	}
+	png, err := chromedp.Run(u.ctx, chromedp.Screenshot(chromedp.CSS("main")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(artifacts, "editor-bestemshe.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Put back, the verdict goes away.
+	u.do("the stone back", chromedp.SetValue(chromedp.CSS(`#editor input[name="w1"]`), "5"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('editor').dispatchEvent(new Event('input', {bubbles: true}))`))
+	u.waitFor("no verdict", `document.getElementById('editor-error').hidden && document.getElementById('editor').dataset.checked === 'ok'`, 10*time.Second)
+}
