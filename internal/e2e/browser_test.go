@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -376,4 +377,163 @@ func TestEngineGame(t *testing.T) {
 	if !strings.Contains(status, st.Result) {
 		t.Errorf("the page says %q at the end, want the result %s", status, st.Result)
 	}
+}
+
+// shownLanding returns the hole the board highlights as the last move's
+// landing, "side hole", or "" when none is.
+func (u *user) shownLanding() string {
+	u.t.Helper()
+	return eval[string](u, `(e => e ? e.dataset.side + ' ' + e.dataset.hole : '')(document.querySelector('#board .hole.to'))`)
+}
+
+// landingOf is the rules library's landing of the move from hole h of the
+// position fen, written as shownLanding writes it.
+func landingOf(t *testing.T, fen string, r toguz.Rules, h int) string {
+	t.Helper()
+	p, _, err := toguz.ParseFEN(fen, r)
+	if err != nil {
+		t.Fatalf("position %q: %v", fen, err)
+	}
+	side, hole := p.Landing(toguz.Move(h))
+	return fmt.Sprintf("%s %d", side, hole)
+}
+
+// TestPre1949Landings plays an engine game under the pre1949 rules, where
+// the first stone is not put back into the emptied hole, and checks that
+// the board highlights the library's landing of every last move and offers
+// the library's legal holes; then the same in the replay of its record.
+// It also takes the game page's screenshots at 1366 and 360 px.
+func TestPre1949Landings(t *testing.T) {
+	base, browser, artifacts := setup(t)
+	u := newUser(t, browser, base, "erlan")
+	u.signup()
+	u.do("the lobby", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#engine-form")))
+	id, err := chromedp.Run(u.ctx, chromedp.Evaluate[string](`fetch('/api/engine-games', {method: 'POST', headers: {'Content-Type': 'application/json'},
+		body: JSON.stringify({level: 1, color: 'white', ruleset: 'pre1949'})}).then(r => r.json()).then(a => a.game_id || JSON.stringify(a))`, chromedp.EvalAwaitPromise))
+	if err != nil || id == "" || strings.HasPrefix(id, "{") {
+		t.Fatalf("creating a pre1949 engine game: %q %v", id, err)
+	}
+	u.do("the game page", chromedp.Navigate(base+"/game/"+id))
+	type state struct {
+		Ruleset, Status string
+		Positions       []string
+		Moves           []struct{ Hole int }
+	}
+	checked := 0
+	for ply := 0; ply < 16; ply += 2 {
+		u.waitFor("White's turn or the end", fmt.Sprintf(`(g => g && g.dataset.status && (g.dataset.status !== 'playing' || (g.dataset.turn === 'white' && g.dataset.ply === "%d")))(document.getElementById('game'))`, ply), 30*time.Second)
+		var st state
+		getJSON(t, base+"/api/games/"+id, &st)
+		if st.Ruleset != "pre1949" {
+			t.Fatalf("the game is played under %q", st.Ruleset)
+		}
+		if n := len(st.Moves); n > 0 {
+			want := landingOf(t, st.Positions[n-1], toguz.Pre1949, st.Moves[n-1].Hole)
+			if got := u.shownLanding(); got != want {
+				t.Errorf("after ply %d (hole %d) the board highlights %q, the library lands on %q", n, st.Moves[n-1].Hole, got, want)
+			}
+			checked++
+		}
+		if st.Status != "playing" {
+			break
+		}
+		p, _, err := toguz.ParseFEN(st.Positions[len(st.Positions)-1], toguz.Pre1949)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.waitFor("the playable holes", `document.querySelector('#board button.hole.playable')`, 10*time.Second)
+		got := eval[[]int](u, `Array.from(document.querySelectorAll('#board button.hole.playable')).map(e => +e.dataset.hole).sort((a, b) => a - b)`)
+		var want []int
+		for m := range p.LegalMoves().All() {
+			want = append(want, int(m))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("at ply %d the board offers %v, the library's legal moves are %v", ply, got, want)
+		}
+		// The hole with the most stones: sown from the next hole, its last
+		// stone falls one hole further on than under the federation rules.
+		best, most := toguz.NoMove, 0
+		for m := range p.LegalMoves().All() {
+			if n := p.Stones(p.Turn(), int(m)); n > most {
+				best, most = m, n
+			}
+		}
+		u.click(toguz.White, best)
+		if ply == 6 {
+			for _, w := range []int64{1366, 360} {
+				u.do("viewport", chromedp.EmulateViewport(w, 900))
+				u.screenshot(artifacts, fmt.Sprintf("pre1949-game-%d.png", w))
+			}
+			u.do("viewport", chromedp.EmulateViewport(1100, 900))
+		}
+	}
+	if checked < 3 {
+		t.Fatalf("checked %d landings", checked)
+	}
+
+	// The record, imported: the replay highlights each ply's landing.
+	resp, err := http.Get(base + "/api/games/" + id + "/export?format=toguz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var record strings.Builder
+	_, err = io.Copy(&record, resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st state
+	getJSON(t, base+"/api/games/"+id, &st)
+	u.do("importing the record",
+		chromedp.Navigate(base+"/import"),
+		chromedp.WaitVisible(chromedp.CSS("#import-text")),
+		chromedp.SetValue(chromedp.CSS("#import-text"), record.String()),
+		chromedp.Click(chromedp.CSS("#import-submit")),
+	)
+	u.waitFor("the replay", `document.querySelector('#game #board button.hole')`, 10*time.Second)
+	for n := len(st.Moves); n >= 1 && n > len(st.Moves)-6; n-- {
+		want := landingOf(t, st.Positions[n-1], toguz.Pre1949, st.Moves[n-1].Hole)
+		if got := u.shownLanding(); got != want {
+			t.Errorf("the replay at ply %d (hole %d) highlights %q, the library lands on %q", n, st.Moves[n-1].Hole, got, want)
+		}
+		u.do("one ply back", chromedp.Click(chromedp.CSS("#prev")))
+	}
+	// Every text of the replay is translated: the page gives board.js
+	// each key it uses.
+	if status := eval[string](u, `document.getElementById('status').textContent`); strings.Contains(status, "tomove") {
+		t.Errorf("the replay's status shows an untranslated key: %q", status)
+	}
+	u.screenshot(artifacts, "pre1949-replay.png")
+}
+
+// TestEditorVerdict opens the editor of the 2×5 game: its stone total is
+// the ruleset's, and a wrong position gets the server's reason on the page.
+func TestEditorVerdict(t *testing.T) {
+	base, browser, artifacts := setup(t)
+	u := newUser(t, browser, base, "dana")
+	u.do("the bestemshe editor", chromedp.Navigate(base+"/editor?ruleset=bestemshe"), chromedp.WaitVisible(chromedp.CSS("#editor")))
+	if got := eval[string](u, `document.getElementById('editor-total').textContent`); got != "50" {
+		t.Errorf("the bestemshe editor counts %q stones, want 50", got)
+	}
+	if n := eval[int](u, `document.querySelectorAll('#editor .hole-input').length`); n != 10 {
+		t.Errorf("the bestemshe editor has %d holes, want 10", n)
+	}
+	// Typing one stone fewer: the count turns bad and the server says why.
+	u.do("one stone fewer", chromedp.SetValue(chromedp.CSS(`#editor input[name="w1"]`), "4"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('editor').dispatchEvent(new Event('input', {bubbles: true}))`))
+	u.waitFor("the server's verdict", `(e => !e.hidden && e.textContent.includes('49 stones in all, want 50'))(document.getElementById('editor-error'))`, 10*time.Second)
+	if !eval[bool](u, `document.getElementById('editor-total').classList.contains('bad')`) {
+		t.Error("49 of 50 stones is not marked bad")
+	}
+	png, err := chromedp.Run(u.ctx, chromedp.Screenshot(chromedp.CSS("main")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(artifacts, "editor-bestemshe.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Put back, the verdict goes away.
+	u.do("the stone back", chromedp.SetValue(chromedp.CSS(`#editor input[name="w1"]`), "5"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('editor').dispatchEvent(new Event('input', {bubbles: true}))`))
+	u.waitFor("no verdict", `document.getElementById('editor-error').hidden && document.getElementById('editor').dataset.checked === 'ok'`, 10*time.Second)
 }

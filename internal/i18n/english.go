@@ -73,7 +73,7 @@ var english = map[string]string{
 	"game.casual":         "casual",
 	"game.engine":         "Engine level %d",
 	"editor.title":        "Position editor",
-	"editor.help":         "Set the stones of each hole and kazan, the tuzdiks and the side to move. The total must be 162. Then play the engine from the position.",
+	"editor.help":         "Set the stones of each hole and kazan, the tuzdiks and the side to move. The stones must add up to the total below, which the ruleset sets. Then play the engine from the position.",
 	"editor.tuzdik":       "Tuzdik (opponent's hole owned)",
 	"editor.turn":         "To move",
 	"editor.check":        "Check position",

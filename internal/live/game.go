@@ -43,6 +43,7 @@ type moveEntry struct {
 	by       toguz.Player
 	notation string
 	captured int
+	landing  LandingJSON
 	fen      string // the position after the move
 }
 
@@ -111,7 +112,7 @@ func (g *game) entry(p toguz.Position, m PlayedMove) (moveEntry, toguz.Position,
 	mover := p.Turn()
 	m.By = mover
 	return moveEntry{PlayedMove: m, by: mover, notation: notation,
-		captured: next.Kazan(mover) - p.Kazan(mover), fen: next.FEN()}, next, nil
+		captured: next.Kazan(mover) - p.Kazan(mover), landing: Landing(p, m.Hole), fen: next.FEN()}, next, nil
 }
 
 // do runs f on the game goroutine and reports whether it was queued; it
@@ -364,7 +365,8 @@ func (g *game) play(mv toguz.Move, now time.Time) *Error {
 	g.moves = append(g.moves, e)
 	g.drawOffer = -1
 	g.broadcast(mustJSON(moveMsg{Type: "move", Ply: n + 1, Hole: int(mv), By: colorName(e.by),
-		Notation: e.notation, FEN: e.fen, Clock: g.clockJSON(), Captured: e.captured}))
+		Notation: e.notation, FEN: e.fen, Clock: g.clockJSON(), Captured: e.captured,
+		Landing: e.landing, Legal: g.legalHoles()}))
 	if next.IsOver() {
 		o := next.Outcome()
 		g.finish(Ending{Status: Ended, Result: o.Result, Termination: o.Termination, Score: o.Score}, now)
@@ -653,8 +655,9 @@ func (g *game) state(c *Conn) State {
 		s.Category = cat.String()
 	}
 	s.Positions[0] = s.StartFEN
+	s.Legal = g.legalHoles()
 	for i, m := range g.moves {
-		s.Moves[i] = MoveJSON{Hole: int(m.Hole), Notation: m.notation, By: colorName(m.by), Captured: m.captured}
+		s.Moves[i] = MoveJSON{Hole: int(m.Hole), Notation: m.notation, By: colorName(m.by), Captured: m.captured, Landing: m.landing}
 		s.Positions[i+1] = m.fen
 	}
 	if g.end != nil {
@@ -665,6 +668,15 @@ func (g *game) state(c *Conn) State {
 		s.CanAbort = g.canAbort(toguz.Player(c.color))
 	}
 	return s
+}
+
+// legalHoles returns the holes the side to move may play now: none unless
+// the game is being played (a resigned game's position may have moves).
+func (g *game) legalHoles() []int {
+	if g.status != Playing {
+		return []int{}
+	}
+	return LegalHoles(g.pos)
 }
 
 func (g *game) stateJSON(c *Conn) []byte { return mustJSON(g.state(c)) }

@@ -54,6 +54,8 @@ type MoveJSON struct {
 	Notation string `json:"notation"`
 	By       string `json:"by"`
 	Captured int    `json:"captured"`
+	// Landing is where the last stone fell (the rules library's answer).
+	Landing LandingJSON `json:"landing"`
 }
 
 // State is the whole game: the `state` message and GET /api/games/{id}.
@@ -66,6 +68,7 @@ type State struct {
 	Ply         int        `json:"ply"`
 	Moves       []MoveJSON `json:"moves"`
 	Positions   []string   `json:"positions"` // the FEN before the first ply and after each
+	Legal       []int      `json:"legal"`     // the holes the side to move may play; empty once over
 	Turn        string     `json:"turn"`
 	Status      string     `json:"status"`
 	White       SeatJSON   `json:"white"`
@@ -94,6 +97,10 @@ type moveMsg struct {
 	FEN      string    `json:"fen"`
 	Clock    ClockJSON `json:"clock"`
 	Captured int       `json:"captured"`
+	// Landing and Legal spare the board any rule: where the move's last
+	// stone fell, and the holes the side to move may play next.
+	Landing LandingJSON `json:"landing"`
+	Legal   []int       `json:"legal"`
 }
 
 type endMsg struct {

@@ -82,8 +82,12 @@ func (s *Server) pageCreateSeek(w http.ResponseWriter, r *http.Request) error {
 	return redirect(w, r, "/challenge/"+sk.ID)
 }
 
-// editorData is the position editor's form.
+// editorData is the position editor's form. The board size and the stone
+// total come from the ruleset, so that editor.js knows no rule.
 type editorData struct {
+	Ruleset          string
+	Total            int  // the stones of the ruleset
+	Tuzdik           bool // whether the ruleset has tuzdiks
 	Holes, HolesDesc []int
 	White, Black     []int
 	Kazan            struct{ W, B int }
@@ -91,7 +95,8 @@ type editorData struct {
 }
 
 func newEditorData(p toguz.Position) editorData {
-	d := editorData{}
+	r := p.Rules()
+	d := editorData{Ruleset: r.String(), Total: r.Total(), Tuzdik: r.Tuzdik}
 	st := p.Setup()
 	for h := 1; h <= p.Holes(); h++ {
 		d.Holes = append(d.Holes, h)
@@ -115,13 +120,13 @@ func formInt(r *http.Request, name string) (int, error) {
 	return n, nil
 }
 
-// editorPosition reads the editor's form.
-func editorPosition(r *http.Request) (positionRequest, error) {
-	req := positionRequest{Turn: r.FormValue("turn")}
+// editorPosition reads the editor's form for a board of rules.
+func editorPosition(r *http.Request, rules toguz.Rules) (positionRequest, error) {
+	req := positionRequest{Ruleset: rules.String(), Turn: r.FormValue("turn")}
 	var err error
 	for pl, prefix := range []string{"w", "b"} {
-		req.Board[pl] = make([]int, 9)
-		for h := 1; h <= 9; h++ {
+		req.Board[pl] = make([]int, rules.Holes)
+		for h := 1; h <= rules.Holes; h++ {
 			if req.Board[pl][h-1], err = formInt(r, fmt.Sprintf("%s%d", prefix, h)); err != nil {
 				return req, err
 			}
@@ -142,9 +147,13 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req := engineRequest{Level: level, Color: r.FormValue("color"), TC: r.FormValue("tc")}
+	req := engineRequest{Level: level, Color: r.FormValue("color"), TC: r.FormValue("tc"), Ruleset: r.FormValue("ruleset")}
 	if r.FormValue("from") == "editor" {
-		preq, err := editorPosition(r)
+		rules, err := parseRuleset(req.Ruleset)
+		if err != nil {
+			return err
+		}
+		preq, err := editorPosition(r, rules)
 		var p toguz.Position
 		if err == nil {
 			p, err = checkPosition(preq)
@@ -153,7 +162,11 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 			err = badRequest("bad_position", "the game is already over in this position")
 		}
 		if err != nil {
-			d := newEditorData(toguz.StartPosition())
+			start, serr := toguz.NewPosition(rules)
+			if serr != nil {
+				return serr
+			}
+			d := newEditorData(start)
 			if preq.Board[0] != nil {
 				d.White, d.Black = preq.Board[0], preq.Board[1]
 				d.Kazan.W, d.Kazan.B = preq.Kazan[0], preq.Kazan[1]
@@ -170,8 +183,18 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 	return redirect(w, r, "/game/"+gid)
 }
 
+// pageEditor shows the editor on the starting position of the ruleset
+// named by ?ruleset= (the standard game when absent).
 func (s *Server) pageEditor(w http.ResponseWriter, r *http.Request) error {
-	return s.render(w, http.StatusOK, "editor", s.page(r, "editor.title", newEditorData(toguz.StartPosition())))
+	rules, err := parseRuleset(r.URL.Query().Get("ruleset"))
+	if err != nil {
+		return err
+	}
+	start, err := toguz.NewPosition(rules)
+	if err != nil {
+		return err
+	}
+	return s.render(w, http.StatusOK, "editor", s.page(r, "editor.title", newEditorData(start)))
 }
 
 // ---- accounts ----
@@ -392,7 +415,7 @@ func importGames(name string, data []byte) ([]imported, error) {
 				y := g.Plies[k]
 				me := pos.Turn()
 				im.moves = append(im.moves, live.MoveJSON{Hole: int(y.Move), Notation: y.Ply.String(), By: me.String(),
-					Captured: ps[k+1].Kazan(me) - pos.Kazan(me)})
+					Captured: ps[k+1].Kazan(me) - pos.Kazan(me), Landing: live.Landing(pos, y.Move)})
 			}
 		}
 		out = append(out, im)

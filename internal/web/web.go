@@ -15,6 +15,12 @@
 //     tuzdik marks, hole numbers and names), moves by click or tap, the
 //     score-sheet move list, flip, sound, clocks, the websocket with
 //     reconnect and resync by ply, and the replay of finished games.
+//   - static/editor.js: the position editor's running stone count, and the
+//     server's verdict on the position (POST /api/positions/check).
+//
+// The JavaScript implements no rule of the game (TestNoRulesInThePages):
+// the server sends the legal moves, each move's landing and capture, and
+// the ruleset's board size and stone total, all from the rules library.
 package web
 
 import (

@@ -1,6 +1,8 @@
 // The Toguz Kumalak board: live play over the game websocket (docs/api.md)
 // and the replay of finished or imported games. Plain JavaScript, no
-// dependencies; the server renders the page around it.
+// dependencies; the server renders the page around it. It implements no
+// rule of the game: the server sends the legal moves, and each move's
+// landing and capture, all from the rules library.
 (function () {
   'use strict';
   const root = document.getElementById('game');
@@ -16,6 +18,7 @@
     game: null,         // the last state message (live)
     positions: parseJSON(root.dataset.positions, []),
     moves: parseJSON(root.dataset.moves, []),
+    legal: [],          // the holes the player to move may play (live)
     view: -1,           // index of the position shown; -1 follows the last
     flipped: false,
     you: '',
@@ -32,7 +35,7 @@
     try { return JSON.parse(s); } catch (e) { return dflt; }
   }
 
-  // parseFEN reads the position string (RULES.md §6).
+  // parseFEN reads the position string (RULES.md §6) for display only.
   function parseFEN(fen) {
     const parts = fen.trim().split(/\s+/);
     const rows = parts[0].split('/');
@@ -52,16 +55,6 @@
   }
 
   const other = (c) => (c === 'white' ? 'black' : 'white');
-
-  // landing returns the side and hole where the last stone of a move from
-  // hole h of side c fell in position p (origin-hole sowing).
-  function landing(p, c, h) {
-    const n = p.rows[c][h - 1].n;
-    const H = p.holes;
-    const ring = (c === 'white' ? 0 : H) + h - 1;
-    const last = n === 1 ? (ring + 1) % (2 * H) : (ring + n - 1) % (2 * H);
-    return { side: last < H ? 'white' : 'black', hole: (last % H) + 1 };
-  }
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -104,9 +97,8 @@
     const bottom = bottomSide(), top = other(bottom);
     let last = null;
     if (i > 0 && st.moves[i - 1]) {
-      const prev = parseFEN(st.positions[i - 1]);
       const mv = st.moves[i - 1];
-      last = { side: prev.turn, hole: mv.hole, land: landing(prev, prev.turn, mv.hole), captured: mv.captured };
+      last = { side: mv.by, hole: mv.hole, land: mv.landing || null, captured: mv.captured };
     }
     const movable = canMove(p, i);
     const row = (side, desc) => {
@@ -130,8 +122,8 @@
           hole.appendChild(el('span', 'count', String(cell.n)));
         }
         if (last && last.side === side && last.hole === h) hole.classList.add('from');
-        if (last && last.land.side === side && last.land.hole === h) hole.classList.add('to');
-        const ok = movable && side === st.you && !cell.t && cell.n > 0;
+        if (last && last.land && last.land.side === side && last.land.hole === h) hole.classList.add('to');
+        const ok = movable && side === st.you && st.legal.indexOf(h) >= 0;
         hole.disabled = !ok;
         if (ok) {
           hole.classList.add('playable');
@@ -203,10 +195,9 @@
     const list = $('moves');
     if (!list) return;
     list.textContent = '';
-    const start = st.positions.length ? parseFEN(st.positions[0]) : null;
     let li = null, num = 1;
     st.moves.forEach((m, k) => {
-      const white = (start && start.turn === 'black') ? (k % 2 === 1) : (k % 2 === 0);
+      const white = m.by === 'white';
       if (white || !li) {
         li = el('li');
         li.value = num++;
@@ -278,6 +269,7 @@
     st.game = g;
     st.positions = g.positions;
     st.moves = g.moves;
+    st.legal = g.legal || [];
     st.clock = g.clock;
     st.clockAt = Date.now();
     if (g.you !== undefined) {
@@ -298,7 +290,8 @@
       case 'move':
         if (m.ply !== st.positions.length) { send({ type: 'sync' }); return; }
         st.positions.push(m.fen);
-        st.moves.push({ hole: m.hole, notation: m.notation, by: m.by, captured: m.captured });
+        st.moves.push({ hole: m.hole, notation: m.notation, by: m.by, captured: m.captured, landing: m.landing });
+        st.legal = m.legal || [];
         st.game.ply = m.ply;
         st.game.draw_offer = '';
         st.game.can_abort = st.game.can_abort && m.by !== st.you;
@@ -308,6 +301,7 @@
         break;
       case 'end':
         Object.assign(st.game, { status: m.status, result: m.result, termination: m.termination, score: m.score });
+        st.legal = [];
         if (st.clock) st.clock.running = '';
         beep(220);
         break;

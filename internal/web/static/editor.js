@@ -1,15 +1,61 @@
-// The position editor: keeps the stone count in view (it must be 162).
+// The position editor. It knows no rule: the stone total comes from the
+// page (the server renders it from the ruleset) and the verdict on a
+// position from the server (POST /api/positions/check, the rules library's
+// Setup), whose error text it shows.
 (function () {
   'use strict';
   const form = document.getElementById('editor');
   if (!form) return;
   const out = document.getElementById('editor-total');
+  const errBox = document.getElementById('editor-error');
+  const want = parseInt(form.dataset.total, 10);
+  const holes = form.querySelectorAll('.hole-input').length / 2;
+  const num = (name) => {
+    const i = form.elements[name];
+    return i ? parseInt(i.value || '0', 10) || 0 : 0;
+  };
+
   function total() {
     let n = 0;
     for (const i of form.querySelectorAll('.hole-input, .kazan-input')) n += parseInt(i.value || '0', 10) || 0;
     out.textContent = String(n);
-    out.classList.toggle('bad', n !== 162);
+    out.classList.toggle('bad', n !== want);
   }
-  form.addEventListener('input', total);
+
+  function request() {
+    const row = (prefix) => {
+      const r = [];
+      for (let h = 1; h <= holes; h++) r.push(num(prefix + h));
+      return r;
+    };
+    return {
+      ruleset: form.dataset.ruleset, board: [row('w'), row('b')], kazan: [num('kw'), num('kb')],
+      tuzdik: [num('tw'), num('tb')], turn: form.elements.turn.value,
+    };
+  }
+
+  function showError(text) {
+    errBox.textContent = text;
+    errBox.hidden = !text;
+  }
+
+  // check asks the server about the position; only the latest answer shows.
+  let seq = 0, timer = 0;
+  function check() {
+    const mine = ++seq;
+    fetch('/api/positions/check', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(request()),
+    }).then((r) => r.json()).then((a) => {
+      if (mine !== seq) return;
+      showError(a.ok ? '' : (a.error && a.error.message) || '');
+      form.dataset.checked = a.ok ? 'ok' : 'bad';
+    }).catch(() => { /* offline: the server judges on submit */ });
+  }
+
+  form.addEventListener('input', () => {
+    total();
+    clearTimeout(timer);
+    timer = setTimeout(check, 300);
+  });
   total();
 })();
