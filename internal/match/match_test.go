@@ -61,7 +61,7 @@ func self(name string, tc TimeControl, options ...[2]string) EngineSpec {
 	return EngineSpec{Name: name, Cmd: []string{toguzBinary, "engine", "-hash", "8"}, TC: tc, Options: options}
 }
 
-func openings(t *testing.T) []toguz.Position {
+func openings(t *testing.T) []Opening {
 	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func openings(t *testing.T) []toguz.Position {
 // result is the rules' own when the rules ended it.
 func checkGame(t *testing.T, g Game) {
 	t.Helper()
-	p := g.Opening
+	p := g.Opening.Position
 	for i, m := range g.Moves {
 		q, err := p.Play(m)
 		if err != nil {
@@ -167,7 +167,7 @@ done
 func TestForfeits(t *testing.T) {
 	// White's hole 7 is empty in the first opening of the suite.
 	start := openings(t)[0]
-	if start.Stones(toguz.White, 7) != 0 || start.Turn() != toguz.White {
+	if start.Position.Stones(toguz.White, 7) != 0 || start.Position.Turn() != toguz.White {
 		t.Fatalf("the first opening changed: %s", start.FEN())
 	}
 	tests := []struct {
@@ -189,7 +189,7 @@ func TestForfeits(t *testing.T) {
 			rep, err := Run(context.Background(), Config{
 				Engines:  [2]EngineSpec{broken, self("toguz", TimeControl{Depth: 1})},
 				Rules:    toguz.Standard,
-				Openings: []toguz.Position{start},
+				Openings: []Opening{start},
 				Games:    1,
 			})
 			if err != nil {
@@ -225,7 +225,7 @@ func TestValidate(t *testing.T) {
 	ok := Config{
 		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
 		Rules:    toguz.Standard,
-		Openings: []toguz.Position{toguz.StartPosition()},
+		Openings: []Opening{{toguz.StartPosition(), 1}},
 		Games:    2,
 	}
 	if err := ok.Validate(); err != nil {
@@ -286,7 +286,7 @@ func TestOtherRules(t *testing.T) {
 	rep, err := Run(context.Background(), Config{
 		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 3}), self("b", TimeControl{Depth: 1})},
 		Rules:    toguz.Bestemshe,
-		Openings: []toguz.Position{start},
+		Openings: []Opening{{start, 1}},
 		Games:    2,
 	})
 	if err != nil {

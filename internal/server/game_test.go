@@ -82,7 +82,7 @@ func TestFullGame(t *testing.T) {
 		t.Fatalf("stored ending %+v, want %s", saved.End, end.Raw)
 	}
 	// The stored moves replay to the final position the players saw.
-	p, _ := saved.Start()
+	p, _, _ := saved.Start()
 	for i, m := range saved.Moves {
 		if p, err = p.Play(m.Hole); err != nil {
 			t.Fatalf("stored ply %d: %v", i+1, err)
@@ -179,6 +179,18 @@ func TestEngineGameFromPosition(t *testing.T) {
 	code, m = s.do("POST", "/api/positions/check", tok, map[string]any{"board": [][]int{{9, 9, 9, 9, 9, 9, 9, 9, 9}, {9, 9, 9, 9, 9, 9, 9, 9, 9}}})
 	if code != 200 || m["fen"] != toguz.StartPosition().FEN() {
 		t.Errorf("start position: %d %v", code, m)
+	}
+	// A position string keeps its move number, checked or played from.
+	fen = "9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 30"
+	if code, m = s.do("POST", "/api/positions/check", tok, map[string]any{"fen": fen}); code != 200 || m["fen"] != fen {
+		t.Errorf("check %s: %d %v", fen, code, m)
+	}
+	code, m = s.do("POST", "/api/engine-games", tok, map[string]any{"level": 2, "color": "black", "fen": fen})
+	if code != 201 {
+		t.Fatalf("engine game from FEN: %d %v", code, m)
+	}
+	if st := s.dial(m["game_id"].(string), tok).until("state"); st.FEN != fen {
+		t.Errorf("state FEN %q, want %q", st.FEN, fen)
 	}
 }
 
