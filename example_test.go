@@ -29,6 +29,16 @@ func ExampleStartPosition() {
 	// Output: standard 9 holes, 9 stones in each, white first
 }
 
+// The methods that read a position take it by value, so they work on any
+// Position, even one that is not in a variable.
+func ExampleStartPosition_legalMoves() {
+	fmt.Println(toguz.StartPosition().LegalMoves().Slice())
+	fmt.Println(toguz.StartPosition().After(7).Kazan(toguz.White))
+	// Output:
+	// [1 2 3 4 5 6 7 8 9]
+	// 10
+}
+
 func ExampleNewPosition() {
 	p, err := toguz.NewPosition(toguz.Bestemshe)
 	if err != nil {

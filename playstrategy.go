@@ -30,7 +30,7 @@ func appendSquare(b []byte, pl Player, hole, holes int) []byte {
 
 // PlayStrategyMove returns m, which must be legal in p, as PlayStrategy
 // writes it: "e1f2".
-func (p *Position) PlayStrategyMove(m Move) string {
+func (p Position) PlayStrategyMove(m Move) string {
 	side, hole := p.Landing(m)
 	b := appendSquare(make([]byte, 0, 4), p.Turn(), int(m), p.Holes())
 	return string(appendSquare(b, side, hole, p.Holes()))
@@ -39,8 +39,8 @@ func (p *Position) PlayStrategyMove(m Move) string {
 // ParsePlayStrategyMove reads a move in PlayStrategy's notation and checks
 // it against p: the square moved from must be a hole of the player to move,
 // the move legal and the second square the hole where its last stone falls.
-func (p *Position) ParsePlayStrategyMove(s string) (Move, error) {
-	y, _, rest, err := readSquares(*p, s)
+func (p Position) ParsePlayStrategyMove(s string) (Move, error) {
+	y, _, rest, err := readSquares(p, s)
 	if err == nil && rest != "" {
 		err = fmt.Errorf("%w: move %q: want two squares such as e1f2", ErrSyntax, s)
 	}
