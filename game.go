@@ -126,7 +126,7 @@ func (g *Game) Moves() []Move {
 // rules returns the game's ruleset, Standard for the zero value.
 func (g *Game) rules() Rules {
 	if g.Rules == (Rules{}) {
-		return Standard
+		return Standard()
 	}
 	return g.Rules
 }

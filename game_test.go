@@ -52,7 +52,7 @@ func TestGameRecordedEnding(t *testing.T) {
 		t.Errorf("Outcome = %+v, %v", o, err)
 	}
 	// The same game with a Ruleset the start position does not have.
-	g.Start, _ = NewPosition(Bestemshe)
+	g.Start, _ = NewPosition(Bestemshe())
 	if _, err := g.Final(); !errors.Is(err, ErrRules) {
 		t.Errorf("start under another ruleset: %v", err)
 	}
@@ -105,7 +105,7 @@ func TestFENMoveNumber(t *testing.T) {
 	if !strings.HasSuffix(fen, " S 23") {
 		t.Errorf("after 44 plies: %s, want move 23 with White to move", fen)
 	}
-	back, n, err := ParseFEN(fen, Standard)
+	back, n, err := ParseFEN(fen, Standard())
 	if err != nil || back != p || n != 23 || FormatFEN(back, n) != fen {
 		t.Errorf("ParseFEN(%q) = %s, %d, %v", fen, FormatFEN(back, n), n, err)
 	}

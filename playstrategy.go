@@ -113,7 +113,7 @@ func (g *Game) appendPlayStrategy(b []byte) ([]byte, error) {
 		return b, err
 	}
 	start := len(b)
-	b = g.appendTags(b, map[string]bool{"Ruleset": g.rules() != Standard, "FEN": g.startsElsewhere(),
+	b = g.appendTags(b, map[string]bool{"Ruleset": g.rules() != Standard(), "FEN": g.startsElsewhere(),
 		"Termination": g.Termination != Unterminated})
 	if len(b) > start {
 		b = append(b, '\n')

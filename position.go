@@ -90,7 +90,7 @@ func NewPosition(r Rules) (Position, error) {
 
 // StartPosition returns the starting position of the standard game.
 func StartPosition() Position {
-	p, _ := NewPosition(Standard)
+	p, _ := NewPosition(Standard())
 	return p
 }
 

@@ -101,12 +101,12 @@ var goldens = []struct {
 	opt   svg.Options
 	move  toguz.Move // played from fen, and highlighted, when not NoMove
 }{
-	{name: "start", fen: "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", rules: toguz.Standard},
-	{name: "midgame", fen: "13S,2S,32S,3S,2S,1S,1,12S,12S/12S,2S,13S,3S,t,3S,12S,12S,1S 12 15 S 4", rules: toguz.Standard,
+	{name: "start", fen: "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", rules: toguz.Standard()},
+	{name: "midgame", fen: "13S,2S,32S,3S,2S,1S,1,12S,12S/12S,2S,13S,3S,t,3S,12S,12S,1S 12 15 S 4", rules: toguz.Standard(),
 		opt: svg.Options{White: "Aigerim <A&B>", Black: "Nurlan"}, move: 4},
-	{name: "flipped", fen: "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", rules: toguz.Standard,
+	{name: "flipped", fen: "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", rules: toguz.Standard(),
 		opt: svg.Options{Flip: true, Width: 500}, move: 4},
-	{name: "bestemshe", fen: "5S,5S,5S,5S,5S/5S,5S,5S,5S,5S 0 0 S 1", rules: toguz.Bestemshe},
+	{name: "bestemshe", fen: "5S,5S,5S,5S,5S/5S,5S,5S,5S,5S 0 0 S 1", rules: toguz.Bestemshe()},
 	{name: "two-holes", fen: "40S,30S/100S,2S 50 30 N 1", rules: toguz.Rules{Holes: 2, Stones: 63, OriginSowing: true}},
 }
 

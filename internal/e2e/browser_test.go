@@ -341,7 +341,7 @@ func TestEngineGame(t *testing.T) {
 		}
 		var st struct{ FEN string }
 		getJSON(t, base+"/api/games/"+id, &st)
-		p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard)
+		p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard())
 		if err != nil {
 			t.Fatalf("the game's position %q: %v", st.FEN, err)
 		}
@@ -365,7 +365,7 @@ func TestEngineGame(t *testing.T) {
 		FEN                         string
 	}
 	getJSON(t, base+"/api/games/"+id, &st)
-	p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard)
+	p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}

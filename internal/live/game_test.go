@@ -99,7 +99,7 @@ func TestClocks(t *testing.T) {
 					t.Fatal(err)
 				}
 				w, b := seats()
-				id, err := h.Create(context.Background(), live.Spec{Rules: toguz.Standard, TC: tcv, White: w, Black: b})
+				id, err := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -148,7 +148,7 @@ func TestMoveAfterFlag(t *testing.T) {
 	withHub(t, func(h *live.Hub) {
 		tcv, _ := clock.ParseTimeControl("1+0")
 		w, b := seats()
-		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard, TC: tcv, White: w, Black: b})
+		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 		cw, _ := h.Join(context.Background(), id, w.ID)
 		cb, _ := h.Join(context.Background(), id, b.ID)
 		move(cw, 0, 1)
@@ -180,7 +180,7 @@ func TestFirstMoveTimeout(t *testing.T) {
 	withHubConfig(t, live.Config{FirstMoveTimeout: 30 * time.Second}, func(h *live.Hub) {
 		tcv, _ := clock.ParseTimeControl("3+2")
 		w, b := seats()
-		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard, TC: tcv, White: w, Black: b})
+		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 		cw, _ := h.Join(context.Background(), id, w.ID)
 		move(cw, 0, 7)
 		time.Sleep(29 * time.Second)
@@ -215,13 +215,13 @@ func TestResumeEndsFinishedGame(t *testing.T) {
 	gs := server.GameStore{S: st}
 	// RULES.md §5 example 3: White to move; 9, 1, 9, 1 leave White without
 	// a move (atsyrau) and Black collects his 8 stones: 76–86.
-	p, err := toguz.Setup{Rules: toguz.Standard, Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
+	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
 		Kazan: [2]int{76, 78}, Tuzdik: [2]int{6, 7}}.Position()
 	if err != nil {
 		t.Fatal(err)
 	}
 	w, b := seats()
-	spec := live.Spec{ID: "resumeend1", Rules: toguz.Standard, StartFEN: p.FEN(), White: w, Black: b, Created: time.Now()}
+	spec := live.Spec{ID: "resumeend1", Rules: toguz.Standard(), StartFEN: p.FEN(), White: w, Black: b, Created: time.Now()}
 	if err := gs.CreateGame(ctx, spec); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestStateMoveNumber(t *testing.T) {
 		{"movenumber2", "9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 30", 3, " N 30", " S 32"},
 	}
 	for _, tc := range tests {
-		spec := live.Spec{ID: tc.id, Rules: toguz.Standard, StartFEN: tc.startFEN, White: w, Black: b, Created: time.Now()}
+		spec := live.Spec{ID: tc.id, Rules: toguz.Standard(), StartFEN: tc.startFEN, White: w, Black: b, Created: time.Now()}
 		if err := gs.CreateGame(ctx, spec); err != nil {
 			t.Fatal(err)
 		}

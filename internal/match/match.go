@@ -84,7 +84,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return Report{}, err
 	}
-	if cfg.Rules != toguz.Standard {
+	if cfg.Rules != toguz.Standard() {
 		// Tell the engines the ruleset of the positions they will get.
 		for i := range cfg.Engines {
 			e := &cfg.Engines[i]

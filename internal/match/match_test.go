@@ -62,7 +62,7 @@ func self(name string, tc TimeControl, options ...[2]string) EngineSpec {
 }
 
 func openings(t *testing.T) []Opening {
-	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard)
+	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestRun(t *testing.T) {
 	var records bytes.Buffer
 	cfg := Config{
 		Engines:     [2]EngineSpec{self("deep", TimeControl{Depth: 4}), self("shallow", TimeControl{Depth: 1}, [2]string{"Level", "3"})},
-		Rules:       toguz.Standard,
+		Rules:       toguz.Standard(),
 		Openings:    openings(t),
 		Games:       4,
 		Concurrency: 2,
@@ -188,7 +188,7 @@ func TestForfeits(t *testing.T) {
 			broken.TC = tt.tc
 			rep, err := Run(context.Background(), Config{
 				Engines:  [2]EngineSpec{broken, self("toguz", TimeControl{Depth: 1})},
-				Rules:    toguz.Standard,
+				Rules:    toguz.Standard(),
 				Openings: []Opening{start},
 				Games:    1,
 			})
@@ -206,7 +206,7 @@ func TestForfeits(t *testing.T) {
 func TestAdjudication(t *testing.T) {
 	rep, err := Run(context.Background(), Config{
 		Engines:      [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
-		Rules:        toguz.Standard,
+		Rules:        toguz.Standard(),
 		Openings:     openings(t)[:1],
 		Games:        2,
 		Adjudication: Adjudication{MaxPlies: 10},
@@ -224,7 +224,7 @@ func TestAdjudication(t *testing.T) {
 func TestValidate(t *testing.T) {
 	ok := Config{
 		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
-		Rules:    toguz.Standard,
+		Rules:    toguz.Standard(),
 		Openings: []Opening{{toguz.StartPosition(), 1}},
 		Games:    2,
 	}
@@ -240,7 +240,7 @@ func TestValidate(t *testing.T) {
 		{"two limits", func(c *Config) { c.Engines[0].TC = TimeControl{Depth: 2, Nodes: 100} }},
 		{"no command", func(c *Config) { c.Engines[0].Cmd = nil }},
 		{"no openings", func(c *Config) { c.Openings = nil }},
-		{"other rules", func(c *Config) { c.Rules = toguz.Bestemshe }},
+		{"other rules", func(c *Config) { c.Rules = toguz.Bestemshe() }},
 		{"bad sprt", func(c *Config) { c.SPRT = &SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05} }},
 	}
 	for _, tt := range tests {
@@ -261,7 +261,7 @@ func TestSPRTStops(t *testing.T) {
 	}
 	rep, err := Run(context.Background(), Config{
 		Engines:     [2]EngineSpec{self("strong", TimeControl{Depth: 4}), self("weak", TimeControl{Depth: 1}, [2]string{"Level", "1"})},
-		Rules:       toguz.Standard,
+		Rules:       toguz.Standard(),
 		Openings:    openings(t),
 		Games:       40,
 		Concurrency: 1,
@@ -279,13 +279,13 @@ func TestSPRTStops(t *testing.T) {
 // TestOtherRules plays Bestemshe: the referee tells the engines the ruleset,
 // and every game ends by the rules.
 func TestOtherRules(t *testing.T) {
-	start, err := toguz.NewPosition(toguz.Bestemshe)
+	start, err := toguz.NewPosition(toguz.Bestemshe())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep, err := Run(context.Background(), Config{
 		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 3}), self("b", TimeControl{Depth: 1})},
-		Rules:    toguz.Bestemshe,
+		Rules:    toguz.Bestemshe(),
 		Openings: []Opening{{start, 1}},
 		Games:    2,
 	})

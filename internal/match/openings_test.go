@@ -41,7 +41,7 @@ func TestOpeningsFile(t *testing.T) {
 	if b.String() != DefaultOpenings {
 		t.Errorf("openings.txt is not the suite built from %s; run go test -run OpeningsFile -update", mastersFile)
 	}
-	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard)
+	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,11 +30,11 @@ func (s *server) bench(args []string) {
 		s.errorf("bench: not while searching; send stop first")
 		return
 	}
-	if s.rules != toguz.Standard {
+	if s.rules != toguz.Standard() {
 		s.errorf("bench: the positions are of the standard ruleset, not %s", s.rules)
 		return
 	}
-	suite, err := match.ParseOpenings(strings.NewReader(match.DefaultOpenings), toguz.Standard)
+	suite, err := match.ParseOpenings(strings.NewReader(match.DefaultOpenings), toguz.Standard())
 	if err != nil {
 		s.errorf("bench: %v", err)
 		return

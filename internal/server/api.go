@@ -253,7 +253,7 @@ func parseTC(s string) (clock.TimeControl, error) {
 
 func parseRuleset(s string) (toguz.Rules, error) {
 	if s == "" {
-		return toguz.Standard, nil
+		return toguz.Standard(), nil
 	}
 	r, err := toguz.ParseRules(s)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 // both clients have seen the previous one.
 func playOut(t *testing.T, rng *rand.Rand, w, b *wsClient, fen string, ply int) wsMsg {
 	t.Helper()
-	p, _, err := toguz.ParseFEN(fen, toguz.Standard)
+	p, _, err := toguz.ParseFEN(fen, toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func playOut(t *testing.T, rng *rand.Rand, w, b *wsClient, fen string, ply int) 
 		}
 		ply++
 		fen = mw.FEN
-		if p, _, err = toguz.ParseFEN(fen, toguz.Standard); err != nil {
+		if p, _, err = toguz.ParseFEN(fen, toguz.Standard()); err != nil {
 			t.Fatal(err)
 		}
 		if p.IsOver() {
@@ -121,7 +121,7 @@ func TestEngineGame(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	fen, ply := st.FEN, *st.Ply
-	p, _, _ := toguz.ParseFEN(fen, toguz.Standard)
+	p, _, _ := toguz.ParseFEN(fen, toguz.Standard())
 	deadline := time.Now().Add(40 * time.Second)
 	for !p.IsOver() {
 		if time.Now().After(deadline) {
@@ -135,7 +135,7 @@ func TestEngineGame(t *testing.T) {
 			t.Fatalf("refused: %s", mv.Raw)
 		}
 		ply, fen = *mv.Ply, mv.FEN
-		p, _, _ = toguz.ParseFEN(fen, toguz.Standard)
+		p, _, _ = toguz.ParseFEN(fen, toguz.Standard())
 	}
 	if e := c.until("end"); e.Status != "ended" || e.Result != p.Outcome().Result.String() {
 		t.Fatalf("end %s", e.Raw)
