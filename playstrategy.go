@@ -15,9 +15,10 @@ import "fmt"
 // wrong row, an illegal move or a wrong landing square is an error at its
 // line and column.
 
-// Square returns PlayStrategy's name of pl's hole (1..Holes) on a board of
-// holes holes per side: White's hole 5 is "e1", Black's hole 8 "b2".
-func Square(pl Player, hole, holes int) string {
+// playStrategySquare returns PlayStrategy's name of pl's hole (1..Holes) on
+// a board of holes holes per side: White's hole 5 is "e1", Black's hole 8
+// "b2".
+func playStrategySquare(pl Player, hole, holes int) string {
 	return string(appendSquare(nil, pl, hole, holes))
 }
 
@@ -98,7 +99,7 @@ func readSquares(p Position, w string) (Ply, Position, string, error) {
 	}
 	if gotSide, gotLand := p.Landing(m); gotSide != side || gotLand != land {
 		return Ply{}, p, "", fmt.Errorf("%s: the last stone falls on %s (%s's hole %d), not %s: %w",
-			w[:4], Square(gotSide, gotLand, n), gotSide, gotLand, w[2:4], ErrNotation)
+			w[:4], playStrategySquare(gotSide, gotLand, n), gotSide, gotLand, w[2:4], ErrNotation)
 	}
 	y, next := p.Ply(m)
 	return y, next, w[4:], nil
