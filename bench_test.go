@@ -43,7 +43,7 @@ func BenchmarkPerftBulk9(b *testing.B) {
 // BenchmarkMakeMove plays one legal move of a middlegame position (all of
 // them in turn) and reports its cost and allocations, which must be zero.
 func BenchmarkMakeMove(b *testing.B) {
-	p, _, err := ParseFEN("13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4", Standard)
+	p, _, err := ParseFEN("13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4", Standard())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func seedDiagram(black, white string) string {
 func TestSeedExamples(t *testing.T) {
 	// 1. White plays 7 from the start.
 	p := StartPosition().After(7)
-	want, err := ParseDiagram(seedDiagram("9 9 9 – 10 10 10 10 10 (0)", "9 9 9 9 9 9 1 10 10 (10)")+"Black to move", Standard)
+	want, err := ParseDiagram(seedDiagram("9 9 9 – 10 10 10 10 10 (0)", "9 9 9 9 9 9 1 10 10 (10)")+"Black to move", Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,11 +25,11 @@ func TestSeedExamples(t *testing.T) {
 		t.Errorf("example 1:\n%s\nwant\n%s", p.Diagram(), want.Diagram())
 	}
 	// 2. Black plays 7 and makes White's 7 his tuzdik.
-	before, err := ParseDiagram(seedDiagram("– 10 10 1 11 11 11 11 11 (0)", "10 10 10 10 10 10 2 11 1 (12)")+"Black to move", Standard)
+	before, err := ParseDiagram(seedDiagram("– 10 10 1 11 11 11 11 11 (0)", "10 10 10 10 10 10 2 11 1 (12)")+"Black to move", Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := ParseDiagram(seedDiagram("1 11 1 1 11 11 11 11 11 (3)", "11 11 11 11 11 11 X 11 1 (12)"), Standard)
+	after, err := ParseDiagram(seedDiagram("1 11 1 1 11 11 11 11 11 (3)", "11 11 11 11 11 11 X 11 1 (12)"), Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestSeedExamples(t *testing.T) {
 		t.Errorf("example 2: %v\n%s\nwant\n%s", err, got.Diagram(), after.Diagram())
 	}
 	// 3. Atsyrau: 9, 1, 9, 1 leaves White without a move; 76–86.
-	p, err = ParseDiagram(seedDiagram("1 1 1 X 1 – – – – (78)", "– – – – – – X – 4 (76)"), Standard)
+	p, err = ParseDiagram(seedDiagram("1 1 1 X 1 – – – – (78)", "– – – – – – X – 4 (76)"), Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestDiagramSeedLayout(t *testing.T) {
 		"\t9\t9\t9\t9\t9\t9\t9\t9\t9\tҚостаушы қазаны (0)\n" +
 		"\t9\t9\t9\t9\t9\t9\t9\t9\t9\tБастаушы қазаны (0)\n" +
 		"отаулар\t№1\t№2\t№3\t№4\t№5\t№6\t№7\t№8\t№9\n"
-	p, err := ParseDiagram(text, Standard)
+	p, err := ParseDiagram(text, Standard())
 	if err != nil || p != StartPosition() {
 		t.Errorf("ParseDiagram = %v, %v", p.FEN(), err)
 	}
@@ -70,7 +70,7 @@ func TestDiagramSeedLayout(t *testing.T) {
 // TestDiagramRoundTrip writes and reads positions of random games under
 // every ruleset.
 func TestDiagramRoundTrip(t *testing.T) {
-	for _, r := range []Rules{Standard, Bestemshe, Seven, Pre1949, {Holes: 2, Stones: 1, OriginSowing: true}} {
+	for _, r := range []Rules{Standard(), Bestemshe(), Seven(), Pre1949(), {Holes: 2, Stones: 1, OriginSowing: true}} {
 		p, _ := NewPosition(r)
 		for i := 0; !p.IsOver() && i < 300; i++ { // games may cycle
 			back, err := ParseDiagram(p.Diagram(), r)
@@ -84,11 +84,11 @@ func TestDiagramRoundTrip(t *testing.T) {
 }
 
 func TestDiagramGolden(t *testing.T) {
-	p, _, err := ParseFEN("13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4", Standard)
+	p, _, err := ParseFEN("13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4", Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := NewPosition(Bestemshe)
+	b, _ := NewPosition(Bestemshe())
 	golden(t, "diagram.txt", []byte(p.Diagram()+"\n"+b.After(3).Diagram()))
 }
 
@@ -109,7 +109,7 @@ func TestDiagramErrors(t *testing.T) {
 		{"9 9 9 9 9 9 9 9 9 (k)\n9 9 9 9 9 9 9 9 9 (0)\n", "kazan (k)", ErrSyntax, 1},
 	}
 	for _, tt := range tests {
-		_, err := ParseDiagram(tt.text, Standard)
+		_, err := ParseDiagram(tt.text, Standard())
 		var pe *ParseError
 		if !errors.As(err, &pe) || !errors.Is(err, tt.err) || !strings.Contains(err.Error(), tt.want) || pe.Line != tt.line {
 			t.Errorf("ParseDiagram(%q) = %v; want line %d saying %q", tt.text, err, tt.line, tt.want)
@@ -133,7 +133,7 @@ func FuzzParseDiagram(f *testing.F) {
 	f.Add(seedDiagram("1 1 1 X 1 – – – – (78)", "– – – – – – X – 4 (76)"))
 	f.Add("1 2\n(0)\n-\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, r := range []Rules{Standard, Bestemshe} {
+		for _, r := range []Rules{Standard(), Bestemshe()} {
 			p, err := ParseDiagram(s, r)
 			if err != nil {
 				return
@@ -150,7 +150,7 @@ func ExampleParseDiagram() {
 	p, err := ParseDiagram(`
 1 1 1 X 1 – – – – (78)
 – – – – – – X – 4 (76)
-White to move`, Standard)
+White to move`, Standard())
 	fmt.Println(p.FEN(), err)
 	// Output: 1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1 <nil>
 }

@@ -29,8 +29,18 @@ func ExampleStartPosition() {
 	// Output: standard 9 holes, 9 stones in each, white first
 }
 
+// The methods that read a position take it by value, so they work on any
+// Position, even one that is not in a variable.
+func ExampleStartPosition_legalMoves() {
+	fmt.Println(toguz.StartPosition().LegalMoves().Slice())
+	fmt.Println(toguz.StartPosition().After(7).Kazan(toguz.White))
+	// Output:
+	// [1 2 3 4 5 6 7 8 9]
+	// 10
+}
+
 func ExampleNewPosition() {
-	p, err := toguz.NewPosition(toguz.Bestemshe)
+	p, err := toguz.NewPosition(toguz.Bestemshe())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -59,7 +69,7 @@ func ExamplePosition_Play() {
 }
 
 func ExamplePosition_LegalMoves() {
-	p, _, err := toguz.ParseFEN("2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", toguz.Standard)
+	p, _, err := toguz.ParseFEN("2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", toguz.Standard())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -79,7 +89,7 @@ func ExamplePosition_LegalMoves() {
 // The atsyrau example of RULES.md §5: White runs out of stones, and Black
 // adds the stones left on his side to his kazan.
 func ExamplePosition_Outcome() {
-	p, _, err := toguz.ParseFEN("1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1", toguz.Standard)
+	p, _, err := toguz.ParseFEN("1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1", toguz.Standard())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -93,14 +103,14 @@ func ExamplePosition_Outcome() {
 }
 
 func ExampleParseFEN() {
-	p, fullmove, err := toguz.ParseFEN("13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4", toguz.Standard)
+	p, fullmove, err := toguz.ParseFEN("13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4", toguz.Standard())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println("move", fullmove, p.Turn(), "to move; Black owns White's hole", p.Tuzdik(toguz.Black))
 
-	_, _, err = toguz.ParseFEN("9S,9S/9S 0 0 S 1", toguz.Standard)
+	_, _, err = toguz.ParseFEN("9S,9S/9S 0 0 S 1", toguz.Standard())
 	fmt.Println(err)
 	// Output:
 	// move 4 white to move; Black owns White's hole 5

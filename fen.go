@@ -6,7 +6,9 @@ import (
 	"strings"
 )
 
-// FEN returns the position string of p with move number 1; see FormatFEN.
+// FEN returns the position string of p on its own, with move number 1; see
+// FormatFEN. A position does not know how many moves led to it: to write the
+// position of a game in progress, pass FullMove's number to FormatFEN.
 func (p Position) FEN() string { return FormatFEN(p, 1) }
 
 // FormatFEN writes PlayStrategy's position string (RULES.md §6), generalised

@@ -126,7 +126,7 @@ func (g *Game) Moves() []Move {
 // rules returns the game's ruleset, Standard for the zero value.
 func (g *Game) rules() Rules {
 	if g.Rules == (Rules{}) {
-		return Standard
+		return Standard()
 	}
 	return g.Rules
 }
@@ -301,9 +301,18 @@ func (g *Game) outcome(p Position) Outcome {
 // FullMove returns the full-move number of the position after the last ply,
 // as its FEN writes it.
 func (g *Game) FullMove() int {
-	n := len(g.Plies)
-	if g.Start != (Position{}) && g.Start.Turn() == Black {
-		n++
+	return FullMove(g.Start.Turn(), g.StartMove, len(g.Plies))
+}
+
+// FullMove returns the full-move number (the last field of a FEN) of the
+// position plies plies after a start position where first was to move and
+// whose number was startMove (1 when below 1): the number grows after each
+// of Black's plies. A Position does not carry it, so that equal positions
+// reached by different move orders stay equal; what knows the plies played
+// (a Game, a live game, an opening suite) passes it to FormatFEN.
+func FullMove(first Player, startMove, plies int) int {
+	if first == Black {
+		plies++
 	}
-	return g.startMove() + n/2
+	return max(startMove, 1) + plies/2
 }

@@ -52,7 +52,7 @@ func TestGameRecordedEnding(t *testing.T) {
 		t.Errorf("Outcome = %+v, %v", o, err)
 	}
 	// The same game with a Ruleset the start position does not have.
-	g.Start, _ = NewPosition(Bestemshe)
+	g.Start, _ = NewPosition(Bestemshe())
 	if _, err := g.Final(); !errors.Is(err, ErrRules) {
 		t.Errorf("start under another ruleset: %v", err)
 	}
@@ -63,5 +63,50 @@ func TestNotationErrorUnwrap(t *testing.T) {
 	var ne *NotationError
 	if !errors.As(err, &ne) || !errors.Is(err, ErrNotation) || ne.Error() != "75 lands on black's hole 6, not 5" {
 		t.Errorf("PlayPly(75) = %v", err)
+	}
+}
+
+func TestFullMove(t *testing.T) {
+	for _, tc := range []struct {
+		first        Player
+		start, plies int
+		want         int
+	}{
+		{White, 1, 0, 1}, {White, 1, 1, 1}, {White, 1, 2, 2}, {White, 1, 44, 23},
+		{Black, 1, 0, 1}, {Black, 1, 1, 2}, {Black, 1, 2, 2},
+		{White, 30, 3, 31}, {Black, 30, 3, 32},
+		{White, 0, 2, 2}, // an unset start number is 1
+	} {
+		if got := FullMove(tc.first, tc.start, tc.plies); got != tc.want {
+			t.Errorf("FullMove(%v, %d, %d) = %d, want %d", tc.first, tc.start, tc.plies, got, tc.want)
+		}
+	}
+}
+
+// TestFENMoveNumber plays 44 plies (22 of each side) and checks that the
+// FEN of the game says move 23 (RULES.md §6: FULLMOVE from 1, one more after
+// each of Black's plies), and that a FEN's number survives a round trip.
+func TestFENMoveNumber(t *testing.T) {
+	p := StartPosition()
+	var moves []Move
+	for len(moves) < 44 && !p.IsOver() {
+		m := p.LegalMoves().Slice()[0]
+		moves = append(moves, m)
+		p = p.After(m)
+	}
+	if len(moves) != 44 {
+		t.Fatalf("the game ended after %d plies", len(moves))
+	}
+	g, err := NewGame(StartPosition(), moves...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fen := FormatFEN(p, g.FullMove())
+	if !strings.HasSuffix(fen, " S 23") {
+		t.Errorf("after 44 plies: %s, want move 23 with White to move", fen)
+	}
+	back, n, err := ParseFEN(fen, Standard())
+	if err != nil || back != p || n != 23 || FormatFEN(back, n) != fen {
+		t.Errorf("ParseFEN(%q) = %s, %d, %v", fen, FormatFEN(back, n), n, err)
 	}
 }

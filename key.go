@@ -7,7 +7,7 @@ import "encoding/binary"
 // repetition tables. Equal positions have equal keys; different positions
 // collide with probability about 2⁻⁶⁴. It costs a few multiplications, so a
 // search can afford it at every node.
-func (p *Position) Key() uint64 {
+func (p Position) Key() uint64 {
 	// Each step is a bijection of h followed by mixing in the next word, so
 	// positions that differ in one word never collide.
 	h := p.board.w0 * 0x9e3779b97f4a7c15
@@ -21,7 +21,7 @@ func (p *Position) Key() uint64 {
 // holes 1..n are entries 0..n-1, Black's n..2n-1, entries past 2n are zero.
 // It reads the board in three words, for evaluation functions that look at
 // every hole.
-func (p *Position) RingStones() (ring [2 * MaxHoles]uint8) {
+func (p Position) RingStones() (ring [2 * MaxHoles]uint8) {
 	var b [24]byte
 	binary.LittleEndian.PutUint64(b[0:], p.board.w0)
 	binary.LittleEndian.PutUint64(b[8:], p.board.w1)

@@ -10,7 +10,7 @@ import (
 func TestKeyAndRingStones(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := make(map[uint64]Position)
-	for _, r := range []Rules{Standard, Bestemshe, Seven, Pre1949} {
+	for _, r := range []Rules{Standard(), Bestemshe(), Seven(), Pre1949()} {
 		for range 200 {
 			p, err := NewPosition(r)
 			if err != nil {

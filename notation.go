@@ -83,7 +83,7 @@ func isDigit1(c byte) bool { return c >= '1' && c <= '9' }
 
 // Landing returns the side and the number of the hole where the last stone
 // of m falls. m must be a legal move.
-func (p *Position) Landing(m Move) (Player, int) {
+func (p Position) Landing(m Move) (Player, int) {
 	h := p.Holes()
 	ring := 2 * h
 	from := int(p.Turn())*h + int(m) - 1
@@ -98,7 +98,7 @@ func (p *Position) Landing(m Move) (Player, int) {
 
 // Ply returns the score-sheet ply of m, which must be legal, and the
 // position after it.
-func (p *Position) Ply(m Move) (Ply, Position) {
+func (p Position) Ply(m Move) (Ply, Position) {
 	_, land := p.Landing(m)
 	next := p.After(m)
 	me := p.Turn()
@@ -107,7 +107,7 @@ func (p *Position) Ply(m Move) (Ply, Position) {
 
 // Notation returns the score-sheet form of m ("76", "48x"), or an error when
 // m is not legal here.
-func (p *Position) Notation(m Move) (string, error) {
+func (p Position) Notation(m Move) (string, error) {
 	if err := p.CheckMove(m); err != nil {
 		return "", err
 	}

@@ -72,7 +72,7 @@ func TestPlyAgainstRules(t *testing.T) {
 // TestNotationRandomGames: on random games of every ruleset, the ply of
 // every move reads back and plays to the same position.
 func TestNotationRandomGames(t *testing.T) {
-	for _, r := range []Rules{Standard, Bestemshe, Seven, Pre1949} {
+	for _, r := range []Rules{Standard(), Bestemshe(), Seven(), Pre1949()} {
 		for seed := range 50 {
 			p, _ := NewPosition(r)
 			x := uint32(seed*2654435761 + 1)

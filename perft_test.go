@@ -19,7 +19,7 @@ var perftCounts = []struct {
 
 func TestPerft(t *testing.T) {
 	for _, tc := range perftCounts {
-		p, _, err := ParseFEN(tc.fen, Standard)
+		p, _, err := ParseFEN(tc.fen, Standard())
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

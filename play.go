@@ -62,7 +62,7 @@ func sowVariant(holes uint8, origin bool) uint8 {
 // LegalMoves returns the moves the player to move may make: every hole on
 // his side that holds a stone (a tuzdik holds none). It is empty when the
 // game is over.
-func (p *Position) LegalMoves() MoveSet {
+func (p Position) LegalMoves() MoveSet {
 	if p.kazanWon() {
 		return 0
 	}
@@ -70,7 +70,7 @@ func (p *Position) LegalMoves() MoveSet {
 }
 
 // sideMoves returns pl's non-empty holes, whatever the kazans.
-func (p *Position) sideMoves(pl Player) MoveSet {
+func (p Position) sideMoves(pl Player) MoveSet {
 	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
 	var nonEmpty uint64
 	for w, x := range [3]uint64{p.board.w0, p.board.w1, p.board.w2} {
@@ -85,7 +85,7 @@ func (p *Position) sideMoves(pl Player) MoveSet {
 
 // kazanWon reports whether a kazan holds more than half of the stones and the
 // rules end the game there.
-func (p *Position) kazanWon() bool {
+func (p Position) kazanWon() bool {
 	if p.flags()&flagPlayOut != 0 {
 		return false
 	}
@@ -105,7 +105,7 @@ func (p Position) Play(m Move) (Position, error) {
 
 // CheckMove returns nil when m is legal, or an *IllegalMoveError that says why
 // it is not.
-func (p *Position) CheckMove(m Move) error {
+func (p Position) CheckMove(m Move) error {
 	switch {
 	case p.IsOver():
 		return &IllegalMoveError{Move: m, Reason: "the game is over", Err: ErrGameOver}
@@ -183,7 +183,7 @@ func canClaim(meta uint64, me, i uint8) bool {
 // IsOver reports whether the game has ended: a kazan holds more than half of
 // the stones (unless the rules play out), or the player to move has no stone
 // to move (atsyrau).
-func (p *Position) IsOver() bool {
+func (p Position) IsOver() bool {
 	return p.kazanWon() || p.sideMoves(p.Turn()) == 0
 }
 

@@ -15,9 +15,10 @@ import "fmt"
 // wrong row, an illegal move or a wrong landing square is an error at its
 // line and column.
 
-// Square returns PlayStrategy's name of pl's hole (1..Holes) on a board of
-// holes holes per side: White's hole 5 is "e1", Black's hole 8 "b2".
-func Square(pl Player, hole, holes int) string {
+// playStrategySquare returns PlayStrategy's name of pl's hole (1..Holes) on
+// a board of holes holes per side: White's hole 5 is "e1", Black's hole 8
+// "b2".
+func playStrategySquare(pl Player, hole, holes int) string {
 	return string(appendSquare(nil, pl, hole, holes))
 }
 
@@ -30,7 +31,7 @@ func appendSquare(b []byte, pl Player, hole, holes int) []byte {
 
 // PlayStrategyMove returns m, which must be legal in p, as PlayStrategy
 // writes it: "e1f2".
-func (p *Position) PlayStrategyMove(m Move) string {
+func (p Position) PlayStrategyMove(m Move) string {
 	side, hole := p.Landing(m)
 	b := appendSquare(make([]byte, 0, 4), p.Turn(), int(m), p.Holes())
 	return string(appendSquare(b, side, hole, p.Holes()))
@@ -39,8 +40,8 @@ func (p *Position) PlayStrategyMove(m Move) string {
 // ParsePlayStrategyMove reads a move in PlayStrategy's notation and checks
 // it against p: the square moved from must be a hole of the player to move,
 // the move legal and the second square the hole where its last stone falls.
-func (p *Position) ParsePlayStrategyMove(s string) (Move, error) {
-	y, _, rest, err := readSquares(*p, s)
+func (p Position) ParsePlayStrategyMove(s string) (Move, error) {
+	y, _, rest, err := readSquares(p, s)
 	if err == nil && rest != "" {
 		err = fmt.Errorf("%w: move %q: want two squares such as e1f2", ErrSyntax, s)
 	}
@@ -98,7 +99,7 @@ func readSquares(p Position, w string) (Ply, Position, string, error) {
 	}
 	if gotSide, gotLand := p.Landing(m); gotSide != side || gotLand != land {
 		return Ply{}, p, "", fmt.Errorf("%s: the last stone falls on %s (%s's hole %d), not %s: %w",
-			w[:4], Square(gotSide, gotLand, n), gotSide, gotLand, w[2:4], ErrNotation)
+			w[:4], playStrategySquare(gotSide, gotLand, n), gotSide, gotLand, w[2:4], ErrNotation)
 	}
 	y, next := p.Ply(m)
 	return y, next, w[4:], nil
@@ -113,7 +114,7 @@ func (g *Game) appendPlayStrategy(b []byte) ([]byte, error) {
 		return b, err
 	}
 	start := len(b)
-	b = g.appendTags(b, map[string]bool{"Ruleset": g.rules() != Standard, "FEN": g.startsElsewhere(),
+	b = g.appendTags(b, map[string]bool{"Ruleset": g.rules() != Standard(), "FEN": g.startsElsewhere(),
 		"Termination": g.Termination != Unterminated})
 	if len(b) > start {
 		b = append(b, '\n')

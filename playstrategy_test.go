@@ -30,7 +30,7 @@ func TestPlayStrategyRules(t *testing.T) {
 	}
 }
 
-func TestSquare(t *testing.T) {
+func TestPlayStrategySquare(t *testing.T) {
 	tests := []struct {
 		pl          Player
 		hole, holes int
@@ -39,8 +39,8 @@ func TestSquare(t *testing.T) {
 		{White, 1, 9, "a1"}, {White, 9, 9, "i1"}, {Black, 1, 9, "i2"}, {Black, 9, 9, "a2"}, {Black, 1, 5, "e2"},
 	}
 	for _, tt := range tests {
-		if got := Square(tt.pl, tt.hole, tt.holes); got != tt.want {
-			t.Errorf("Square(%s, %d, %d) = %s, want %s", tt.pl, tt.hole, tt.holes, got, tt.want)
+		if got := playStrategySquare(tt.pl, tt.hole, tt.holes); got != tt.want {
+			t.Errorf("playStrategySquare(%s, %d, %d) = %s, want %s", tt.pl, tt.hole, tt.holes, got, tt.want)
 		}
 	}
 }

@@ -204,7 +204,7 @@ func goldenGames(t *testing.T) []*Game {
 		}
 		games = append(games, gs[0])
 	}
-	start, full, err := ParseFEN("1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 30", Standard)
+	start, full, err := ParseFEN("1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 30", Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func goldenGames(t *testing.T) []*Game {
 	g.Comment = "White to move; Black collects his 8 stones at the end"
 	games = append(games, g)
 
-	p, err := NewPosition(Bestemshe)
+	p, err := NewPosition(Bestemshe())
 	if err != nil {
 		t.Fatal(err)
 	}

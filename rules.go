@@ -31,30 +31,33 @@ type Rules struct {
 	PlayOut bool
 }
 
-// The named rulesets.
-var (
-	// Standard is Toguz Kumalak under the federation rules: 2×9 holes, 9
-	// stones each, tuzdik, sowing from the emptied hole, 82 wins.
-	Standard = Rules{Holes: 9, Stones: 9, Tuzdik: true, OriginSowing: true}
-	// Bestemshe (Uyum tuudu) is the children's game: 2×5 holes, 5 stones
-	// each, no tuzdik, more than 25 wins.
-	Bestemshe = Rules{Holes: 5, Stones: 5, OriginSowing: true}
-	// Seven is the regional 2×7 board with 7 stones in each hole (seed 002).
-	Seven = Rules{Holes: 7, Stones: 7, Tuzdik: true, OriginSowing: true}
-	// Pre1949 is the standard board under the older rules, where sowing does
-	// not put the first stone back into the emptied hole.
-	Pre1949 = Rules{Holes: 9, Stones: 9, Tuzdik: true}
-)
+// The named rulesets are functions, not variables, so that no package can
+// change what Standard means for every other one.
+
+// Standard is Toguz Kumalak under the federation rules: 2×9 holes, 9 stones
+// each, tuzdik, sowing from the emptied hole, 82 wins.
+func Standard() Rules { return Rules{Holes: 9, Stones: 9, Tuzdik: true, OriginSowing: true} }
+
+// Bestemshe (Uyum tuudu) is the children's game: 2×5 holes, 5 stones each,
+// no tuzdik, more than 25 wins.
+func Bestemshe() Rules { return Rules{Holes: 5, Stones: 5, OriginSowing: true} }
+
+// Seven is the regional 2×7 board with 7 stones in each hole (seed 002).
+func Seven() Rules { return Rules{Holes: 7, Stones: 7, Tuzdik: true, OriginSowing: true} }
+
+// Pre1949 is the standard board under the older rules, where sowing does not
+// put the first stone back into the emptied hole.
+func Pre1949() Rules { return Rules{Holes: 9, Stones: 9, Tuzdik: true} }
 
 // namedRules lists the named rulesets in the order they are documented.
 var namedRules = []struct {
 	name  string
 	rules Rules
 }{
-	{"standard", Standard},
-	{"bestemshe", Bestemshe},
-	{"seven", Seven},
-	{"pre1949", Pre1949},
+	{"standard", Standard()},
+	{"bestemshe", Bestemshe()},
+	{"seven", Seven()},
+	{"pre1949", Pre1949()},
 }
 
 // RulesetNames returns the names that ParseRules accepts without parameters.

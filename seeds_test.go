@@ -81,7 +81,7 @@ func TestSeedExamplesSetup(t *testing.T) {
 	// 10, which White captures.
 	p := mustPlay(t, toguz.StartPosition(), 7)
 	sameSetup(t, "example 1", p, toguz.Setup{
-		Rules: toguz.Standard,
+		Rules: toguz.Standard(),
 		Board: [2][]int{
 			row(toguz.White, 9, 9, 9, 9, 9, 9, 1, 10, 10),
 			row(toguz.Black, 9, 9, 9, 0, 10, 10, 10, 10, 10),
@@ -93,7 +93,7 @@ func TestSeedExamplesSetup(t *testing.T) {
 	// 2. Black plays 7: the last stone makes White's 7 hold 3, and it
 	// becomes Black's tuzdik.
 	p = mustSetup(t, toguz.Setup{
-		Rules: toguz.Standard,
+		Rules: toguz.Standard(),
 		Board: [2][]int{
 			row(toguz.White, 10, 10, 10, 10, 10, 10, 2, 11, 1),
 			row(toguz.Black, 0, 10, 10, 1, 11, 11, 11, 11, 11),
@@ -103,7 +103,7 @@ func TestSeedExamplesSetup(t *testing.T) {
 	})
 	p = mustPlay(t, p, 7)
 	sameSetup(t, "example 2", p, toguz.Setup{
-		Rules: toguz.Standard,
+		Rules: toguz.Standard(),
 		Board: [2][]int{
 			row(toguz.White, 11, 11, 11, 11, 11, 11, 0, 11, 1),
 			row(toguz.Black, 1, 11, 1, 1, 11, 11, 11, 11, 11),
@@ -116,7 +116,7 @@ func TestSeedExamplesSetup(t *testing.T) {
 	// 3. Atsyrau: after 9, 1, 9, 1 White has no stone to move; Black adds
 	// the 8 stones on his side: 76–86.
 	p = mustSetup(t, toguz.Setup{
-		Rules: toguz.Standard,
+		Rules: toguz.Standard(),
 		Board: [2][]int{
 			row(toguz.White, 0, 0, 0, 0, 0, 0, 0, 0, 4),
 			row(toguz.Black, 1, 1, 1, 0, 1, 0, 0, 0, 0),
@@ -132,7 +132,7 @@ func TestSeedExamplesSetup(t *testing.T) {
 	}
 	p = mustPlay(t, p, 1)
 	sameSetup(t, "example 3", p, toguz.Setup{
-		Rules: toguz.Standard,
+		Rules: toguz.Standard(),
 		Board: [2][]int{
 			row(toguz.White, 0, 0, 0, 0, 0, 0, 0, 0, 0),
 			row(toguz.Black, 1, 1, 1, 0, 1, 0, 1, 3, 0),
@@ -166,7 +166,7 @@ func mustFEN(t *testing.T, fen string, r toguz.Rules) toguz.Position {
 // players own a tuzdik, a stone sown into one goes to its owner's kazan
 // whoever moves, and tuzdiks never move, vanish or multiply.
 func TestEndgameE1Tuzdiks(t *testing.T) {
-	p := mustFEN(t, "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", toguz.Standard)
+	p := mustFEN(t, "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", toguz.Standard())
 	if p.Tuzdik(toguz.White) != 4 || p.Tuzdik(toguz.Black) != 6 {
 		t.Fatalf("E1 tuzdiks: White %d, Black %d, want 4 and 6", p.Tuzdik(toguz.White), p.Tuzdik(toguz.Black))
 	}
@@ -177,7 +177,7 @@ func TestEndgameE1Tuzdiks(t *testing.T) {
 	// tuzdik, goes to Black's kazan.
 	q := mustPlay(t, p, 4)
 	sameSetup(t, "E1 after 4", q, toguz.Setup{
-		Rules: toguz.Standard,
+		Rules: toguz.Standard(),
 		Board: [2][]int{
 			row(toguz.White, 0, 3, 0, 1, 1, 0, 1, 2, 0),
 			row(toguz.Black, 2, 0, 3, 0, 1, 0, 4, 0, 2),
@@ -210,7 +210,7 @@ func TestEndgameE1Tuzdiks(t *testing.T) {
 // emptying one's own side does not end the game; it ends when the player
 // to move has nothing, and then the other player collects his own side.
 func TestEndgameE2Starvation(t *testing.T) {
-	p := mustFEN(t, "1S,3S,6,1S/8,2S 78 77 S 1", toguz.Standard)
+	p := mustFEN(t, "1S,3S,6,1S/8,2S 78 77 S 1", toguz.Standard())
 	// After these 8 plies Black's side is empty but White is to move: the
 	// game goes on (ending it here is the bug that gives 147 at depth 9).
 	p = mustPlay(t, p, 9, 8, 1, 8, 2, 9, 1, 9)
@@ -238,7 +238,7 @@ func TestEndgameE2Starvation(t *testing.T) {
 	}
 	// Black can win the same way: 9 8 9 9 leaves White without a stone and
 	// Black collects 3 for 82.
-	q := mustPlay(t, mustFEN(t, "1S,3S,6,1S/8,2S 78 77 S 1", toguz.Standard), 9, 8, 9, 9)
+	q := mustPlay(t, mustFEN(t, "1S,3S,6,1S/8,2S 78 77 S 1", toguz.Standard()), 9, 8, 9, 9)
 	want = toguz.Outcome{Termination: toguz.ByAtsyrau, Result: toguz.BlackWins, Score: [2]int{80, 82}}
 	if got := q.Outcome(); got != want {
 		t.Errorf("E2: after 9 8 9 9 Outcome %+v, want %+v", got, want)
@@ -248,7 +248,7 @@ func TestEndgameE2Starvation(t *testing.T) {
 // TestBestemshe: 2×5 holes of 5 stones, no tuzdik, more than 25 wins and
 // 25–25 is a draw.
 func TestBestemshe(t *testing.T) {
-	r := toguz.Bestemshe
+	r := toguz.Bestemshe()
 	if r.Holes != 5 || r.Stones != 5 || r.Tuzdik || r.Total() != 50 || r.WinningScore() != 26 {
 		t.Fatalf("Bestemshe = %+v", r)
 	}
@@ -314,7 +314,7 @@ func TestBestemshe(t *testing.T) {
 
 // TestSeven: the 2×7 board of seed 002 plays by the same rules.
 func TestSeven(t *testing.T) {
-	r := toguz.Seven
+	r := toguz.Seven()
 	if r.Holes != 7 || r.Stones != 7 || !r.Tuzdik || r.Total() != 98 || r.WinningScore() != 50 {
 		t.Fatalf("Seven = %+v", r)
 	}
@@ -362,14 +362,14 @@ func sum(xs []int) int {
 
 // TestPre1949 sows from the hole after the emptied one.
 func TestPre1949(t *testing.T) {
-	start, err := toguz.NewPosition(toguz.Pre1949)
+	start, err := toguz.NewPosition(toguz.Pre1949())
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Standard: White 1 puts a stone back in 1 and the last in his own 9.
 	std := mustPlay(t, toguz.StartPosition(), 1)
 	sameSetup(t, "standard 1", std, toguz.Setup{
-		Rules: toguz.Standard,
+		Rules: toguz.Standard(),
 		Board: [2][]int{{1, 10, 10, 10, 10, 10, 10, 10, 10}, {9, 9, 9, 9, 9, 9, 9, 9, 9}},
 		Turn:  toguz.Black,
 	})
@@ -377,18 +377,18 @@ func TestPre1949(t *testing.T) {
 	// captured.
 	old := mustPlay(t, start, 1)
 	sameSetup(t, "pre1949 1", old, toguz.Setup{
-		Rules: toguz.Pre1949,
+		Rules: toguz.Pre1949(),
 		Board: [2][]int{{0, 10, 10, 10, 10, 10, 10, 10, 10}, {0, 9, 9, 9, 9, 9, 9, 9, 9}},
 		Kazan: [2]int{10, 0},
 		Turn:  toguz.Black,
 	})
 	// A single stone moves to the next hole under both.
 	s := toguz.Setup{
-		Rules: toguz.Pre1949,
+		Rules: toguz.Pre1949(),
 		Board: [2][]int{{1, 0, 0, 0, 0, 0, 0, 0, 0}, {9, 9, 9, 9, 9, 9, 9, 9, 9}},
 		Kazan: [2]int{80, 0},
 	}
-	for _, r := range []toguz.Rules{toguz.Pre1949, toguz.Standard} {
+	for _, r := range []toguz.Rules{toguz.Pre1949(), toguz.Standard()} {
 		s.Rules = r
 		p := mustPlay(t, mustSetup(t, s), 1)
 		if p.Stones(toguz.White, 1) != 0 || p.Stones(toguz.White, 2) != 1 {
@@ -401,7 +401,7 @@ func TestPre1949(t *testing.T) {
 // atsyrau, with its final score.
 func TestPlayOut(t *testing.T) {
 	s := toguz.Setup{
-		Rules: toguz.Standard,
+		Rules: toguz.Standard(),
 		Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 2}, {2, 0, 0, 0, 1, 0, 0, 0, 0}},
 		Kazan: [2]int{84, 73},
 	}
@@ -446,7 +446,7 @@ func TestPlayOut(t *testing.T) {
 func TestSetupErrors(t *testing.T) {
 	valid := func() toguz.Setup {
 		return toguz.Setup{
-			Rules:  toguz.Standard,
+			Rules:  toguz.Standard(),
 			Board:  [2][]int{{9, 9, 9, 9, 9, 0, 9, 9, 9}, {9, 0, 9, 9, 9, 9, 9, 9, 9}},
 			Kazan:  [2]int{9, 9},
 			Tuzdik: [2]int{2, 6},

@@ -84,7 +84,7 @@ func (s Setup) Position() (Position, error) {
 }
 
 // Setup returns the editable description of p.
-func (p *Position) Setup() Setup {
+func (p Position) Setup() Setup {
 	s := Setup{Rules: p.Rules(), Turn: p.Turn()}
 	for pl := White; pl <= Black; pl++ {
 		s.Board[pl] = make([]int, p.Holes())

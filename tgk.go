@@ -14,7 +14,7 @@ import "fmt"
 // numbered pair per line, no result token. TGK has no ruleset nor start
 // position: only standard games from the start can be written.
 func (g *Game) appendTGK(b []byte) ([]byte, error) {
-	if g.rules() != Standard || g.startsElsewhere() {
+	if g.rules() != Standard() || g.startsElsewhere() {
 		return b, fmt.Errorf("game %s: TGK records only standard games from the starting position (ruleset %s)", g.name(), g.rules())
 	}
 	b = g.appendTags(b, map[string]bool{"Result": g.Result != NoResult, "Termination": g.Termination != Unterminated})

@@ -14,10 +14,11 @@
 // compared byte for byte; it is plain SVG 1.1 with no script and no
 // external resource, and it works for every board size (2..9 holes).
 //
-// The layout is the real board's: White's row at the bottom with holes 1..n
-// from the left, Black's at the top from n down to 1, so sowing runs
-// counter-clockwise. The two kazans lie between the rows; as on the real
-// board, each player's kazan is the one on his opponent's half.
+// The layout is the seeds' diagram's (RULES.md §5): White's (the first
+// player's) row at the bottom with holes 1..n from the left, Black's at the
+// top from n down to 1, so sowing runs counter-clockwise. The two kazans lie
+// between the rows, each beside its owner's row, as the seeds write each
+// row's kazan after it and as the web board and Position.Diagram show them.
 package svg
 
 import (
@@ -179,10 +180,10 @@ func (d *drawing) draw() {
 	y += countH
 	d.holes(d.top(), y, false)
 	y += holeH + rowGap
-	// Each player's kazan lies on his opponent's half of the board.
-	d.kazan(d.bottom(), y)
-	y += kazanH + kazanGap
+	// Each kazan lies beside its owner's row.
 	d.kazan(d.top(), y)
+	y += kazanH + kazanGap
+	d.kazan(d.bottom(), y)
 	y += kazanH + rowGap
 	d.holes(d.bottom(), y, true)
 	y += holeH

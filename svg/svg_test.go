@@ -101,12 +101,12 @@ var goldens = []struct {
 	opt   svg.Options
 	move  toguz.Move // played from fen, and highlighted, when not NoMove
 }{
-	{name: "start", fen: "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", rules: toguz.Standard},
-	{name: "midgame", fen: "13S,2S,32S,3S,2S,1S,1,12S,12S/12S,2S,13S,3S,t,3S,12S,12S,1S 12 15 S 4", rules: toguz.Standard,
+	{name: "start", fen: "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", rules: toguz.Standard()},
+	{name: "midgame", fen: "13S,2S,32S,3S,2S,1S,1,12S,12S/12S,2S,13S,3S,t,3S,12S,12S,1S 12 15 S 4", rules: toguz.Standard(),
 		opt: svg.Options{White: "Aigerim <A&B>", Black: "Nurlan"}, move: 4},
-	{name: "flipped", fen: "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", rules: toguz.Standard,
+	{name: "flipped", fen: "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", rules: toguz.Standard(),
 		opt: svg.Options{Flip: true, Width: 500}, move: 4},
-	{name: "bestemshe", fen: "5S,5S,5S,5S,5S/5S,5S,5S,5S,5S 0 0 S 1", rules: toguz.Bestemshe},
+	{name: "bestemshe", fen: "5S,5S,5S,5S,5S/5S,5S,5S,5S,5S 0 0 S 1", rules: toguz.Bestemshe()},
 	{name: "two-holes", fen: "40S,30S/100S,2S 50 30 N 1", rules: toguz.Rules{Holes: 2, Stones: 63, OriginSowing: true}},
 }
 
@@ -190,9 +190,9 @@ func TestContent(t *testing.T) {
 
 // checkLabels checks every text of the diagram, in document order: the
 // top player's name, the top row's hole numbers (n..1 from the left) and
-// counts ("X" on a tuzdik), the tuzdik labels, the two kazans (the bottom
-// player's first, on the top half), then the bottom row the other way
-// round (1..n) and the bottom player's name.
+// counts ("X" on a tuzdik), the tuzdik labels, the two kazans (the top
+// player's first, beside his row), then the bottom row the other way round
+// (1..n) and the bottom player's name.
 func checkLabels(t *testing.T, p toguz.Position, els []element, flip bool) {
 	t.Helper()
 	bottom := toguz.White
@@ -234,7 +234,7 @@ func checkLabels(t *testing.T, p toguz.Position, els []element, flip bool) {
 	}
 	name(top)
 	row(top, down, true)
-	for _, pl := range []toguz.Player{bottom, top} {
+	for _, pl := range []toguz.Player{top, bottom} {
 		want = append(want, "kazan", names[pl], fmt.Sprint(p.Kazan(pl)))
 	}
 	row(bottom, up, false)
@@ -247,6 +247,54 @@ func checkLabels(t *testing.T, p toguz.Position, els []element, flip bool) {
 	}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("texts\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestKazanBesideOwner: each kazan is drawn beside its owner's row, as in
+// the seeds' diagrams (seed 000: "Қостаушы қазаны" by the second player's
+// row on top, "Бастаушы қазаны" by the first player's at the bottom), and
+// stays so when the board is turned round.
+func TestKazanBesideOwner(t *testing.T) {
+	for _, flip := range []bool{false, true} {
+		p := toguz.StartPosition().After(6) // the kazans differ: 10 and 0
+		doc, err := svg.Render(p, svg.Options{Flip: flip})
+		if err != nil {
+			t.Fatal(err)
+		}
+		els := parse(t, doc)
+		rowY := map[string][]float64{} // the middle of each hole, by row
+		kazanY := map[string]float64{} // the owner's label of each kazan
+		for i, e := range els {
+			switch {
+			case e.name == "rect" && strings.HasPrefix(e.class, "row-"):
+				var y, h float64
+				fmt.Sscan(e.attr["y"], &y)
+				fmt.Sscan(e.attr["height"], &h)
+				rowY[strings.TrimPrefix(e.class, "row-")] = append(rowY[strings.TrimPrefix(e.class, "row-")], y+h/2)
+			case e.name == "text" && e.text == "kazan" && i+1 < len(els):
+				var y float64
+				fmt.Sscan(els[i+1].attr["y"], &y)
+				kazanY[strings.ToLower(els[i+1].text)] = y
+			}
+		}
+		mean := func(ys []float64) float64 {
+			var sum float64
+			for _, y := range ys {
+				sum += y
+			}
+			return sum / float64(len(ys))
+		}
+		for _, pl := range []toguz.Player{toguz.White, toguz.Black} {
+			own, other := mean(rowY[pl.String()]), mean(rowY[pl.Other().String()])
+			k, ok := kazanY[pl.String()]
+			if !ok || len(rowY[pl.String()]) != p.Holes() {
+				t.Fatalf("flip=%v: %s's kazan label or row not found (%v, %v)", flip, pl, kazanY, rowY)
+			}
+			if d, e := k-own, k-other; d*d >= e*e {
+				t.Errorf("flip=%v: %s's kazan (y %.0f) is nearer %s's row (y %.0f) than its owner's (y %.0f)",
+					flip, pl, k, pl.Other(), other, own)
+			}
+		}
 	}
 }
 

@@ -245,13 +245,14 @@ func runBookShow(e env) error {
 	if err != nil {
 		return err
 	}
+	full := 1
 	if fs.NArg() == 1 {
-		if p, _, err = toguz.ParseFEN(fs.Arg(0), rules); err != nil {
+		if p, full, err = toguz.ParseFEN(fs.Arg(0), rules); err != nil {
 			return err
 		}
 	}
 	info := bk.Info()
-	fmt.Fprintf(e.stdout, "book: %d positions, %d moves (%s)\nposition: %s\n", info.Positions, info.Moves, info.Description, p.FEN())
+	fmt.Fprintf(e.stdout, "book: %d positions, %d moves (%s)\nposition: %s\n", info.Positions, info.Moves, info.Description, toguz.FormatFEN(p, full))
 	es := bk.Moves(p)
 	if len(es) == 0 {
 		fmt.Fprintln(e.stdout, "not in the book")

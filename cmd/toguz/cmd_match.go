@@ -109,7 +109,7 @@ func runMatch(ctx context.Context, e env) error {
 	}
 
 	suite := match.DefaultOpenings
-	if rules != toguz.Standard {
+	if rules != toguz.Standard() {
 		// The built-in suite is of the standard game: other rulesets start
 		// from their starting position unless -openings says otherwise.
 		start, err := toguz.NewPosition(rules)

@@ -54,14 +54,14 @@ func runOpenings(ctx context.Context, e env) error {
 			return err
 		}
 		level := suite[:0]
-		for _, p := range suite {
+		for _, o := range suite {
 			eng.NewGame()
-			r := eng.Search(ctx, p, engine.Limits{Depth: *depth}, nil)
+			r := eng.Search(ctx, o.Position, engine.Limits{Depth: *depth}, nil)
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			if !r.Score.IsMate() && math.Abs(float64(r.Score)) <= *maxScore*100 {
-				level = append(level, p)
+				level = append(level, o)
 			}
 		}
 		suite = level

@@ -107,7 +107,7 @@ func (r *genReport) finishLayer(now time.Time) {
 }
 
 func probeTablebase(e env, fen, path string) error {
-	p, _, err := toguz.ParseFEN(fen, toguz.Standard)
+	p, _, err := toguz.ParseFEN(fen, toguz.Standard())
 	if err != nil {
 		return fmt.Errorf("-probe: %w", err)
 	}

@@ -106,7 +106,7 @@ func TestAddGameErrors(t *testing.T) {
 	if err := b.AddGame(game(toguz.Draw, 7, 10)); !errors.Is(err, ErrIllegal) {
 		t.Errorf("move 10: error %v, want ErrIllegal", err)
 	}
-	seven, err := toguz.NewPosition(toguz.Seven)
+	seven, err := toguz.NewPosition(toguz.Seven())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ type Builder struct {
 // NewBuilder returns a builder with opts (zero fields take the defaults).
 func NewBuilder(opts Options) *Builder {
 	if opts.Rules == (toguz.Rules{}) {
-		opts.Rules = toguz.Standard
+		opts.Rules = toguz.Standard()
 	}
 	if opts.MaxPly == 0 {
 		opts.MaxPly = DefaultMaxPly

@@ -16,7 +16,7 @@ func TestDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	info := bk.Info()
-	if info.Rules != toguz.Standard || info.Positions < 100 || len(defaultData) >= 1<<20 {
+	if info.Rules != toguz.Standard() || info.Positions < 100 || len(defaultData) >= 1<<20 {
 		t.Fatalf("default book: %+v, %d bytes", info, len(defaultData))
 	}
 	start := toguz.StartPosition()

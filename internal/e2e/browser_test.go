@@ -342,7 +342,7 @@ func TestEngineGame(t *testing.T) {
 		}
 		var st struct{ FEN string }
 		getJSON(t, base+"/api/games/"+id, &st)
-		p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard)
+		p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard())
 		if err != nil {
 			t.Fatalf("the game's position %q: %v", st.FEN, err)
 		}
@@ -366,7 +366,7 @@ func TestEngineGame(t *testing.T) {
 		FEN                         string
 	}
 	getJSON(t, base+"/api/games/"+id, &st)
-	p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard)
+	p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +428,7 @@ func TestPre1949Landings(t *testing.T) {
 			t.Fatalf("the game is played under %q", st.Ruleset)
 		}
 		if n := len(st.Moves); n > 0 {
-			want := landingOf(t, st.Positions[n-1], toguz.Pre1949, st.Moves[n-1].Hole)
+			want := landingOf(t, st.Positions[n-1], toguz.Pre1949(), st.Moves[n-1].Hole)
 			if got := u.shownLanding(); got != want {
 				t.Errorf("after ply %d (hole %d) the board highlights %q, the library lands on %q", n, st.Moves[n-1].Hole, got, want)
 			}
@@ -437,7 +437,7 @@ func TestPre1949Landings(t *testing.T) {
 		if st.Status != "playing" {
 			break
 		}
-		p, _, err := toguz.ParseFEN(st.Positions[len(st.Positions)-1], toguz.Pre1949)
+		p, _, err := toguz.ParseFEN(st.Positions[len(st.Positions)-1], toguz.Pre1949())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -492,7 +492,7 @@ func TestPre1949Landings(t *testing.T) {
 	)
 	u.waitFor("the replay", `document.querySelector('#game #board button.hole')`, 10*time.Second)
 	for n := len(st.Moves); n >= 1 && n > len(st.Moves)-6; n-- {
-		want := landingOf(t, st.Positions[n-1], toguz.Pre1949, st.Moves[n-1].Hole)
+		want := landingOf(t, st.Positions[n-1], toguz.Pre1949(), st.Moves[n-1].Hole)
 		if got := u.shownLanding(); got != want {
 			t.Errorf("the replay at ply %d (hole %d) highlights %q, the library lands on %q", n, st.Moves[n-1].Hole, got, want)
 		}

@@ -61,7 +61,7 @@ func minimax(p toguz.Position, depth int) refValue {
 // kazans close to 81, White or Black to move, perhaps with tuzdiks.
 func randomEnding(rng *rand.Rand, stones int) toguz.Position {
 	for {
-		s := toguz.Setup{Rules: toguz.Standard, Board: [2][]int{make([]int, 9), make([]int, 9)}}
+		s := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{make([]int, 9), make([]int, 9)}}
 		for range stones {
 			s.Board[rng.IntN(2)][rng.IntN(9)]++
 		}
@@ -143,7 +143,7 @@ func TestSearchMatchesMinimax(t *testing.T) {
 
 func TestSearchLegalMoveEveryPosition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, rules := range []toguz.Rules{toguz.Standard, toguz.Bestemshe, toguz.Pre1949} {
+	for _, rules := range []toguz.Rules{toguz.Standard(), toguz.Bestemshe(), toguz.Pre1949()} {
 		opts := DefaultOptions()
 		opts.HashMB = 1
 		e, err := New(opts)

@@ -22,6 +22,7 @@ type game struct {
 
 	// ---- owned by the game goroutine ----
 	start     toguz.Position
+	startMove int // the full-move number of start
 	pos       toguz.Position
 	moves     []moveEntry
 	clock     *clock.Clock
@@ -51,7 +52,7 @@ type moveEntry struct {
 // replays the moves with the rules library; a stored game that does not
 // replay is an error.
 func newGame(h *Hub, s Saved) (*game, error) {
-	start, err := s.Start()
+	start, startMove, err := s.Start()
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +62,7 @@ func newGame(h *Hub, s Saved) (*game, error) {
 		cmds:      make(chan func(), 64),
 		done:      make(chan struct{}),
 		start:     start,
+		startMove: startMove,
 		pos:       start,
 		clock:     clock.New(s.TC, start.Turn(), time.Now),
 		drawOffer: -1,
@@ -99,7 +101,8 @@ func newGame(h *Hub, s Saved) (*game, error) {
 	return g, nil
 }
 
-// entry checks and describes move m played from p.
+// entry checks and describes move m played from p, the position after the
+// moves so far.
 func (g *game) entry(p toguz.Position, m PlayedMove) (moveEntry, toguz.Position, error) {
 	next, err := p.Play(m.Hole)
 	if err != nil {
@@ -112,7 +115,8 @@ func (g *game) entry(p toguz.Position, m PlayedMove) (moveEntry, toguz.Position,
 	mover := p.Turn()
 	m.By = mover
 	return moveEntry{PlayedMove: m, by: mover, notation: notation,
-		captured: next.Kazan(mover) - p.Kazan(mover), landing: Landing(p, m.Hole), fen: next.FEN()}, next, nil
+		captured: next.Kazan(mover) - p.Kazan(mover), landing: Landing(p, m.Hole),
+		fen: toguz.FormatFEN(next, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves)+1))}, next, nil
 }
 
 // do runs f on the game goroutine and reports whether it was queued; it
@@ -642,8 +646,8 @@ func (g *game) clockJSON() ClockJSON {
 // State returns the game as the API shows it to c (nil: to nobody in
 // particular).
 func (g *game) state(c *Conn) State {
-	s := State{Type: "state", ID: g.spec.ID, Ruleset: g.spec.Rules.String(), StartFEN: g.start.FEN(),
-		FEN: g.pos.FEN(), Ply: len(g.moves), Moves: make([]MoveJSON, len(g.moves)),
+	s := State{Type: "state", ID: g.spec.ID, Ruleset: g.spec.Rules.String(), StartFEN: toguz.FormatFEN(g.start, g.startMove),
+		FEN: toguz.FormatFEN(g.pos, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves))), Ply: len(g.moves), Moves: make([]MoveJSON, len(g.moves)),
 		Positions: make([]string, len(g.moves)+1),
 		Turn:      colorName(g.pos.Turn()), Status: g.status.String(),
 		White: seatJSON(g.spec.White), Black: seatJSON(g.spec.Black),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -98,7 +99,7 @@ func TestClocks(t *testing.T) {
 					t.Fatal(err)
 				}
 				w, b := seats()
-				id, err := h.Create(context.Background(), live.Spec{Rules: toguz.Standard, TC: tcv, White: w, Black: b})
+				id, err := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -147,7 +148,7 @@ func TestMoveAfterFlag(t *testing.T) {
 	withHub(t, func(h *live.Hub) {
 		tcv, _ := clock.ParseTimeControl("1+0")
 		w, b := seats()
-		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard, TC: tcv, White: w, Black: b})
+		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 		cw, _ := h.Join(context.Background(), id, w.ID)
 		cb, _ := h.Join(context.Background(), id, b.ID)
 		move(cw, 0, 1)
@@ -179,7 +180,7 @@ func TestFirstMoveTimeout(t *testing.T) {
 	withHubConfig(t, live.Config{FirstMoveTimeout: 30 * time.Second}, func(h *live.Hub) {
 		tcv, _ := clock.ParseTimeControl("3+2")
 		w, b := seats()
-		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard, TC: tcv, White: w, Black: b})
+		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 		cw, _ := h.Join(context.Background(), id, w.ID)
 		move(cw, 0, 7)
 		time.Sleep(29 * time.Second)
@@ -214,13 +215,13 @@ func TestResumeEndsFinishedGame(t *testing.T) {
 	gs := server.GameStore{S: st}
 	// RULES.md §5 example 3: White to move; 9, 1, 9, 1 leave White without
 	// a move (atsyrau) and Black collects his 8 stones: 76–86.
-	p, err := toguz.Setup{Rules: toguz.Standard, Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
+	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
 		Kazan: [2]int{76, 78}, Tuzdik: [2]int{6, 7}}.Position()
 	if err != nil {
 		t.Fatal(err)
 	}
 	w, b := seats()
-	spec := live.Spec{ID: "resumeend1", Rules: toguz.Standard, StartFEN: p.FEN(), White: w, Black: b, Created: time.Now()}
+	spec := live.Spec{ID: "resumeend1", Rules: toguz.Standard(), StartFEN: p.FEN(), White: w, Black: b, Created: time.Now()}
 	if err := gs.CreateGame(ctx, spec); err != nil {
 		t.Fatal(err)
 	}
@@ -249,4 +250,63 @@ func TestResumeEndsFinishedGame(t *testing.T) {
 	if err != nil || saved.End == nil || saved.End.Termination != toguz.ByAtsyrau {
 		t.Fatalf("stored: %+v %v", saved.End, err)
 	}
+}
+
+// TestStateMoveNumber: the position strings of a game carry its full-move
+// number (RULES.md §6: one more after each of Black's plies), from the
+// rules' start and from a start position with its own number.
+func TestStateMoveNumber(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "t.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	gs := server.GameStore{S: st}
+	w, b := seats()
+	tests := []struct {
+		id, startFEN string
+		plies        int
+		wantStart    string // suffix of StartFEN
+		want         string // suffix of FEN
+	}{
+		{"movenumber1", "", 44, " S 1", " S 23"},
+		{"movenumber2", "9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 30", 3, " N 30", " S 32"},
+	}
+	for _, tc := range tests {
+		spec := live.Spec{ID: tc.id, Rules: toguz.Standard(), StartFEN: tc.startFEN, White: w, Black: b, Created: time.Now()}
+		if err := gs.CreateGame(ctx, spec); err != nil {
+			t.Fatal(err)
+		}
+		p, _, err := spec.Start()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tc.plies {
+			m := p.LegalMoves().Slice()[0]
+			if err := gs.AddMove(ctx, spec.ID, i+1, live.PlayedMove{By: p.Turn(), Hole: m, At: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			p = p.After(m)
+		}
+	}
+	hubCtx, cancel := context.WithCancel(ctx)
+	h := live.NewHub(hubCtx, live.Config{Store: gs, FirstMoveTimeout: -1})
+	if n, err := h.Resume(ctx); err != nil || n != len(tests) {
+		t.Fatalf("resume: %d %v", n, err)
+	}
+	for _, tc := range tests {
+		s, err := h.State(ctx, tc.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := s.Positions[len(s.Positions)-1]
+		if !strings.HasSuffix(s.StartFEN, tc.wantStart) || !strings.HasSuffix(s.FEN, tc.want) ||
+			s.Positions[0] != s.StartFEN || last != s.FEN {
+			t.Errorf("%s: start %q, position %q (positions %q … %q), want … %q and … %q",
+				tc.id, s.StartFEN, s.FEN, s.Positions[0], last, tc.wantStart, tc.want)
+		}
+	}
+	cancel()
+	h.Wait()
 }

@@ -104,7 +104,7 @@ func (h *Hub) Create(ctx context.Context, s Spec) (string, error) {
 	if s.Created.IsZero() {
 		s.Created = time.Now()
 	}
-	if _, err := s.Start(); err != nil {
+	if _, _, err := s.Start(); err != nil {
 		return "", errorf("bad_position", "%v", err)
 	}
 	if (s.White.IsEngine() || s.Black.IsEngine()) && h.cfg.Engine == nil {

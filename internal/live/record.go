@@ -44,13 +44,14 @@ func (s *Spec) Seat(pl toguz.Player) Seat {
 	return s.Black
 }
 
-// Start returns the starting position of the game.
-func (s *Spec) Start() (toguz.Position, error) {
+// Start returns the starting position of the game and its full-move number
+// (the last field of StartFEN, 1 for the rules' start).
+func (s *Spec) Start() (toguz.Position, int, error) {
 	if s.StartFEN == "" {
-		return toguz.NewPosition(s.Rules)
+		p, err := toguz.NewPosition(s.Rules)
+		return p, 1, err
 	}
-	p, _, err := toguz.ParseFEN(s.StartFEN, s.Rules)
-	return p, err
+	return toguz.ParseFEN(s.StartFEN, s.Rules)
 }
 
 // PlayedMove is one ply as stored: the hole, both clocks after it, and when

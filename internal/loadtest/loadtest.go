@@ -403,7 +403,7 @@ func (g *pair) game(ctx context.Context, started func()) (err error) {
 		if err != nil {
 			return fail("move", fmt.Errorf("game %s ply %d: %w", id, ply+1, err))
 		}
-		if sp, _, err := toguz.ParseFEN(got.FEN, toguz.Standard); err != nil || sp != p {
+		if sp, _, err := toguz.ParseFEN(got.FEN, toguz.Standard()); err != nil || sp != p {
 			return fail("position", fmt.Errorf("game %s ply %d: the server's position is %q (%v), the rules' %s", id, ply+1, got.FEN, err, p.FEN()))
 		}
 		if _, err := await(ctx, conns[me.Other()], "move", ply+1, g.cfg.Timeout); err != nil {

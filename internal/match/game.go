@@ -37,7 +37,7 @@ type Game struct {
 	Round        int
 	White, Black string // engine names
 	Rules        toguz.Rules
-	Opening      toguz.Position
+	Opening      Opening
 	Moves        []toguz.Move
 	// Notes has, for each move, the engine's last reported score (mover's
 	// view, in stones, or "win N"/"loss N" plies), its depth and the time
@@ -77,7 +77,7 @@ func playGame(ctx context.Context, g *Game, pl [2]*player, adj Adjudication, mar
 	var info [2]searchInfo
 	var losing [2]int // consecutive moves with a resigning score
 	startFEN := g.Opening.FEN()
-	pos := g.Opening
+	pos := g.Opening.Position
 	for {
 		if pos.IsOver() {
 			o := pos.Outcome()
@@ -223,10 +223,11 @@ func (g *Game) forfeit(side toguz.Player, t toguz.Termination, reason string) {
 
 // Record returns the game as a record of the root package.
 func (g *Game) Record() (*toguz.Game, error) {
-	r, err := toguz.NewGame(g.Opening, g.Moves...)
+	r, err := toguz.NewGame(g.Opening.Position, g.Moves...)
 	if err != nil {
 		return nil, err
 	}
+	r.StartMove = g.Opening.FullMove
 	r.SetTag("Event", "toguz match")
 	r.SetTag("Date", g.Start.UTC().Format("2006.01.02"))
 	r.SetTag("Round", strconv.Itoa(g.Round))

@@ -16,9 +16,9 @@ import (
 type Config struct {
 	Engines     [2]EngineSpec
 	Rules       toguz.Rules
-	Openings    []toguz.Position // played in order, each twice with colours swapped
-	Games       int              // games to play; an odd number is rounded up to whole pairs
-	Concurrency int              // games played at once (at least 1)
+	Openings    []Opening // played in order, each twice with colours swapped
+	Games       int       // games to play; an odd number is rounded up to whole pairs
+	Concurrency int       // games played at once (at least 1)
 	Adjudication
 	// TimeMargin is how far past its clock an engine may go before it loses
 	// on time (pipes and process scheduling cost a few milliseconds).
@@ -63,9 +63,9 @@ func (c *Config) Validate() error {
 	if len(c.Openings) == 0 {
 		return errors.New("no openings")
 	}
-	for i, p := range c.Openings {
-		if p.Rules() != c.Rules {
-			return fmt.Errorf("opening %d is played under %s, the match under %s", i+1, p.Rules(), c.Rules)
+	for i, o := range c.Openings {
+		if r := o.Position.Rules(); r != c.Rules {
+			return fmt.Errorf("opening %d is played under %s, the match under %s", i+1, r, c.Rules)
 		}
 	}
 	if c.Games < 1 {
@@ -84,7 +84,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return Report{}, err
 	}
-	if cfg.Rules != toguz.Standard {
+	if cfg.Rules != toguz.Standard() {
 		// Tell the engines the ruleset of the positions they will get.
 		for i := range cfg.Engines {
 			e := &cfg.Engines[i]

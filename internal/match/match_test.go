@@ -61,8 +61,8 @@ func self(name string, tc TimeControl, options ...[2]string) EngineSpec {
 	return EngineSpec{Name: name, Cmd: []string{toguzBinary, "engine", "-hash", "8"}, TC: tc, Options: options}
 }
 
-func openings(t *testing.T) []toguz.Position {
-	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard)
+func openings(t *testing.T) []Opening {
+	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func openings(t *testing.T) []toguz.Position {
 // result is the rules' own when the rules ended it.
 func checkGame(t *testing.T, g Game) {
 	t.Helper()
-	p := g.Opening
+	p := g.Opening.Position
 	for i, m := range g.Moves {
 		q, err := p.Play(m)
 		if err != nil {
@@ -97,7 +97,7 @@ func TestRun(t *testing.T) {
 	var records bytes.Buffer
 	cfg := Config{
 		Engines:     [2]EngineSpec{self("deep", TimeControl{Depth: 4}), self("shallow", TimeControl{Depth: 1}, [2]string{"Level", "3"})},
-		Rules:       toguz.Standard,
+		Rules:       toguz.Standard(),
 		Openings:    openings(t),
 		Games:       4,
 		Concurrency: 2,
@@ -167,7 +167,7 @@ done
 func TestForfeits(t *testing.T) {
 	// White's hole 7 is empty in the first opening of the suite.
 	start := openings(t)[0]
-	if start.Stones(toguz.White, 7) != 0 || start.Turn() != toguz.White {
+	if start.Position.Stones(toguz.White, 7) != 0 || start.Position.Turn() != toguz.White {
 		t.Fatalf("the first opening changed: %s", start.FEN())
 	}
 	tests := []struct {
@@ -188,8 +188,8 @@ func TestForfeits(t *testing.T) {
 			broken.TC = tt.tc
 			rep, err := Run(context.Background(), Config{
 				Engines:  [2]EngineSpec{broken, self("toguz", TimeControl{Depth: 1})},
-				Rules:    toguz.Standard,
-				Openings: []toguz.Position{start},
+				Rules:    toguz.Standard(),
+				Openings: []Opening{start},
 				Games:    1,
 			})
 			if err != nil {
@@ -206,7 +206,7 @@ func TestForfeits(t *testing.T) {
 func TestAdjudication(t *testing.T) {
 	rep, err := Run(context.Background(), Config{
 		Engines:      [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
-		Rules:        toguz.Standard,
+		Rules:        toguz.Standard(),
 		Openings:     openings(t)[:1],
 		Games:        2,
 		Adjudication: Adjudication{MaxPlies: 10},
@@ -224,8 +224,8 @@ func TestAdjudication(t *testing.T) {
 func TestValidate(t *testing.T) {
 	ok := Config{
 		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
-		Rules:    toguz.Standard,
-		Openings: []toguz.Position{toguz.StartPosition()},
+		Rules:    toguz.Standard(),
+		Openings: []Opening{{toguz.StartPosition(), 1}},
 		Games:    2,
 	}
 	if err := ok.Validate(); err != nil {
@@ -240,7 +240,7 @@ func TestValidate(t *testing.T) {
 		{"two limits", func(c *Config) { c.Engines[0].TC = TimeControl{Depth: 2, Nodes: 100} }},
 		{"no command", func(c *Config) { c.Engines[0].Cmd = nil }},
 		{"no openings", func(c *Config) { c.Openings = nil }},
-		{"other rules", func(c *Config) { c.Rules = toguz.Bestemshe }},
+		{"other rules", func(c *Config) { c.Rules = toguz.Bestemshe() }},
 		{"bad sprt", func(c *Config) { c.SPRT = &SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05} }},
 	}
 	for _, tt := range tests {
@@ -261,7 +261,7 @@ func TestSPRTStops(t *testing.T) {
 	}
 	rep, err := Run(context.Background(), Config{
 		Engines:     [2]EngineSpec{self("strong", TimeControl{Depth: 4}), self("weak", TimeControl{Depth: 1}, [2]string{"Level", "1"})},
-		Rules:       toguz.Standard,
+		Rules:       toguz.Standard(),
 		Openings:    openings(t),
 		Games:       40,
 		Concurrency: 1,
@@ -279,14 +279,14 @@ func TestSPRTStops(t *testing.T) {
 // TestOtherRules plays Bestemshe: the referee tells the engines the ruleset,
 // and every game ends by the rules.
 func TestOtherRules(t *testing.T) {
-	start, err := toguz.NewPosition(toguz.Bestemshe)
+	start, err := toguz.NewPosition(toguz.Bestemshe())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep, err := Run(context.Background(), Config{
 		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 3}), self("b", TimeControl{Depth: 1})},
-		Rules:    toguz.Bestemshe,
-		Openings: []toguz.Position{start},
+		Rules:    toguz.Bestemshe(),
+		Openings: []Opening{{start, 1}},
 		Games:    2,
 	})
 	if err != nil {

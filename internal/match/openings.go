@@ -27,24 +27,35 @@ const (
 	OpeningsMaxKazanGap = 4
 )
 
+// Opening is a position a match starts its games from, with its full-move
+// number (the last field of its position string), which the games' records
+// continue from.
+type Opening struct {
+	Position toguz.Position
+	FullMove int
+}
+
+// FEN returns the position string of the opening, with its move number.
+func (o Opening) FEN() string { return toguz.FormatFEN(o.Position, o.FullMove) }
+
 // ParseOpenings reads a suite: one position string per line; blank lines
 // and lines starting with # are skipped.
-func ParseOpenings(r io.Reader, rules toguz.Rules) ([]toguz.Position, error) {
-	var out []toguz.Position
+func ParseOpenings(r io.Reader, rules toguz.Rules) ([]Opening, error) {
+	var out []Opening
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
 		s := strings.TrimSpace(sc.Text())
 		if s == "" || strings.HasPrefix(s, "#") {
 			continue
 		}
-		p, _, err := toguz.ParseFEN(s, rules)
+		p, full, err := toguz.ParseFEN(s, rules)
 		if err != nil {
 			return nil, fmt.Errorf("openings line %d: %w", line, err)
 		}
 		if p.IsOver() {
 			return nil, fmt.Errorf("openings line %d: the game is already over", line)
 		}
-		out = append(out, p)
+		out = append(out, Opening{p, full})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("openings: %w", err)
@@ -58,10 +69,10 @@ func ParseOpenings(r io.Reader, rules toguz.Rules) ([]toguz.Position, error) {
 // BuildOpenings returns the distinct positions reached after minPly..maxPly
 // plies of the games (each a move list from the standard start), whose
 // kazans differ by at most maxGap stones and where the game goes on, in the
-// order they first occur.
-func BuildOpenings(games [][]toguz.Move, minPly, maxPly, maxGap int) []toguz.Position {
+// order they first occur, each with the move number of its first occurrence.
+func BuildOpenings(games [][]toguz.Move, minPly, maxPly, maxGap int) []Opening {
 	seen := make(map[toguz.Position]bool)
-	var out []toguz.Position
+	var out []Opening
 	for _, g := range games {
 		p := toguz.StartPosition()
 		for ply, m := range g {
@@ -76,7 +87,7 @@ func BuildOpenings(games [][]toguz.Move, minPly, maxPly, maxGap int) []toguz.Pos
 			gap := p.Kazan(toguz.White) - p.Kazan(toguz.Black)
 			if ply+1 >= minPly && !p.IsOver() && gap >= -maxGap && gap <= maxGap && !seen[p] {
 				seen[p] = true
-				out = append(out, p)
+				out = append(out, Opening{p, toguz.FullMove(toguz.White, 1, ply+1)})
 			}
 		}
 	}
@@ -101,10 +112,10 @@ func ReadGames(name string, data []byte) ([][]toguz.Move, error) {
 }
 
 // FormatOpenings writes a suite as ParseOpenings reads it.
-func FormatOpenings(w io.Writer, ps []toguz.Position) error {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = p.FEN()
+func FormatOpenings(w io.Writer, suite []Opening) error {
+	lines := make([]string, len(suite))
+	for i, o := range suite {
+		lines[i] = o.FEN()
 	}
 	_, err := io.WriteString(w, strings.Join(slices.Clip(lines), "\n")+"\n")
 	return err

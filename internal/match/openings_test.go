@@ -41,13 +41,20 @@ func TestOpeningsFile(t *testing.T) {
 	if b.String() != DefaultOpenings {
 		t.Errorf("openings.txt is not the suite built from %s; run go test -run OpeningsFile -update", mastersFile)
 	}
-	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard)
+	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, p := range ps {
+	// After 4 to 8 plies from the start the move number is 3 to 5
+	// (RULES.md §6: one more after each of Black's plies).
+	first, last := toguz.FullMove(toguz.White, 1, OpeningsMinPly), toguz.FullMove(toguz.White, 1, OpeningsMaxPly)
+	for i, o := range ps {
+		p := o.Position
 		if d := p.Kazan(toguz.White) - p.Kazan(toguz.Black); d > OpeningsMaxKazanGap || d < -OpeningsMaxKazanGap {
 			t.Errorf("opening %d: kazans %d–%d", i+1, p.Kazan(toguz.White), p.Kazan(toguz.Black))
+		}
+		if o.FullMove < first || o.FullMove > last {
+			t.Errorf("opening %d: %s, want move %d to %d", i+1, o.FEN(), first, last)
 		}
 	}
 	t.Logf("%d openings from %d games", len(ps), len(games))

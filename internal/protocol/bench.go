@@ -30,11 +30,11 @@ func (s *server) bench(args []string) {
 		s.errorf("bench: not while searching; send stop first")
 		return
 	}
-	if s.rules != toguz.Standard {
+	if s.rules != toguz.Standard() {
 		s.errorf("bench: the positions are of the standard ruleset, not %s", s.rules)
 		return
 	}
-	suite, err := match.ParseOpenings(strings.NewReader(match.DefaultOpenings), toguz.Standard)
+	suite, err := match.ParseOpenings(strings.NewReader(match.DefaultOpenings), toguz.Standard())
 	if err != nil {
 		s.errorf("bench: %v", err)
 		return
@@ -64,10 +64,10 @@ func (s *server) bench(args []string) {
 	}
 	var nodes uint64
 	var total time.Duration
-	for i, p := range suite[:n] {
+	for i, o := range suite[:n] {
 		s.eng.NewGame()
 		start := time.Now()
-		r := s.eng.Search(context.Background(), p, engine.Limits{Depth: depth}, nil)
+		r := s.eng.Search(context.Background(), o.Position, engine.Limits{Depth: depth}, nil)
 		d := time.Since(start)
 		nodes, total = nodes+r.Nodes, total+d
 		s.out.printf("info string bench position %d depth %d score %s nodes %d time %d bestmove %d",

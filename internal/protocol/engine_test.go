@@ -226,7 +226,7 @@ func TestPositionAndGo(t *testing.T) {
 	start2, _ := toguz.StartPosition().Play(7)
 	start2, _ = start2.Play(9)
 	fen := "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1" // RULES.md §7, E1
-	e1, _, err := toguz.ParseFEN(fen, toguz.Standard)
+	e1, _, err := toguz.ParseFEN(fen, toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func (l *lineWriter) printf(format string, args ...any) {
 // search with a limit finish and stops an infinite one. It returns an error
 // only when out cannot be written or in cannot be read.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, eng *engine.Engine, cfg Config) error {
-	s := &server{cfg: cfg, eng: eng, out: &lineWriter{w: out}, opts: eng.Options(), rules: toguz.Standard,
+	s := &server{cfg: cfg, eng: eng, out: &lineWriter{w: out}, opts: eng.Options(), rules: toguz.Standard(),
 		pos: toguz.StartPosition(), overhead: DefaultMoveOverhead}
 	lines := make(chan string)
 	readErr := make(chan error, 1)

@@ -25,7 +25,7 @@ type tb interface {
 // named are the named rulesets, also played out past the winning score.
 func named() []toguz.Rules {
 	var out []toguz.Rules
-	for _, r := range []toguz.Rules{toguz.Standard, toguz.Bestemshe, toguz.Seven, toguz.Pre1949} {
+	for _, r := range []toguz.Rules{toguz.Standard(), toguz.Bestemshe(), toguz.Seven(), toguz.Pre1949()} {
 		po := r
 		po.PlayOut = true
 		out = append(out, r, po)
@@ -329,7 +329,7 @@ func FuzzAgainstReference(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind, holes, stones, flags uint8, setupSeed uint64, moves []byte) {
 		var r toguz.Rules
 		if kind < 4 {
-			r = []toguz.Rules{toguz.Standard, toguz.Bestemshe, toguz.Seven, toguz.Pre1949}[kind]
+			r = []toguz.Rules{toguz.Standard(), toguz.Bestemshe(), toguz.Seven(), toguz.Pre1949()}[kind]
 			r.PlayOut = flags&4 != 0
 		} else {
 			h := 2 + int(holes)%(toguz.MaxHoles-1)
@@ -373,7 +373,7 @@ func TestReferencePerft(t *testing.T) {
 		{"1S,3S,6,1S/8,2S 78 77 S 1", []uint64{1, 2, 4, 8, 13, 26, 47, 86, 153}},
 	}
 	for _, tc := range cases {
-		p, _, err := toguz.ParseFEN(tc.fen, toguz.Standard)
+		p, _, err := toguz.ParseFEN(tc.fen, toguz.Standard())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -438,8 +438,8 @@ func TestExhaustive(t *testing.T) {
 		roots = append(roots, root{name: r.String(), rules: r, depth: depth})
 	}
 	roots = append(roots,
-		root{"E1", "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", toguz.Standard, depth + 2},
-		root{"E2", "1S,3S,6,1S/8,2S 78 77 S 1", toguz.Standard, 10},
+		root{"E1", "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", toguz.Standard(), depth + 2},
+		root{"E2", "1S,3S,6,1S/8,2S 78 77 S 1", toguz.Standard(), 10},
 	)
 	for _, rt := range roots {
 		t.Run(rt.name, func(t *testing.T) {

@@ -58,7 +58,7 @@ func (gs GameStore) CreateGame(ctx context.Context, s live.Spec) error {
 		StartFEN: s.StartFEN, TimeControl: s.TC, Rated: s.Rated, Status: store.StatusStarted, Created: s.Created}
 	var clk *clock.State
 	if s.TC.Kind() != clock.Unlimited {
-		start, err := s.Start()
+		start, _, err := s.Start()
 		if err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ func (gs GameStore) saved(ctx context.Context, g store.Game) (live.Saved, error)
 	if err != nil {
 		return s, err
 	}
-	p, err := s.Start()
+	p, _, err := s.Start()
 	if err != nil {
 		return s, fmt.Errorf("game %s: %w", g.ID, err)
 	}

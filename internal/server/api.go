@@ -253,7 +253,7 @@ func parseTC(s string) (clock.TimeControl, error) {
 
 func parseRuleset(s string) (toguz.Rules, error) {
 	if s == "" {
-		return toguz.Standard, nil
+		return toguz.Standard(), nil
 	}
 	r, err := toguz.ParseRules(s)
 	if err != nil {
@@ -286,14 +286,14 @@ func (s *Server) createEngineGame(ctx context.Context, id Identity, req engineRe
 	}
 	fen := strings.TrimSpace(req.FEN)
 	if fen != "" {
-		p, _, err := toguz.ParseFEN(fen, rules)
+		p, full, err := toguz.ParseFEN(fen, rules)
 		if err != nil {
 			return "", badRequest("bad_position", "%v", err)
 		}
 		if p.IsOver() {
 			return "", badRequest("bad_position", "the game is already over in this position")
 		}
-		fen = p.FEN()
+		fen = toguz.FormatFEN(p, full)
 	}
 	me := id.Seat()
 	eng := live.Seat{ID: "engine", Name: fmt.Sprintf("Engine %d", req.Level), Engine: req.Level}
@@ -337,18 +337,19 @@ type positionRequest struct {
 	Turn    string   `json:"turn"`
 }
 
-// checkPosition validates a position from the editor with toguz.Setup.
-func checkPosition(req positionRequest) (toguz.Position, error) {
+// checkPosition validates a position from the editor with toguz.Setup, and
+// returns it with its full-move number (the FEN's, 1 for a set-up board).
+func checkPosition(req positionRequest) (toguz.Position, int, error) {
 	rules, err := parseRuleset(req.Ruleset)
 	if err != nil {
-		return toguz.Position{}, err
+		return toguz.Position{}, 0, err
 	}
 	if req.FEN != "" {
-		p, _, err := toguz.ParseFEN(req.FEN, rules)
+		p, full, err := toguz.ParseFEN(req.FEN, rules)
 		if err != nil {
-			return p, badRequest("bad_position", "%v", err)
+			return p, 0, badRequest("bad_position", "%v", err)
 		}
-		return p, nil
+		return p, full, nil
 	}
 	st := toguz.Setup{Rules: rules, Board: req.Board, Kazan: req.Kazan, Tuzdik: req.Tuzdik}
 	switch req.Turn {
@@ -356,13 +357,13 @@ func checkPosition(req positionRequest) (toguz.Position, error) {
 	case "black":
 		st.Turn = toguz.Black
 	default:
-		return toguz.Position{}, badRequest("bad_position", "turn must be white or black, not %q", req.Turn)
+		return toguz.Position{}, 0, badRequest("bad_position", "turn must be white or black, not %q", req.Turn)
 	}
 	p, err := st.Position()
 	if err != nil {
-		return p, badRequest("bad_position", "%v", err)
+		return p, 0, badRequest("bad_position", "%v", err)
 	}
-	return p, nil
+	return p, 1, nil
 }
 
 func (s *Server) apiCheckPosition(w http.ResponseWriter, r *http.Request) error {
@@ -370,11 +371,11 @@ func (s *Server) apiCheckPosition(w http.ResponseWriter, r *http.Request) error 
 	if err := readJSON(w, r, &req); err != nil {
 		return err
 	}
-	p, err := checkPosition(req)
+	p, full, err := checkPosition(req)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"fen": p.FEN(), "ok": true, "over": p.IsOver()})
+	return writeJSON(w, http.StatusOK, map[string]any{"fen": toguz.FormatFEN(p, full), "ok": true, "over": p.IsOver()})
 }
 
 // ---- games ----
@@ -396,7 +397,7 @@ func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved
 	if err != nil {
 		return nil, saved, err
 	}
-	start, err := saved.Start()
+	start, startMove, err := saved.Start()
 	if err != nil {
 		return nil, saved, err
 	}
@@ -408,6 +409,7 @@ func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved
 	if err != nil {
 		return nil, saved, err
 	}
+	g.StartMove = startMove
 	g.SetTag("Event", "toguz online game")
 	g.SetTag("Site", "toguz")
 	g.SetTag("Date", saved.Created.UTC().Format("2006.01.02"))

@@ -25,14 +25,14 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 	}
 	newGame()
 	for b.Loop() {
-		p, _, _ := toguz.ParseFEN(fen, toguz.Standard)
+		p, _, _ := toguz.ParseFEN(fen, toguz.Standard())
 		if p.IsOver() {
 			b.StopTimer()
 			w.c.CloseNow()
 			k.c.CloseNow()
 			newGame()
 			b.StartTimer()
-			p, _, _ = toguz.ParseFEN(fen, toguz.Standard)
+			p, _, _ = toguz.ParseFEN(fen, toguz.Standard())
 		}
 		mover, other := w, k
 		if p.Turn() == toguz.Black {

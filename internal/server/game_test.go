@@ -17,7 +17,7 @@ import (
 // both clients have seen the previous one.
 func playOut(t *testing.T, rng *rand.Rand, w, b *wsClient, fen string, ply int) wsMsg {
 	t.Helper()
-	p, _, err := toguz.ParseFEN(fen, toguz.Standard)
+	p, _, err := toguz.ParseFEN(fen, toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func playOut(t *testing.T, rng *rand.Rand, w, b *wsClient, fen string, ply int) 
 		}
 		ply++
 		fen = mw.FEN
-		if p, _, err = toguz.ParseFEN(fen, toguz.Standard); err != nil {
+		if p, _, err = toguz.ParseFEN(fen, toguz.Standard()); err != nil {
 			t.Fatal(err)
 		}
 		if p.IsOver() {
@@ -82,7 +82,7 @@ func TestFullGame(t *testing.T) {
 		t.Fatalf("stored ending %+v, want %s", saved.End, end.Raw)
 	}
 	// The stored moves replay to the final position the players saw.
-	p, _ := saved.Start()
+	p, _, _ := saved.Start()
 	for i, m := range saved.Moves {
 		if p, err = p.Play(m.Hole); err != nil {
 			t.Fatalf("stored ply %d: %v", i+1, err)
@@ -121,7 +121,7 @@ func TestEngineGame(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	fen, ply := st.FEN, *st.Ply
-	p, _, _ := toguz.ParseFEN(fen, toguz.Standard)
+	p, _, _ := toguz.ParseFEN(fen, toguz.Standard())
 	deadline := time.Now().Add(40 * time.Second)
 	for !p.IsOver() {
 		if time.Now().After(deadline) {
@@ -135,7 +135,7 @@ func TestEngineGame(t *testing.T) {
 			t.Fatalf("refused: %s", mv.Raw)
 		}
 		ply, fen = *mv.Ply, mv.FEN
-		p, _, _ = toguz.ParseFEN(fen, toguz.Standard)
+		p, _, _ = toguz.ParseFEN(fen, toguz.Standard())
 	}
 	if e := c.until("end"); e.Status != "ended" || e.Result != p.Outcome().Result.String() {
 		t.Fatalf("end %s", e.Raw)
@@ -179,6 +179,18 @@ func TestEngineGameFromPosition(t *testing.T) {
 	code, m = s.do("POST", "/api/positions/check", tok, map[string]any{"board": [][]int{{9, 9, 9, 9, 9, 9, 9, 9, 9}, {9, 9, 9, 9, 9, 9, 9, 9, 9}}})
 	if code != 200 || m["fen"] != toguz.StartPosition().FEN() {
 		t.Errorf("start position: %d %v", code, m)
+	}
+	// A position string keeps its move number, checked or played from.
+	fen = "9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 30"
+	if code, m = s.do("POST", "/api/positions/check", tok, map[string]any{"fen": fen}); code != 200 || m["fen"] != fen {
+		t.Errorf("check %s: %d %v", fen, code, m)
+	}
+	code, m = s.do("POST", "/api/engine-games", tok, map[string]any{"level": 2, "color": "black", "fen": fen})
+	if code != 201 {
+		t.Fatalf("engine game from FEN: %d %v", code, m)
+	}
+	if st := s.dial(m["game_id"].(string), tok).until("state"); st.FEN != fen {
+		t.Errorf("state FEN %q, want %q", st.FEN, fen)
 	}
 }
 

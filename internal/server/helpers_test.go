@@ -249,7 +249,7 @@ func (w *wsClient) move(ply, hole int) {
 // randomMove picks a legal move of the position fen.
 func randomMove(t testing.TB, rng *rand.Rand, fen string) int {
 	t.Helper()
-	p, _, err := toguz.ParseFEN(fen, toguz.Standard)
+	p, _, err := toguz.ParseFEN(fen, toguz.Standard())
 	if err != nil {
 		t.Fatalf("server FEN %q: %v", fen, err)
 	}

@@ -155,8 +155,9 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 		}
 		preq, err := editorPosition(r, rules)
 		var p toguz.Position
+		full := 1
 		if err == nil {
-			p, err = checkPosition(preq)
+			p, full, err = checkPosition(preq)
 		}
 		if err == nil && p.IsOver() {
 			err = badRequest("bad_position", "the game is already over in this position")
@@ -174,7 +175,7 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 			d.Error = s.asAPIError(r, err).Message
 			return s.render(w, http.StatusBadRequest, "editor", s.page(r, "editor.title", d))
 		}
-		req.FEN = p.FEN()
+		req.FEN = toguz.FormatFEN(p, full)
 	}
 	gid, err := s.createEngineGame(r.Context(), id, req)
 	if err != nil {
@@ -410,7 +411,7 @@ func importGames(name string, data []byte) ([]imported, error) {
 		im := imported{summary: importedGame{White: g.Tag("White"), Black: g.Tag("Black"), Plies: len(g.Plies),
 			Result: g.Result.String(), Termination: o.Termination.String(), Score: fmt.Sprintf("%d–%d", o.Score[0], o.Score[1])}}
 		for k, pos := range ps {
-			im.positions = append(im.positions, pos.FEN())
+			im.positions = append(im.positions, toguz.FormatFEN(pos, toguz.FullMove(ps[0].Turn(), g.StartMove, k)))
 			if k+1 < len(ps) {
 				y := g.Plies[k]
 				me := pos.Turn()

@@ -116,7 +116,7 @@ func TestRestartSafety(t *testing.T) {
 		b.until("state")
 		fen, ply := st.FEN, *st.Ply
 		for range n {
-			pos, _, _ := toguz.ParseFEN(fen, toguz.Standard)
+			pos, _, _ := toguz.ParseFEN(fen, toguz.Standard())
 			c, o := w, b
 			if pos.Turn() == toguz.Black {
 				c, o = b, w
@@ -172,7 +172,7 @@ func TestRestartSafety(t *testing.T) {
 	inflight := games[0]
 	c := s.dial(inflight.id, inflight.white)
 	st := c.until("state")
-	pos, _, _ := toguz.ParseFEN(st.FEN, toguz.Standard)
+	pos, _, _ := toguz.ParseFEN(st.FEN, toguz.Standard())
 	mover := c
 	if pos.Turn() == toguz.Black {
 		mover = s.dial(inflight.id, inflight.black)
@@ -232,7 +232,7 @@ func TestRestartSafety(t *testing.T) {
 	for _, g := range games {
 		c := s2.dial(g.id, g.white)
 		st := c.until("state")
-		pos, _, _ := toguz.ParseFEN(st.FEN, toguz.Standard)
+		pos, _, _ := toguz.ParseFEN(st.FEN, toguz.Standard())
 		if g == eg {
 			// The engine moves by itself when it is to move.
 			if pos.Turn() == toguz.Black {

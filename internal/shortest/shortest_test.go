@@ -62,7 +62,7 @@ func TestAgainstBrute(t *testing.T) {
 		return r
 	}
 	fen := func(s string) toguz.Position {
-		p, _, err := toguz.ParseFEN(s, toguz.Standard)
+		p, _, err := toguz.ParseFEN(s, toguz.Standard())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestAgainstBrute(t *testing.T) {
 		start    toguz.Position
 		maxPlies int
 	}{
-		{"bestemshe", start(toguz.Bestemshe), 9},
+		{"bestemshe", start(toguz.Bestemshe()), 9},
 		{"3 holes 3 stones", start(mustRules("holes=3,stones=3,tuzdik,origin")), 12},
 		{"4 holes 2 stones", start(mustRules("holes=4,stones=2,origin")), 12},
 		{"4 holes 4 stones pre1949", start(mustRules("holes=4,stones=4,tuzdik")), 10},

@@ -101,7 +101,7 @@ func killChild(path string) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range 4 {
-		g, err := s.CreateGame(ctx, Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard, Status: StatusStarted}, nil)
+		g, err := s.CreateGame(ctx, Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: StatusStarted}, nil)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

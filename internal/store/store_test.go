@@ -169,7 +169,7 @@ func TestGameLifecycle(t *testing.T) {
 	tc := clock.TimeControl{Base: 5 * time.Minute, Increment: 3 * time.Second}
 	g := mustGame(t, s, Game{
 		Players:     [2]Side{{UserID: a.ID}},
-		Rules:       toguz.Standard,
+		Rules:       toguz.Standard(),
 		TimeControl: tc,
 		Rated:       true,
 	})
@@ -247,10 +247,10 @@ func TestGameLifecycle(t *testing.T) {
 			t.Errorf("Game(%q) = %v, want ErrNotFound", id, err)
 		}
 	}
-	if _, err := s.CreateGame(ctx, Game{ID: g.ID, Rules: toguz.Standard}, nil); !errors.Is(err, ErrConflict) {
+	if _, err := s.CreateGame(ctx, Game{ID: g.ID, Rules: toguz.Standard()}, nil); !errors.Is(err, ErrConflict) {
 		t.Errorf("duplicate id: %v, want ErrConflict", err)
 	}
-	if _, err := s.CreateGame(ctx, Game{Players: [2]Side{{UserID: 999}}, Rules: toguz.Standard}, nil); !errors.Is(err, ErrNotFound) {
+	if _, err := s.CreateGame(ctx, Game{Players: [2]Side{{UserID: 999}}, Rules: toguz.Standard()}, nil); !errors.Is(err, ErrNotFound) {
 		t.Errorf("game of a missing user: %v, want ErrNotFound", err)
 	}
 }
@@ -258,14 +258,14 @@ func TestGameLifecycle(t *testing.T) {
 func TestGameFieldsRoundTrip(t *testing.T) {
 	s, _ := openTest(t)
 	u := mustUser(t, s, "abai")
-	start, err := toguz.NewPosition(toguz.Bestemshe)
+	start, err := toguz.NewPosition(toguz.Bestemshe())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Game{
 		ID:          "custom01",
 		Players:     [2]Side{{Name: "Engine level 3", Engine: 3}, {UserID: u.ID, Name: "abai"}},
-		Rules:       toguz.Bestemshe,
+		Rules:       toguz.Bestemshe(),
 		StartFEN:    start.FEN(),
 		TimeControl: clock.TimeControl{Days: 3},
 		Status:      StatusStarted,
@@ -285,7 +285,7 @@ func TestGameFieldsRoundTrip(t *testing.T) {
 func TestMoves(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := t.Context()
-	g := mustGame(t, s, Game{Players: [2]Side{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard, Status: StatusStarted})
+	g := mustGame(t, s, Game{Players: [2]Side{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard(), Status: StatusStarted})
 	if err := s.AppendMove(ctx, g.ID, Move{Ply: 2, Hole: 3}, nil); !errors.Is(err, ErrConflict) {
 		t.Errorf("skipped ply: %v, want ErrConflict", err)
 	}
@@ -332,7 +332,7 @@ func TestMoves(t *testing.T) {
 func TestConcurrentMoves(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := t.Context()
-	g := mustGame(t, s, Game{Players: [2]Side{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard, Status: StatusStarted})
+	g := mustGame(t, s, Game{Players: [2]Side{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard(), Status: StatusStarted})
 	const plies, writers = 20, 8
 	for ply := 1; ply <= plies; ply++ {
 		var wg sync.WaitGroup
@@ -368,7 +368,7 @@ func TestRatedGame(t *testing.T) {
 	a, b := mustUser(t, s, "abai"), mustUser(t, s, "bolat")
 	tc := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second} // blitz
 	play := func(white, black User, res toguz.Result, at time.Time) Game {
-		g := mustGame(t, s, Game{Players: [2]Side{{UserID: white.ID}, {UserID: black.ID}}, Rules: toguz.Standard,
+		g := mustGame(t, s, Game{Players: [2]Side{{UserID: white.ID}, {UserID: black.ID}}, Rules: toguz.Standard(),
 			TimeControl: tc, Rated: true, Status: StatusStarted})
 		g, err := s.FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: res, Termination: toguz.ByKazan, At: at})
 		if err != nil {
@@ -406,11 +406,11 @@ func TestRatedGame(t *testing.T) {
 		t.Errorf("provisional players on the rankable leaderboard: %+v", board)
 	}
 	// Unrated and aborted games leave ratings alone.
-	g2 := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard, TimeControl: tc, Status: StatusStarted})
+	g2 := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc, Status: StatusStarted})
 	s.FinishGame(ctx, g2.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByKazan})
-	g3 := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard, TimeControl: tc, Rated: true, Status: StatusStarted})
+	g3 := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc, Rated: true, Status: StatusStarted})
 	s.FinishGame(ctx, g3.ID, Finish{Status: StatusAborted})
-	g4 := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: a.ID}}, Rules: toguz.Standard, TimeControl: tc, Rated: true, Status: StatusStarted})
+	g4 := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: a.ID}}, Rules: toguz.Standard(), TimeControl: tc, Rated: true, Status: StatusStarted})
 	s.FinishGame(ctx, g4.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByKazan})
 	if p, _ := s.Perf(ctx, a.ID, rating.Blitz); p.Games != 2 {
 		t.Errorf("unrated, aborted or self-played games were rated: %d games", p.Games)
@@ -426,7 +426,7 @@ func TestConcurrentRatedGames(t *testing.T) {
 	const n = 10
 	ids := make([]string, n)
 	for i := range ids {
-		ids[i] = mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard,
+		ids[i] = mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
 			TimeControl: clock.TimeControl{Days: 1}, Rated: true, Status: StatusStarted}).ID
 	}
 	var wg sync.WaitGroup
@@ -457,7 +457,7 @@ func TestRestart(t *testing.T) {
 	}
 	u := mustUser(t, s, "abai")
 	s.CreateSession(ctx, Session{TokenHash: "tok", UserID: u.ID, Created: t0, Expires: t0.Add(time.Hour)})
-	g := mustGame(t, s, Game{Players: [2]Side{{UserID: u.ID}, {Name: "Guest-1"}}, Rules: toguz.Standard,
+	g := mustGame(t, s, Game{Players: [2]Side{{UserID: u.ID}, {Name: "Guest-1"}}, Rules: toguz.Standard(),
 		TimeControl: clock.TimeControl{Base: time.Minute}, Status: StatusStarted})
 	st := clock.State{Remaining: [2]time.Duration{59 * time.Second, time.Minute}, Turn: toguz.Black, Running: true, Since: t0.Add(time.Second)}
 	if err := s.AppendMove(ctx, g.ID, Move{Ply: 1, Hole: 7, Played: st.Since, Clock: 59 * time.Second}, &st); err != nil {
@@ -504,7 +504,7 @@ func BenchmarkAppendMove(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	g, err := s.CreateGame(b.Context(), Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard, Status: StatusStarted}, nil)
+	g, err := s.CreateGame(b.Context(), Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: StatusStarted}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -577,7 +577,7 @@ func BenchmarkAppendMoveParallel(b *testing.B) {
 	b.SetParallelism(64) // many games moving at once, as on a busy server
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
-		g, err := s.CreateGame(b.Context(), Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard, Status: StatusStarted}, nil)
+		g, err := s.CreateGame(b.Context(), Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: StatusStarted}, nil)
 		if err != nil {
 			b.Error(err)
 			return

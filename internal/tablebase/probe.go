@@ -66,7 +66,7 @@ func (t *Tables) Value(p toguz.Position) (mover, opponent int, ok bool) {
 
 // find returns the index of p in the tables and the stones on its board.
 func (t *Tables) find(p *toguz.Position) (i int64, stones int, ok bool) {
-	if p.Rules() != toguz.Standard {
+	if p.Rules() != toguz.Standard() {
 		return 0, 0, false
 	}
 	f, k := frameOf(p)
@@ -87,7 +87,7 @@ func (t *Tables) ProbeDTM(p toguz.Position) (result WDL, plies int, ok bool) {
 		return Draw, 0, false
 	}
 	me := p.Turn()
-	r := toguz.Standard.WinningScore() - p.Kazan(me) // what the mover lacks
+	r := toguz.Standard().WinningScore() - p.Kazan(me) // what the mover lacks
 	switch {
 	case r <= 0:
 		return Win, 0, true
@@ -154,7 +154,7 @@ func (t *Tables) ProbeWDL(p toguz.Position) (WDL, bool) {
 		return Draw, false
 	}
 	me := p.Turn()
-	win := toguz.Standard.WinningScore()
+	win := toguz.Standard().WinningScore()
 	switch {
 	case mover >= win-p.Kazan(me):
 		return Win, true

@@ -49,7 +49,7 @@ func randomPosition(t testing.TB, rng *rand.Rand, k, c int, turn toguz.Player, a
 // from turn, with kazans a (mover) and b.
 func positionOf(t testing.TB, f frame, tz tuzdiks, turn toguz.Player, a, b int) toguz.Position {
 	t.Helper()
-	s := toguz.Setup{Rules: toguz.Standard, Turn: turn}
+	s := toguz.Setup{Rules: toguz.Standard(), Turn: turn}
 	me, opp := turn, turn.Other()
 	s.Board[me], s.Board[opp] = make([]int, 9), make([]int, 9)
 	for h := range 9 {
@@ -387,7 +387,7 @@ func TestProbeOutside(t *testing.T) {
 	if _, ok := tb.ProbeWDL(toguz.StartPosition()); ok {
 		t.Error("the start position is in a 4-stone table")
 	}
-	p, err := toguz.NewPosition(toguz.Bestemshe)
+	p, err := toguz.NewPosition(toguz.Bestemshe())
 	if err != nil {
 		t.Fatal(err)
 	}

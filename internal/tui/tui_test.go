@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // mustFEN parses a standard-rules position string.
 func mustFEN(t *testing.T, fen string) toguz.Position {
 	t.Helper()
-	p, _, err := toguz.ParseFEN(fen, toguz.Standard)
+	p, _, err := toguz.ParseFEN(fen, toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func TestEvaluateIsDot(t *testing.T) {
 	for i := range w {
 		w[i] = rng.Int32N(1<<16) - 1<<15
 	}
-	for _, r := range []toguz.Rules{toguz.Standard, toguz.Bestemshe, toguz.Pre1949, toguz.Seven} {
+	for _, r := range []toguz.Rules{toguz.Standard(), toguz.Bestemshe(), toguz.Pre1949(), toguz.Seven()} {
 		for range 20 {
 			p, err := toguz.NewPosition(r)
 			if err != nil {
@@ -40,7 +40,7 @@ func TestEvaluateIsDot(t *testing.T) {
 // by its last stone (a new tuzdik counts its 3).
 func TestCaptureFeatures(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, r := range []toguz.Rules{toguz.Standard, toguz.Pre1949, toguz.Bestemshe} {
+	for _, r := range []toguz.Rules{toguz.Standard(), toguz.Pre1949(), toguz.Bestemshe()} {
 		for range 20 {
 			p, _ := toguz.NewPosition(r)
 			for !p.IsOver() {

@@ -61,7 +61,7 @@ func TestEvaluateMatchesReference(t *testing.T) {
 			t.Fatalf("%s: Evaluate %d, reference %d", p.FEN(), got, want)
 		}
 	}
-	seven, err := toguz.NewPosition(toguz.Seven)
+	seven, err := toguz.NewPosition(toguz.Seven())
 	if err != nil {
 		t.Fatal(err)
 	}

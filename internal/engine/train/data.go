@@ -203,7 +203,7 @@ func readData(path, key string) (data []Labelled, k float64, ok bool, err error)
 		if len(fields) != 4 {
 			return nil, 0, false, fmt.Errorf("%s:%d: want 4 fields, got %d", path, line, len(fields))
 		}
-		p, _, err := toguz.ParseFEN(fields[0], toguz.Standard)
+		p, _, err := toguz.ParseFEN(fields[0], toguz.Standard())
 		if err != nil {
 			return nil, 0, false, fmt.Errorf("%s:%d: %w", path, line, err)
 		}

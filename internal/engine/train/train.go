@@ -239,7 +239,7 @@ func fitWeights(ctx context.Context, samples []sample, cfg Config, log io.Writer
 	// Rescale so that a stone of kazan difference is worth 100 when half
 	// of the stones are on the board: the search's margins are in those
 	// units. The curve's scale K changes inversely, the loss not at all.
-	unit := w[eval.Kazan] + w[eval.KazanPhase]*float64(toguz.Standard.Total()/2)/16
+	unit := w[eval.Kazan] + w[eval.KazanPhase]*float64(toguz.Standard().Total()/2)/16
 	if unit > 0 {
 		for j := range w {
 			w[j] *= 100 / unit
