@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,11 +26,15 @@ func runBook(ctx context.Context, e env) error {
 			return runBookShow(sub)
 		}
 	}
+	help := len(e.args) > 0 && (e.args[0] == "-h" || e.args[0] == "-help" || e.args[0] == "--help")
 	fmt.Fprint(e.stderr, `Usage: toguz book build -o FILE [flags]   build a book from game files and self-play
        toguz book show [flags] [FEN]       list a position's book moves (default: the start)
 
 Run 'toguz book build -h' or 'toguz book show -h' for the flags.
 `)
+	if help {
+		return flag.ErrHelp
+	}
 	return errUsage
 }
 

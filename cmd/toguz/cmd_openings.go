@@ -28,8 +28,8 @@ func runOpenings(ctx context.Context, e env) error {
 	gap := fs.Int("gap", match.OpeningsMaxKazanGap, "largest kazan difference in stones")
 	depth := fs.Int("depth", 0, "keep only positions that a search of this depth scores level (0: no search)")
 	maxScore := fs.Float64("max-score", 3, "with -depth: largest score, in stones, of a level position")
-	if err := fs.Parse(e.args); err != nil {
-		return errUsage
+	if err := parseFlags(fs, e.args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 || *minPly < 1 || *maxPly < *minPly || *gap < 0 || *depth < 0 || *maxScore < 0 {
 		fs.Usage()

@@ -112,7 +112,7 @@ func newFlags(e env, name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: toguz %s [flags] %s\n\n%s\n\nFlags:\n", name, args, summary)
+		fmt.Fprintf(fs.Output(), "Usage: %s\n\n%s\n\nFlags:\n", strings.TrimSpace("toguz "+name+" [flags] "+args), summary)
 		fs.PrintDefaults()
 	}
 	return fs
