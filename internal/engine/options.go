@@ -13,16 +13,6 @@ import (
 // MaxLevel is full strength.
 const MaxLevel = 10
 
-// Tablebase is what the search asks of an endgame tablebase.
-type Tablebase interface {
-	// Probe returns the exact value of p for the side to move and ok=false
-	// when p is not in the tables. A win or loss is ±(MateScore - plies to
-	// the end, counted from p); any other score (a draw is 0; a win whose
-	// distance is not stored is KnownWin less the stones on the board) is
-	// taken as exact and returned by the search as it is.
-	Probe(p toguz.Position) (Score, bool)
-}
-
 // Options configure an Engine. The zero value is not useful: start from
 // DefaultOptions. Every search feature has its own switch, all on by
 // default, so that a match can measure each one.

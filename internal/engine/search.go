@@ -225,7 +225,7 @@ func (w *worker) search(ply, depth int, alpha, beta Score, pvNode bool) Score {
 		return alpha
 	}
 	if tb := w.opts.Tablebase; tb != nil {
-		if s, ok := tb.Probe(*p); ok {
+		if s, ok := TablebaseScore(tb, p); ok {
 			return fromTT(s, ply)
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/engine"
 )
 
 // solved holds tables of up to 4, 5 and 6 stones, with distances, each
@@ -402,100 +401,12 @@ func TestProbeDoesNotAllocate(t *testing.T) {
 	for name, probe := range map[string]func(){
 		"ProbeWDL": func() { tb.ProbeWDL(p) },
 		"ProbeDTM": func() { tb.ProbeDTM(p) },
-		"Probe":    func() { tb.Probe(p) },
 		"Value":    func() { tb.Value(p) },
 	} {
 		if n := testing.AllocsPerRun(100, probe); n != 0 {
 			t.Errorf("%s allocates %v times", name, n)
 		}
 	}
-}
-
-// TestEngineProbe checks the engine's scores against ProbeDTM, and that
-// positions beyond the distances are answered only when drawn.
-func TestEngineProbe(t *testing.T) {
-	full := tables(t, 4)
-	wdlOnly, err := Solve(context.Background(), 4, 2, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(13, 14))
-	for n := range 2000 {
-		k := 1 + rng.IntN(4)
-		p := randomPosition(t, rng, k, n%numConfigs, toguz.Player(n%2), 81-k+rng.IntN(k+1))
-		res, plies, ok := full.ProbeDTM(p)
-		if !ok {
-			t.Fatalf("%s: no distance in a 4-stone table", p.FEN())
-		}
-		want := map[WDL]engine.Score{Win: engine.MateScore - engine.Score(plies), Draw: 0,
-			Loss: -engine.MateScore + engine.Score(plies)}[res]
-		if s, ok := full.Probe(p); !ok || s != want || (res != Draw) != s.IsMate() || s.MatePlies() != map[WDL]int{Win: plies, Loss: -plies}[res] {
-			t.Fatalf("%s: Probe = %v, %v; want %v (%s in %d)", p.FEN(), s, ok, want, res, plies)
-		}
-		if k > 2 {
-			known := engine.KnownWin - engine.Score(k)
-			want = map[WDL]engine.Score{Win: known, Draw: 0, Loss: -known}[res]
-		}
-		if s, ok := wdlOnly.Probe(p); !ok || s != want || k > 2 && s.IsMate() {
-			t.Fatalf("%s (%d stones): Probe without distances = %v, %v; want %v (%s)", p.FEN(), k, s, ok, want, res)
-		}
-	}
-}
-
-// TestEngineWinsWithoutDistances plays won endings out with tables that
-// hold results but no distances, at a depth that does not see the end: the
-// engine, on both sides, must bring every win home.
-func TestEngineWinsWithoutDistances(t *testing.T) {
-	const stones = 5
-	full := tables(t, stones)
-	results, err := Solve(context.Background(), stones, 0, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := engine.DefaultOptions()
-	opts.Tablebase, opts.HashMB = results, 1
-	eng, err := engine.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(15, 16))
-	want := 20
-	if testing.Short() {
-		want = 5
-	}
-	games, total, shortest := 0, 0, 0
-	for n := 0; games < want; n++ {
-		k := 3 + rng.IntN(stones-2)
-		// The mover lacks all but one of the stones on the board or more,
-		// so a win takes several captures.
-		p := randomPosition(t, rng, k, n%numConfigs, toguz.Player(n%2), 81-k+1+rng.IntN(2))
-		res, plies, _ := full.ProbeDTM(p)
-		if res != Win || plies < 6 {
-			continue
-		}
-		games++
-		shortest += plies
-		winner, start := p.Turn(), p
-		eng.NewGame()
-		for ply := 0; !p.IsOver(); ply++ {
-			if ply == 300 {
-				t.Fatalf("%s: won in %d plies, still going after 300: %s", start.FEN(), plies, p.FEN())
-			}
-			r := eng.Search(context.Background(), p, engine.Limits{Depth: 2}, nil)
-			if p, err = p.Play(r.Best); err != nil {
-				t.Fatal(err)
-			}
-			total++
-		}
-		result := toguz.WhiteWins
-		if winner == toguz.Black {
-			result = toguz.BlackWins
-		}
-		if o := p.Outcome(); o.Result != result {
-			t.Errorf("%s: a win in %d plies for the mover ended %v", start.FEN(), plies, o.Result)
-		}
-	}
-	t.Logf("%d won endings played out in %d plies; the shortest wins take %d", games, total, shortest)
 }
 
 func TestFileRoundTrip(t *testing.T) {
@@ -601,7 +512,6 @@ func BenchmarkProbe(b *testing.B) {
 	}{
 		{"WDL", func(p toguz.Position) { tb.ProbeWDL(p) }},
 		{"DTM", func(p toguz.Position) { tb.ProbeDTM(p) }},
-		{"Engine", func(p toguz.Position) { tb.Probe(p) }},
 	}
 	for _, pr := range probes {
 		b.Run(pr.name, func(b *testing.B) {
