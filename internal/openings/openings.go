@@ -1,4 +1,8 @@
-package match
+// Package openings provides opening suites: the positions a match starts
+// its games from. Default is the embedded suite built from the 2018
+// championship games; Build makes one from any games, Parse and Format read
+// and write the one-position-string-per-line form.
+package openings
 
 import (
 	"bufio"
@@ -11,25 +15,25 @@ import (
 	"github.com/toguz/toguz"
 )
 
-// DefaultOpenings is the opening suite of the package, one position string
-// per line: the positions after 4 to 8 plies of the 2018 championship games
+// Default is the opening suite of the package, one position string per
+// line: the positions after 4 to 8 plies of the 2018 championship games
 // (RULES.md §8) that occur in at least one game, deduplicated, with kazans
-// within OpeningsMaxKazanGap stones of each other. TestOpeningsFile rebuilds
-// it from the games and checks that it is unchanged.
+// within MaxKazanGap stones of each other. TestDefaultFile rebuilds it from
+// the games and checks that it is unchanged.
 //
 //go:embed openings.txt
-var DefaultOpenings string
+var Default string
 
 // The filter of the default suite.
 const (
-	OpeningsMinPly      = 4
-	OpeningsMaxPly      = 8
-	OpeningsMaxKazanGap = 4
+	MinPly      = 4
+	MaxPly      = 8
+	MaxKazanGap = 4
 )
 
-// ParseOpenings reads a suite: one position string per line; blank lines
+// Parse reads a suite: one position string per line; blank lines
 // and lines starting with # are skipped.
-func ParseOpenings(r io.Reader, rules toguz.Rules) ([]toguz.Position, error) {
+func Parse(r io.Reader, rules toguz.Rules) ([]toguz.Position, error) {
 	var out []toguz.Position
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
@@ -55,11 +59,11 @@ func ParseOpenings(r io.Reader, rules toguz.Rules) ([]toguz.Position, error) {
 	return out, nil
 }
 
-// BuildOpenings returns the distinct positions reached after minPly..maxPly
+// Build returns the distinct positions reached after minPly..maxPly
 // plies of the games (each a move list from the standard start), whose
 // kazans differ by at most maxGap stones and where the game goes on, in the
 // order they first occur.
-func BuildOpenings(games [][]toguz.Move, minPly, maxPly, maxGap int) []toguz.Position {
+func Build(games [][]toguz.Move, minPly, maxPly, maxGap int) []toguz.Position {
 	seen := make(map[toguz.Position]bool)
 	var out []toguz.Position
 	for _, g := range games {
@@ -100,8 +104,8 @@ func ReadGames(name string, data []byte) ([][]toguz.Move, error) {
 	return out, nil
 }
 
-// FormatOpenings writes a suite as ParseOpenings reads it.
-func FormatOpenings(w io.Writer, ps []toguz.Position) error {
+// Format writes a suite as Parse reads it.
+func Format(w io.Writer, ps []toguz.Position) error {
 	lines := make([]string, len(ps))
 	for i, p := range ps {
 		lines[i] = p.FEN()
