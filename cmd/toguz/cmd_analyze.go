@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/analysis"
+	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/engine"
 )
 
@@ -90,16 +91,13 @@ the games in the toguz record format.`)
 		g.SetTag("Annotator", annotator)
 		fmt.Fprintf(e.stderr, "game %d/%d: %d plies in %v\n", i+1, len(games), len(plies), time.Since(begin).Round(time.Millisecond))
 	}
-	var w io.Writer = e.stdout
+	write := func(w io.Writer) error { return toguz.WriteGames(w, toguz.FormatToguz, games...) }
 	if *outPath != "" {
-		f, err := os.Create(*outPath)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+		// Replaced whole or not at all: hours of analysis are not lost
+		// to a half-written file over the old one.
+		return atomicfile.Write(*outPath, write)
 	}
-	return toguz.WriteGames(w, toguz.FormatToguz, games...)
+	return write(e.stdout)
 }
 
 // joinText joins two comments with a space.

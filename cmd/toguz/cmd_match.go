@@ -34,7 +34,7 @@ Example:
   toguz match -engine name=full -engine name=noLMR option.LMR=false \
     -each tc=10+0.1 -games 200 -concurrency 2 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05`
 
-func runMatch(ctx context.Context, e env) error {
+func runMatch(ctx context.Context, e env) (err error) {
 	fs := newFlags(e, "match", "-engine … -engine …", matchSummary)
 	games := fs.Int("games", 2, "games to play (rounded up to pairs of games with colours swapped)")
 	rounds := fs.Int("rounds", 0, "rounds: pairs of games (overrides -games when set)")
@@ -141,7 +141,7 @@ func runMatch(ctx context.Context, e env) error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer closeInto(f, &err)
 		cfg.Records = f
 	}
 	if f, ok := e.stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {

@@ -118,6 +118,15 @@ func newFlags(e env, name, args, summary string) *flag.FlagSet {
 	return fs
 }
 
+// closeInto closes a file that was written and keeps the error of Close in
+// *err unless an earlier error is there: data the system held back can
+// fail to reach the disk only then. It is deferred with a named result.
+func closeInto(c io.Closer, err *error) {
+	if cerr := c.Close(); cerr != nil && *err == nil {
+		*err = cerr
+	}
+}
+
 // rulesetFlag registers the -ruleset flag of the commands that read
 // positions.
 func rulesetFlag(fs *flag.FlagSet) *string {
