@@ -198,6 +198,26 @@ func TestSearchStopsOnCancel(t *testing.T) {
 	}
 }
 
+// TestInfiniteSearchWaitsForCancel: an infinite search whose depth runs
+// out returns when its context is cancelled, not before and not much after.
+func TestInfiniteSearchWaitsForCancel(t *testing.T) {
+	e, err := New(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	const wait = 100 * time.Millisecond
+	start := time.Now()
+	time.AfterFunc(wait, cancel)
+	res := e.Search(ctx, toguz.StartPosition(), Limits{Infinite: true, Depth: 1}, nil)
+	if d := time.Since(start); d < wait || d > wait+time.Second {
+		t.Errorf("infinite search of depth 1 returned after %v, cancel came at %v (1s allowed for a loaded machine)", d, wait)
+	}
+	if start := toguz.StartPosition(); !start.LegalMoves().Has(res.Best) {
+		t.Errorf("best move %v not legal", res.Best)
+	}
+}
+
 func TestSearchMoveTime(t *testing.T) {
 	e, err := New(DefaultOptions())
 	if err != nil {
