@@ -281,6 +281,32 @@ func TestNoAllocationPerNode(t *testing.T) {
 	}
 }
 
+// TestFeatures: Features lists every bool field of Options once, in
+// order, under its field name, and each Field is that field.
+func TestFeatures(t *testing.T) {
+	var want []string
+	ft := reflect.TypeFor[Options]()
+	for i := range ft.NumField() {
+		if f := ft.Field(i); f.Type.Kind() == reflect.Bool {
+			want = append(want, f.Name)
+		}
+	}
+	fs := Features()
+	if len(fs) != len(want) {
+		t.Fatalf("%d features, want one per bool field of Options: %q", len(fs), want)
+	}
+	for i, f := range fs {
+		if f.Name != want[i] {
+			t.Errorf("feature %d: %s, want %s", i+1, f.Name, want[i])
+		}
+		o := DefaultOptions()
+		*f.Field(&o) = !*f.Field(&o)
+		if v := reflect.ValueOf(o).FieldByName(f.Name).Bool(); v != *f.Field(&o) || v == reflect.ValueOf(DefaultOptions()).FieldByName(f.Name).Bool() {
+			t.Errorf("feature %s: Field is not Options.%s", f.Name, f.Name)
+		}
+	}
+}
+
 func TestOptionsValidate(t *testing.T) {
 	tests := []struct {
 		name string

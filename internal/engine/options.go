@@ -61,6 +61,31 @@ func DefaultOptions() Options {
 	}
 }
 
+// Feature is a search feature of Options, switched on and off by name: the
+// protocol's check options and `toguz duel -off` are these.
+type Feature struct {
+	Name string
+	// Field returns the feature's switch in o.
+	Field func(o *Options) *bool
+}
+
+// Features returns every search feature, in the order of Options.
+func Features() []Feature {
+	return []Feature{
+		{"TT", func(o *Options) *bool { return &o.TT }},
+		{"Killers", func(o *Options) *bool { return &o.Killers }},
+		{"History", func(o *Options) *bool { return &o.History }},
+		{"CaptureSort", func(o *Options) *bool { return &o.CaptureSort }},
+		{"PVS", func(o *Options) *bool { return &o.PVS }},
+		{"Aspiration", func(o *Options) *bool { return &o.Aspiration }},
+		{"LMR", func(o *Options) *bool { return &o.LMR }},
+		{"Quiescence", func(o *Options) *bool { return &o.Quiescence }},
+		{"Futility", func(o *Options) *bool { return &o.Futility }},
+		{"LearnedEval", func(o *Options) *bool { return &o.LearnedEval }},
+		{"Neural", func(o *Options) *bool { return &o.Neural }},
+	}
+}
+
 // ErrOptions is wrapped by every error about invalid options.
 var ErrOptions = errors.New("invalid engine options")
 

@@ -290,10 +290,10 @@ func (op option) decl() string {
 }
 
 // feature is the check option of a search feature of engine.Options.
-func feature(name string, field func(o *engine.Options) *bool) option {
+func feature(f engine.Feature) option {
 	d := engine.DefaultOptions()
-	return option{name: name, def: strconv.FormatBool(*field(&d)),
-		check: func(_ *server, o *engine.Options, b bool) error { *field(o) = b; return nil }}
+	return option{name: f.Name, def: strconv.FormatBool(*f.Field(&d)),
+		check: func(_ *server, o *engine.Options, b bool) error { *f.Field(o) = b; return nil }}
 }
 
 // maxSeed is the largest Seed: UCI spins are 32-bit in most GUIs.
@@ -304,7 +304,7 @@ const maxSeed = 1<<31 - 1
 // engine.Options, so that a match can switch each off.
 func protocolOptions() []option {
 	d := engine.DefaultOptions()
-	return []option{
+	opts := []option{
 		{name: "Threads", def: strconv.Itoa(d.Threads), lo: 1, hi: engine.MaxThreads,
 			spin: func(_ *server, o *engine.Options, n int) { o.Threads = n }},
 		{name: "Hash", def: strconv.Itoa(d.HashMB), lo: 1, hi: engine.MaxHashMB,
@@ -320,18 +320,11 @@ func protocolOptions() []option {
 		{name: "Book", def: strconv.FormatBool(d.Book != nil), check: setBook},
 		{name: "TablebasePath", def: "<empty>", text: setTablebasePath},
 		{name: "Ruleset", def: toguz.Standard.String(), text: setRuleset, session: true},
-		feature("TT", func(o *engine.Options) *bool { return &o.TT }),
-		feature("Killers", func(o *engine.Options) *bool { return &o.Killers }),
-		feature("History", func(o *engine.Options) *bool { return &o.History }),
-		feature("CaptureSort", func(o *engine.Options) *bool { return &o.CaptureSort }),
-		feature("PVS", func(o *engine.Options) *bool { return &o.PVS }),
-		feature("Aspiration", func(o *engine.Options) *bool { return &o.Aspiration }),
-		feature("LMR", func(o *engine.Options) *bool { return &o.LMR }),
-		feature("Quiescence", func(o *engine.Options) *bool { return &o.Quiescence }),
-		feature("Futility", func(o *engine.Options) *bool { return &o.Futility }),
-		feature("LearnedEval", func(o *engine.Options) *bool { return &o.LearnedEval }),
-		feature("Neural", func(o *engine.Options) *bool { return &o.Neural }),
 	}
+	for _, f := range engine.Features() {
+		opts = append(opts, feature(f))
+	}
+	return opts
 }
 
 func setBook(_ *server, o *engine.Options, on bool) error {
