@@ -47,6 +47,7 @@ var commands = []command{
 	{"sprt", "the SPRT of pair counts, several runs summed (as match computes it)", runSPRT},
 	{"openings", "build an opening suite for match from game files", runOpenings},
 	{"match", "play engines against each other: Elo, SPRT, records (like cutechess-cli)", runMatch},
+	{"duel", "play two engine configurations in this process: a feature off, two levels, new weights", runDuel},
 	{"shortest", "find and prove the shortest game that ends in a win", runShortest},
 	{"analyze", "annotate game records: evaluations, best moves, mistakes", runAnalyze},
 	{"tune", "fit the engine's evaluation weights (or, with -neural, its network) on games and self-play", runTune},

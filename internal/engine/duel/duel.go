@@ -2,8 +2,9 @@
 // one process: balanced random openings, each played with both colours,
 // fixed nodes, depth or time per move, and the Elo difference with its
 // error. It is the engine's development loop for deciding whether a
-// feature earns its place (docs/engine-testing.md); the full match runner
-// with protocol engines, clocks and SPRT is `toguz match`.
+// feature earns its place (docs/engine-testing.md), run as `toguz duel`;
+// the full match runner with protocol engines, clocks and SPRT is
+// `toguz match`.
 package duel
 
 import (
