@@ -42,7 +42,7 @@ var commands = []command{
 	{"convert", "convert game files between record formats", runConvert},
 	{"show", "print the board diagram of a position string", runShow},
 	{"render", "draw a position string as an SVG diagram", runRender},
-	{"tablebase", "generate or probe the endgame tablebase", runTablebase},
+	{"tablebase", "generate, probe or verify the endgame tablebase", runTablebase},
 	{"engine", "speak the engine protocol on stdin/stdout (docs/protocol.md)", runEngine},
 	{"sprt", "the SPRT of pair counts, several runs summed (as match computes it)", runSPRT},
 	{"openings", "build an opening suite for match from game files", runOpenings},

@@ -12,6 +12,8 @@
 //   - The engine's search asks ProbeDTM and ProbeWDL (engine.Tablebase) and
 //     makes the answers scores (engine.TablebaseScore).
 //   - Tables.Value: the two stored counts, below.
+//   - Verify checks tables against an independent reference solver
+//     (`toguz tablebase -verify FILE`).
 //
 // None of the probes allocates.
 //
@@ -116,5 +118,5 @@
 // (ProbeWDL; the engine scores a won position there engine.KnownWin less
 // the stones on the board). Each generated file was checked
 // against the reference on every position reachable from 24 random
-// positions of its top three layers (TestFileMatchesReference).
+// positions of its top three layers (Verify; `toguz tablebase -verify FILE`).
 package tablebase
