@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -95,10 +96,7 @@ func runPlay(ctx context.Context, e env) error {
 	if playErr != nil && !errors.Is(playErr, tui.ErrQuit) && !errors.Is(playErr, context.Canceled) {
 		return playErr
 	}
-	file := *out
-	if file == "" {
-		file = "game-" + time.Now().Format("20060102-150405") + ".tgn"
-	}
+	file := cmp.Or(*out, "game-"+time.Now().Format("20060102-150405")+".tgn")
 	if len(g.Plies) == 0 && *out == "" {
 		fmt.Fprintln(e.stdout, "No moves played; no record saved.")
 		return nil

@@ -8,6 +8,7 @@
 package duel
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -48,10 +49,7 @@ func Play(ctx context.Context, cfg Config, progress func(Result)) (Result, error
 		return res, fmt.Errorf("engine B: %w", err)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6475656c))
-	maxPlies := cfg.MaxPlies
-	if maxPlies == 0 {
-		maxPlies = 400
-	}
+	maxPlies := cmp.Or(cfg.MaxPlies, 400)
 	for range cfg.Openings {
 		open := opening(rng, cfg.OpenPlies)
 		for _, aWhite := range []bool{true, false} {
