@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/analysis"
+	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/engine"
 )
 
@@ -19,7 +20,7 @@ after each ply a comment with White's evaluation in stones (or a proven
 its mark and cost and the best move. Marks: ?! inaccuracy, ? mistake,
 ?? blunder, by the cost in stones (see package internal/analysis). Writes
 the games in the toguz record format.`)
-	depth := fs.Int("depth", 10, "search depth per position")
+	depth := fs.Int("depth", 10, "search depth per position, at least 1")
 	movetime := fs.Duration("movetime", 0, "search time per position instead of a depth (e.g. 500ms)")
 	threads := fs.Int("threads", 1, "search threads")
 	hash := fs.Int("hash", 64, "transposition table MiB")
@@ -37,6 +38,14 @@ the games in the toguz record format.`)
 	th := analysis.Thresholds{Inaccuracy: *inacc, Mistake: *mistake, Blunder: *blunder}
 	if !(0 < th.Inaccuracy && th.Inaccuracy <= th.Mistake && th.Mistake <= th.Blunder) {
 		return fmt.Errorf("thresholds %g, %g, %g: want 0 < inaccuracy ≤ mistake ≤ blunder", th.Inaccuracy, th.Mistake, th.Blunder)
+	}
+	// A search without a bound never returns, so depth 0 is refused
+	// rather than read as "no limit" the way engine.Limits reads it.
+	if *movetime < 0 {
+		return fmt.Errorf("-movetime %v: want a positive duration", *movetime)
+	}
+	if *movetime == 0 && *depth < 1 {
+		return fmt.Errorf("-depth %d: want at least 1 (or a -movetime)", *depth)
 	}
 	lim := engine.Limits{Depth: *depth}
 	annotator := fmt.Sprintf("toguz analyze depth=%d", *depth)
@@ -82,16 +91,13 @@ the games in the toguz record format.`)
 		g.SetTag("Annotator", annotator)
 		fmt.Fprintf(e.stderr, "game %d/%d: %d plies in %v\n", i+1, len(games), len(plies), time.Since(begin).Round(time.Millisecond))
 	}
-	var w io.Writer = e.stdout
+	write := func(w io.Writer) error { return toguz.WriteGames(w, toguz.FormatToguz, games...) }
 	if *outPath != "" {
-		f, err := os.Create(*outPath)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+		// Replaced whole or not at all: hours of analysis are not lost
+		// to a half-written file over the old one.
+		return atomicfile.Write(*outPath, write)
 	}
-	return toguz.WriteGames(w, toguz.FormatToguz, games...)
+	return write(e.stdout)
 }
 
 // joinText joins two comments with a space.

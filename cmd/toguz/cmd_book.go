@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,11 +26,15 @@ func runBook(ctx context.Context, e env) error {
 			return runBookShow(sub)
 		}
 	}
+	help := len(e.args) > 0 && (e.args[0] == "-h" || e.args[0] == "-help" || e.args[0] == "--help")
 	fmt.Fprint(e.stderr, `Usage: toguz book build -o FILE [flags]   build a book from game files and self-play
        toguz book show [flags] [FEN]       list a position's book moves (default: the start)
 
 Run 'toguz book build -h' or 'toguz book show -h' for the flags.
 `)
+	if help {
+		return flag.ErrHelp
+	}
 	return errUsage
 }
 
@@ -76,7 +81,7 @@ func runBookBuild(ctx context.Context, e env) error {
 	checkMargin := fs.Int("check-margin", book.DefaultCheckMargin, "a move this many hundredths of a stone worse than the engine's best lost badly")
 	selfplay := fs.Int("selfplay", 0, "self-play games to add")
 	spDepth := fs.Int("selfplay-depth", 6, "search depth of self-play moves")
-	spLevel := fs.Int("selfplay-level", 8, "engine level of self-play (below 10 varies the moves)")
+	spLevel := fs.Int("selfplay-level", 8, fmt.Sprintf("engine level of self-play (below %d varies the moves)", engine.MaxLevel))
 	spWeight := fs.Uint("selfplay-weight", 1, "what each self-play game counts for")
 	seed := fs.Int64("seed", 1, "random seed of self-play")
 	rulesName := fs.String("ruleset", "standard", "ruleset of the book")

@@ -42,11 +42,7 @@ func openTablebase(path string) (engine.Tablebase, error) {
 	if err != nil {
 		return nil, err
 	}
-	tb, ok := any(t).(engine.Tablebase)
-	if !ok {
-		return nil, fmt.Errorf("the tables in %s cannot be probed by the search in this build", path)
-	}
-	return tb, nil
+	return t, nil
 }
 
 // openTables opens a table file, or in a directory the file of

@@ -17,7 +17,7 @@ import (
 	"github.com/toguz/toguz/internal/localserver"
 )
 
-func runLoadtest(ctx context.Context, e env) error {
+func runLoadtest(ctx context.Context, e env) (err error) {
 	fs := newFlags(e, "loadtest", "", "Plays simulated games against a toguz server over websockets on loopback:\npairs of guests play whole games with random legal moves, a move every\n-interval in each game, for -duration. Reports games per second, the move\nround trip (p50/p90/p99/max) and the errors.")
 	target := fs.String("url", "", "the server to test, http://127.0.0.1:PORT (loopback only; default: start one in this process\nwith a temporary database)")
 	games := fs.Int("games", 100, "games played at the same time (2 websockets each)")
@@ -71,7 +71,7 @@ func runLoadtest(ctx context.Context, e env) error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer closeInto(f, &err)
 		if err := pprof.StartCPUProfile(f); err != nil {
 			return err
 		}

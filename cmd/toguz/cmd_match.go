@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/match"
+	"github.com/toguz/toguz/internal/openings"
 	"github.com/toguz/toguz/internal/tablebase"
 )
 
@@ -33,12 +34,12 @@ Example:
   toguz match -engine name=full -engine name=noLMR option.LMR=false \
     -each tc=10+0.1 -games 200 -concurrency 2 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05`
 
-func runMatch(ctx context.Context, e env) error {
+func runMatch(ctx context.Context, e env) (err error) {
 	fs := newFlags(e, "match", "-engine … -engine …", matchSummary)
 	games := fs.Int("games", 2, "games to play (rounded up to pairs of games with colours swapped)")
 	rounds := fs.Int("rounds", 0, "rounds: pairs of games (overrides -games when set)")
 	conc := fs.Int("concurrency", 1, "games played at once")
-	openings := fs.String("openings", "", "file of opening position strings, one per line (default: the built-in suite of\nbalanced positions from the 2018 championship games; for other rulesets, their start)")
+	openingsFile := fs.String("openings", "", "file of opening position strings, one per line (default: the built-in suite of\nbalanced positions from the 2018 championship games; for other rulesets, their start)")
 	pgnout := fs.String("pgnout", "", "append the record of every game to this file")
 	maxPlies := fs.Int("maxplies", 0, "adjudicate a draw after this many plies (0: never)")
 	tbPath := fs.String("tb", "", "adjudicate positions in the tablebase at this path (file or directory)")
@@ -108,7 +109,7 @@ func runMatch(ctx context.Context, e env) error {
 		cfg.Engines[i] = spec
 	}
 
-	suite := match.DefaultOpenings
+	suite := openings.Default
 	if rules != toguz.Standard() {
 		// The built-in suite is of the standard game: other rulesets start
 		// from their starting position unless -openings says otherwise.
@@ -118,14 +119,14 @@ func runMatch(ctx context.Context, e env) error {
 		}
 		suite = start.FEN()
 	}
-	if *openings != "" {
-		b, err := os.ReadFile(*openings)
+	if *openingsFile != "" {
+		b, err := os.ReadFile(*openingsFile)
 		if err != nil {
 			return err
 		}
 		suite = string(b)
 	}
-	if cfg.Openings, err = match.ParseOpenings(strings.NewReader(suite), rules); err != nil {
+	if cfg.Openings, err = openings.Parse(strings.NewReader(suite), rules); err != nil {
 		return err
 	}
 	if *tbPath != "" {
@@ -140,7 +141,7 @@ func runMatch(ctx context.Context, e env) error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer closeInto(f, &err)
 		cfg.Records = f
 	}
 	if f, ok := e.stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {

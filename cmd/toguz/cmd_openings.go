@@ -8,7 +8,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
-	"github.com/toguz/toguz/internal/match"
+	"github.com/toguz/toguz/internal/openings"
 )
 
 const openingsSummary = `Builds an opening suite for 'toguz match -openings' from game FILEs (any record
@@ -23,13 +23,13 @@ match' is
 
 func runOpenings(ctx context.Context, e env) error {
 	fs := newFlags(e, "openings", "FILE...", openingsSummary)
-	minPly := fs.Int("min", match.OpeningsMinPly, "fewest plies played")
-	maxPly := fs.Int("max", match.OpeningsMaxPly, "most plies played")
-	gap := fs.Int("gap", match.OpeningsMaxKazanGap, "largest kazan difference in stones")
+	minPly := fs.Int("min", openings.MinPly, "fewest plies played")
+	maxPly := fs.Int("max", openings.MaxPly, "most plies played")
+	gap := fs.Int("gap", openings.MaxKazanGap, "largest kazan difference in stones")
 	depth := fs.Int("depth", 0, "keep only positions that a search of this depth scores level (0: no search)")
 	maxScore := fs.Float64("max-score", 3, "with -depth: largest score, in stones, of a level position")
-	if err := fs.Parse(e.args); err != nil {
-		return errUsage
+	if err := parseFlags(fs, e.args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 || *minPly < 1 || *maxPly < *minPly || *gap < 0 || *depth < 0 || *maxScore < 0 {
 		fs.Usage()
@@ -41,13 +41,13 @@ func runOpenings(ctx context.Context, e env) error {
 		if err != nil {
 			return err
 		}
-		g, err := match.ReadGames(name, data)
+		g, err := openings.ReadGames(name, data)
 		if err != nil {
 			return err
 		}
 		games = append(games, g...)
 	}
-	suite := match.BuildOpenings(games, *minPly, *maxPly, *gap)
+	suite := openings.Build(games, *minPly, *maxPly, *gap)
 	if *depth > 0 {
 		eng, err := engine.New(engine.DefaultOptions())
 		if err != nil {
@@ -70,5 +70,5 @@ func runOpenings(ctx context.Context, e env) error {
 		return fmt.Errorf("no position of %d games passes the filter", len(games))
 	}
 	fmt.Fprintf(e.stderr, "%d openings from %d games\n", len(suite), len(games))
-	return match.FormatOpenings(e.stdout, suite)
+	return openings.Format(e.stdout, suite)
 }

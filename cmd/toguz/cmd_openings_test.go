@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toguz/toguz/internal/match"
+	"github.com/toguz/toguz/internal/openings"
 )
 
 // TestOpeningsBuiltIn rebuilds the match runner's built-in suite, as its
@@ -14,8 +14,8 @@ import (
 func TestOpeningsBuiltIn(t *testing.T) {
 	masters := needData(t, "masters-2018.pgn")
 	code, out, errs := runRecordCmd(t, "openings", masters)
-	if code != 0 || out != match.DefaultOpenings {
-		t.Fatalf("exit %d, %d bytes, %q; want the built-in suite (%d bytes)", code, len(out), errs, len(match.DefaultOpenings))
+	if code != 0 || out != openings.Default {
+		t.Fatalf("exit %d, %d bytes, %q; want the built-in suite (%d bytes)", code, len(out), errs, len(openings.Default))
 	}
 	if !strings.Contains(errs, "147 openings from 742 games") {
 		t.Errorf("stderr %q", errs)
@@ -30,7 +30,7 @@ func TestOpeningsBuiltIn(t *testing.T) {
 	// The engine's filter keeps a part of the suite, in the suite's order.
 	code, out, errs = runRecordCmd(t, "openings", "-depth", "4", "-max-score", "2", masters)
 	level := strings.Split(strings.TrimSpace(out), "\n")
-	all := strings.Split(strings.TrimSpace(match.DefaultOpenings), "\n")
+	all := strings.Split(strings.TrimSpace(openings.Default), "\n")
 	if code != 0 || len(level) == 0 || len(level) >= len(all) {
 		t.Fatalf("-depth 4 -max-score 2: exit %d, %d of %d openings kept (%q)", code, len(level), len(all), errs)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +19,7 @@ func runPlay(ctx context.Context, e env) error {
 	fs := newFlags(e, "play", "", "Plays a game in the terminal against the engine or a second person at the same\nkeyboard. Type a hole number to move, u to undo, h for a hint, f to flip the\nboard, q to quit. The record is saved at the end.")
 	vs := fs.String("vs", "engine", "opponent: engine, or human (two people at one keyboard)")
 	side := fs.String("side", "white", "your side against the engine: white or black")
-	level := fs.Int("level", 5, "engine strength, 1 (beginner) to 10 (full strength)")
+	level := fs.Int("level", 5, fmt.Sprintf("engine strength, 1 (beginner) to %d (full strength)", engine.MaxLevel))
 	moveTime := fs.Duration("movetime", time.Second, "engine thinking time per move (also for hints)")
 	fen := fs.String("fen", "", "start from this position string instead of the starting position")
 	rules := rulesetFlag(fs)
@@ -95,10 +96,7 @@ func runPlay(ctx context.Context, e env) error {
 	if playErr != nil && !errors.Is(playErr, tui.ErrQuit) && !errors.Is(playErr, context.Canceled) {
 		return playErr
 	}
-	file := *out
-	if file == "" {
-		file = "game-" + time.Now().Format("20060102-150405") + ".tgn"
-	}
+	file := cmp.Or(*out, "game-"+time.Now().Format("20060102-150405")+".tgn")
 	if len(g.Plies) == 0 && *out == "" {
 		fmt.Fprintln(e.stdout, "No moves played; no record saved.")
 		return nil

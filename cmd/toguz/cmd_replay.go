@@ -47,6 +47,11 @@ func runReplay(ctx context.Context, e env) error {
 		if err != nil {
 			return err
 		}
+		// A file with no game is a wrong file name or a truncated
+		// download, not a file that checks out.
+		if len(gs) == 0 {
+			return fmt.Errorf("%s: no games", name)
+		}
 		for i, g := range gs {
 			final, err := g.Final()
 			if err != nil {

@@ -106,6 +106,13 @@ func TestReplayErrors(t *testing.T) {
 	if code, _, errs := runRecordCmd(t, "replay", filepath.Join(dir, "none.pgn")); code != 1 || !strings.Contains(errs, "none.pgn") {
 		t.Errorf("missing file: exit %d, %q", code, errs)
 	}
+	empty := filepath.Join(dir, "empty.pgn")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runRecordCmd(t, "replay", empty); code != 1 || !strings.Contains(errs, empty+": no games") {
+		t.Errorf("empty file: exit %d, stderr %q; want 1 and %q", code, errs, empty+": no games")
+	}
 	if code, _, _ := runRecordCmd(t, "replay", "-h"); code != 0 {
 		t.Errorf("replay -h: exit %d", code)
 	}

@@ -19,8 +19,8 @@ on different openings add up this way. Example:
 
 func runSPRT(_ context.Context, e env) error {
 	fs := newFlags(e, "sprt", "elo0=E0 elo1=E1 alpha=A beta=B PAIRS...", sprtSummary)
-	if err := fs.Parse(e.args); err != nil {
-		return errUsage
+	if err := parseFlags(fs, e.args); err != nil {
+		return err
 	}
 	var params, pairs []string
 	for _, a := range fs.Args() {

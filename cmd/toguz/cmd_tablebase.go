@@ -16,15 +16,20 @@ import (
 )
 
 func runTablebase(ctx context.Context, e env) error {
-	fs := newFlags(e, "tablebase", "N | -probe FEN FILE",
+	fs := newFlags(e, "tablebase", "N | -probe FEN FILE | -verify FILE",
 		"Generates the endgame tablebase of the standard game: the result of every position\n"+
 			"with up to N stones on the board (N at most "+strconv.Itoa(tablebase.MaxStones)+"), and the plies to the end up to\n"+
 			"-dtm stones, written to DIR/standard-N.tgtb.\n"+
-			"With -probe, looks a position up in the table FILE instead.")
+			"With -probe, looks a position up in the table FILE instead. With -verify, checks\n"+
+			"FILE against a reference solver on every position reachable from -roots random\n"+
+			"positions of its three largest layers (minutes and gigabytes for 9 stones).")
 	dir := fs.String("dir", ".", "directory to write the table to")
 	dtm := fs.Int("dtm", 8, "distances to the end up to this many stones on the board (at most N; -1: none)")
 	verbose := fs.Bool("v", false, "print the time of each stage and layer on stderr")
 	probe := fs.String("probe", "", "look this position string up in the table FILE")
+	verify := fs.Bool("verify", false, "check the table FILE against the reference solver")
+	roots := fs.Int("roots", 24, "with -verify: random positions to explore from")
+	seed := fs.Uint64("seed", 1, "with -verify: random seed of the positions")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -34,6 +39,9 @@ func runTablebase(ctx context.Context, e env) error {
 	}
 	if *probe != "" {
 		return probeTablebase(e, *probe, fs.Arg(0))
+	}
+	if *verify {
+		return verifyTablebase(ctx, e, fs.Arg(0), *roots, *seed)
 	}
 	n, err := strconv.Atoi(fs.Arg(0))
 	if err != nil || n < 0 || n > tablebase.MaxStones {
@@ -104,6 +112,24 @@ func (r *genReport) finishLayer(now time.Time) {
 			r.stage, r.layer, now.Sub(r.layerStart).Seconds(), now.Sub(r.start).Seconds())
 	}
 	r.stage = ""
+}
+
+func verifyTablebase(ctx context.Context, e env, path string, roots int, seed uint64) error {
+	if roots < 1 {
+		return fmt.Errorf("-roots %d: want at least 1", roots)
+	}
+	t, err := tablebase.Open(path)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	rep, err := tablebase.Verify(ctx, t, roots, seed)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d positions reached from %d roots: results all agree, distances of %d agree (%v)\n",
+		path, rep.Positions, rep.Roots, rep.Distances, time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 func probeTablebase(e env, fen, path string) error {

@@ -44,6 +44,12 @@ func TestTablebaseGenerateAndProbe(t *testing.T) {
 		}
 	}
 
+	out.Reset()
+	e = env{args: []string{"tablebase", "-verify", "-roots", "4", path}, stdout: &out, stderr: &errs}
+	if code := run(context.Background(), e); code != 0 || !strings.Contains(out.String(), "results all agree") {
+		t.Errorf("-verify: exit %d, %q, %q", code, out.String(), errs.String())
+	}
+
 	e = env{args: []string{"tablebase", "-probe", "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", path},
 		stdout: &out, stderr: &errs}
 	if code := run(context.Background(), e); code != 1 {

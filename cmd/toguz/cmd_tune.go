@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/engine/eval"
 	"github.com/toguz/toguz/internal/engine/neural"
 	"github.com/toguz/toguz/internal/engine/train"
@@ -91,27 +91,11 @@ func tuneNeural(ctx context.Context, e env, cfg train.Config, ncfg train.NeuralC
 }
 
 // writeOut writes with write to the file out, or to standard output for "-".
-// The file is written beside out and renamed over it when complete, so a
-// failed run leaves the old weights whole.
+// The file is replaced atomically, so a failed run leaves the old weights
+// whole.
 func writeOut(e env, out string, write func(io.Writer) error) error {
 	if out == "-" {
 		return write(e.stdout)
 	}
-	f, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // fails harmlessly once renamed
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), out)
+	return atomicfile.Write(out, write)
 }

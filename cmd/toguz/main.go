@@ -42,11 +42,12 @@ var commands = []command{
 	{"convert", "convert game files between record formats", runConvert},
 	{"show", "print the board diagram of a position string", runShow},
 	{"render", "draw a position string as an SVG diagram", runRender},
-	{"tablebase", "generate or probe the endgame tablebase", runTablebase},
+	{"tablebase", "generate, probe or verify the endgame tablebase", runTablebase},
 	{"engine", "speak the engine protocol on stdin/stdout (docs/protocol.md)", runEngine},
 	{"sprt", "the SPRT of pair counts, several runs summed (as match computes it)", runSPRT},
 	{"openings", "build an opening suite for match from game files", runOpenings},
 	{"match", "play engines against each other: Elo, SPRT, records (like cutechess-cli)", runMatch},
+	{"duel", "play two engine configurations in this process: a feature off, two levels, new weights", runDuel},
 	{"shortest", "find and prove the shortest game that ends in a win", runShortest},
 	{"analyze", "annotate game records: evaluations, best moves, mistakes", runAnalyze},
 	{"tune", "fit the engine's evaluation weights (or, with -neural, its network) on games and self-play", runTune},
@@ -112,10 +113,19 @@ func newFlags(e env, name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: toguz %s [flags] %s\n\n%s\n\nFlags:\n", name, args, summary)
+		fmt.Fprintf(fs.Output(), "Usage: %s\n\n%s\n\nFlags:\n", strings.TrimSpace("toguz "+name+" [flags] "+args), summary)
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// closeInto closes a file that was written and keeps the error of Close in
+// *err unless an earlier error is there: data the system held back can
+// fail to reach the disk only then. It is deferred with a named result.
+func closeInto(c io.Closer, err *error) {
+	if cerr := c.Close(); cerr != nil && *err == nil {
+		*err = cerr
+	}
 }
 
 // rulesetFlag registers the -ruleset flag of the commands that read

@@ -17,6 +17,7 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -64,9 +65,17 @@ type Ply struct {
 	End toguz.Outcome
 }
 
+// ErrUnboundedLimits is returned by Analyze for limits that would let a
+// search run until cancelled: no depth, nodes, move time or clock.
+var ErrUnboundedLimits = errors.New("limits without a depth, nodes, move time or clock: the search would never end")
+
 // Analyze searches every position of the moves from start with lim and
-// judges each ply. It returns ctx's error if cancelled.
+// judges each ply. It returns ctx's error if cancelled, and
+// ErrUnboundedLimits for limits that never stop a search by themselves.
 func Analyze(ctx context.Context, eng *engine.Engine, start toguz.Position, moves []toguz.Move, lim engine.Limits, th Thresholds) ([]Ply, error) {
+	if !bounded(lim) {
+		return nil, fmt.Errorf("analysis: %+v: %w", lim, ErrUnboundedLimits)
+	}
 	ps := make([]toguz.Position, 1, len(moves)+1)
 	ps[0] = start
 	for i, m := range moves {
@@ -106,6 +115,15 @@ func Analyze(ctx context.Context, eng *engine.Engine, start toguz.Position, move
 		out[i] = pl
 	}
 	return out, nil
+}
+
+// bounded reports whether lim stops a search without ctx being cancelled.
+func bounded(lim engine.Limits) bool {
+	if lim.Infinite {
+		return false
+	}
+	return lim.Depth > 0 || lim.Nodes > 0 || lim.MoveTime > 0 ||
+		lim.Time[0] > 0 || lim.Time[1] > 0 || lim.Inc[0] > 0 || lim.Inc[1] > 0
 }
 
 // terminal returns the score of a finished game from the mover's view: a

@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
@@ -87,5 +89,22 @@ func TestAnalyzeShortestGame(t *testing.T) {
 	}
 	if _, err := Analyze(context.Background(), eng, start, []toguz.Move{7, 6}, engine.Limits{Depth: 1}, DefaultThresholds); err == nil {
 		t.Error("an illegal move was analysed")
+	}
+}
+
+// TestAnalyzeUnboundedLimits: limits that never stop a search are refused
+// at once instead of searching until the context ends.
+func TestAnalyzeUnboundedLimits(t *testing.T) {
+	eng, err := engine.New(engine.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, lim := range []engine.Limits{{}, {Depth: -1}, {Infinite: true, Depth: 3}} {
+		_, err := Analyze(ctx, eng, toguz.StartPosition(), []toguz.Move{5}, lim, DefaultThresholds)
+		if !errors.Is(err, ErrUnboundedLimits) {
+			t.Errorf("%+v: error %v, want ErrUnboundedLimits", lim, err)
+		}
 	}
 }

@@ -74,18 +74,10 @@ type Builder struct {
 
 // NewBuilder returns a builder with opts (zero fields take the defaults).
 func NewBuilder(opts Options) *Builder {
-	if opts.Rules == (toguz.Rules{}) {
-		opts.Rules = toguz.Standard()
-	}
-	if opts.MaxPly == 0 {
-		opts.MaxPly = DefaultMaxPly
-	}
-	if opts.MinCount == 0 {
-		opts.MinCount = DefaultMinCount
-	}
-	if opts.CheckMargin == 0 {
-		opts.CheckMargin = DefaultCheckMargin
-	}
+	opts.Rules = cmp.Or(opts.Rules, toguz.Standard())
+	opts.MaxPly = cmp.Or(opts.MaxPly, DefaultMaxPly)
+	opts.MinCount = cmp.Or(opts.MinCount, DefaultMinCount)
+	opts.CheckMargin = cmp.Or(opts.CheckMargin, DefaultCheckMargin)
 	return &Builder{opts: opts, stats: make(map[toguz.Position]*[toguz.MaxHoles + 1]Entry)}
 }
 

@@ -7,9 +7,9 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/atomicfile"
 )
 
 // The file, all integers little-endian:
@@ -237,37 +237,18 @@ func (b *Book) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// WriteFile writes the book to the file name atomically: to a temporary
-// file in the same directory, synced, then renamed over name, so that a
-// reader sees the old book or the new one, never a part.
-func (b *Book) WriteFile(name string) (err error) {
+// WriteFile writes the book to the file name atomically (package
+// atomicfile), so that a reader sees the old book or the new one, never a
+// part.
+func (b *Book) WriteFile(name string) error {
 	data, err := b.MarshalBinary()
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
-	if err != nil {
+	return atomicfile.Write(name, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
+	})
 }
 
 // Open reads the book file name.

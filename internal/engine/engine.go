@@ -142,6 +142,10 @@ func (e *Engine) Search(ctx context.Context, p toguz.Position, lim Limits, info 
 	}
 	main := workers[0]
 	main.iterateMain(lim, soft, multiPV, info)
+	if lim.Infinite && !sh.stop.Load() {
+		// The depth ran out before stop, which an infinite search waits for.
+		<-ctx.Done()
+	}
 	sh.stop.Store(true)
 	wg.Wait()
 
@@ -216,12 +220,6 @@ func (w *worker) iterateMain(lim Limits, soft time.Duration, multiPV int, info f
 		// A proven result found at this depth will not change.
 		if s := w.root[0].score; s.IsMate() && s.MatePlies() != 0 && abs(s.MatePlies()) <= depth && multiPV == 1 {
 			return
-		}
-	}
-	if lim.Infinite {
-		// Depth ran out but the caller asked to wait for stop.
-		for !sh.stop.Load() {
-			time.Sleep(time.Millisecond)
 		}
 	}
 }

@@ -198,6 +198,26 @@ func TestSearchStopsOnCancel(t *testing.T) {
 	}
 }
 
+// TestInfiniteSearchWaitsForCancel: an infinite search whose depth runs
+// out returns when its context is cancelled, not before and not much after.
+func TestInfiniteSearchWaitsForCancel(t *testing.T) {
+	e, err := New(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	const wait = 100 * time.Millisecond
+	start := time.Now()
+	time.AfterFunc(wait, cancel)
+	res := e.Search(ctx, toguz.StartPosition(), Limits{Infinite: true, Depth: 1}, nil)
+	if d := time.Since(start); d < wait || d > wait+time.Second {
+		t.Errorf("infinite search of depth 1 returned after %v, cancel came at %v (1s allowed for a loaded machine)", d, wait)
+	}
+	if start := toguz.StartPosition(); !start.LegalMoves().Has(res.Best) {
+		t.Errorf("best move %v not legal", res.Best)
+	}
+}
+
 func TestSearchMoveTime(t *testing.T) {
 	e, err := New(DefaultOptions())
 	if err != nil {
@@ -258,6 +278,32 @@ func TestNoAllocationPerNode(t *testing.T) {
 	// watcher), never per node.
 	if nodes < 10000 || allocs > 20 {
 		t.Errorf("%v allocations for a search of %d nodes", allocs, nodes)
+	}
+}
+
+// TestFeatures: Features lists every bool field of Options once, in
+// order, under its field name, and each Field is that field.
+func TestFeatures(t *testing.T) {
+	var want []string
+	ft := reflect.TypeFor[Options]()
+	for i := range ft.NumField() {
+		if f := ft.Field(i); f.Type.Kind() == reflect.Bool {
+			want = append(want, f.Name)
+		}
+	}
+	fs := Features()
+	if len(fs) != len(want) {
+		t.Fatalf("%d features, want one per bool field of Options: %q", len(fs), want)
+	}
+	for i, f := range fs {
+		if f.Name != want[i] {
+			t.Errorf("feature %d: %s, want %s", i+1, f.Name, want[i])
+		}
+		o := DefaultOptions()
+		*f.Field(&o) = !*f.Field(&o)
+		if v := reflect.ValueOf(o).FieldByName(f.Name).Bool(); v != *f.Field(&o) || v == reflect.ValueOf(DefaultOptions()).FieldByName(f.Name).Bool() {
+			t.Errorf("feature %s: Field is not Options.%s", f.Name, f.Name)
+		}
 	}
 }
 

@@ -13,16 +13,6 @@ import (
 // MaxLevel is full strength.
 const MaxLevel = 10
 
-// Tablebase is what the search asks of an endgame tablebase.
-type Tablebase interface {
-	// Probe returns the exact value of p for the side to move and ok=false
-	// when p is not in the tables. A win or loss is ±(MateScore - plies to
-	// the end, counted from p); any other score (a draw is 0; a win whose
-	// distance is not stored is KnownWin less the stones on the board) is
-	// taken as exact and returned by the search as it is.
-	Probe(p toguz.Position) (Score, bool)
-}
-
 // Options configure an Engine. The zero value is not useful: start from
 // DefaultOptions. Every search feature has its own switch, all on by
 // default, so that a match can measure each one.
@@ -68,6 +58,31 @@ func DefaultOptions() Options {
 		TT: true, Killers: true, History: false, CaptureSort: true, PVS: true,
 		Aspiration: true, LMR: true, Quiescence: true, Futility: true,
 		LearnedEval: true, Neural: true,
+	}
+}
+
+// Feature is a search feature of Options, switched on and off by name: the
+// protocol's check options and `toguz duel -off` are these.
+type Feature struct {
+	Name string
+	// Field returns the feature's switch in o.
+	Field func(o *Options) *bool
+}
+
+// Features returns every search feature, in the order of Options.
+func Features() []Feature {
+	return []Feature{
+		{"TT", func(o *Options) *bool { return &o.TT }},
+		{"Killers", func(o *Options) *bool { return &o.Killers }},
+		{"History", func(o *Options) *bool { return &o.History }},
+		{"CaptureSort", func(o *Options) *bool { return &o.CaptureSort }},
+		{"PVS", func(o *Options) *bool { return &o.PVS }},
+		{"Aspiration", func(o *Options) *bool { return &o.Aspiration }},
+		{"LMR", func(o *Options) *bool { return &o.LMR }},
+		{"Quiescence", func(o *Options) *bool { return &o.Quiescence }},
+		{"Futility", func(o *Options) *bool { return &o.Futility }},
+		{"LearnedEval", func(o *Options) *bool { return &o.LearnedEval }},
+		{"Neural", func(o *Options) *bool { return &o.Neural }},
 	}
 }
 

@@ -19,8 +19,8 @@ const maxPly = 128
 const maxMatePlies = 1000
 
 // KnownWin is the score of a win a tablebase proves without its distance
-// (one that stores results only). The tablebase answers KnownWin minus the
-// stones left on the board: among won positions the search then prefers
+// (one that stores results only). TablebaseScore makes it KnownWin minus
+// the stones left on the board: among won positions the search then prefers
 // the ones after captures, which bring the end and its proven distance in
 // reach, to quiet moves, which can circle for ever. It lies above every
 // static evaluation (maxEval) and below every proven distance, and is not

@@ -127,6 +127,19 @@ func (w *worker) evaluateCapture(p *toguz.Position) (Score, int32) {
 	return clampEval(s), c
 }
 
+// The bands of the move-ordering keys, highest first: the TT move, then
+// captures (the biggest gain first: gain<<8 stays below the gap to orderTT
+// for any of the 162 stones), then the two killers, then the other quiet
+// moves by history, whose scores rewardQuiet keeps at most historyMax plus
+// one reward, below orderKiller. Late move reductions spare every band
+// above history (lateQuiet); TestMoveOrderBands checks both.
+const (
+	orderTT      int32 = 1 << 30
+	orderCapture int32 = 1 << 28
+	orderKiller  int32 = 1 << 27
+	historyMax   int32 = 1 << 20
+)
+
 // generate makes every child of f.pos and its ordering key.
 func (w *worker) generate(f *frame, ply int, ttMove toguz.Move) {
 	p := &f.pos
@@ -140,13 +153,13 @@ func (w *worker) generate(f *frame, ply int, ttMove toguz.Move) {
 		var key int32
 		switch {
 		case m == ttMove:
-			key = 1 << 30
+			key = orderTT
 		case gain > 0 && w.opts.CaptureSort:
-			key = 1<<28 + gain<<8
+			key = orderCapture + gain<<8
 		case w.opts.Killers && m == w.killers[ply][0]:
-			key = 1<<27 + 1
+			key = orderKiller + 1
 		case w.opts.Killers && m == w.killers[ply][1]:
-			key = 1 << 27
+			key = orderKiller
 		case w.opts.History:
 			key = w.history[me][m]
 		}
@@ -170,6 +183,13 @@ func (f *frame) pick(i int) {
 		f.gain[i], f.gain[best] = f.gain[best], f.gain[i]
 		f.order[i], f.order[best] = f.order[best], f.order[i]
 	}
+}
+
+// lateQuiet reports whether the i-th move of f may be reduced by late move
+// reductions: a quiet move ordered by history alone, below the TT move,
+// the captures and the killers.
+func (f *frame) lateQuiet(i int) bool {
+	return f.gain[i] == 0 && f.order[i] < orderKiller
 }
 
 // lmrReduction is the reduction of the i-th move (from 0) at depth.
@@ -225,7 +245,7 @@ func (w *worker) search(ply, depth int, alpha, beta Score, pvNode bool) Score {
 		return alpha
 	}
 	if tb := w.opts.Tablebase; tb != nil {
-		if s, ok := tb.Probe(*p); ok {
+		if s, ok := TablebaseScore(tb, p); ok {
 			return fromTT(s, ply)
 		}
 	}
@@ -269,7 +289,7 @@ func (w *worker) search(ply, depth int, alpha, beta Score, pvNode bool) Score {
 			s = -w.search(ply+1, depth-1, -beta, -alpha, pvNode)
 		} else {
 			r := 0
-			if w.opts.LMR && f.gain[i] == 0 && f.order[i] < 1<<27 {
+			if w.opts.LMR && f.lateQuiet(i) {
 				r = lmrReduction(depth, i)
 			}
 			s = -w.search(ply+1, depth-1-r, -alpha-1, -alpha, false)
@@ -325,7 +345,7 @@ func (w *worker) rewardQuiet(ply int, me toguz.Player, m toguz.Move, depth int) 
 	if w.opts.History {
 		h := &w.history[me][m]
 		*h += int32(depth * depth)
-		if *h > 1<<20 {
+		if *h > historyMax {
 			for pl := range w.history {
 				for j := range w.history[pl] {
 					w.history[pl][j] /= 2

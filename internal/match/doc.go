@@ -17,8 +17,8 @@
 //     agreed resigning scores, and a Referee such as a tablebase.
 //   - TimeControl and ParseTimeControl: cutechess-cli's tc=MOVES/SECONDS+INC,
 //     plus fixed time per move, depth or nodes.
-//   - Openings: DefaultOpenings (embedded openings.txt, built from the 2018
-//     championship games by BuildOpenings), ParseOpenings, ReadGames.
+//   - Config.Openings: the positions to start from (package openings has
+//     the default suite).
 //   - Game.WriteRecord: the toguz record format of the root package, with the
 //     opening as FEN and the reason of the ending.
 //   - Statistics: Elo and ExpectedScore, EloFromCounts (95% interval from the

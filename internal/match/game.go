@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/openings"
 )
 
 // Adjudicator decides positions a referee knows the result of, such as
@@ -37,7 +38,7 @@ type Game struct {
 	Round        int
 	White, Black string // engine names
 	Rules        toguz.Rules
-	Opening      Opening
+	Opening      openings.Opening
 	Moves        []toguz.Move
 	// Notes has, for each move, the engine's last reported score (mover's
 	// view, in stones, or "win N"/"loss N" plies), its depth and the time

@@ -10,15 +10,16 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/openings"
 )
 
 // Config is a match between two engines.
 type Config struct {
 	Engines     [2]EngineSpec
 	Rules       toguz.Rules
-	Openings    []Opening // played in order, each twice with colours swapped
-	Games       int       // games to play; an odd number is rounded up to whole pairs
-	Concurrency int       // games played at once (at least 1)
+	Openings    []openings.Opening // played in order, each twice with colours swapped
+	Games       int                // games to play; an odd number is rounded up to whole pairs
+	Concurrency int                // games played at once (at least 1)
 	Adjudication
 	// TimeMargin is how far past its clock an engine may go before it loses
 	// on time (pipes and process scheduling cost a few milliseconds).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/openings"
 	"github.com/toguz/toguz/internal/testbin"
 )
 
@@ -61,8 +62,8 @@ func self(name string, tc TimeControl, options ...[2]string) EngineSpec {
 	return EngineSpec{Name: name, Cmd: []string{toguzBinary, "engine", "-hash", "8"}, TC: tc, Options: options}
 }
 
-func openings(t *testing.T) []Opening {
-	ps, err := ParseOpenings(strings.NewReader(DefaultOpenings), toguz.Standard())
+func defaultSuite(t *testing.T) []openings.Opening {
+	ps, err := openings.Parse(strings.NewReader(openings.Default), toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestRun(t *testing.T) {
 	cfg := Config{
 		Engines:     [2]EngineSpec{self("deep", TimeControl{Depth: 4}), self("shallow", TimeControl{Depth: 1}, [2]string{"Level", "3"})},
 		Rules:       toguz.Standard(),
-		Openings:    openings(t),
+		Openings:    defaultSuite(t),
 		Games:       4,
 		Concurrency: 2,
 		Records:     &records,
@@ -166,7 +167,7 @@ done
 
 func TestForfeits(t *testing.T) {
 	// White's hole 7 is empty in the first opening of the suite.
-	start := openings(t)[0]
+	start := defaultSuite(t)[0]
 	if start.Position.Stones(toguz.White, 7) != 0 || start.Position.Turn() != toguz.White {
 		t.Fatalf("the first opening changed: %s", start.FEN())
 	}
@@ -189,7 +190,7 @@ func TestForfeits(t *testing.T) {
 			rep, err := Run(context.Background(), Config{
 				Engines:  [2]EngineSpec{broken, self("toguz", TimeControl{Depth: 1})},
 				Rules:    toguz.Standard(),
-				Openings: []Opening{start},
+				Openings: []openings.Opening{start},
 				Games:    1,
 			})
 			if err != nil {
@@ -207,7 +208,7 @@ func TestAdjudication(t *testing.T) {
 	rep, err := Run(context.Background(), Config{
 		Engines:      [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
 		Rules:        toguz.Standard(),
-		Openings:     openings(t)[:1],
+		Openings:     defaultSuite(t)[:1],
 		Games:        2,
 		Adjudication: Adjudication{MaxPlies: 10},
 	})
@@ -225,7 +226,7 @@ func TestValidate(t *testing.T) {
 	ok := Config{
 		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
 		Rules:    toguz.Standard(),
-		Openings: []Opening{{toguz.StartPosition(), 1}},
+		Openings: []openings.Opening{{Position: toguz.StartPosition(), FullMove: 1}},
 		Games:    2,
 	}
 	if err := ok.Validate(); err != nil {
@@ -262,7 +263,7 @@ func TestSPRTStops(t *testing.T) {
 	rep, err := Run(context.Background(), Config{
 		Engines:     [2]EngineSpec{self("strong", TimeControl{Depth: 4}), self("weak", TimeControl{Depth: 1}, [2]string{"Level", "1"})},
 		Rules:       toguz.Standard(),
-		Openings:    openings(t),
+		Openings:    defaultSuite(t),
 		Games:       40,
 		Concurrency: 1,
 		SPRT:        &SPRT{Elo0: 0, Elo1: 300, Alpha: 0.2, Beta: 0.2},
@@ -286,7 +287,7 @@ func TestOtherRules(t *testing.T) {
 	rep, err := Run(context.Background(), Config{
 		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 3}), self("b", TimeControl{Depth: 1})},
 		Rules:    toguz.Bestemshe(),
-		Openings: []Opening{{start, 1}},
+		Openings: []openings.Opening{{Position: start, FullMove: 1}},
 		Games:    2,
 	})
 	if err != nil {

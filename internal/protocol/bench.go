@@ -8,7 +8,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
-	"github.com/toguz/toguz/internal/match"
+	"github.com/toguz/toguz/internal/openings"
 )
 
 // Bench defaults: 30 positions to depth 12 take a few seconds on one
@@ -34,7 +34,7 @@ func (s *server) bench(args []string) {
 		s.errorf("bench: the positions are of the standard ruleset, not %s", s.rules)
 		return
 	}
-	suite, err := match.ParseOpenings(strings.NewReader(match.DefaultOpenings), toguz.Standard())
+	suite, err := openings.Parse(strings.NewReader(openings.Default), toguz.Standard())
 	if err != nil {
 		s.errorf("bench: %v", err)
 		return

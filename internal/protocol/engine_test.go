@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/testbin"
 )
 
@@ -484,4 +486,68 @@ func TestTablebasePath(t *testing.T) {
 	if errs := errorLines(got); len(errs) > 0 {
 		t.Errorf("errors: %q", errs)
 	}
+}
+
+// TestEveryOption takes the options from uci's list: each can be set to
+// its default and to its minimum, an out-of-bounds or ill-typed value is
+// refused with an error naming the option, and every search feature of
+// engine.Options has its check option.
+func TestEveryOption(t *testing.T) {
+	p := start(t)
+	p.send("uci")
+	type decl struct{ name, kind, def, lo, hi string }
+	var opts []decl
+	for _, l := range p.until("uciok", 5*time.Second) {
+		f := strings.Fields(l)
+		if len(f) < 7 || f[0] != "option" || f[1] != "name" || f[3] != "type" || f[5] != "default" {
+			continue
+		}
+		d := decl{name: f[2], kind: f[4], def: f[6]}
+		if d.kind == "spin" {
+			if len(f) != 11 || f[7] != "min" || f[9] != "max" {
+				t.Fatalf("spin option without its bounds: %q", l)
+			}
+			d.lo, d.hi = f[8], f[10]
+		}
+		opts = append(opts, d)
+	}
+	names := map[string]string{}
+	for _, d := range opts {
+		names[d.name] = d.kind
+		accepted := []string{d.def}
+		var refused []string
+		switch d.kind {
+		case "spin":
+			lo, _ := strconv.Atoi(d.lo)
+			hi, _ := strconv.Atoi(d.hi)
+			accepted = append(accepted, d.lo)
+			refused = []string{strconv.Itoa(lo - 1), strconv.Itoa(hi + 1), "x"}
+		case "check":
+			accepted = append(accepted, "true", "false")
+			refused = []string{"maybe", "1"}
+		case "string":
+		default:
+			t.Errorf("option %s: type %q", d.name, d.kind)
+		}
+		for _, v := range accepted {
+			p.send("setoption name "+d.name+" value "+v, "isready")
+			if errs := errorLines(p.until("readyok", 5*time.Second)); len(errs) > 0 {
+				t.Errorf("%s = %s: %q", d.name, v, errs)
+			}
+		}
+		for _, v := range refused {
+			p.send("setoption name "+d.name+" value "+v, "isready")
+			if errs := errorLines(p.until("readyok", 5*time.Second)); len(errs) != 1 || !strings.Contains(errs[0], "setoption "+d.name+": ") {
+				t.Errorf("%s = %s: errors %q, want one naming %s", d.name, v, errs, d.name)
+			}
+		}
+	}
+	ft := reflect.TypeFor[engine.Options]()
+	for i := range ft.NumField() {
+		if f := ft.Field(i); f.Type.Kind() == reflect.Bool && names[f.Name] != "check" {
+			t.Errorf("engine.Options.%s has no check option", f.Name)
+		}
+	}
+	p.send("position startpos", "go depth 1")
+	p.until("bestmove", 10*time.Second)
 }

@@ -21,9 +21,10 @@ package protocol
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,7 +51,8 @@ type server struct {
 	opts  engine.Options
 	rules toguz.Rules
 	pos   toguz.Position
-	tbDir string
+	// options are the protocol's options (protocolOptions).
+	options []option
 	// overhead is kept back from the clocks and the time per move given to
 	// the engine: the time the answer takes to reach the referee.
 	overhead time.Duration
@@ -103,7 +105,7 @@ func (l *lineWriter) printf(format string, args ...any) {
 // only when out cannot be written or in cannot be read.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, eng *engine.Engine, cfg Config) error {
 	s := &server{cfg: cfg, eng: eng, out: &lineWriter{w: out}, opts: eng.Options(), rules: toguz.Standard(),
-		pos: toguz.StartPosition(), overhead: DefaultMoveOverhead}
+		pos: toguz.StartPosition(), overhead: DefaultMoveOverhead, options: protocolOptions()}
 	lines := make(chan string)
 	readErr := make(chan error, 1)
 	quit := make(chan struct{})
@@ -250,65 +252,129 @@ func (s *server) stop() {
 	}
 }
 
-// option is one option the engine advertises.
+// option is one option of the protocol, declared once: uci lists it and
+// setoption sets it from this declaration. Exactly one of spin, check and
+// text is set, and it says the option's type.
 type option struct {
-	name string
-	decl string // "type … default …"
+	name   string
+	def    string // the default as uci shows it
+	lo, hi int    // the bounds of a spin option
+	// spin and check set a value already checked against the type and
+	// bounds; text gets the value as sent ("" for <empty>).
+	spin  func(s *server, o *engine.Options, n int)
+	check func(s *server, o *engine.Options, b bool) error
+	text  func(s *server, o *engine.Options, v string) error
+	// session marks an option of the session rather than of
+	// engine.Options: setting it does not touch the engine.
+	session bool
 }
 
-// featureNames returns the names of the boolean fields of engine.Options,
-// the search features, in declaration order.
-func featureNames() []string {
-	var names []string
-	t := reflect.TypeFor[engine.Options]()
-	for i := range t.NumField() {
-		if f := t.Field(i); f.Type.Kind() == reflect.Bool && f.IsExported() {
-			names = append(names, f.Name)
-		}
+// kind returns the option's type as uci declares it.
+func (op option) kind() string {
+	switch {
+	case op.spin != nil:
+		return "spin"
+	case op.check != nil:
+		return "check"
 	}
-	return names
+	return "string"
 }
 
-func (s *server) options() []option {
+// decl returns uci's "type … default …" of the option.
+func (op option) decl() string {
+	d := fmt.Sprintf("type %s default %s", op.kind(), op.def)
+	if op.spin != nil {
+		d += fmt.Sprintf(" min %d max %d", op.lo, op.hi)
+	}
+	return d
+}
+
+// feature is the check option of a search feature of engine.Options.
+func feature(f engine.Feature) option {
+	d := engine.DefaultOptions()
+	return option{name: f.Name, def: strconv.FormatBool(*f.Field(&d)),
+		check: func(_ *server, o *engine.Options, b bool) error { *f.Field(o) = b; return nil }}
+}
+
+// maxSeed is the largest Seed: UCI spins are 32-bit in most GUIs.
+const maxSeed = 1<<31 - 1
+
+// protocolOptions returns the options in the order uci lists them: the
+// engine's settings, then one check option per search feature of
+// engine.Options, so that a match can switch each off.
+func protocolOptions() []option {
 	d := engine.DefaultOptions()
 	opts := []option{
-		{"Threads", fmt.Sprintf("type spin default %d min 1 max %d", d.Threads, engine.MaxThreads)},
-		{"Hash", fmt.Sprintf("type spin default %d min 1 max %d", d.HashMB, engine.MaxHashMB)},
-		{"Level", fmt.Sprintf("type spin default %d min 1 max %d", engine.MaxLevel, engine.MaxLevel)},
-		{"MultiPV", fmt.Sprintf("type spin default 1 min 1 max %d", engine.MaxMultiPV)},
-		{"Seed", "type spin default 0 min 0 max 2147483647"},
-		{"MoveOverhead", fmt.Sprintf("type spin default %d min 0 max %d", DefaultMoveOverhead.Milliseconds(), maxMoveOverhead)},
-		{"Book", "type check default false"},
-		{"TablebasePath", "type string default <empty>"},
-		{"Ruleset", "type string default standard"},
+		{name: "Threads", def: strconv.Itoa(d.Threads), lo: 1, hi: engine.MaxThreads,
+			spin: func(_ *server, o *engine.Options, n int) { o.Threads = n }},
+		{name: "Hash", def: strconv.Itoa(d.HashMB), lo: 1, hi: engine.MaxHashMB,
+			spin: func(_ *server, o *engine.Options, n int) { o.HashMB = n }},
+		{name: "Level", def: strconv.Itoa(d.Level), lo: 1, hi: engine.MaxLevel,
+			spin: func(_ *server, o *engine.Options, n int) { o.Level = n }},
+		{name: "MultiPV", def: strconv.Itoa(d.MultiPV), lo: 1, hi: engine.MaxMultiPV,
+			spin: func(_ *server, o *engine.Options, n int) { o.MultiPV = n }},
+		{name: "Seed", def: strconv.FormatInt(d.Seed, 10), lo: 0, hi: maxSeed,
+			spin: func(_ *server, o *engine.Options, n int) { o.Seed = int64(n) }},
+		{name: "MoveOverhead", def: strconv.FormatInt(DefaultMoveOverhead.Milliseconds(), 10), lo: 0, hi: maxMoveOverhead,
+			spin: func(s *server, _ *engine.Options, n int) { s.overhead = time.Duration(n) * time.Millisecond }, session: true},
+		{name: "Book", def: strconv.FormatBool(d.Book != nil), check: setBook},
+		{name: "TablebasePath", def: "<empty>", text: setTablebasePath},
+		{name: "Ruleset", def: toguz.Standard().String(), text: setRuleset, session: true},
 	}
-	dv := reflect.ValueOf(d)
-	for _, name := range featureNames() {
-		opts = append(opts, option{name, fmt.Sprintf("type check default %t", dv.FieldByName(name).Bool())})
+	for _, f := range engine.Features() {
+		opts = append(opts, feature(f))
 	}
 	return opts
+}
+
+func setBook(_ *server, o *engine.Options, on bool) error {
+	o.Book = nil
+	if on {
+		bk, err := book.Default()
+		if err != nil {
+			return err
+		}
+		o.Book = bk
+	}
+	return nil
+}
+
+func setTablebasePath(s *server, o *engine.Options, dir string) error {
+	if dir == "" {
+		o.Tablebase = nil
+		return nil
+	}
+	if s.cfg.OpenTablebase == nil {
+		return errors.New("this build has no tablebase support")
+	}
+	tb, err := s.cfg.OpenTablebase(dir)
+	if err != nil {
+		return err
+	}
+	o.Tablebase = tb
+	return nil
+}
+
+func setRuleset(s *server, _ *engine.Options, name string) error {
+	r, err := toguz.ParseRules(name)
+	if err != nil {
+		return err
+	}
+	p, err := toguz.NewPosition(r)
+	if err != nil {
+		return err
+	}
+	s.rules, s.pos = r, p
+	return nil
 }
 
 func (s *server) uci() {
 	s.out.printf("id name %s", s.cfg.Name)
 	s.out.printf("id author %s", s.cfg.Author)
-	for _, o := range s.options() {
-		s.out.printf("option name %s %s", o.name, o.decl)
+	for _, op := range s.options {
+		s.out.printf("option name %s %s", op.name, op.decl())
 	}
 	s.out.printf("uciok")
-}
-
-// spinOptions are the whole-number options of engine.Options: their bounds
-// and the field each sets.
-var spinOptions = map[string]struct {
-	lo, hi int
-	set    func(o *engine.Options, n int)
-}{
-	"threads": {1, engine.MaxThreads, func(o *engine.Options, n int) { o.Threads = n }},
-	"hash":    {1, engine.MaxHashMB, func(o *engine.Options, n int) { o.HashMB = n }},
-	"level":   {1, engine.MaxLevel, func(o *engine.Options, n int) { o.Level = n }},
-	"multipv": {1, engine.MaxMultiPV, func(o *engine.Options, n int) { o.MultiPV = n }},
-	"seed":    {0, 1<<31 - 1, func(o *engine.Options, n int) { o.Seed = int64(n) }},
 }
 
 // setoption reads `name N… [value V…]`; names are case-insensitive.
@@ -324,108 +390,49 @@ func (s *server) setoption(args []string) {
 			break
 		}
 	}
-	spin := func(lo, hi int) (int, bool) {
-		n, err := strconv.Atoi(value)
-		if err != nil || n < lo || n > hi {
-			s.errorf("setoption %s: value %q, want a whole number %d..%d", name, value, lo, hi)
-			return 0, false
-		}
-		return n, true
+	i := slices.IndexFunc(s.options, func(op option) bool { return strings.EqualFold(op.name, name) })
+	if i < 0 {
+		s.errorf("setoption: unknown option %q", name)
+		return
 	}
-	check := func() (bool, bool) {
-		switch strings.ToLower(value) {
-		case "true":
-			return true, true
-		case "false":
-			return false, true
-		}
-		s.errorf("setoption %s: value %q, want true or false", name, value)
-		return false, false
+	op := s.options[i]
+	// A string option without a value is set empty, as <empty> sets it.
+	if !hasValue && op.text == nil {
+		s.errorf("setoption %s: no value", op.name)
+		return
 	}
 	o := s.opts
-	switch strings.ToLower(name) {
-	case "threads", "hash", "level", "multipv", "seed":
-		sp := spinOptions[strings.ToLower(name)]
-		n, ok := spin(sp.lo, sp.hi)
-		if !ok {
+	var err error
+	switch {
+	case op.spin != nil:
+		n, perr := strconv.Atoi(value)
+		if perr != nil || n < op.lo || n > op.hi {
+			s.errorf("setoption %s: value %q, want a whole number %d..%d", op.name, value, op.lo, op.hi)
 			return
 		}
-		sp.set(&o, n)
-	case "moveoverhead":
-		n, ok := spin(0, maxMoveOverhead)
-		if !ok {
+		op.spin(s, &o, n)
+	case op.check != nil:
+		on := strings.EqualFold(value, "true")
+		if !on && !strings.EqualFold(value, "false") {
+			s.errorf("setoption %s: value %q, want true or false", op.name, value)
 			return
 		}
-		s.overhead = time.Duration(n) * time.Millisecond
-		return
-	case "book":
-		b, ok := check()
-		if !ok {
-			return
-		}
-		o.Book = nil
-		if b {
-			bk, err := book.Default()
-			if err != nil {
-				s.errorf("setoption Book: %v", err)
-				return
-			}
-			o.Book = bk
-		}
-	case "tablebasepath":
+		err = op.check(s, &o, on)
+	default:
 		if value == "<empty>" {
 			value = ""
 		}
-		if value == "" {
-			o.Tablebase, s.tbDir = nil, ""
-			break
-		}
-		if s.cfg.OpenTablebase == nil {
-			s.errorf("setoption TablebasePath: this build has no tablebase support")
-			return
-		}
-		tb, err := s.cfg.OpenTablebase(value)
-		if err != nil {
-			s.errorf("setoption TablebasePath: %v", err)
-			return
-		}
-		o.Tablebase, s.tbDir = tb, value
-	case "ruleset":
-		r, err := toguz.ParseRules(value)
-		if err != nil {
-			s.errorf("setoption Ruleset: %v", err)
-			return
-		}
-		p, err := toguz.NewPosition(r)
-		if err != nil {
-			s.errorf("setoption Ruleset: %v", err)
-			return
-		}
-		s.rules, s.pos = r, p
-		return
-	default:
-		feature := ""
-		for _, f := range featureNames() {
-			if strings.EqualFold(f, name) {
-				feature = f
-			}
-		}
-		if feature == "" {
-			s.errorf("setoption: unknown option %q", name)
-			return
-		}
-		b, ok := check()
-		if !ok {
-			return
-		}
-		reflect.ValueOf(&o).Elem().FieldByName(feature).SetBool(b)
+		err = op.text(s, &o, value)
 	}
-	if !hasValue && !strings.EqualFold(name, "tablebasepath") {
-		s.errorf("setoption %s: no value", name)
+	if err != nil {
+		s.errorf("setoption %s: %v", op.name, err)
+		return
+	}
+	if op.session {
 		return
 	}
 	if err := s.eng.SetOptions(o); err != nil {
-		s.errorf("setoption %s: %v", name, err)
+		s.errorf("setoption %s: %v", op.name, err)
 		return
 	}
 	s.opts = o

@@ -13,6 +13,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 )
@@ -273,8 +274,8 @@ type engineRequest struct {
 }
 
 func (s *Server) createEngineGame(ctx context.Context, id Identity, req engineRequest) (string, error) {
-	if req.Level < 1 || req.Level > 10 {
-		return "", badRequest("bad_level", "level %d: want 1 to 10", req.Level)
+	if req.Level < 1 || req.Level > engine.MaxLevel {
+		return "", badRequest("bad_level", "level %d: want 1 to %d", req.Level, engine.MaxLevel)
 	}
 	tc, err := parseTC(req.TC)
 	if err != nil {

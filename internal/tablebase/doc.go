@@ -9,10 +9,11 @@
 //   - Tables.ProbeWDL: the result under best play (win, draw, loss).
 //   - Tables.ProbeDTM: the result and the plies to the end, up to
 //     DistanceStones() stones on the board.
-//   - Tables.Probe: the engine's Tablebase (a proven score ±(MateScore −
-//     plies), 0 for a draw, and beyond the distances ±(engine.KnownWin −
-//     stones on the board)).
+//   - The engine's search asks ProbeDTM and ProbeWDL (engine.Tablebase) and
+//     makes the answers scores (engine.TablebaseScore).
 //   - Tables.Value: the two stored counts, below.
+//   - Verify checks tables against an independent reference solver
+//     (`toguz tablebase -verify FILE`).
 //
 // None of the probes allocates.
 //
@@ -114,8 +115,8 @@
 // of wall time (layer 9: 122 s) and the distances 416 s (layers 7 and 8:
 // 130 s and 249 s). The distances cost far more than the values, so they
 // stop lower; probing beyond them gives the result but not the distance
-// (ProbeWDL; Probe answers a won position there with engine.KnownWin less
+// (ProbeWDL; the engine scores a won position there engine.KnownWin less
 // the stones on the board). Each generated file was checked
 // against the reference on every position reachable from 24 random
-// positions of its top three layers (TestFileMatchesReference).
+// positions of its top three layers (Verify; `toguz tablebase -verify FILE`).
 package tablebase

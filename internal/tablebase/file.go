@@ -1,7 +1,6 @@
 package tablebase
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -9,7 +8,8 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/toguz/toguz/internal/atomicfile"
 )
 
 // The file format, all integers little-endian:
@@ -71,37 +71,14 @@ func (t *Tables) WriteTo(w io.Writer) (int64, error) {
 	return int64(n1 + n2 + n3 + n4), err
 }
 
-// WriteFile writes the tables to path atomically: to a temporary file in the
-// same directory, synced and then renamed, so that path never holds part of
-// a table.
-func (t *Tables) WriteFile(path string) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+// WriteFile writes the tables to path atomically (package atomicfile), so
+// that path never holds part of a table.
+func (t *Tables) WriteFile(path string) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := t.WriteTo(w)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("tablebase: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if _, err := t.WriteTo(bw); err != nil {
-		return fmt.Errorf("tablebase: writing %s: %w", tmp.Name(), err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("tablebase: writing %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("tablebase: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("tablebase: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("tablebase: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("tablebase: %w", err)
 	}
 	return nil

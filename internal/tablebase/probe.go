@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/engine"
 )
 
 // Tables holds the solved positions with up to MaxStones() stones on the
@@ -106,38 +105,6 @@ func (t *Tables) ProbeDTM(p toguz.Position) (result WDL, plies int, ok bool) {
 	}
 	return result, int(t.dist[t.slot(i, k, r)]), true
 }
-
-// Probe is what the engine's search asks (engine.Tablebase): a win or loss
-// in n plies is ±(engine.MateScore − n) and a draw 0, all exact. Beyond
-// DistanceStones() stones on the board, where the tables hold the result
-// but not its distance, a win is engine.KnownWin less the stones on the
-// board, and a loss its negation. It does not allocate.
-func (t *Tables) Probe(p toguz.Position) (engine.Score, bool) {
-	if result, plies, ok := t.ProbeDTM(p); ok {
-		switch result {
-		case Win:
-			return engine.MateScore - engine.Score(plies), true
-		case Loss:
-			return -engine.MateScore + engine.Score(plies), true
-		}
-		return 0, true
-	}
-	w, ok := t.ProbeWDL(p)
-	if !ok {
-		return 0, false
-	}
-	known := engine.KnownWin - engine.Score(p.OnBoard(toguz.White)+p.OnBoard(toguz.Black))
-	switch w {
-	case Win:
-		return known, true
-	case Loss:
-		return -known, true
-	}
-	return 0, true
-}
-
-// Tables answers the engine's probes.
-var _ engine.Tablebase = (*Tables)(nil)
 
 // ProbeWDL returns the exact result of p under best play, from the side to
 // move's view, and ok=false when p is not in the tables (see Value). A game

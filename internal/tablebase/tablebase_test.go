@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/engine"
 )
 
 // solved holds tables of up to 4, 5 and 6 stones, with distances, each
@@ -32,39 +31,22 @@ func tables(t testing.TB, n int) *Tables {
 	return tb
 }
 
-// randomPosition returns a standard position with k stones on the board in
-// tuzdik configuration c (mover's view), the given player to move and the
-// side to move holding kazan a.
+// randomPosition is randomBoard for the tests, which fail on an error.
 func randomPosition(t testing.TB, rng *rand.Rand, k, c int, turn toguz.Player, a int) toguz.Position {
 	t.Helper()
-	cf := &configs[c]
-	var f frame
-	for range k {
-		f.b[cf.free[rng.IntN(cf.nfree)]]++
+	p, err := randomBoard(rng, k, c, turn, a)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return positionOf(t, f, cf.t, turn, a, 162-k-a)
+	return p
 }
 
-// positionOf builds the position of frame board f with tuzdiks tz, seen
-// from turn, with kazans a (mover) and b.
+// positionOf is setupOf for the tests, which fail on an error.
 func positionOf(t testing.TB, f frame, tz tuzdiks, turn toguz.Player, a, b int) toguz.Position {
 	t.Helper()
-	s := toguz.Setup{Rules: toguz.Standard(), Turn: turn}
-	me, opp := turn, turn.Other()
-	s.Board[me], s.Board[opp] = make([]int, 9), make([]int, 9)
-	for h := range 9 {
-		s.Board[me][h], s.Board[opp][h] = int(f.b[h]), int(f.b[h+9])
-	}
-	s.Kazan[me], s.Kazan[opp] = a, b
-	if tz.my >= 0 {
-		s.Tuzdik[me] = int(tz.my) - 8
-	}
-	if tz.opp >= 0 {
-		s.Tuzdik[opp] = int(tz.opp) + 1
-	}
-	p, err := s.Position()
+	p, err := setupOf(f, tz, turn, a, b)
 	if err != nil {
-		t.Fatalf("setup %+v: %v", s, err)
+		t.Fatal(err)
 	}
 	return p
 }
@@ -155,149 +137,6 @@ func TestPlayMatchesRules(t *testing.T) {
 			}
 		}
 	}
-}
-
-// reference solves positions by exploring the whole game graph from them with
-// the rules library (full positions, kazans and all) and the textbook
-// fixed point: a position is won when a move leads to a position lost for
-// the opponent, lost when every move leads to a won one, and a draw when
-// neither ever holds (play can go on for ever).
-type reference struct {
-	id       map[toguz.Position]int32
-	pos      []toguz.Position
-	children [][]int32
-}
-
-func (r *reference) add(p toguz.Position) int32 {
-	if i, ok := r.id[p]; ok {
-		return i
-	}
-	i := int32(len(r.pos))
-	r.id[p] = i
-	r.pos = append(r.pos, p)
-	r.children = append(r.children, nil)
-	for stack := []int32{i}; len(stack) > 0; {
-		j := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		q := r.pos[j]
-		if q.IsOver() {
-			continue
-		}
-		for m := range q.LegalMoves().All() {
-			c := q.After(m)
-			ci, ok := r.id[c]
-			if !ok {
-				ci = int32(len(r.pos))
-				r.id[c] = ci
-				r.pos = append(r.pos, c)
-				r.children = append(r.children, nil)
-				stack = append(stack, ci)
-			}
-			r.children[j] = append(r.children[j], ci)
-		}
-	}
-	return i
-}
-
-func (r *reference) solve() []WDL {
-	val := make([]WDL, len(r.pos))
-	known := make([]bool, len(r.pos))
-	for i, p := range r.pos {
-		if p.IsOver() {
-			o := p.Outcome()
-			switch me := p.Turn(); {
-			case o.Result == toguz.WinFor(me):
-				val[i] = Win
-			case o.Result == toguz.WinFor(me.Other()):
-				val[i] = Loss
-			default:
-				val[i] = Draw
-			}
-			known[i] = true
-		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for i, cs := range r.children {
-			if known[i] {
-				continue
-			}
-			allWon := true
-			for _, c := range cs {
-				if known[c] && val[c] == Loss {
-					val[i], known[i], changed = Win, true, true
-					break
-				}
-				if !known[c] || val[c] != Win {
-					allWon = false
-				}
-			}
-			if !known[i] && allWon {
-				val[i], known[i], changed = Loss, true, true
-			}
-		}
-	}
-	return val
-}
-
-// distances returns the plies to the end of every position under best play
-// by the textbook definition, level by level: a finished game is at 0; a
-// won position is at d when a move leads to a lost one at d−1, and a lost
-// one at d when every move leads to a won one and the farthest is at d−1.
-// Draws get −1.
-func (r *reference) distances(val []WDL) []int {
-	dist := make([]int, len(r.pos))
-	for i, p := range r.pos {
-		dist[i] = -1
-		if p.IsOver() {
-			dist[i] = 0
-		}
-	}
-	for d, changed := 1, true; changed; d++ {
-		changed = false
-		var set []int
-		for i, cs := range r.children {
-			if dist[i] >= 0 || val[i] == Draw {
-				continue
-			}
-			if val[i] == Win {
-				for _, c := range cs {
-					if val[c] == Loss && dist[c] == d-1 {
-						set = append(set, i)
-						break
-					}
-				}
-				continue
-			}
-			far := 0
-			for _, c := range cs {
-				if dist[c] < 0 {
-					far = -1
-					break
-				}
-				far = max(far, dist[c])
-			}
-			if far == d-1 {
-				set = append(set, i)
-			}
-		}
-		for _, i := range set {
-			dist[i], changed = d, true
-		}
-		if !changed {
-			// Nothing at this level; a later one may still come.
-			for i := range r.pos {
-				if dist[i] < 0 && val[i] != Draw {
-					changed = true
-					break
-				}
-			}
-			if d > 10000 {
-				panic("reference distances do not converge")
-			}
-		}
-	}
-	return dist
 }
 
 // TestProbeMatchesReference compares the tables with the reference on random
@@ -402,100 +241,12 @@ func TestProbeDoesNotAllocate(t *testing.T) {
 	for name, probe := range map[string]func(){
 		"ProbeWDL": func() { tb.ProbeWDL(p) },
 		"ProbeDTM": func() { tb.ProbeDTM(p) },
-		"Probe":    func() { tb.Probe(p) },
 		"Value":    func() { tb.Value(p) },
 	} {
 		if n := testing.AllocsPerRun(100, probe); n != 0 {
 			t.Errorf("%s allocates %v times", name, n)
 		}
 	}
-}
-
-// TestEngineProbe checks the engine's scores against ProbeDTM, and that
-// positions beyond the distances are answered only when drawn.
-func TestEngineProbe(t *testing.T) {
-	full := tables(t, 4)
-	wdlOnly, err := Solve(context.Background(), 4, 2, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(13, 14))
-	for n := range 2000 {
-		k := 1 + rng.IntN(4)
-		p := randomPosition(t, rng, k, n%numConfigs, toguz.Player(n%2), 81-k+rng.IntN(k+1))
-		res, plies, ok := full.ProbeDTM(p)
-		if !ok {
-			t.Fatalf("%s: no distance in a 4-stone table", p.FEN())
-		}
-		want := map[WDL]engine.Score{Win: engine.MateScore - engine.Score(plies), Draw: 0,
-			Loss: -engine.MateScore + engine.Score(plies)}[res]
-		if s, ok := full.Probe(p); !ok || s != want || (res != Draw) != s.IsMate() || s.MatePlies() != map[WDL]int{Win: plies, Loss: -plies}[res] {
-			t.Fatalf("%s: Probe = %v, %v; want %v (%s in %d)", p.FEN(), s, ok, want, res, plies)
-		}
-		if k > 2 {
-			known := engine.KnownWin - engine.Score(k)
-			want = map[WDL]engine.Score{Win: known, Draw: 0, Loss: -known}[res]
-		}
-		if s, ok := wdlOnly.Probe(p); !ok || s != want || k > 2 && s.IsMate() {
-			t.Fatalf("%s (%d stones): Probe without distances = %v, %v; want %v (%s)", p.FEN(), k, s, ok, want, res)
-		}
-	}
-}
-
-// TestEngineWinsWithoutDistances plays won endings out with tables that
-// hold results but no distances, at a depth that does not see the end: the
-// engine, on both sides, must bring every win home.
-func TestEngineWinsWithoutDistances(t *testing.T) {
-	const stones = 5
-	full := tables(t, stones)
-	results, err := Solve(context.Background(), stones, 0, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := engine.DefaultOptions()
-	opts.Tablebase, opts.HashMB = results, 1
-	eng, err := engine.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(15, 16))
-	want := 20
-	if testing.Short() {
-		want = 5
-	}
-	games, total, shortest := 0, 0, 0
-	for n := 0; games < want; n++ {
-		k := 3 + rng.IntN(stones-2)
-		// The mover lacks all but one of the stones on the board or more,
-		// so a win takes several captures.
-		p := randomPosition(t, rng, k, n%numConfigs, toguz.Player(n%2), 81-k+1+rng.IntN(2))
-		res, plies, _ := full.ProbeDTM(p)
-		if res != Win || plies < 6 {
-			continue
-		}
-		games++
-		shortest += plies
-		winner, start := p.Turn(), p
-		eng.NewGame()
-		for ply := 0; !p.IsOver(); ply++ {
-			if ply == 300 {
-				t.Fatalf("%s: won in %d plies, still going after 300: %s", start.FEN(), plies, p.FEN())
-			}
-			r := eng.Search(context.Background(), p, engine.Limits{Depth: 2}, nil)
-			if p, err = p.Play(r.Best); err != nil {
-				t.Fatal(err)
-			}
-			total++
-		}
-		result := toguz.WhiteWins
-		if winner == toguz.Black {
-			result = toguz.BlackWins
-		}
-		if o := p.Outcome(); o.Result != result {
-			t.Errorf("%s: a win in %d plies for the mover ended %v", start.FEN(), plies, o.Result)
-		}
-	}
-	t.Logf("%d won endings played out in %d plies; the shortest wins take %d", games, total, shortest)
 }
 
 func TestFileRoundTrip(t *testing.T) {
@@ -601,7 +352,6 @@ func BenchmarkProbe(b *testing.B) {
 	}{
 		{"WDL", func(p toguz.Position) { tb.ProbeWDL(p) }},
 		{"DTM", func(p toguz.Position) { tb.ProbeDTM(p) }},
-		{"Engine", func(p toguz.Position) { tb.Probe(p) }},
 	}
 	for _, pr := range probes {
 		b.Run(pr.name, func(b *testing.B) {
@@ -674,42 +424,25 @@ func BenchmarkSolveDistances(b *testing.B) {
 	}
 }
 
-// TestFileMatchesReference checks a generated table file, named by the
-// environment variable TOGUZ_TABLEBASE, against the reference on random
-// positions of its largest layers:
-//
-//	TOGUZ_TABLEBASE=standard-9.tgtb go test -run FileMatches ./internal/tablebase/
-func TestFileMatchesReference(t *testing.T) {
-	path := os.Getenv("TOGUZ_TABLEBASE")
-	if path == "" {
-		t.Skip("TOGUZ_TABLEBASE names no table file")
-	}
-	tb, err := Open(path)
+// TestVerify: Verify passes solved tables and catches tables whose values
+// were damaged.
+func TestVerify(t *testing.T) {
+	tb := tables(t, 5)
+	rep, err := Verify(context.Background(), tb, 6, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(15, 16))
-	ref := &reference{id: map[toguz.Position]int32{}}
-	var roots []int32
-	for n := range 24 {
-		k := tb.MaxStones() - n%3
-		p := randomPosition(t, rng, k, rng.IntN(numConfigs), toguz.Player(n%2), 81-k+rng.IntN(k+1))
-		roots = append(roots, ref.add(p))
+	if rep.Roots != 6 || rep.Positions < rep.Roots || rep.Distances != rep.Positions {
+		t.Errorf("report %+v: want 6 roots, every position reached with its distance checked", rep)
 	}
-	val := ref.solve()
-	dist := ref.distances(val)
-	checked := 0
-	for i, p := range ref.pos {
-		got, ok := tb.ProbeWDL(p)
-		if !ok || got != val[i] {
-			t.Fatalf("%s: tables say %s (%v), reference %s", p.FEN(), got, ok, val[i])
-		}
-		if res, plies, ok := tb.ProbeDTM(p); ok {
-			if res != got || plies != max(dist[i], 0) {
-				t.Fatalf("%s: ProbeDTM %s in %d, reference %s in %d", p.FEN(), res, plies, val[i], dist[i])
-			}
-			checked++
-		}
+	damaged := *tb
+	damaged.data = make([]byte, len(tb.data)) // nobody can gain a stone: wins become draws
+	if _, err := Verify(context.Background(), &damaged, 6, 1); !errors.Is(err, ErrMismatch) {
+		t.Errorf("damaged tables: %v, want ErrMismatch", err)
 	}
-	t.Logf("%d positions reached from %d roots: results all agree, distances of %d agree", len(ref.pos), len(roots), checked)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Verify(ctx, tb, 6, 1); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
 }

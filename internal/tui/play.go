@@ -17,6 +17,7 @@ package tui
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -88,12 +89,7 @@ func Play(ctx context.Context, c Config) (Game, error) {
 	if c.Fullmove < 1 {
 		c.Fullmove = 1
 	}
-	if c.White == "" {
-		c.White = "White"
-	}
-	if c.Black == "" {
-		c.Black = "Black"
-	}
+	c.White, c.Black = cmp.Or(c.White, "White"), cmp.Or(c.Black, "Black")
 	s := session{Config: c, pos: c.Start, lines: make(chan string), done: make(chan struct{})}
 	defer close(s.done)
 	go s.read()

@@ -2,11 +2,13 @@
 // one process: balanced random openings, each played with both colours,
 // fixed nodes, depth or time per move, and the Elo difference with its
 // error. It is the engine's development loop for deciding whether a
-// feature earns its place (docs/engine-testing.md); the full match runner
-// with protocol engines, clocks and SPRT is `toguz match`.
+// feature earns its place (docs/engine-testing.md), run as `toguz duel`;
+// the full match runner with protocol engines, clocks and SPRT is
+// `toguz match`.
 package duel
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -47,10 +49,7 @@ func Play(ctx context.Context, cfg Config, progress func(Result)) (Result, error
 		return res, fmt.Errorf("engine B: %w", err)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6475656c))
-	maxPlies := cfg.MaxPlies
-	if maxPlies == 0 {
-		maxPlies = 400
-	}
+	maxPlies := cmp.Or(cfg.MaxPlies, 400)
 	for range cfg.Openings {
 		open := opening(rng, cfg.OpenPlies)
 		for _, aWhite := range []bool{true, false} {

@@ -1,4 +1,8 @@
-package match
+// Package openings provides opening suites: the positions a match starts
+// its games from. Default is the embedded suite built from the 2018
+// championship games; Build makes one from any games, Parse and Format read
+// and write the one-position-string-per-line form.
+package openings
 
 import (
 	"bufio"
@@ -11,20 +15,20 @@ import (
 	"github.com/toguz/toguz"
 )
 
-// DefaultOpenings is the opening suite of the package, one position string
-// per line: the positions after 4 to 8 plies of the 2018 championship games
+// Default is the opening suite of the package, one position string per
+// line: the positions after 4 to 8 plies of the 2018 championship games
 // (RULES.md §8) that occur in at least one game, deduplicated, with kazans
-// within OpeningsMaxKazanGap stones of each other. TestOpeningsFile rebuilds
-// it from the games and checks that it is unchanged.
+// within MaxKazanGap stones of each other. TestDefaultFile rebuilds it from
+// the games and checks that it is unchanged.
 //
 //go:embed openings.txt
-var DefaultOpenings string
+var Default string
 
 // The filter of the default suite.
 const (
-	OpeningsMinPly      = 4
-	OpeningsMaxPly      = 8
-	OpeningsMaxKazanGap = 4
+	MinPly      = 4
+	MaxPly      = 8
+	MaxKazanGap = 4
 )
 
 // Opening is a position a match starts its games from, with its full-move
@@ -38,9 +42,9 @@ type Opening struct {
 // FEN returns the position string of the opening, with its move number.
 func (o Opening) FEN() string { return toguz.FormatFEN(o.Position, o.FullMove) }
 
-// ParseOpenings reads a suite: one position string per line; blank lines
+// Parse reads a suite: one position string per line; blank lines
 // and lines starting with # are skipped.
-func ParseOpenings(r io.Reader, rules toguz.Rules) ([]Opening, error) {
+func Parse(r io.Reader, rules toguz.Rules) ([]Opening, error) {
 	var out []Opening
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
@@ -66,11 +70,11 @@ func ParseOpenings(r io.Reader, rules toguz.Rules) ([]Opening, error) {
 	return out, nil
 }
 
-// BuildOpenings returns the distinct positions reached after minPly..maxPly
+// Build returns the distinct positions reached after minPly..maxPly
 // plies of the games (each a move list from the standard start), whose
 // kazans differ by at most maxGap stones and where the game goes on, in the
 // order they first occur, each with the move number of its first occurrence.
-func BuildOpenings(games [][]toguz.Move, minPly, maxPly, maxGap int) []Opening {
+func Build(games [][]toguz.Move, minPly, maxPly, maxGap int) []Opening {
 	seen := make(map[toguz.Position]bool)
 	var out []Opening
 	for _, g := range games {
@@ -111,8 +115,8 @@ func ReadGames(name string, data []byte) ([][]toguz.Move, error) {
 	return out, nil
 }
 
-// FormatOpenings writes a suite as ParseOpenings reads it.
-func FormatOpenings(w io.Writer, suite []Opening) error {
+// Format writes a suite as Parse reads it.
+func Format(w io.Writer, suite []Opening) error {
 	lines := make([]string, len(suite))
 	for i, o := range suite {
 		lines[i] = o.FEN()

@@ -1,0 +1,247 @@
+package tablebase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/toguz/toguz"
+)
+
+// VerifyReport is what Verify checked.
+type VerifyReport struct {
+	Roots     int // random positions the graph was explored from
+	Positions int // positions reached from them, each checked
+	Distances int // of which the distance to the end was checked too
+}
+
+// ErrMismatch is wrapped by Verify's error for a position where the tables
+// and the reference disagree.
+var ErrMismatch = errors.New("tables and reference disagree")
+
+// Verify checks t against a reference solver that shares nothing with the
+// tables but the rules library: from roots random positions of its three
+// largest layers (seeded by seed), it explores every position reachable
+// (full positions, kazans and all) and solves the graph by the textbook
+// fixed point. Every position reached must have the reference's result,
+// and its distance to the end where the tables hold one. The first
+// disagreement is an error wrapping ErrMismatch that names the position.
+// The graph of a few dozen roots of 9 stones takes minutes and gigabytes.
+func Verify(ctx context.Context, t *Tables, roots int, seed uint64) (VerifyReport, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x766572696679))
+	ref := &reference{id: map[toguz.Position]int32{}}
+	for n := range roots {
+		if err := ctx.Err(); err != nil {
+			return VerifyReport{}, err
+		}
+		k := max(t.MaxStones()-n%3, 1)
+		p, err := randomBoard(rng, k, rng.IntN(numConfigs), toguz.Player(n%2), 81-k+rng.IntN(k+1))
+		if err != nil {
+			return VerifyReport{}, err
+		}
+		ref.add(p)
+	}
+	if err := ctx.Err(); err != nil {
+		return VerifyReport{}, err
+	}
+	val := ref.solve()
+	dist := ref.distances(val)
+	rep := VerifyReport{Roots: roots, Positions: len(ref.pos)}
+	for i, p := range ref.pos {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return rep, err
+			}
+		}
+		got, ok := t.ProbeWDL(p)
+		if !ok || got != val[i] {
+			return rep, fmt.Errorf("%w: %s: tables say %s (in them: %v), reference %s", ErrMismatch, p.FEN(), got, ok, val[i])
+		}
+		if res, plies, ok := t.ProbeDTM(p); ok {
+			if res != got || plies != max(dist[i], 0) {
+				return rep, fmt.Errorf("%w: %s: distance %s in %d, reference %s in %d", ErrMismatch, p.FEN(), res, plies, val[i], max(dist[i], 0))
+			}
+			rep.Distances++
+		}
+	}
+	return rep, nil
+}
+
+// randomBoard returns a standard position with k stones on the board in
+// tuzdik configuration c (mover's view), the given player to move and the
+// side to move holding kazan a.
+func randomBoard(rng *rand.Rand, k, c int, turn toguz.Player, a int) (toguz.Position, error) {
+	cf := &configs[c]
+	var f frame
+	for range k {
+		f.b[cf.free[rng.IntN(cf.nfree)]]++
+	}
+	return setupOf(f, cf.t, turn, a, 162-k-a)
+}
+
+// setupOf builds the position of frame board f with tuzdiks tz, seen from
+// turn, with kazans a (mover) and b.
+func setupOf(f frame, tz tuzdiks, turn toguz.Player, a, b int) (toguz.Position, error) {
+	s := toguz.Setup{Rules: toguz.Standard(), Turn: turn}
+	me, opp := turn, turn.Other()
+	s.Board[me], s.Board[opp] = make([]int, 9), make([]int, 9)
+	for h := range 9 {
+		s.Board[me][h], s.Board[opp][h] = int(f.b[h]), int(f.b[h+9])
+	}
+	s.Kazan[me], s.Kazan[opp] = a, b
+	if tz.my >= 0 {
+		s.Tuzdik[me] = int(tz.my) - 8
+	}
+	if tz.opp >= 0 {
+		s.Tuzdik[opp] = int(tz.opp) + 1
+	}
+	p, err := s.Position()
+	if err != nil {
+		return toguz.Position{}, fmt.Errorf("setup %+v: %w", s, err)
+	}
+	return p, nil
+}
+
+// reference solves positions by exploring the whole game graph from them with
+// the rules library (full positions, kazans and all) and the textbook
+// fixed point: a position is won when a move leads to a position lost for
+// the opponent, lost when every move leads to a won one, and a draw when
+// neither ever holds (play can go on for ever).
+type reference struct {
+	id       map[toguz.Position]int32
+	pos      []toguz.Position
+	children [][]int32
+}
+
+func (r *reference) add(p toguz.Position) int32 {
+	if i, ok := r.id[p]; ok {
+		return i
+	}
+	i := int32(len(r.pos))
+	r.id[p] = i
+	r.pos = append(r.pos, p)
+	r.children = append(r.children, nil)
+	for stack := []int32{i}; len(stack) > 0; {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		q := r.pos[j]
+		if q.IsOver() {
+			continue
+		}
+		for m := range q.LegalMoves().All() {
+			c := q.After(m)
+			ci, ok := r.id[c]
+			if !ok {
+				ci = int32(len(r.pos))
+				r.id[c] = ci
+				r.pos = append(r.pos, c)
+				r.children = append(r.children, nil)
+				stack = append(stack, ci)
+			}
+			r.children[j] = append(r.children[j], ci)
+		}
+	}
+	return i
+}
+
+func (r *reference) solve() []WDL {
+	val := make([]WDL, len(r.pos))
+	known := make([]bool, len(r.pos))
+	for i, p := range r.pos {
+		if p.IsOver() {
+			o := p.Outcome()
+			switch me := p.Turn(); {
+			case o.Result == toguz.WinFor(me):
+				val[i] = Win
+			case o.Result == toguz.WinFor(me.Other()):
+				val[i] = Loss
+			default:
+				val[i] = Draw
+			}
+			known[i] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, cs := range r.children {
+			if known[i] {
+				continue
+			}
+			allWon := true
+			for _, c := range cs {
+				if known[c] && val[c] == Loss {
+					val[i], known[i], changed = Win, true, true
+					break
+				}
+				if !known[c] || val[c] != Win {
+					allWon = false
+				}
+			}
+			if !known[i] && allWon {
+				val[i], known[i], changed = Loss, true, true
+			}
+		}
+	}
+	return val
+}
+
+// distances returns the plies to the end of every position under best play
+// by the textbook definition, level by level: a finished game is at 0; a
+// won position is at d when a move leads to a lost one at d−1, and a lost
+// one at d when every move leads to a won one and the farthest is at d−1.
+// Draws get −1.
+func (r *reference) distances(val []WDL) []int {
+	dist := make([]int, len(r.pos))
+	for i, p := range r.pos {
+		dist[i] = -1
+		if p.IsOver() {
+			dist[i] = 0
+		}
+	}
+	for d, changed := 1, true; changed; d++ {
+		changed = false
+		var set []int
+		for i, cs := range r.children {
+			if dist[i] >= 0 || val[i] == Draw {
+				continue
+			}
+			if val[i] == Win {
+				for _, c := range cs {
+					if val[c] == Loss && dist[c] == d-1 {
+						set = append(set, i)
+						break
+					}
+				}
+				continue
+			}
+			far := 0
+			for _, c := range cs {
+				if dist[c] < 0 {
+					far = -1
+					break
+				}
+				far = max(far, dist[c])
+			}
+			if far == d-1 {
+				set = append(set, i)
+			}
+		}
+		for _, i := range set {
+			dist[i], changed = d, true
+		}
+		if !changed {
+			// Nothing at this level; a later one may still come.
+			for i := range r.pos {
+				if dist[i] < 0 && val[i] != Draw {
+					changed = true
+					break
+				}
+			}
+			if d > 10000 {
+				panic("reference distances do not converge")
+			}
+		}
+	}
+	return dist
+}
