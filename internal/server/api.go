@@ -423,10 +423,26 @@ func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved
 	return g, saved, nil
 }
 
+// exportFormat returns the format of an export format name (docs/api.md):
+// "record" is our own format, which the game page calls "toguz", the rules
+// library's name for it.
+func exportFormat(name string) (toguz.Format, bool) {
+	switch strings.ToLower(name) {
+	case "record", "toguz":
+		return toguz.FormatToguz, true
+	case "tgk":
+		return toguz.FormatTGK, true
+	case "playstrategy":
+		return toguz.FormatPlayStrategy, true
+	}
+	return 0, false
+}
+
 func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
-	f, err := toguz.ParseFormat(cmpOr(r.URL.Query().Get("format"), "toguz"))
-	if err != nil || f == toguz.FormatPlayOK {
-		return badRequest("bad_format", "format must be toguz (record), tgk or playstrategy")
+	name := cmpOr(r.URL.Query().Get("format"), "record")
+	f, ok := exportFormat(name)
+	if !ok {
+		return badRequest("bad_format", "format %q: want record (or toguz), tgk or playstrategy", name)
 	}
 	g, _, err := s.record(r.Context(), r.PathValue("id"))
 	if err != nil {
