@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toguz/toguz/internal/localserver"
+	"github.com/toguz/toguz/internal/server"
 )
 
 // startServer starts the real server in this process with a fresh
 // database, the write limits a load test from one address needs, and no
 // message rate limit, since the tests move much faster than people.
-func startServer(t testing.TB) *localserver.Server {
+func startServer(t testing.TB) *server.Local {
 	t.Helper()
-	s, err := localserver.Start(context.Background(), localserver.Options{
+	s, err := server.StartLocal(context.Background(), server.Options{
 		DB: filepath.Join(t.TempDir(), "toguz.db"), WritesPerSecond: 1e6, WriteBurst: 1e6,
 		MessageRate: 1e6, MessageBurst: 1e6,
 	})

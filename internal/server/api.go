@@ -296,7 +296,7 @@ func (s *Server) createEngineGame(ctx context.Context, id Identity, req engineRe
 		fen = p.FEN()
 	}
 	me := id.Seat()
-	eng := live.Seat{ID: "engine", Name: fmt.Sprintf("Engine %d", req.Level), Engine: req.Level}
+	eng := live.EngineSeat(req.Level, fmt.Sprintf("Engine %d", req.Level))
 	spec := live.Spec{Rules: rules, StartFEN: fen, TC: tc, White: me, Black: eng}
 	switch req.Color {
 	case "white", "":

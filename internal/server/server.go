@@ -4,9 +4,10 @@
 // # Index
 //
 //   - Open, Options and App (app.go): the whole server wired as `toguz serve`
-//     and internal/localserver both run it: the store, the auth accounts,
-//     the hub with its engine player and its resumed games, the lobby and
-//     the handler; Serve and Close.
+//     and StartLocal both run it: the store, the auth accounts, the hub with
+//     its engine player and its resumed games, the lobby and the handler;
+//     Serve and Close. StartLocal (local.go) serves it on a loopback port
+//     in the calling process, for the load and browser tests.
 //   - Server and Config: built from the live hub and lobby, the accounts
 //     (internal/auth), the archive (internal/store) and the pages
 //     (internal/web); Handler returns the whole route table.
@@ -23,11 +24,10 @@
 //     goroutines per connection: the handler reads, one writer sends the
 //     game's already-encoded messages; pings run from a timer.
 //   - API (api.go), pages (pages.go), the archive's interface (archive.go).
-//   - Adapters (adapters.go, accounts.go): GameStore puts internal/store
-//     behind live.Store and Archive; EnginePlayer plays the engine's moves
-//     with a pool of internal/engine searchers at the game's level;
-//     AuthAccounts puts internal/auth (argon2id, sessions, login limits)
-//     behind Accounts.
+//   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
+//     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
+//     login limits) behind Accounts. The hub's store and engine are
+//     store.LiveStore and engine.LivePlayer, beside what they adapt.
 package server
 
 import (
