@@ -2,8 +2,12 @@ package server
 
 import (
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toguz/toguz/internal/live"
 )
 
 // apiDoc returns docs/api.md, the API's reference, which these tests hold
@@ -48,6 +52,48 @@ func TestExportFormats(t *testing.T) {
 		code, m := s.do("GET", "/api/games/"+id+"/export?format="+f, "", nil)
 		if e, _ := m["error"].(map[string]any); code != 400 || e["code"] != "bad_format" {
 			t.Errorf("export format %q: %d %v, want 400 bad_format", f, code, m)
+		}
+	}
+}
+
+// apiCodes are every error code the API answers: live's and the server's
+// own (codeCanceled excepted: no client reads it).
+func apiCodes() []live.Code {
+	return append(live.Codes(), codeBadName, codeBadPassword, codeNameTaken, codeBadCredentials,
+		codeUnauthenticated, codeBadFormat)
+}
+
+// TestErrorCodesDocumented requires docs/api.md's "Error codes" section to
+// list exactly the codes of the code: each once, none missing, none extra.
+func TestErrorCodesDocumented(t *testing.T) {
+	doc := apiDoc(t)
+	_, section, ok := strings.Cut(doc, "\n## Error codes\n")
+	if !ok {
+		t.Fatal("docs/api.md has no Error codes section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var documented []string
+	for _, m := range regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(section, -1) {
+		documented = append(documented, m[1])
+	}
+	var coded []string
+	for _, c := range apiCodes() {
+		coded = append(coded, string(c))
+	}
+	for what, list := range map[string][]string{"docs/api.md": documented, "the code": coded} {
+		sorted := slices.Sorted(slices.Values(list))
+		if c := slices.Compact(slices.Clone(sorted)); len(c) != len(sorted) {
+			t.Errorf("%s names an error code twice: %q", what, sorted)
+		}
+	}
+	for _, c := range coded {
+		if !slices.Contains(documented, c) {
+			t.Errorf("error code %s is not in docs/api.md", c)
+		}
+	}
+	for _, c := range documented {
+		if !slices.Contains(coded, c) {
+			t.Errorf("docs/api.md lists error code %s, which the code does not have", c)
 		}
 	}
 }

@@ -47,13 +47,13 @@ func accountError(err error) error {
 	for _, c := range []struct {
 		err    error
 		status int
-		code   string
+		code   live.Code
 	}{
-		{ErrBadName, http.StatusBadRequest, "bad_name"},
-		{ErrBadPassword, http.StatusBadRequest, "bad_password"},
-		{ErrNameTaken, http.StatusConflict, "name_taken"},
-		{ErrBadCredentials, http.StatusUnauthorized, "bad_credentials"},
-		{ErrRateLimited, http.StatusTooManyRequests, "rate_limited"},
+		{ErrBadName, http.StatusBadRequest, codeBadName},
+		{ErrBadPassword, http.StatusBadRequest, codeBadPassword},
+		{ErrNameTaken, http.StatusConflict, codeNameTaken},
+		{ErrBadCredentials, http.StatusUnauthorized, codeBadCredentials},
+		{ErrRateLimited, http.StatusTooManyRequests, live.CodeRateLimited},
 	} {
 		if errors.Is(err, c.err) {
 			return &apiError{Status: c.status, Code: c.code, Message: err.Error()}

@@ -110,7 +110,7 @@ func formInt(r *http.Request, name string) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, badRequest("bad_position", "%s: %q is not a whole number", name, v)
+		return 0, badRequest(live.CodeBadPosition, "%s: %q is not a whole number", name, v)
 	}
 	return n, nil
 }
@@ -150,7 +150,7 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 			p, err = checkPosition(preq)
 		}
 		if err == nil && p.IsOver() {
-			err = badRequest("bad_position", "the game is already over in this position")
+			err = badRequest(live.CodeBadPosition, "the game is already over in this position")
 		}
 		if err != nil {
 			d := newEditorData(toguz.StartPosition())
@@ -228,12 +228,6 @@ type gameData struct {
 	Errors                      string // JSON: error code → text in the page's language
 }
 
-// errorCodes are the websocket error codes the board explains in the
-// page's language.
-var errorCodes = []string{"not_a_player", "not_in_control", "game_over", "stale_move", "duplicate_move",
-	"future_ply", "not_your_turn", "illegal_move", "cannot_abort", "cannot_claim", "no_draw_offer",
-	"rate_limited", "bad_message", "internal"}
-
 func mustJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -248,9 +242,10 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := s.page(r, "game.title", nil, st.ID)
-	texts := map[string]string{}
-	for _, c := range errorCodes {
-		texts[c] = s.cat.T(p.Lang, "err."+c)
+	// The board explains the game websocket's errors in the page's language.
+	texts := map[live.Code]string{}
+	for _, c := range live.GameCodes() {
+		texts[c] = s.cat.T(p.Lang, "err."+string(c))
 	}
 	d := gameData{ID: st.ID, Mode: "live", HoleNames: mustJSON(p.HoleNames), Errors: mustJSON(texts)}
 	if st.Status != "playing" {
@@ -269,7 +264,7 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) pageChallenge(w http.ResponseWriter, r *http.Request) error {
 	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
 	if !ok {
-		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "this challenge does not exist or was cancelled"}
+		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "this challenge does not exist or was cancelled"}
 	}
 	if gid != "" {
 		return redirect(w, r, "/game/"+gid)
@@ -321,7 +316,7 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 	var data []byte
 	name := "record"
 	if err := r.ParseMultipartForm(maxImport); err != nil && !errors.Is(err, http.ErrNotMultipart) {
-		return badRequest("bad_request", "the upload could not be read (at most %d bytes): %v", maxImport, err)
+		return badRequest(live.CodeBadRequest, "the upload could not be read (at most %d bytes): %v", maxImport, err)
 	}
 	if f, h, err := r.FormFile("file"); err == nil {
 		defer f.Close()
@@ -476,7 +471,7 @@ func ratingChart(h []RatingPoint) template.HTML {
 func (s *Server) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	cat, err := rating.ParseCategory(cmpOr(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
-		return badRequest("bad_request", "%v", err)
+		return badRequest(live.CodeBadRequest, "%v", err)
 	}
 	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
 	if err != nil {
