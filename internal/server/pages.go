@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -221,19 +220,15 @@ func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) error {
 
 // ---- games ----
 
+// gameData is the game page's and the import's board; the template gives
+// HoleNames, Positions, Moves and Errors to board.js as JSON.
 type gameData struct {
-	ID, Mode                    string
-	HoleNames, Positions, Moves string // JSON for board.js
-	White, Black, Result        string // for a replay without a live game
-	Errors                      string // JSON: error code → text in the page's language
-}
-
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "null"
-	}
-	return string(b)
+	ID, Mode             string
+	HoleNames            [9]string
+	Positions            []string             // a replay's
+	Moves                []live.MoveJSON      // a replay's
+	White, Black, Result string               // for a replay without a live game
+	Errors               map[live.Code]string // error code → text in the page's language
 }
 
 func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
@@ -247,9 +242,9 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 	for _, c := range live.GameCodes() {
 		texts[c] = s.cat.T(p.Lang, "err."+string(c))
 	}
-	d := gameData{ID: st.ID, Mode: "live", HoleNames: mustJSON(p.HoleNames), Errors: mustJSON(texts)}
+	d := gameData{ID: st.ID, Mode: "live", HoleNames: p.HoleNames, Errors: texts}
 	if st.Status != "playing" {
-		d.Mode, d.Positions, d.Moves = "replay", mustJSON(st.Positions), mustJSON(st.Moves)
+		d.Mode, d.Positions, d.Moves = "replay", st.Positions, st.Moves
 		d.White, d.Black = st.White.Name, st.Black.Name
 		d.Result = fmt.Sprintf("%s %s %s (%d–%d)", st.Result, s.cat.T(p.Lang, "result."+st.Result),
 			s.cat.T(p.Lang, "term."+st.Termination), st.Score[0], st.Score[1])
@@ -345,8 +340,8 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 			d.Games = append(d.Games, g.summary)
 		}
 		first := games[0]
-		d.Replay = &gameData{Mode: "replay", HoleNames: mustJSON(p.HoleNames),
-			Positions: mustJSON(first.positions), Moves: mustJSON(first.moves),
+		d.Replay = &gameData{Mode: "replay", HoleNames: p.HoleNames,
+			Positions: first.positions, Moves: first.moves,
 			White: first.summary.White, Black: first.summary.Black,
 			Result: first.summary.Result + " " + first.summary.Termination + " " + first.summary.Score}
 	}
