@@ -14,7 +14,7 @@ import (
 
 	"github.com/toguz/toguz/internal/cputime"
 	"github.com/toguz/toguz/internal/loadtest"
-	"github.com/toguz/toguz/internal/localserver"
+	"github.com/toguz/toguz/internal/server"
 )
 
 func runLoadtest(ctx context.Context, e env) (err error) {
@@ -43,7 +43,7 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 	case *duration <= 0 || *duration > 30*time.Minute:
 		return fmt.Errorf("-duration %v: want a duration up to 30m", *duration)
 	}
-	var local *localserver.Server
+	var local *server.Local
 	if *target == "" {
 		srv, cleanup, err := startLocal(ctx)
 		if err != nil {
@@ -125,12 +125,12 @@ func checkLoopback(s string) error {
 
 // startLocal starts the server in this process with a temporary database
 // and no write limits (a load test comes from one address).
-func startLocal(ctx context.Context) (*localserver.Server, func(), error) {
+func startLocal(ctx context.Context) (*server.Local, func(), error) {
 	dir, err := os.MkdirTemp("", "toguz-loadtest-")
 	if err != nil {
 		return nil, nil, err
 	}
-	srv, err := localserver.Start(ctx, localserver.Options{
+	srv, err := server.StartLocal(ctx, server.Options{
 		DB: filepath.Join(dir, "toguz.db"), WritesPerSecond: 1e9, WriteBurst: 1 << 30,
 	})
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/localserver"
+	"github.com/toguz/toguz/internal/server"
 )
 
 // setup skips the test unless TOGUZ_E2E=1, and starts the server and a
@@ -43,7 +43,7 @@ func setup(t *testing.T) (string, context.Context, string) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel)
-	srv, err := localserver.Start(ctx, localserver.Options{DB: filepath.Join(t.TempDir(), "toguz.db"), Engines: 1})
+	srv, err := server.StartLocal(ctx, server.Options{DB: filepath.Join(t.TempDir(), "toguz.db"), Engines: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,4 +38,7 @@
 //
 // A node allocates nothing: positions are 32-byte values made by copy-make
 // into fixed per-ply arrays owned by each worker.
+//
+// LivePlayer (liveplayer.go) plays the engine's moves of the live games
+// (live.Engine) with a pool of engines at each game's level.
 package engine

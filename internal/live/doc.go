@@ -20,7 +20,8 @@
 //   - Lobby and Seek: open seeks and challenges by link.
 //   - Category: the rating category of a time control.
 //   - Store and Engine: what the package needs from the database and the
-//     engine (consumer-side interfaces; internal/server wires the real ones).
+//     engine (consumer-side interfaces; the real ones are store.LiveStore
+//     and engine.LivePlayer, which the tests use too).
 //
 // # Durability
 //

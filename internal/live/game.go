@@ -75,7 +75,7 @@ func newGame(h *Hub, s Saved) (*game, error) {
 	for i, m := range s.Moves {
 		e, next, err := g.entry(g.pos, m)
 		if err != nil {
-			return nil, errorf("internal", "game %s, ply %d: %v", s.ID, i+1, err)
+			return nil, errorf(CodeInternal, "game %s, ply %d: %v", s.ID, i+1, err)
 		}
 		g.moves = append(g.moves, e)
 		g.pos = next
@@ -237,7 +237,7 @@ func (g *game) handle(c *Conn, m ClientMsg) {
 	case "draw_accept":
 		if err = g.mustPlay(c); err == nil {
 			if g.drawOffer != int8(toguz.Player(c.color).Other()) {
-				err = errorf("no_draw_offer", "your opponent has not offered a draw")
+				err = errorf(CodeNoDrawOffer, "your opponent has not offered a draw")
 			} else {
 				g.finishDraw(time.Now())
 			}
@@ -245,7 +245,7 @@ func (g *game) handle(c *Conn, m ClientMsg) {
 	case "draw_decline":
 		if err = g.mustPlay(c); err == nil {
 			if g.drawOffer != int8(toguz.Player(c.color).Other()) {
-				err = errorf("no_draw_offer", "your opponent has not offered a draw")
+				err = errorf(CodeNoDrawOffer, "your opponent has not offered a draw")
 			} else {
 				g.drawOffer = -1
 				g.broadcast(mustJSON(byMsg{Type: "draw_declined", By: colorOf(c.color)}))
@@ -254,7 +254,7 @@ func (g *game) handle(c *Conn, m ClientMsg) {
 	case "abort":
 		if err = g.mustPlay(c); err == nil {
 			if !g.canAbort(toguz.Player(c.color)) {
-				err = errorf("cannot_abort", "a game can only be aborted before your first move")
+				err = errorf(CodeCannotAbort, "a game can only be aborted before your first move")
 			} else {
 				g.finish(Ending{Status: Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, time.Now())
 			}
@@ -263,14 +263,14 @@ func (g *game) handle(c *Conn, m ClientMsg) {
 		err = g.onClaim(c)
 	case "take_control":
 		if c.color < 0 {
-			err = errorf("not_a_player", "spectators have nothing to control")
+			err = errorf(CodeNotAPlayer, "spectators have nothing to control")
 		} else {
 			g.giveControl(c)
 		}
 	case "sync":
 		g.send(c, g.stateJSON(c))
 	default:
-		err = errorf("bad_message", "unknown message type %q", m.Type)
+		err = errorf(CodeBadMessage, "unknown message type %q", m.Type)
 	}
 	if err != nil {
 		var ply *int
@@ -286,11 +286,11 @@ func (g *game) handle(c *Conn, m ClientMsg) {
 func (g *game) mustPlay(c *Conn) *Error {
 	switch {
 	case c.color < 0:
-		return errorf("not_a_player", "you are not playing in this game")
+		return errorf(CodeNotAPlayer, "you are not playing in this game")
 	case !c.control:
-		return errorf("not_in_control", "another tab of yours is in control of this game; take control to play here")
+		return errorf(CodeNotInControl, "another tab of yours is in control of this game; take control to play here")
 	case g.status != Playing:
-		return errorf("game_over", "the game is over")
+		return errorf(CodeGameOver, "the game is over")
 	}
 	return nil
 }
@@ -312,24 +312,24 @@ func (g *game) onMove(c *Conn, m ClientMsg) *Error {
 		return err
 	}
 	if m.Ply == nil {
-		return errorf("bad_message", "a move needs the ply number (the count of plies you have seen)")
+		return errorf(CodeBadMessage, "a move needs the ply number (the count of plies you have seen)")
 	}
 	n, ply := len(g.moves), *m.Ply
 	me := toguz.Player(c.color)
 	switch {
 	case ply < 0:
-		return errorf("bad_message", "ply %d is negative", ply)
+		return errorf(CodeBadMessage, "ply %d is negative", ply)
 	case ply < n:
 		if g.moves[ply].by == me && int(g.moves[ply].Hole) == m.Hole {
-			return errorf("duplicate_move", "move %d (hole %d) was already played; the game is at ply %d", ply+1, m.Hole, n)
+			return errorf(CodeDuplicateMove, "move %d (hole %d) was already played; the game is at ply %d", ply+1, m.Hole, n)
 		}
-		return errorf("stale_move", "your move was made at ply %d but the game is at ply %d", ply, n)
+		return errorf(CodeStaleMove, "your move was made at ply %d but the game is at ply %d", ply, n)
 	case ply > n:
-		return errorf("future_ply", "ply %d is ahead of the game, which is at ply %d", ply, n)
+		return errorf(CodeFuturePly, "ply %d is ahead of the game, which is at ply %d", ply, n)
 	case g.pos.Turn() != me:
-		return errorf("not_your_turn", "it is %s's turn", g.pos.Turn())
+		return errorf(CodeNotYourTurn, "it is %s's turn", g.pos.Turn())
 	case m.Hole < 1 || m.Hole > g.pos.Holes():
-		return errorf("illegal_move", "there is no hole %d (holes are 1..%d)", m.Hole, g.pos.Holes())
+		return errorf(CodeIllegalMove, "there is no hole %d (holes are 1..%d)", m.Hole, g.pos.Holes())
 	}
 	return g.play(toguz.Move(m.Hole), time.Now())
 }
@@ -338,23 +338,23 @@ func (g *game) onMove(c *Conn, m ClientMsg) *Error {
 func (g *game) play(mv toguz.Move, now time.Time) *Error {
 	if pl, _, flagged := g.clock.Flagged(); flagged {
 		g.finishWin(pl.Other(), toguz.ByTime, now)
-		return errorf("game_over", "%s's time ran out", pl)
+		return errorf(CodeGameOver, "%s's time ran out", pl)
 	}
 	n := len(g.moves)
 	mover := g.pos.Turn()
 	e, next, err := g.entry(g.pos, PlayedMove{Hole: mv, At: now})
 	if err != nil {
-		return errorf("illegal_move", "%v", err)
+		return errorf(CodeIllegalMove, "%v", err)
 	}
 	// Press a copy of the clock: the game's clock changes only once the move
 	// is stored.
 	clk := clock.Restore(g.spec.TC, g.clock.State(), time.Now)
 	if _, err := clk.Press(mover); errors.Is(err, clock.ErrFlagged) {
 		g.finishWin(mover.Other(), toguz.ByTime, now)
-		return errorf("game_over", "%s's time ran out", mover)
+		return errorf(CodeGameOver, "%s's time ran out", mover)
 	} else if err != nil {
 		g.log.Error("clock", "ply", n+1, "err", err)
-		return errorf("internal", "the clock refused the move: %v", err)
+		return errorf(CodeInternal, "the clock refused the move: %v", err)
 	}
 	if n+1 == 2 {
 		clk.Start() // both sides have moved: the clocks run from now on
@@ -363,7 +363,7 @@ func (g *game) play(mv toguz.Move, now time.Time) *Error {
 	// The move is durable before anyone hears of it.
 	if err := g.hub.cfg.Store.AddMove(g.storeCtx(), g.spec.ID, n+1, e.PlayedMove); err != nil {
 		g.log.Error("store move", "ply", n+1, "err", err)
-		return errorf("internal", "the move could not be stored; try again")
+		return errorf(CodeInternal, "the move could not be stored; try again")
 	}
 	g.clock, g.pos, g.activity = clk, next, now
 	g.moves = append(g.moves, e)
@@ -415,13 +415,13 @@ func (g *game) onClaim(c *Conn) *Error {
 	now := time.Now()
 	switch {
 	case g.spec.Seat(opp).IsEngine():
-		return errorf("cannot_claim", "the engine never leaves")
+		return errorf(CodeCannotClaim, "the engine never leaves")
 	case g.spec.TC.Kind() == clock.Correspondence:
-		return errorf("cannot_claim", "in correspondence the clock decides: wait for your opponent's deadline")
+		return errorf(CodeCannotClaim, "in correspondence the clock decides: wait for your opponent's deadline")
 	case g.present[opp] > 0:
-		return errorf("cannot_claim", "your opponent is connected")
+		return errorf(CodeCannotClaim, "your opponent is connected")
 	case now.Sub(g.gone[opp]) < g.hub.cfg.Grace:
-		return errorf("cannot_claim", "your opponent left %s ago; you can claim after %s",
+		return errorf(CodeCannotClaim, "your opponent left %s ago; you can claim after %s",
 			now.Sub(g.gone[opp]).Round(time.Second), g.hub.cfg.Grace)
 	}
 	g.finishWin(me, toguz.ByAdjudication, now)

@@ -12,7 +12,6 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
-	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -63,7 +62,7 @@ func withHubConfig(t *testing.T, cfg live.Config, f func(h *live.Hub)) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		cfg.Store = server.GameStore{S: st}
+		cfg.Store = store.LiveStore{S: st}
 		h := live.NewHub(ctx, cfg)
 		f(h)
 		cancel()
@@ -212,7 +211,7 @@ func TestResumeEndsFinishedGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	gs := server.GameStore{S: st}
+	gs := store.LiveStore{S: st}
 	// RULES.md §5 example 3: White to move; 9, 1, 9, 1 leave White without
 	// a move (atsyrau) and Black collects his 8 stones: 76–86.
 	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
@@ -262,7 +261,7 @@ func TestStateMoveNumber(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	gs := server.GameStore{S: st}
+	gs := store.LiveStore{S: st}
 	w, b := seats()
 	tests := []struct {
 		id, startFEN string

@@ -105,10 +105,10 @@ func (h *Hub) Create(ctx context.Context, s Spec) (string, error) {
 		s.Created = time.Now()
 	}
 	if _, _, err := s.Start(); err != nil {
-		return "", errorf("bad_position", "%v", err)
+		return "", errorf(CodeBadPosition, "%v", err)
 	}
 	if (s.White.IsEngine() || s.Black.IsEngine()) && h.cfg.Engine == nil {
-		return "", errorf("bad_level", "this server has no engine")
+		return "", errorf(CodeBadLevel, "this server has no engine")
 	}
 	if err := h.cfg.Store.CreateGame(ctx, s); err != nil {
 		return "", fmt.Errorf("create game: %w", err)
@@ -161,7 +161,7 @@ func (h *Hub) lookup(ctx context.Context, id string) (*game, error) {
 	}
 	s, err := h.cfg.Store.Game(ctx, id)
 	if errors.Is(err, ErrNotFound) {
-		return nil, errorf("not_found", "there is no game %q", id)
+		return nil, errorf(CodeNotFound, "there is no game %q", id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", id, err)

@@ -74,11 +74,11 @@ func NewLobby(h *Hub) *Lobby {
 func (l *Lobby) Add(s Seek) (Seek, error) {
 	switch {
 	case s.Rated && s.By.Guest:
-		return Seek{}, errorf("guest_rated", "guests play casual games only: sign up to play rated games")
+		return Seek{}, errorf(CodeGuestRated, "guests play casual games only: sign up to play rated games")
 	case s.Rated && s.TC.Kind() == clock.Unlimited:
-		return Seek{}, errorf("bad_tc", "rated games need a clock")
+		return Seek{}, errorf(CodeBadTC, "rated games need a clock")
 	case s.Color != "white" && s.Color != "black" && s.Color != "random":
-		return Seek{}, errorf("bad_request", "color must be white, black or random, not %q", s.Color)
+		return Seek{}, errorf(CodeBadRequest, "color must be white, black or random, not %q", s.Color)
 	}
 	s.ID, s.Created = NewID(), time.Now()
 	l.mu.Lock()
@@ -90,7 +90,7 @@ func (l *Lobby) Add(s Seek) (Seek, error) {
 		}
 	}
 	if n >= MaxSeeks {
-		return Seek{}, errorf("rate_limited", "you have %d open seeks already", n)
+		return Seek{}, errorf(CodeRateLimited, "you have %d open seeks already", n)
 	}
 	l.seeks[s.ID] = &s
 	l.notifyLocked(nil)
@@ -104,9 +104,9 @@ func (l *Lobby) Cancel(id, by string) error {
 	s, ok := l.seeks[id]
 	switch {
 	case !ok:
-		return errorf("not_found", "there is no open seek %q", id)
+		return errorf(CodeNotFound, "there is no open seek %q", id)
 	case s.By.ID != by:
-		return errorf("forbidden", "only its creator may cancel a seek")
+		return errorf(CodeForbidden, "only its creator may cancel a seek")
 	}
 	delete(l.seeks, id)
 	l.notifyLocked(nil)
@@ -153,17 +153,17 @@ func (l *Lobby) Accept(ctx context.Context, id string, by Seat) (string, error) 
 		_, wasTaken := l.taken[id]
 		l.mu.Unlock()
 		if wasTaken {
-			return "", errorf("seek_gone", "this seek has already been accepted")
+			return "", errorf(CodeSeekGone, "this seek has already been accepted")
 		}
-		return "", errorf("not_found", "there is no open seek %q", id)
+		return "", errorf(CodeNotFound, "there is no open seek %q", id)
 	}
 	switch {
 	case s.By.ID == by.ID:
 		l.mu.Unlock()
-		return "", errorf("own_seek", "you cannot accept your own seek")
+		return "", errorf(CodeOwnSeek, "you cannot accept your own seek")
 	case s.Rated && by.Guest:
 		l.mu.Unlock()
-		return "", errorf("guest_rated", "guests play casual games only: sign up to play rated games")
+		return "", errorf(CodeGuestRated, "guests play casual games only: sign up to play rated games")
 	}
 	delete(l.seeks, id) // nobody else can take it while the game is created
 	l.mu.Unlock()

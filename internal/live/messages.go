@@ -18,13 +18,13 @@ type ClientMsg struct {
 // Error is a refusal with a stable code (docs/api.md, "Error codes") and a
 // message for people.
 type Error struct {
-	Code    string
+	Code    Code
 	Message string
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 
-func errorf(code, format string, args ...any) *Error {
+func errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -131,7 +131,7 @@ type controlMsg struct {
 // ErrorMsg is the `error` message.
 type ErrorMsg struct {
 	Type    string `json:"type"`
-	Code    string `json:"code"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
 	Ply     *int   `json:"ply,omitempty"`
 }

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/toguz/toguz"
@@ -23,6 +24,17 @@ type Seat struct {
 
 // IsEngine reports whether the seat is the engine's.
 func (s Seat) IsEngine() bool { return s.Engine > 0 }
+
+// UserSeat returns the seat of a user.
+func UserSeat(userID int64, name string) Seat {
+	return Seat{ID: "u:" + strconv.FormatInt(userID, 10), UserID: userID, Name: name}
+}
+
+// GuestSeat returns the seat of a guest (his name is his id).
+func GuestSeat(name string) Seat { return Seat{ID: "g:" + name, Name: name, Guest: true} }
+
+// EngineSeat returns the seat of the engine playing at a level.
+func EngineSeat(level int, name string) Seat { return Seat{ID: "engine", Name: name, Engine: level} }
 
 // Spec is what a game is created with.
 type Spec struct {

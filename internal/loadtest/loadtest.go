@@ -186,7 +186,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			g := &pair{cfg: cfg, col: col, setup: slots, rnd: rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(i)))}
 			g.white = &client{base: cfg.URL, http: hc}
 			g.black = &client{base: cfg.URL, http: hc}
-			g.run(playCtx, &ready)
+			g.run(ctx, playCtx, &ready)
 		})
 	}
 	var setup time.Duration
@@ -255,34 +255,37 @@ type pair struct {
 	setup        chan struct{} // shared by all pairs: a slot per game being started
 }
 
-// run plays games until ctx ends. It marks ready when its first game has
-// started (or failed to).
-func (g *pair) run(ctx context.Context, ready *sync.WaitGroup) {
+// run plays games until the run is over (runCtx ends). It marks ready
+// when its first game has started (or failed to).
+//
+// The requests and websocket reads use ctx without its cancellation, each
+// bounded by its own timeout, and runCtx is looked at only between steps:
+// a websocket whose read context ends is closed (coder/websocket does so),
+// and a request cut short may have created a game all the same, so ending
+// the run by cancelling them would leave games live on the server with no
+// connection to resign them on.
+func (g *pair) run(ctx, runCtx context.Context, ready *sync.WaitGroup) {
+	ctx = context.WithoutCancel(ctx)
 	once := sync.OnceFunc(ready.Done)
 	defer once()
 	select {
 	case g.setup <- struct{}{}:
-	case <-ctx.Done():
+	case <-runCtx.Done():
 		return
 	}
 	for _, c := range []*client{g.white, g.black} {
 		if err := c.guest(ctx); err != nil {
 			<-g.setup
-			if ctx.Err() == nil {
-				g.col.fail("guest", err)
-			}
+			g.col.fail("guest", err)
 			return
 		}
 	}
 	<-g.setup
-	for ctx.Err() == nil {
-		if err := g.game(ctx, once); err != nil {
-			if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-				return
-			}
+	for runCtx.Err() == nil {
+		if err := g.game(ctx, runCtx, once); err != nil {
 			// Wait a little so that a failing server is not flooded.
 			select {
-			case <-ctx.Done():
+			case <-runCtx.Done():
 			case <-time.After(g.cfg.Interval):
 			}
 		}
@@ -337,22 +340,20 @@ func (g *pair) start(ctx context.Context, fail func(string, error) error) (strin
 	return id, conns, nil
 }
 
-// game plays one game; errors are counted in g.col and returned.
-func (g *pair) game(ctx context.Context, started func()) (err error) {
-	// Errors once the run is over come from stopping it, not from the
-	// server: they are not counted.
+// game plays one game until its end or the end of the run (runCtx),
+// talking to the server with ctx (see run); errors are counted in g.col
+// and returned.
+func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 	fail := func(kind string, e error) error {
-		if ctx.Err() == nil {
-			g.col.fail(kind, e)
-		}
+		g.col.fail(kind, e)
 		return e
 	}
 	// Start the game with a bounded number of others at once, so that the
 	// first games of a big run do not all hit the server together.
 	select {
 	case g.setup <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
+	case <-runCtx.Done():
+		return runCtx.Err()
 	}
 	id, conns, err := g.start(ctx, fail)
 	<-g.setup
@@ -384,8 +385,8 @@ func (g *pair) game(ctx context.Context, started func()) (err error) {
 	p := toguz.StartPosition()
 	for ply := 0; !p.IsOver(); ply++ {
 		select {
-		case <-ctx.Done():
-			return ctx.Err()
+		case <-runCtx.Done():
+			return runCtx.Err()
 		case <-time.After(time.Until(next)):
 		}
 		next = next.Add(g.cfg.Interval)

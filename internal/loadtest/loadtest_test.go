@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toguz/toguz/internal/localserver"
+	"github.com/toguz/toguz/internal/server"
 )
 
 // startServer starts the real server in this process with a fresh
 // database, the write limits a load test from one address needs, and no
 // message rate limit, since the tests move much faster than people.
-func startServer(t testing.TB) *localserver.Server {
+func startServer(t testing.TB) *server.Local {
 	t.Helper()
-	s, err := localserver.Start(context.Background(), localserver.Options{
+	s, err := server.StartLocal(context.Background(), server.Options{
 		DB: filepath.Join(t.TempDir(), "toguz.db"), WritesPerSecond: 1e6, WriteBurst: 1e6,
 		MessageRate: 1e6, MessageBurst: 1e6,
 	})
@@ -101,5 +101,30 @@ func TestPercentiles(t *testing.T) {
 	}
 	if got := percentiles(nil); got != (Percentiles{}) {
 		t.Errorf("percentiles(nil) = %+v, want zero", got)
+	}
+}
+
+// TestRunEndsMidMove ends a run whose games move back to back, so that
+// it ends while most of them wait for a move's broadcast: every one must
+// still be resigned, none left live. (When the run's end cancelled those
+// reads, closing their websockets, 3 to 5 of the 8 stayed live each time.)
+func TestRunEndsMidMove(t *testing.T) {
+	s := startServer(t)
+	cfg := Config{URL: s.URL, Games: 8, Interval: time.Nanosecond, Duration: 500 * time.Millisecond, Seed: 3}
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Errors != 0 || r.Started < cfg.Games {
+		t.Errorf("started %d games (want at least %d), %d errors: %v %v", r.Started, cfg.Games, r.Errors, r.ErrorKinds, r.ErrorSample)
+	}
+	// Every resignation's end message has come back before Run returns; the
+	// hub lets go of the game just after.
+	deadline := time.Now().Add(5 * time.Second)
+	for s.LiveGames() != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := s.LiveGames(); n != 0 {
+		t.Errorf("%d games still live after the run", n)
 	}
 }

@@ -56,7 +56,7 @@ func (s *Server) apiSignup(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) signup(r *http.Request, c credentials) (Account, string, error) {
 	if s.cfg.Accounts == nil {
-		return Account{}, "", &apiError{Status: http.StatusServiceUnavailable, Code: "internal", Message: "accounts are not available"}
+		return Account{}, "", &apiError{Status: http.StatusServiceUnavailable, Code: live.CodeInternal, Message: "accounts are not available"}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
@@ -66,7 +66,7 @@ func (s *Server) signup(r *http.Request, c credentials) (Account, string, error)
 
 func (s *Server) login(r *http.Request, c credentials) (Account, string, error) {
 	if s.cfg.Accounts == nil {
-		return Account{}, "", &apiError{Status: http.StatusServiceUnavailable, Code: "internal", Message: "accounts are not available"}
+		return Account{}, "", &apiError{Status: http.StatusServiceUnavailable, Code: live.CodeInternal, Message: "accounts are not available"}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
@@ -107,7 +107,7 @@ func (s *Server) apiLogout(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) apiMe(w http.ResponseWriter, r *http.Request) error {
 	id := s.identity(r)
 	if !id.Known() {
-		return &apiError{Status: http.StatusUnauthorized, Code: "unauthenticated", Message: "no session: log in or POST /api/guest"}
+		return &apiError{Status: http.StatusUnauthorized, Code: codeUnauthenticated, Message: "no session: log in or POST /api/guest"}
 	}
 	return writeJSON(w, http.StatusOK, meJSON{Name: id.Name(), Guest: id.Guest != ""})
 }
@@ -116,7 +116,7 @@ func (s *Server) apiMe(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) mustIdentity(r *http.Request) (Identity, error) {
 	id := s.identity(r)
 	if !id.Known() {
-		return id, &apiError{Status: http.StatusUnauthorized, Code: "unauthenticated", Message: "no session: log in or POST /api/guest"}
+		return id, &apiError{Status: http.StatusUnauthorized, Code: codeUnauthenticated, Message: "no session: log in or POST /api/guest"}
 	}
 	return id, nil
 }
@@ -178,7 +178,7 @@ func (s *Server) apiCreateSeek(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) apiSeek(w http.ResponseWriter, r *http.Request) error {
 	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
 	if !ok {
-		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such seek"}
+		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such seek"}
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"seek": sk.JSON(), "game_id": gid})
 }
@@ -198,7 +198,7 @@ func (s *Server) apiCancelSeek(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) acceptSeek(ctx context.Context, id Identity, seekID string) (string, error) {
 	sk, _, ok := s.cfg.Lobby.Get(seekID)
 	if !ok {
-		return "", &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such seek"}
+		return "", &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such seek"}
 	}
 	seat, err := s.seatWithRating(ctx, id, sk.TC)
 	if err != nil {
@@ -247,7 +247,7 @@ func parseTC(s string) (clock.TimeControl, error) {
 	}
 	tc, err := clock.ParseTimeControl(s)
 	if err != nil {
-		return tc, badRequest("bad_tc", "%v (want 5+3, 10+0, 2d or empty)", err)
+		return tc, badRequest(live.CodeBadTC, "%v (want 5+3, 10+0, 2d or empty)", err)
 	}
 	return tc, nil
 }
@@ -258,7 +258,7 @@ func parseRuleset(s string) (toguz.Rules, error) {
 	}
 	r, err := toguz.ParseRules(s)
 	if err != nil {
-		return r, badRequest("bad_request", "%v", err)
+		return r, badRequest(live.CodeBadRequest, "%v", err)
 	}
 	return r, nil
 }
@@ -275,7 +275,7 @@ type engineRequest struct {
 
 func (s *Server) createEngineGame(ctx context.Context, id Identity, req engineRequest) (string, error) {
 	if req.Level < 1 || req.Level > engine.MaxLevel {
-		return "", badRequest("bad_level", "level %d: want 1 to %d", req.Level, engine.MaxLevel)
+		return "", badRequest(live.CodeBadLevel, "level %d: want 1 to %d", req.Level, engine.MaxLevel)
 	}
 	tc, err := parseTC(req.TC)
 	if err != nil {
@@ -289,15 +289,15 @@ func (s *Server) createEngineGame(ctx context.Context, id Identity, req engineRe
 	if fen != "" {
 		p, full, err := toguz.ParseFEN(fen, rules)
 		if err != nil {
-			return "", badRequest("bad_position", "%v", err)
+			return "", badRequest(live.CodeBadPosition, "%v", err)
 		}
 		if p.IsOver() {
-			return "", badRequest("bad_position", "the game is already over in this position")
+			return "", badRequest(live.CodeBadPosition, "the game is already over in this position")
 		}
 		fen = toguz.FormatFEN(p, full)
 	}
 	me := id.Seat()
-	eng := live.Seat{ID: "engine", Name: fmt.Sprintf("Engine %d", req.Level), Engine: req.Level}
+	eng := live.EngineSeat(req.Level, fmt.Sprintf("Engine %d", req.Level))
 	spec := live.Spec{Rules: rules, StartFEN: fen, TC: tc, White: me, Black: eng}
 	switch req.Color {
 	case "white", "":
@@ -308,7 +308,7 @@ func (s *Server) createEngineGame(ctx context.Context, id Identity, req engineRe
 			spec.White, spec.Black = eng, me
 		}
 	default:
-		return "", badRequest("bad_request", "color must be white, black or random, not %q", req.Color)
+		return "", badRequest(live.CodeBadRequest, "color must be white, black or random, not %q", req.Color)
 	}
 	return s.cfg.Hub.Create(ctx, spec)
 }
@@ -348,7 +348,7 @@ func checkPosition(req positionRequest) (toguz.Position, int, error) {
 	if req.FEN != "" {
 		p, full, err := toguz.ParseFEN(req.FEN, rules)
 		if err != nil {
-			return p, 0, badRequest("bad_position", "%v", err)
+			return p, 0, badRequest(live.CodeBadPosition, "%v", err)
 		}
 		return p, full, nil
 	}
@@ -358,11 +358,11 @@ func checkPosition(req positionRequest) (toguz.Position, int, error) {
 	case "black":
 		st.Turn = toguz.Black
 	default:
-		return toguz.Position{}, 0, badRequest("bad_position", "turn must be white or black, not %q", req.Turn)
+		return toguz.Position{}, 0, badRequest(live.CodeBadPosition, "turn must be white or black, not %q", req.Turn)
 	}
 	p, err := st.Position()
 	if err != nil {
-		return p, 0, badRequest("bad_position", "%v", err)
+		return p, 0, badRequest(live.CodeBadPosition, "%v", err)
 	}
 	return p, 1, nil
 }
@@ -393,7 +393,7 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved, error) {
 	saved, err := s.cfg.Archive.Game(ctx, id)
 	if errors.Is(err, live.ErrNotFound) {
-		return nil, saved, &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such game"}
+		return nil, saved, &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such game"}
 	}
 	if err != nil {
 		return nil, saved, err
@@ -426,10 +426,26 @@ func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved
 	return g, saved, nil
 }
 
+// exportFormat returns the format of an export format name (docs/api.md):
+// "record" is our own format, which the game page calls "toguz", the rules
+// library's name for it.
+func exportFormat(name string) (toguz.Format, bool) {
+	switch strings.ToLower(name) {
+	case "record", "toguz":
+		return toguz.FormatToguz, true
+	case "tgk":
+		return toguz.FormatTGK, true
+	case "playstrategy":
+		return toguz.FormatPlayStrategy, true
+	}
+	return 0, false
+}
+
 func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
-	f, err := toguz.ParseFormat(cmpOr(r.URL.Query().Get("format"), "toguz"))
-	if err != nil || f == toguz.FormatPlayOK {
-		return badRequest("bad_format", "format must be toguz (record), tgk or playstrategy")
+	name := cmpOr(r.URL.Query().Get("format"), "record")
+	f, ok := exportFormat(name)
+	if !ok {
+		return badRequest(codeBadFormat, "format %q: want record (or toguz), tgk or playstrategy", name)
 	}
 	g, _, err := s.record(r.Context(), r.PathValue("id"))
 	if err != nil {
@@ -481,7 +497,7 @@ func (s *Server) apiUserGames(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	cat, err := rating.ParseCategory(cmpOr(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
-		return badRequest("bad_request", "%v", err)
+		return badRequest(live.CodeBadRequest, "%v", err)
 	}
 	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
 	if err != nil {
@@ -495,7 +511,7 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
 
 func archiveError(err error) error {
 	if errors.Is(err, live.ErrNotFound) {
-		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such player"}
+		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such player"}
 	}
 	return err
 }

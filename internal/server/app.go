@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -36,8 +37,8 @@ type Options struct {
 
 // App is the whole server wired together: the store, the accounts, the live
 // hub with its engine player, the lobby and the HTTP handler. `toguz serve`
-// and internal/localserver both build it with Open, so that the load and
-// browser tests measure exactly what is served.
+// and StartLocal both build it with Open, so that the load and browser
+// tests measure exactly what is served.
 type App struct {
 	Store *store.Store
 	Hub   *live.Hub
@@ -59,14 +60,13 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	player, err := NewEnginePlayer(opts.Engines, 16)
+	player, err := engine.NewLivePlayer(opts.Engines, 16)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
-	gs := GameStore{S: st}
-	hub := live.NewHub(hubCtx, live.Config{Store: gs, Engine: player, Logger: log,
+	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: player, Logger: log,
 		Grace: opts.Grace, FirstMoveTimeout: opts.FirstMoveTimeout})
 	a := &App{Store: st, Hub: hub, log: log, stopHub: stopHub}
 	fail := func(err error) (*App, error) {
@@ -82,7 +82,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
-	srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), Accounts: AuthAccounts{A: accounts}, Archive: gs,
+	srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
 		Logger: log, SecureCookies: opts.SecureCookies,
 		MessageRate: opts.MessageRate, MessageBurst: opts.MessageBurst,
 		WritesPerSecond: opts.WritesPerSecond, WriteBurst: opts.WriteBurst})

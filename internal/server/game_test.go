@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/store"
 )
 
 // playOut plays random legal moves for both sides until the game ends and
@@ -74,7 +75,7 @@ func TestFullGame(t *testing.T) {
 		t.Fatalf("spectator saw %s, players %s", se.Raw, end.Raw)
 	}
 
-	saved, err := GameStore{s.st}.Game(context.Background(), id)
+	saved, err := store.LiveStore{S: s.st}.Game(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +272,7 @@ func TestStaleAndDuplicateMoves(t *testing.T) {
 	if st.Ply != 1 || st.Moves[0].Hole != 7 {
 		t.Fatalf("the game changed: %+v", st.Moves)
 	}
-	saved, _ := GameStore{s.st}.Game(context.Background(), id)
+	saved, _ := store.LiveStore{S: s.st}.Game(context.Background(), id)
 	if len(saved.Moves) != 1 {
 		t.Fatalf("%d moves stored, want 1", len(saved.Moves))
 	}
@@ -469,7 +470,7 @@ func TestEndings(t *testing.T) {
 		if m := w.until("end"); m.Result != "0-1" || m.Termination != "resignation" {
 			t.Errorf("resign: %s", m.Raw)
 		}
-		saved, _ := GameStore{s.st}.Game(context.Background(), id)
+		saved, _ := store.LiveStore{S: s.st}.Game(context.Background(), id)
 		if saved.End == nil || saved.End.Result != toguz.BlackWins {
 			t.Errorf("stored: %+v", saved.End)
 		}
@@ -537,7 +538,7 @@ func TestFlag(t *testing.T) {
 	if d := time.Since(start); d < 2500*time.Millisecond || d > 4*time.Second {
 		t.Errorf("flagged after %v, want about 3 s", d)
 	}
-	saved, _ := GameStore{s.st}.Game(context.Background(), id)
+	saved, _ := store.LiveStore{S: s.st}.Game(context.Background(), id)
 	if saved.End == nil || saved.End.Termination != toguz.ByTime || saved.End.Clock[0] != 0 {
 		t.Errorf("stored: %+v", saved.End)
 	}

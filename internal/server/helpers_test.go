@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -47,7 +48,7 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := NewEnginePlayer(2, 1)
+	eng, err := engine.NewLivePlayer(2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,9 +64,8 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 	if o.firstMove == 0 {
 		o.firstMove = -1
 	}
-	gs := GameStore{S: st}
-	hub := live.NewHub(hubCtx, live.Config{Store: gs, Engine: eng, Logger: log, Grace: o.grace, FirstMoveTimeout: o.firstMove})
-	srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), Accounts: testAccounts(st), Archive: gs, Logger: log,
+	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: eng, Logger: log, Grace: o.grace, FirstMoveTimeout: o.firstMove})
+	srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), Accounts: testAccounts(st), Archive: StoreArchive{S: st}, Logger: log,
 		MessageRate: o.msgRate, MessageBurst: o.msgBurst, WritesPerSecond: o.writes, WriteBurst: int(o.writes * 2)})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -48,13 +47,13 @@ func accountError(err error) error {
 	for _, c := range []struct {
 		err    error
 		status int
-		code   string
+		code   live.Code
 	}{
-		{ErrBadName, http.StatusBadRequest, "bad_name"},
-		{ErrBadPassword, http.StatusBadRequest, "bad_password"},
-		{ErrNameTaken, http.StatusConflict, "name_taken"},
-		{ErrBadCredentials, http.StatusUnauthorized, "bad_credentials"},
-		{ErrRateLimited, http.StatusTooManyRequests, "rate_limited"},
+		{ErrBadName, http.StatusBadRequest, codeBadName},
+		{ErrBadPassword, http.StatusBadRequest, codeBadPassword},
+		{ErrNameTaken, http.StatusConflict, codeNameTaken},
+		{ErrBadCredentials, http.StatusUnauthorized, codeBadCredentials},
+		{ErrRateLimited, http.StatusTooManyRequests, live.CodeRateLimited},
 	} {
 		if errors.Is(err, c.err) {
 			return &apiError{Status: c.status, Code: c.code, Message: err.Error()}
@@ -90,13 +89,11 @@ func (id Identity) Name() string {
 // Seat returns the game seat of the identity.
 func (id Identity) Seat() live.Seat {
 	if id.Guest != "" {
-		return live.Seat{ID: guestSeatID(id.Guest), Name: id.Guest, Guest: true}
+		return live.GuestSeat(id.Guest)
 	}
-	return live.Seat{ID: userSeatID(id.Account.ID), UserID: id.Account.ID, Name: id.Account.Name}
+	return live.UserSeat(id.Account.ID, id.Account.Name)
 }
 
-func userSeatID(id int64) string     { return "u:" + strconv.FormatInt(id, 10) }
-func guestSeatID(name string) string { return "g:" + name }
 func guestName(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return "Guest-" + hex.EncodeToString(sum[:8])

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/live"
 )
 
 // statusWriter records the status and size of a response for the log.
@@ -59,7 +60,7 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 					panic(v)
 				}
 				log.Error("panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
-				writeJSONError(w, &apiError{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error"})
+				writeJSONError(w, &apiError{Status: http.StatusInternalServerError, Code: live.CodeInternal, Message: "internal error"})
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -83,7 +84,7 @@ func securityHeaders(next http.Handler) http.Handler {
 func limitWrites(l *auth.Limiter, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead && !l.Allow(auth.ClientIP(r)) {
-			writeJSONError(w, &apiError{Status: http.StatusTooManyRequests, Code: "rate_limited", Message: "too many requests; slow down"})
+			writeJSONError(w, &apiError{Status: http.StatusTooManyRequests, Code: live.CodeRateLimited, Message: "too many requests; slow down"})
 			return
 		}
 		next.ServeHTTP(w, r)

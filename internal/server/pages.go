@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -115,7 +114,7 @@ func formInt(r *http.Request, name string) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, badRequest("bad_position", "%s: %q is not a whole number", name, v)
+		return 0, badRequest(live.CodeBadPosition, "%s: %q is not a whole number", name, v)
 	}
 	return n, nil
 }
@@ -160,7 +159,7 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 			p, full, err = checkPosition(preq)
 		}
 		if err == nil && p.IsOver() {
-			err = badRequest("bad_position", "the game is already over in this position")
+			err = badRequest(live.CodeBadPosition, "the game is already over in this position")
 		}
 		if err != nil {
 			start, serr := toguz.NewPosition(rules)
@@ -245,25 +244,15 @@ func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) error {
 
 // ---- games ----
 
+// gameData is the game page's and the import's board; the template gives
+// HoleNames, Positions, Moves and Errors to board.js as JSON.
 type gameData struct {
-	ID, Mode                    string
-	HoleNames, Positions, Moves string // JSON for board.js
-	White, Black, Result        string // for a replay without a live game
-	Errors                      string // JSON: error code → text in the page's language
-}
-
-// errorCodes are the websocket error codes the board explains in the
-// page's language.
-var errorCodes = []string{"not_a_player", "not_in_control", "game_over", "stale_move", "duplicate_move",
-	"future_ply", "not_your_turn", "illegal_move", "cannot_abort", "cannot_claim", "no_draw_offer",
-	"rate_limited", "bad_message", "internal"}
-
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "null"
-	}
-	return string(b)
+	ID, Mode             string
+	HoleNames            [9]string
+	Positions            []string             // a replay's
+	Moves                []live.MoveJSON      // a replay's
+	White, Black, Result string               // for a replay without a live game
+	Errors               map[live.Code]string // error code → text in the page's language
 }
 
 func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
@@ -272,13 +261,14 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := s.page(r, "game.title", nil, st.ID)
-	texts := map[string]string{}
-	for _, c := range errorCodes {
-		texts[c] = s.cat.T(p.Lang, "err."+c)
+	// The board explains the game websocket's errors in the page's language.
+	texts := map[live.Code]string{}
+	for _, c := range live.GameCodes() {
+		texts[c] = s.cat.T(p.Lang, "err."+string(c))
 	}
-	d := gameData{ID: st.ID, Mode: "live", HoleNames: mustJSON(p.HoleNames), Errors: mustJSON(texts)}
+	d := gameData{ID: st.ID, Mode: "live", HoleNames: p.HoleNames, Errors: texts}
 	if st.Status != "playing" {
-		d.Mode, d.Positions, d.Moves = "replay", mustJSON(st.Positions), mustJSON(st.Moves)
+		d.Mode, d.Positions, d.Moves = "replay", st.Positions, st.Moves
 		d.White, d.Black = st.White.Name, st.Black.Name
 		d.Result = fmt.Sprintf("%s %s %s (%d–%d)", st.Result, s.cat.T(p.Lang, "result."+st.Result),
 			s.cat.T(p.Lang, "term."+st.Termination), st.Score[0], st.Score[1])
@@ -293,7 +283,7 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) pageChallenge(w http.ResponseWriter, r *http.Request) error {
 	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
 	if !ok {
-		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "this challenge does not exist or was cancelled"}
+		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "this challenge does not exist or was cancelled"}
 	}
 	if gid != "" {
 		return redirect(w, r, "/game/"+gid)
@@ -345,7 +335,7 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 	var data []byte
 	name := "record"
 	if err := r.ParseMultipartForm(maxImport); err != nil && !errors.Is(err, http.ErrNotMultipart) {
-		return badRequest("bad_request", "the upload could not be read (at most %d bytes): %v", maxImport, err)
+		return badRequest(live.CodeBadRequest, "the upload could not be read (at most %d bytes): %v", maxImport, err)
 	}
 	if f, h, err := r.FormFile("file"); err == nil {
 		defer f.Close()
@@ -374,8 +364,8 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 			d.Games = append(d.Games, g.summary)
 		}
 		first := games[0]
-		d.Replay = &gameData{Mode: "replay", HoleNames: mustJSON(p.HoleNames),
-			Positions: mustJSON(first.positions), Moves: mustJSON(first.moves),
+		d.Replay = &gameData{Mode: "replay", HoleNames: p.HoleNames,
+			Positions: first.positions, Moves: first.moves,
 			White: first.summary.White, Black: first.summary.Black,
 			Result: first.summary.Result + " " + first.summary.Termination + " " + first.summary.Score}
 	}
@@ -500,7 +490,7 @@ func ratingChart(h []RatingPoint) template.HTML {
 func (s *Server) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	cat, err := rating.ParseCategory(cmpOr(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
-		return badRequest("bad_request", "%v", err)
+		return badRequest(live.CodeBadRequest, "%v", err)
 	}
 	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/live"
 )
 
 // browser is an HTTP client with a cookie jar that does not follow
@@ -187,8 +188,8 @@ func TestImport(t *testing.T) {
 // TestCatalog: every key a template or the server uses exists in English.
 func TestCatalog(t *testing.T) {
 	cat := i18n.New()
-	for _, c := range errorCodes {
-		if !cat.Has("err." + c) {
+	for _, c := range live.GameCodes() {
+		if !cat.Has("err." + string(c)) {
 			t.Errorf("error code %s has no text", c)
 		}
 	}

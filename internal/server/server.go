@@ -4,9 +4,10 @@
 // # Index
 //
 //   - Open, Options and App (app.go): the whole server wired as `toguz serve`
-//     and internal/localserver both run it: the store, the auth accounts,
-//     the hub with its engine player and its resumed games, the lobby and
-//     the handler; Serve and Close.
+//     and StartLocal both run it: the store, the auth accounts, the hub with
+//     its engine player and its resumed games, the lobby and the handler;
+//     Serve and Close. StartLocal (local.go) serves it on a loopback port
+//     in the calling process, for the load and browser tests.
 //   - Server and Config: built from the live hub and lobby, the accounts
 //     (internal/auth), the archive (internal/store) and the pages
 //     (internal/web); Handler returns the whole route table.
@@ -23,11 +24,10 @@
 //     goroutines per connection: the handler reads, one writer sends the
 //     game's already-encoded messages; pings run from a timer.
 //   - API (api.go), pages (pages.go), the archive's interface (archive.go).
-//   - Adapters (adapters.go, accounts.go): GameStore puts internal/store
-//     behind live.Store and Archive; EnginePlayer plays the engine's moves
-//     with a pool of internal/engine searchers at the game's level;
-//     AuthAccounts puts internal/auth (argon2id, sessions, login limits)
-//     behind Accounts.
+//   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
+//     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
+//     login limits) behind Accounts. The hub's store and engine are
+//     store.LiveStore and engine.LivePlayer, beside what they adapt.
 package server
 
 import (
@@ -125,7 +125,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/games/{id}/ws", s.gameWS)
 	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
 	api("/api/", func(http.ResponseWriter, *http.Request) error {
-		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: "no such API endpoint"}
+		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such API endpoint"}
 	})
 
 	page("GET /{$}", s.pageLobby)
@@ -146,7 +146,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /leaderboard", s.pageLeaderboard)
 	mux.Handle("GET /static/", s.pages.Static())
 	page("/", func(http.ResponseWriter, *http.Request) error {
-		return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: s.cat.T("en", "error.notfound")}
+		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: s.cat.T("en", "error.notfound")}
 	})
 
 	var h http.Handler = mux
@@ -161,21 +161,47 @@ func (s *Server) Handler() http.Handler {
 // apiError is an error with an HTTP status and an API code.
 type apiError struct {
 	Status  int
-	Code    string
+	Code    live.Code
 	Message string
 }
 
-func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+func (e *apiError) Error() string { return string(e.Code) + ": " + e.Message }
 
-func badRequest(code, format string, args ...any) *apiError {
+// The API's codes beyond live's (docs/api.md, "Error codes").
+const (
+	codeBadName         live.Code = "bad_name"
+	codeBadPassword     live.Code = "bad_password"
+	codeNameTaken       live.Code = "name_taken"
+	codeBadCredentials  live.Code = "bad_credentials"
+	codeUnauthenticated live.Code = "unauthenticated"
+	codeBadFormat       live.Code = "bad_format"
+	// codeCanceled answers a request whose client has gone: nobody reads
+	// it, so it is not documented.
+	codeCanceled live.Code = "canceled"
+)
+
+func badRequest(code live.Code, format string, args ...any) *apiError {
 	return &apiError{Status: http.StatusBadRequest, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// codeStatus maps the codes of live.Error to HTTP statuses.
-var codeStatus = map[string]int{
-	"not_found": http.StatusNotFound, "forbidden": http.StatusForbidden, "guest_rated": http.StatusForbidden,
-	"own_seek": http.StatusConflict, "seek_gone": http.StatusGone, "rate_limited": http.StatusTooManyRequests,
-	"unauthenticated": http.StatusUnauthorized, "internal": http.StatusInternalServerError,
+// codeStatus returns the HTTP status of a live.Error's code: 400 unless
+// the code says otherwise.
+func codeStatus(c live.Code) int {
+	switch c {
+	case live.CodeNotFound:
+		return http.StatusNotFound
+	case live.CodeForbidden, live.CodeGuestRated:
+		return http.StatusForbidden
+	case live.CodeOwnSeek:
+		return http.StatusConflict
+	case live.CodeSeekGone:
+		return http.StatusGone
+	case live.CodeRateLimited:
+		return http.StatusTooManyRequests
+	case live.CodeInternal:
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
 }
 
 // asAPIError classifies any error for the client; unknown errors are
@@ -187,17 +213,13 @@ func (s *Server) asAPIError(r *http.Request, err error) *apiError {
 	}
 	var le *live.Error
 	if errors.As(err, &le) {
-		st, ok := codeStatus[le.Code]
-		if !ok {
-			st = http.StatusBadRequest
-		}
-		return &apiError{Status: st, Code: le.Code, Message: le.Message}
+		return &apiError{Status: codeStatus(le.Code), Code: le.Code, Message: le.Message}
 	}
 	if errors.Is(err, context.Canceled) {
-		return &apiError{Status: 499, Code: "canceled", Message: "request canceled"}
+		return &apiError{Status: 499, Code: codeCanceled, Message: "request canceled"}
 	}
 	s.log.Error("handler", "path", r.URL.Path, "err", err)
-	return &apiError{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error"}
+	return &apiError{Status: http.StatusInternalServerError, Code: live.CodeInternal, Message: "internal error"}
 }
 
 func (s *Server) jsonHandler(h func(http.ResponseWriter, *http.Request) error) http.Handler {
@@ -209,7 +231,7 @@ func (s *Server) jsonHandler(h func(http.ResponseWriter, *http.Request) error) h
 }
 
 func writeJSONError(w http.ResponseWriter, e *apiError) {
-	writeJSON(w, e.Status, map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
+	writeJSON(w, e.Status, map[string]any{"error": map[string]string{"code": string(e.Code), "message": e.Message}})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {
@@ -231,15 +253,15 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return &apiError{Status: http.StatusRequestEntityTooLarge, Code: "bad_request", Message: fmt.Sprintf("the body is over %d bytes", maxBody)}
+			return &apiError{Status: http.StatusRequestEntityTooLarge, Code: live.CodeBadRequest, Message: fmt.Sprintf("the body is over %d bytes", maxBody)}
 		}
 		if errors.Is(err, io.EOF) {
-			return badRequest("bad_request", "the body is empty; want a JSON object")
+			return badRequest(live.CodeBadRequest, "the body is empty; want a JSON object")
 		}
-		return badRequest("bad_request", "the body is not the JSON expected: %v", err)
+		return badRequest(live.CodeBadRequest, "the body is not the JSON expected: %v", err)
 	}
 	if dec.More() {
-		return badRequest("bad_request", "the body has data after the JSON object")
+		return badRequest(live.CodeBadRequest, "the body has data after the JSON object")
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ func writeMsg(ctx context.Context, c *websocket.Conn, b []byte) error {
 	return c.Write(ctx, websocket.MessageText, b)
 }
 
-func wsError(code, format string, args ...any) []byte {
+func wsError(code live.Code, format string, args ...any) []byte {
 	e := &live.Error{Code: code}
 	e.Message = format
 	if len(args) > 0 {
@@ -96,7 +96,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		e := s.asAPIError(r, err)
 		writeMsg(ctx, c, wsError(e.Code, "%s", e.Message))
-		c.Close(websocket.StatusNormalClosure, e.Code)
+		c.Close(websocket.StatusNormalClosure, string(e.Code))
 		return
 	}
 	defer conn.Leave()
@@ -130,16 +130,16 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 				c.Close(websocket.StatusPolicyViolation, "too many messages")
 				return
 			}
-			writeMsg(ctx, c, wsError("rate_limited", "too many messages: at most %g per second", s.cfg.MessageRate))
+			writeMsg(ctx, c, wsError(live.CodeRateLimited, "too many messages: at most %g per second", s.cfg.MessageRate))
 			continue
 		}
 		if typ != websocket.MessageText {
-			writeMsg(ctx, c, wsError("bad_message", "messages are JSON text, not binary"))
+			writeMsg(ctx, c, wsError(live.CodeBadMessage, "messages are JSON text, not binary"))
 			continue
 		}
 		var m live.ClientMsg
 		if err := json.Unmarshal(data, &m); err != nil {
-			writeMsg(ctx, c, wsError("bad_message", "not a JSON message object: %v", err))
+			writeMsg(ctx, c, wsError(live.CodeBadMessage, "not a JSON message object: %v", err))
 			continue
 		}
 		if m.Type == "ping" {
@@ -190,11 +190,11 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 		var m live.ClientMsg
 		switch err := json.Unmarshal(data, &m); {
 		case err != nil:
-			writeMsg(ctx, c, wsError("bad_message", "not a JSON message object: %v", err))
+			writeMsg(ctx, c, wsError(live.CodeBadMessage, "not a JSON message object: %v", err))
 		case m.Type == "ping":
 			writeMsg(ctx, c, pong)
 		default:
-			writeMsg(ctx, c, wsError("bad_message", "the lobby socket only answers ping"))
+			writeMsg(ctx, c, wsError(live.CodeBadMessage, "the lobby socket only answers ping"))
 		}
 	}
 }

@@ -18,6 +18,7 @@
 //     ([Store.Perfs], [Store.RatingHistory], [Store.Leaderboard]; updated by
 //     FinishGame inside its transaction, so concurrent games cannot lose an
 //     update).
+//   - [LiveStore] (live.go): the store behind live.Store, for the live hub.
 //   - Errors callers test: [ErrNotFound], [ErrConflict], [ErrDuplicateName].
 //   - SQL with $1 placeholders and portable types (times and durations as
 //     BIGINT milliseconds), to be shared with PostgreSQL later.

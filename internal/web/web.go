@@ -7,6 +7,7 @@
 //
 //   - Pages: the parsed templates; Render writes one page inside the layout.
 //     Every text goes through the i18n catalog: templates call {{.T "key"}}.
+//     {{json v}} hands data to the scripts in a data-* attribute.
 //   - Page: the data of every page (language, who is logged in, the page's
 //     own data).
 //   - Static: the assets under /static/, each URL carrying a hash of its
@@ -28,6 +29,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -103,6 +105,11 @@ func NewPages(cat *i18n.Catalog) (*Pages, error) {
 	funcs := template.FuncMap{
 		"asset": ps.Asset,
 		"add":   func(a, b int) int { return a + b },
+		// json writes a value for the scripts, in a data-* attribute.
+		"json": func(v any) (string, error) {
+			b, err := json.Marshal(v)
+			return string(b), err
+		},
 		"pct": func(v, lo, hi float64) float64 {
 			if hi <= lo {
 				return 50
