@@ -151,8 +151,6 @@ func oneAt(i int) board {
 
 func (b board) plus(o board) board   { return board{b.w0 + o.w0, b.w1 + o.w1, b.w2 + o.w2} }
 func (b board) times(k uint64) board { return board{b.w0 * k, b.w1 * k, b.w2 * k} }
-func (b board) and(o board) board    { return board{b.w0 & o.w0, b.w1 & o.w1, b.w2 & o.w2} }
-func (b board) or() uint64           { return b.w0 | b.w1 | b.w2 }
 
 // get returns the stones in ring hole i. The word is chosen by comparisons
 // that the compiler turns into conditional moves.

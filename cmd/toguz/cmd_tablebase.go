@@ -45,7 +45,7 @@ func runTablebase(ctx context.Context, e env) error {
 	}
 	n, err := strconv.Atoi(fs.Arg(0))
 	if err != nil || n < 0 || n > tablebase.MaxStones {
-		return fmt.Errorf("N %q: want a whole number from 0 to %d", fs.Arg(0), tablebase.MaxStones)
+		return fmt.Errorf("stone count %q: want a whole number from 0 to %d", fs.Arg(0), tablebase.MaxStones)
 	}
 	if *dtm < -1 {
 		return fmt.Errorf("-dtm %d: want -1 or more", *dtm)

@@ -102,7 +102,6 @@ func TestRestartSafety(t *testing.T) {
 		id           string
 		white, black string
 		acked        int
-		state        wsMsg
 	}
 	var games []*live
 	for _, tc := range []string{"5+0", "3d"} {

@@ -71,16 +71,16 @@ func TestScoreSheet(t *testing.T) {
 }
 
 // play runs Play on input and returns the game, the error and the output.
-func play(t *testing.T, c Config, input string) (Game, error, string) {
+func play(t *testing.T, c Config, input string) (Game, string, error) {
 	t.Helper()
 	var out strings.Builder
 	c.In, c.Out = strings.NewReader(input), &out
 	g, err := Play(context.Background(), c)
-	return g, err, out.String()
+	return g, out.String(), err
 }
 
 func TestPlayToTheEnd(t *testing.T) {
-	g, err, out := play(t, Config{Start: mustFEN(t, atsyrau), Fullmove: 30}, "9\n1\n9\n1\n")
+	g, out, err := play(t, Config{Start: mustFEN(t, atsyrau), Fullmove: 30}, "9\n1\n9\n1\n")
 	if err != nil {
 		t.Fatalf("Play: %v\n%s", err, out)
 	}
@@ -119,7 +119,7 @@ func TestPlayCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err, out := play(t, Config{Start: toguz.StartPosition()}, tt.input)
+			g, out, err := play(t, Config{Start: toguz.StartPosition()}, tt.input)
 			if !errors.Is(err, tt.err) {
 				t.Errorf("Play error = %v, want %v", err, tt.err)
 			}
@@ -140,7 +140,7 @@ func TestPlayCommands(t *testing.T) {
 
 func TestPlayFlip(t *testing.T) {
 	// Flipped, White's row is on top: its arrow comes before Black's row.
-	_, _, out := play(t, Config{Start: toguz.StartPosition(), Style: Style{Flip: true}}, "q\n")
+	_, out, _ := play(t, Config{Start: toguz.StartPosition(), Style: Style{Flip: true}}, "q\n")
 	w, b := strings.Index(out, "White ▶"), strings.Index(out, "Black")
 	if w < 0 || b < 0 || w > b {
 		t.Errorf("flipped board does not show White on top:\n%s", out)
@@ -234,7 +234,7 @@ func TestPlayEngine(t *testing.T) {
 			if tt.side == toguz.White {
 				c.White, c.Black = c.Black, c.White
 			}
-			g, err, out := play(t, c, tt.input)
+			g, out, err := play(t, c, tt.input)
 			if !errors.Is(err, ErrQuit) {
 				t.Fatalf("Play error = %v, want ErrQuit\n%s", err, out)
 			}
@@ -258,7 +258,7 @@ func TestPlayEngine(t *testing.T) {
 // game must reach its end by the rules.
 func TestPlayEngineGame(t *testing.T) {
 	c := Config{Start: toguz.StartPosition(), Opponent: newSearcher(t, 1, 1), EngineSide: toguz.Black}
-	g, err, out := play(t, c, strings.Repeat("1\n2\n3\n4\n5\n6\n7\n8\n9\n", 300))
+	g, out, err := play(t, c, strings.Repeat("1\n2\n3\n4\n5\n6\n7\n8\n9\n", 300))
 	if err != nil {
 		t.Fatalf("Play: %v\n%s", err, out)
 	}
