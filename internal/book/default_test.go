@@ -2,13 +2,11 @@ package book
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/shareddata"
 )
-
-const mastersFile = "../../../shared/data/masters-2018.pgn"
 
 func TestDefault(t *testing.T) {
 	bk, err := Default()
@@ -31,11 +29,7 @@ func TestDefault(t *testing.T) {
 	// The counts are the masters' games, as a fresh build without the
 	// engine check finds them: every embedded move is there with the same
 	// counts (the check may only have removed moves).
-	data, err := os.ReadFile(mastersFile)
-	if err != nil {
-		t.Skipf("no master games: %v", err)
-	}
-	games, err := toguz.ParseGames(mastersFile, data, 0)
+	games, err := toguz.ParseGames("masters-2018.pgn", shareddata.Read(t, "masters-2018.pgn"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

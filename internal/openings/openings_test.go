@@ -8,25 +8,16 @@ import (
 	"testing"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/shareddata"
 )
 
 var update = flag.Bool("update", false, "rewrite openings.txt from the master games")
 
-const mastersFile = "../../../shared/data/masters-2018.pgn"
-
 // TestDefaultFile rebuilds the embedded suite from the master games and
 // compares it with openings.txt (go test -run DefaultFile -update writes it).
 func TestDefaultFile(t *testing.T) {
-	data, err := os.ReadFile(mastersFile)
-	if err != nil {
-		// shared/ stands beside the repository in CI: a missing file
-		// there is a broken checkout, not a reason to skip.
-		if os.Getenv("CI") != "" {
-			t.Fatalf("master games missing in CI: %v", err)
-		}
-		t.Skipf("master games not here: %v", err)
-	}
-	games, err := ReadGames(mastersFile, data)
+	const mastersFile = "masters-2018.pgn"
+	games, err := ReadGames(mastersFile, shareddata.Read(t, mastersFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/shareddata"
 )
 
 // browser is an HTTP client with a cookie jar that does not follow
@@ -145,10 +146,7 @@ func TestPages(t *testing.T) {
 func TestImport(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
 	c := s.browser()
-	tgk, err := os.ReadFile("../../../shared/data/master-app-sample.tgk")
-	if err != nil {
-		t.Skip("no sample data:", err)
-	}
+	tgk := shareddata.Read(t, "master-app-sample.tgk")
 	for _, tc := range []struct {
 		name, text string
 		code       int
