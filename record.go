@@ -98,90 +98,160 @@ func ParseFormat(s string) (Format, error) {
 	return 0, fmt.Errorf("unknown record format %q: want toguz (ours), playok, tgk or playstrategy", s)
 }
 
-// DetectFormat tells the format of a game file from its content: a first
-// move written as squares (e1f2) is PlayStrategy; otherwise the first game
-// decides: a Ruleset tag is ours (our writer always writes one), plies with
-// no result token after them are TGK, Site "PlayOK" is PlayOK, the Master
-// app's tags (ID, Android, Online, WhiteTime, BlackTime, Start) are TGK.
-// Anything else is read as ours.
+// DetectFormat tells the format of a game file from its content. It looks
+// at the games in order until one decides:
+//
+//   - a first move written as squares (e1f2) is PlayStrategy;
+//   - plies with no result token after them are TGK: only the Master app
+//     writes none (a Ruleset tag does not change that: our writer keeps the
+//     tags of a game it writes as TGK);
+//   - a Ruleset tag is ours (our writer always writes one);
+//   - Site "PlayOK", or {zero} after the result, is PlayOK;
+//   - the Master app's tags (ID, Android, Online, WhiteTime, BlackTime,
+//     Start) are TGK;
+//   - plies laid out as PlayOK writes them (kazan totals, or the result on
+//     the line of the last ply) that read and replay under PlayOK's rules
+//     (MarkingPlayOK) are PlayOK;
+//   - any other game with plies is ours.
+//
+// A game with a result token and no plies reads the same in every format
+// and decides nothing. A file where no game decides is TGK when it holds a
+// game of tags alone (which only TGK and PlayStrategy read) and ours
+// otherwise. A file ours would read as truncated, with no result token at
+// the end, is read as TGK: give the format to be told it is truncated.
 func DetectFormat(data []byte) Format {
 	r := reader{data: strings.TrimPrefix(string(data), bom), line: 1, col: 1}
-	var tags []Tag
-	hasResult := true // a file of tags alone is not TGK
+	tagsAlone := false
 	for {
 		r.skipSpace()
 		if r.eof() {
 			break
 		}
-		switch r.peek() {
-		case '[':
-			t, _, err := r.tag()
-			if err != nil {
-				return FormatToguz
+		s := r.shape()
+		has := func(name, value string) bool {
+			for _, t := range s.tags {
+				if t.Name == name && (value == "" || strings.EqualFold(t.Value, value)) {
+					return true
+				}
 			}
-			tags = append(tags, t)
+			return false
+		}
+		switch {
+		case s.bad:
+			return FormatToguz // let the reader say what is wrong
+		case s.squares:
+			return FormatPlayStrategy
+		case !s.result:
+			if s.plies > 0 {
+				return FormatTGK
+			}
+			tagsAlone = tagsAlone || len(s.tags) > 0
 			continue
-		case '{', ';':
-			if _, ok := r.comment(); !ok {
-				return FormatToguz // an unclosed comment: let the reader say so
+		case has("Ruleset", ""):
+			return FormatToguz
+		case has("Site", "PlayOK"), s.zero:
+			return FormatPlayOK
+		}
+		for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
+			if has(name, "") {
+				return FormatTGK
 			}
+		}
+		if s.plies == 0 {
 			continue
 		}
+		if s.kazan || s.resultOnPlyLine {
+			// PlayOK's layout: confirm by reading the game as PlayOK does.
+			pr := s.start
+			pr.format = FormatPlayOK
+			if g, err := pr.game(1); err == nil {
+				if _, err := g.Final(); err == nil {
+					return FormatPlayOK
+				}
+			}
+		}
+		return FormatToguz
+	}
+	if tagsAlone {
+		return FormatTGK
+	}
+	return FormatToguz
+}
+
+// gameShape is what DetectFormat sees of one game.
+type gameShape struct {
+	start           reader // at the game's first tag or token
+	tags            []Tag
+	plies           int  // words in the movetext before the result token
+	squares         bool // the first move is written as squares
+	result          bool // a result token ends the movetext
+	zero            bool // {zero} follows it
+	kazan           bool // a ply carries a kazan total
+	resultOnPlyLine bool // the result token is on the line of the last ply
+	bad             bool // a tag or comment the readers reject
+}
+
+// shape reads one game, up to the next game's tags or the end of the file,
+// as DetectFormat needs it.
+func (r *reader) shape() gameShape {
+	s := gameShape{start: *r}
+	plyLine := 0
+	for {
+		r.skipSpace()
+		if r.eof() {
+			return s
+		}
+		switch c := r.peek(); {
+		case c == '[':
+			if s.plies > 0 || s.result {
+				return s // the next game
+			}
+			t, _, err := r.tag()
+			if err != nil {
+				s.bad = true
+				return s
+			}
+			s.tags = append(s.tags, t)
+			continue
+		case c == '{' || c == ';':
+			text, ok := r.comment()
+			if !ok {
+				s.bad = true
+				return s
+			}
+			s.zero = s.zero || s.result && strings.TrimSpace(text) == "zero"
+			continue
+		}
+		line := r.line
 		w := r.word()
+		switch {
+		case w == "":
+			r.advance(1)
+			continue
+		case s.result:
+			continue // the reader says what is wrong
+		}
+		if _, err := resultToken(w); err == nil {
+			s.result = true
+			s.resultOnPlyLine = s.plies > 0 && line == plyLine
+			continue
+		}
 		if n := moveNumberLen(w); n > 0 {
 			if w = w[n:]; w == "" {
 				continue
 			}
 		}
-		if _, _, ok := parseSquares(w); ok {
-			return FormatPlayStrategy
+		if _, _, ok := parseSquares(w); ok && s.plies == 0 {
+			s.squares = true
 		}
-		// The first game has plies: does a result token end them?
-		hasResult = false
-		for {
-			if _, err := resultToken(w); err == nil {
-				hasResult = true
-				break
-			}
-			r.skipSpace()
-			if r.eof() || r.peek() == '[' {
-				break
-			}
-			if c := r.peek(); c == '{' || c == ';' {
-				if _, ok := r.comment(); !ok {
-					break
-				}
-				w = ""
-				continue
-			}
-			if w = r.word(); w == "" {
-				r.advance(1)
+		if _, n := scanPly(w); n > 0 {
+			if _, ok := parseKazanNote(w[n:]); ok {
+				s.kazan = true
 			}
 		}
-		break
+		s.plies++
+		plyLine = line
 	}
-	has := func(name, value string) bool {
-		for _, t := range tags {
-			if t.Name == name && (value == "" || strings.EqualFold(t.Value, value)) {
-				return true
-			}
-		}
-		return false
-	}
-	switch {
-	case has("Ruleset", ""):
-		return FormatToguz
-	case !hasResult:
-		return FormatTGK
-	case has("Site", "PlayOK"):
-		return FormatPlayOK
-	}
-	for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
-		if has(name, "") {
-			return FormatTGK
-		}
-	}
-	return FormatToguz
 }
 
 // ParseGames reads every game of a file in format f (0: DetectFormat). file

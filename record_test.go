@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -463,4 +464,131 @@ func TestGoldenReadBack(t *testing.T) {
 			t.Errorf("%s read and written (-file +written):\n%s", f.name, d)
 		}
 	}
+}
+
+// writerCases are games of every kind a writer meets, read from text or
+// built: each writer that can hold a game must write it so that DetectFormat
+// names that writer and the game reads back the same.
+func writerCases(t *testing.T) []*Game {
+	t.Helper()
+	read := func(f Format, text string) *Game {
+		t.Helper()
+		gs, err := ParseGames("case", []byte(text), f)
+		if err != nil || len(gs) != 1 {
+			t.Fatalf("%q: %d games, %v", text, len(gs), err)
+		}
+		return gs[0]
+	}
+	const plies = "1. 76(10) 98\n2. 66 87\n3. 12 76\n4. 25 78\n5. 48 36x\n"
+	games := []*Game{
+		// Ours, with the Ruleset tag our writer adds (issue 14, bug 3).
+		read(FormatToguz, "[Event \"ours\"]\n[Result \"*\"]\n[Ruleset \"standard\"]\n\n{before} "+plies+"*\n"),
+		// A federation's PGN: no Ruleset tag.
+		read(FormatToguz, "[Id \"1\"]\n[Event \"Кубок РК\"]\n[Result \"0-1\"]\n\n"+plies+"0-1\n"),
+		// The Master app's, and PlayOK's.
+		read(FormatTGK, "[White \"A\"]\n[ID \"77D6\"]\n\n1. 76 76\n2. 99 12\n"),
+		read(FormatPlayOK, "[Event \"9245757\"]\n[Site \"PlayOK\"]\n[Result \"0-1\"]\n\n1. 87(10) 87(10) 2. 22 99(22) 3. 23 12(24) 4. 68X 25 0-1\n"),
+		// Tags alone.
+		{Tags: []Tag{{"Event", "no moves"}}},
+	}
+	// The seeds' atsyrau, from a position, and a Bestemshe game with Black
+	// to move first.
+	gs := goldenGames(t)
+	return append(games, gs[len(gs)-2:]...)
+}
+
+// TestWritersDetected writes each case with each writer, alone and all in
+// one file, and reads the text back with the format DetectFormat names.
+func TestWritersDetected(t *testing.T) {
+	games := writerCases(t)
+	for _, to := range []Format{FormatToguz, FormatTGK, FormatPlayStrategy} {
+		var all []*Game
+		for i, g := range games {
+			var b bytes.Buffer
+			err := WriteGames(&b, to, g)
+			canHold := to != FormatTGK || g.rules() == Standard && !g.startsElsewhere()
+			if err != nil {
+				if canHold {
+					t.Errorf("%s, case %d: %v", to, i, err)
+				}
+				continue
+			}
+			if !canHold {
+				t.Errorf("%s, case %d: written, but it cannot hold the game:\n%s", to, i, b.String())
+			}
+			all = append(all, g)
+			checkWritten(t, fmt.Sprintf("%s, case %d", to, i), to, []*Game{g}, b.Bytes())
+		}
+		var b bytes.Buffer
+		if err := WriteGames(&b, to, all...); err != nil {
+			t.Fatal(err)
+		}
+		checkWritten(t, to.String()+", all cases", to, all, b.Bytes())
+	}
+}
+
+// checkWritten checks that text, written by the writer of format to from
+// games, is detected as to and reads back to the same games.
+func checkWritten(t *testing.T, name string, to Format, games []*Game, text []byte) {
+	t.Helper()
+	plies := 0
+	for _, g := range games {
+		plies += len(g.Plies)
+	}
+	// Without plies, the formats are the same text.
+	if got := DetectFormat(text); got != to && plies > 0 {
+		t.Errorf("%s: detected as %s:\n%s", name, got, text)
+	}
+	back, err := ParseGames("written", text, 0)
+	if err != nil || len(back) != len(games) {
+		t.Errorf("%s: %d games back, want %d: %v\n%s", name, len(back), len(games), err, text)
+		return
+	}
+	for i, g := range games {
+		if d := diffWritten(g, back[i], to); d != "" {
+			t.Errorf("%s: game %d reads back differently: %s\n%s", name, i+1, d, text)
+		}
+		if _, err := back[i].Final(); err != nil {
+			t.Errorf("%s: game %d: %v", name, i+1, err)
+		}
+	}
+}
+
+// diffWritten says how back, read from what the writer of format to wrote
+// of g, differs from g beyond what that format cannot say: kazan totals
+// (TGK, PlayStrategy), the tags with a meaning that a writer adds, the
+// Marking a reader gives, a start position given by default.
+func diffWritten(g, back *Game, to Format) string {
+	want := *g
+	want.Marking, want.Rules = back.Marking, g.rules()
+	if !want.startsElsewhere() {
+		want.Start, want.StartMove = back.Start, back.StartMove
+	}
+	if to == FormatTGK || to == FormatPlayStrategy {
+		want.Plies = slices.Clone(g.Plies)
+		for k := range want.Plies {
+			want.Plies[k].Kazan = 0
+			if to == FormatTGK {
+				want.Plies[k].Comment = ""
+			}
+		}
+		if to == FormatTGK {
+			want.Comment = ""
+		}
+	}
+	if len(back.Tags) < len(g.Tags) || !slices.Equal(g.Tags, back.Tags[:len(g.Tags)]) {
+		return fmt.Sprintf("tags %q, back %q", g.Tags, back.Tags)
+	}
+	for _, tag := range back.Tags[len(g.Tags):] {
+		switch tag.Name {
+		case "Result", "Ruleset", "FEN", "Termination":
+		default:
+			return fmt.Sprintf("tag %s added", tag.Name)
+		}
+	}
+	want.Tags = back.Tags
+	if !sameGame(&want, back) {
+		return cmp.Diff(&want, back, ignoreSource)
+	}
+	return ""
 }
