@@ -28,7 +28,8 @@ import (
 // In detail:
 //
 //   - A tag pair is [Name "Value"], one per line; `\"` and `\\` escape a
-//     quote and a backslash. The tags are kept in order. Four of them have a
+//     quote and a backslash. A name is letters, digits and _; a value
+//     cannot hold a line end (the writers refuse one, with ErrUnwritable). The tags are kept in order. Four of them have a
 //     meaning: Ruleset (a name ParseRules reads; "standard" when absent),
 //     FEN (the start position, as ParseFEN reads it, with its move number;
 //     the ruleset's starting position when absent), Result (1-0, 0-1,
@@ -42,9 +43,10 @@ import (
 //     written is checked. A move number "N." may precede White's ply and
 //     "N..." Black's; when written it must be right.
 //   - A comment {…} after a ply belongs to it; one before the first ply
-//     belongs to the game. Comments may span lines and cannot nest; a
-//     comment from ; to the end of the line may hold a }, and the writer
-//     uses that form for a comment that does.
+//     belongs to the game, and comments in a row are joined with a space.
+//     Comments may span lines and cannot nest; inside one, \} stands for }
+//     and \\ for \ (any other backslash is itself), so that every text
+//     can be written. A comment from ; to the end of the line is read too.
 //   - The result token (1-0, 0-1, 1/2-1/2 or *) ends the movetext; it must
 //     agree with the Result tag.
 //
@@ -62,7 +64,8 @@ import (
 //     {zero} after the result token marks an atsyrau ending; both are
 //     checked.
 //   - FormatTGK (read and write): the Master app's files: tags, a blank
-//     line, one numbered pair of plies per line, no result token.
+//     line, one numbered pair of plies per line, no kazan totals, no result
+//     token; the writer writes comments as ours does.
 //   - FormatPlayStrategy (read and write): moves as square pairs, see
 //     PlayStrategyMove.
 type Format uint8
@@ -116,12 +119,12 @@ func ParseFormat(s string) (Format, error) {
 //
 // A game with a result token and no plies reads the same in every format
 // and decides nothing. A file where no game decides is TGK when it holds a
-// game of tags alone (which only TGK and PlayStrategy read) and ours
-// otherwise. A file ours would read as truncated, with no result token at
+// game of tags or comments alone (which only TGK and PlayStrategy read)
+// and ours otherwise. A file ours would read as truncated, with no result token at
 // the end, is read as TGK: give the format to be told it is truncated.
 func DetectFormat(data []byte) Format {
 	r := reader{data: strings.TrimPrefix(string(data), bom), line: 1, col: 1}
-	tagsAlone := false
+	noResult := false // a game with no plies and no result token
 	for {
 		r.skipSpace()
 		if r.eof() {
@@ -145,7 +148,7 @@ func DetectFormat(data []byte) Format {
 			if s.plies > 0 {
 				return FormatTGK
 			}
-			tagsAlone = tagsAlone || len(s.tags) > 0
+			noResult = true
 			continue
 		case has("Ruleset", ""):
 			return FormatToguz
@@ -172,7 +175,7 @@ func DetectFormat(data []byte) Format {
 		}
 		return FormatToguz
 	}
-	if tagsAlone {
+	if noResult {
 		return FormatTGK
 	}
 	return FormatToguz
@@ -445,7 +448,8 @@ func isTagNameByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
 }
 
-// comment reads {…} or ; to the end of the line and returns the text.
+// comment reads {…} or ; to the end of the line and returns the text. In
+// {…}, \} stands for } and \\ for \; any other backslash is itself.
 func (r *reader) comment() (string, bool) {
 	if r.peek() == ';' {
 		j := strings.IndexByte(r.data[r.i:], '\n')
@@ -457,13 +461,27 @@ func (r *reader) comment() (string, bool) {
 		r.advance(j)
 		return text, true
 	}
-	j := strings.IndexByte(r.data[r.i:], '}')
-	if j < 0 {
-		return "", false
+	var b strings.Builder
+	plain := r.i + 1
+	for j := plain; j < len(r.data); j++ {
+		switch r.data[j] {
+		case '}':
+			text := r.data[plain:j]
+			if b.Len() > 0 {
+				b.WriteString(text)
+				text = b.String()
+			}
+			r.advance(j + 1 - r.i)
+			return text, true
+		case '\\':
+			if j+1 < len(r.data) && (r.data[j+1] == '}' || r.data[j+1] == '\\') {
+				b.WriteString(r.data[plain:j])
+				j++
+				plain = j
+			}
+		}
 	}
-	text := r.data[r.i+1 : r.i+j]
-	r.advance(j + 1)
-	return text, true
+	return "", false
 }
 
 // moveNumberLen returns the length of the move number ("12." or "12...")
@@ -700,8 +718,9 @@ func applyTag(g *Game, t Tag) error {
 
 // appendTags writes the tag pairs of g in their order, those with a
 // meaning (Ruleset, FEN, Result, Termination) with the values of g's fields,
-// then those of the four that g lacks and want says to add.
-func (g *Game) appendTags(b []byte, want map[string]bool) []byte {
+// then those of the four that g lacks and want says to add. A tag the
+// readers cannot read back is an error wrapping ErrUnwritable.
+func (g *Game) appendTags(b []byte, want map[string]bool) ([]byte, error) {
 	value := func(name string) (string, bool) {
 		switch name {
 		case "Ruleset":
@@ -721,6 +740,9 @@ func (g *Game) appendTags(b []byte, want map[string]bool) []byte {
 		if fv, ok := value(t.Name); ok {
 			v = fv
 		}
+		if err := g.checkTag(t.Name, v); err != nil {
+			return b, err
+		}
 		b = appendTag(b, t.Name, v)
 	}
 	for _, name := range [...]string{"Result", "Ruleset", "FEN", "Termination"} {
@@ -729,7 +751,19 @@ func (g *Game) appendTags(b []byte, want map[string]bool) []byte {
 			b = appendTag(b, name, v)
 		}
 	}
-	return b
+	return b, nil
+}
+
+// checkTag says why a tag pair cannot be written so that it reads back: a
+// name must be letters, digits and _, and a value cannot hold a line end.
+func (g *Game) checkTag(name, value string) error {
+	if name == "" || strings.IndexFunc(name, func(c rune) bool { return c > 0x7f || !isTagNameByte(byte(c)) }) >= 0 {
+		return fmt.Errorf("game %s: tag name %q: %w (want letters, digits and _)", g.name(), name, ErrUnwritable)
+	}
+	if strings.ContainsAny(value, "\n") {
+		return fmt.Errorf("game %s: tag %s: %w: a tag value cannot hold a line end", g.name(), name, ErrUnwritable)
+	}
+	return nil
 }
 
 func appendTag(b []byte, name, value string) []byte {
@@ -760,8 +794,11 @@ func (g *Game) appendToguz(b []byte) ([]byte, error) {
 	if _, err := g.StartPosition(); err != nil {
 		return b, err
 	}
-	b = g.appendTags(b, map[string]bool{"Result": true, "Ruleset": true,
+	b, err := g.appendTags(b, map[string]bool{"Result": true, "Ruleset": true,
 		"FEN": g.startsElsewhere(), "Termination": g.Termination != Unterminated})
+	if err != nil {
+		return b, err
+	}
 	b = append(b, '\n')
 	if g.Comment != "" {
 		b = appendComment(b, g.Comment)
@@ -772,8 +809,9 @@ func (g *Game) appendToguz(b []byte) ([]byte, error) {
 	return append(b, '\n', '\n'), nil
 }
 
-// appendPairs writes the plies one numbered pair per line.
-func (g *Game) appendPairs(b []byte, notes bool) []byte {
+// appendPairs writes the plies one numbered pair per line, with their
+// comments and, if kazans, their kazan totals.
+func (g *Game) appendPairs(b []byte, kazans bool) []byte {
 	start, _ := g.StartPosition()
 	black := start.Turn() == Black
 	full := g.startMove()
@@ -788,16 +826,14 @@ func (g *Game) appendPairs(b []byte, notes bool) []byte {
 		}
 		b = append(b, ' ')
 		b = gp.appendTo(b)
-		if notes {
-			if gp.Kazan != 0 {
-				b = append(b, '(')
-				b = strconv.AppendInt(b, int64(gp.Kazan), 10)
-				b = append(b, ')')
-			}
-			if gp.Comment != "" {
-				b = append(b, ' ')
-				b = appendComment(b, gp.Comment)
-			}
+		if kazans && gp.Kazan != 0 {
+			b = append(b, '(')
+			b = strconv.AppendInt(b, int64(gp.Kazan), 10)
+			b = append(b, ')')
+		}
+		if gp.Comment != "" {
+			b = append(b, ' ')
+			b = appendComment(b, gp.Comment)
 		}
 		if black || i == len(g.Plies)-1 {
 			b = append(b, '\n')
@@ -808,21 +844,19 @@ func (g *Game) appendPairs(b []byte, notes bool) []byte {
 	return b
 }
 
-// appendComment writes {text}, or "; text" and a line end when the text
-// holds a } (which a {comment} cannot) and no line end (which a ; comment
-// cannot). A text with both, which no reader returns, gets its } written
-// as ).
+// appendComment writes {text} as comment reads it back: a } as \}, and a
+// backslash as \\ where it comes before a backslash, a } or the end.
 func appendComment(b []byte, text string) []byte {
-	if strings.Contains(text, "}") {
-		if !strings.Contains(text, "\n") {
-			b = append(b, "; "...)
-			b = append(b, text...)
-			return append(b, '\n')
-		}
-		text = strings.ReplaceAll(text, "}", ")")
-	}
 	b = append(b, '{')
-	b = append(b, text...)
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '}':
+			b = append(b, '\\')
+		case c == '\\' && (i+1 == len(text) || text[i+1] == '\\' || text[i+1] == '}'):
+			b = append(b, '\\')
+		}
+		b = append(b, text[i])
+	}
 	return append(b, '}')
 }
 
