@@ -59,10 +59,11 @@ import (
 //
 // # The other formats
 //
-//   - FormatPlayOK (read): PlayOK's PGN. The same plies; a kazan total
-//     follows exactly the plies that capture (see MarkingPlayOK), and
-//     {zero} after the result token marks an atsyrau ending; both are
-//     checked.
+//   - FormatPlayOK (read and write): PlayOK's PGN. The same plies; a
+//     kazan total follows exactly the plies that capture (see
+//     MarkingPlayOK), and {zero} after the result token marks an atsyrau
+//     ending; both are checked. The writer writes PlayOK's files byte for
+//     byte (playok.go).
 //   - FormatTGK (read and write): the Master app's files: tags, a blank
 //     line, one numbered pair of plies per line, no kazan totals, no result
 //     token; the writer writes comments as ours does.
@@ -72,7 +73,7 @@ type Format uint8
 
 const (
 	FormatToguz        Format = iota + 1 // our PGN-like format ("toguz", also "ours" or "pgn")
-	FormatPlayOK                         // PlayOK's PGN ("playok"), read only
+	FormatPlayOK                         // PlayOK's PGN ("playok")
 	FormatTGK                            // the Master app's TGK ("tgk")
 	FormatPlayStrategy                   // PlayStrategy move lists ("playstrategy")
 )
@@ -109,12 +110,11 @@ func ParseFormat(s string) (Format, error) {
 //     writes none (a Ruleset tag does not change that: our writer keeps the
 //     tags of a game it writes as TGK);
 //   - a Ruleset tag is ours (our writer always writes one);
-//   - Site "PlayOK", or {zero} after the result, is PlayOK;
+//   - Site "PlayOK", or {zero} after the result, is PlayOK, and so are
+//     plies that read and replay under PlayOK's rules (MarkingPlayOK: a
+//     kazan total on exactly the captures, {zero} on an atsyrau);
 //   - the Master app's tags (ID, Android, Online, WhiteTime, BlackTime,
 //     Start) are TGK;
-//   - plies laid out as PlayOK writes them (kazan totals, or the result on
-//     the line of the last ply) that read and replay under PlayOK's rules
-//     (MarkingPlayOK) are PlayOK;
 //   - any other game with plies is ours.
 //
 // A game with a result token and no plies reads the same in every format
@@ -155,16 +155,10 @@ func DetectFormat(data []byte) Format {
 		case has("Site", "PlayOK"), s.zero:
 			return FormatPlayOK
 		}
-		for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
-			if has(name, "") {
-				return FormatTGK
-			}
-		}
-		if s.plies == 0 {
-			continue
-		}
-		if s.kazan || s.resultOnPlyLine {
-			// PlayOK's layout: confirm by reading the game as PlayOK does.
+		if s.plies > 0 {
+			// A game that reads and replays under PlayOK's rules is
+			// PlayOK's; one that does not (a capture without its kazan
+			// total) is not.
 			pr := s.start
 			pr.format = FormatPlayOK
 			if g, err := pr.game(1); err == nil {
@@ -172,6 +166,14 @@ func DetectFormat(data []byte) Format {
 					return FormatPlayOK
 				}
 			}
+		}
+		for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
+			if has(name, "") {
+				return FormatTGK
+			}
+		}
+		if s.plies == 0 {
+			continue
 		}
 		return FormatToguz
 	}
@@ -183,22 +185,19 @@ func DetectFormat(data []byte) Format {
 
 // gameShape is what DetectFormat sees of one game.
 type gameShape struct {
-	start           reader // at the game's first tag or token
-	tags            []Tag
-	plies           int  // words in the movetext before the result token
-	squares         bool // the first move is written as squares
-	result          bool // a result token ends the movetext
-	zero            bool // {zero} follows it
-	kazan           bool // a ply carries a kazan total
-	resultOnPlyLine bool // the result token is on the line of the last ply
-	bad             bool // a tag or comment the readers reject
+	start   reader // at the game's first tag or token
+	tags    []Tag
+	plies   int  // words in the movetext before the result token
+	squares bool // the first move is written as squares
+	result  bool // a result token ends the movetext
+	zero    bool // {zero} follows it
+	bad     bool // a tag or comment the readers reject
 }
 
 // shape reads one game, up to the next game's tags or the end of the file,
 // as DetectFormat needs it.
 func (r *reader) shape() gameShape {
 	s := gameShape{start: *r}
-	plyLine := 0
 	for {
 		r.skipSpace()
 		if r.eof() {
@@ -225,7 +224,6 @@ func (r *reader) shape() gameShape {
 			s.zero = s.zero || s.result && strings.TrimSpace(text) == "zero"
 			continue
 		}
-		line := r.line
 		w := r.word()
 		switch {
 		case w == "":
@@ -236,7 +234,6 @@ func (r *reader) shape() gameShape {
 		}
 		if _, err := resultToken(w); err == nil {
 			s.result = true
-			s.resultOnPlyLine = s.plies > 0 && line == plyLine
 			continue
 		}
 		if n := moveNumberLen(w); n > 0 {
@@ -247,13 +244,7 @@ func (r *reader) shape() gameShape {
 		if _, _, ok := parseSquares(w); ok && s.plies == 0 {
 			s.squares = true
 		}
-		if _, n := scanPly(w); n > 0 {
-			if _, ok := parseKazanNote(w[n:]); ok {
-				s.kazan = true
-			}
-		}
 		s.plies++
-		plyLine = line
 	}
 }
 
@@ -285,8 +276,8 @@ func ParseGames(file string, data []byte, f Format) ([]*Game, error) {
 	}
 }
 
-// WriteGames writes the games to w in format f, which must have a writer
-// (FormatToguz, FormatTGK or FormatPlayStrategy).
+// WriteGames writes the games to w in format f; every format has a writer.
+// A game the format cannot hold is an error wrapping ErrUnwritable.
 func WriteGames(w io.Writer, f Format, games ...*Game) error {
 	var b []byte
 	for i, g := range games {
@@ -299,6 +290,11 @@ func WriteGames(w io.Writer, f Format, games ...*Game) error {
 				b = append(b, '\n')
 			}
 			b, err = g.appendTGK(b)
+		case FormatPlayOK:
+			if i > 0 {
+				b = append(b, '\n')
+			}
+			b, err = g.appendPlayOK(b)
 		case FormatPlayStrategy:
 			b, err = g.appendPlayStrategy(b)
 		default:

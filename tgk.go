@@ -15,7 +15,7 @@ import "fmt"
 // numbered pair per line, no result token. TGK has no ruleset nor start
 // position: only standard games from the start can be written.
 func (g *Game) appendTGK(b []byte) ([]byte, error) {
-	if g.rules() != Standard || g.startsElsewhere() {
+	if !g.fromStandardStart() {
 		return b, fmt.Errorf("game %s: %w: TGK records only standard games from the starting position (ruleset %s)", g.name(), ErrUnwritable, g.rules())
 	}
 	b, err := g.appendTags(b, map[string]bool{"Result": g.Result != NoResult, "Termination": g.Termination != Unterminated})
@@ -38,3 +38,7 @@ func (g *Game) appendTGK(b []byte) ([]byte, error) {
 func (g *Game) empty() bool {
 	return len(g.Tags) == 0 && g.Result == NoResult && g.Termination == Unterminated && len(g.Plies) == 0 && g.Comment == ""
 }
+
+// fromStandardStart reports whether g is a standard game from the starting
+// position, the only games TGK and PlayOK record.
+func (g *Game) fromStandardStart() bool { return g.rules() == Standard && !g.startsElsewhere() }
