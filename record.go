@@ -38,7 +38,8 @@ import (
 //     value of these four is an error.
 //   - The movetext lists the plies in order. A ply is two digits and an
 //     optional tuzdik mark x (X, х and Х are read too): the hole played and
-//     the hole where the last stone fell. A ply may carry the mover's kazan
+//     the hole where the last stone fell; or, in the short form of seed 004,
+//     the hole played alone ("7"), written back as it was read. A ply may carry the mover's kazan
 //     total after it in parentheses, "87(10)"; any ply may, and every one
 //     written is checked. A move number "N." may precede White's ply and
 //     "N..." Black's; when written it must be right.
@@ -577,7 +578,7 @@ func (r *reader) game(index int) (*Game, error) {
 		} else {
 			var n int
 			if gp.Ply, n = scanPly(w); n == 0 {
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x), a move number, a comment or a result", w)
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x; or the hole alone: 7), a move number, a comment or a result", w)
 			}
 			rest = w[n:]
 		}
