@@ -378,6 +378,13 @@ func TestDetectFormat(t *testing.T) {
 		{"[Site \"PlayOK\"]\n\n1. 76(10) *", FormatPlayOK},
 		{"[ID \"1\"]\n\n1. 76 98", FormatTGK},
 		{"\ufeff[Site \"PlayOK\"]\n\n1. 76(10) *", FormatPlayOK},
+		// Issue 14: what the writers write.
+		{"[Ruleset \"standard\"]\n\n1. 76 98\n", FormatTGK},                    // TGK written from ours
+		{"[Event \"x\"]\n", FormatTGK},                                         // tags alone
+		{"[Result \"*\"]\n\n*\n\n[Event \"x\"]\n\ne1f2 *", FormatPlayStrategy}, // a game without plies decides nothing
+		{"[Event \"x\"]\n[Result \"1-0\"]\n\n1. 76(10) 98 1-0", FormatPlayOK},  // PlayOK's marks
+		{"[Event \"x\"]\n[ID \"1\"]\n\n1. 76(10) 98 1-0", FormatPlayOK},
+		{"[Event \"x\"]\n[Result \"1-0\"]\n\n1. 76 98 1-0", FormatToguz}, // a capture without its total
 	}
 	for _, tt := range tests {
 		if got := DetectFormat([]byte(tt.text)); got != tt.want {
