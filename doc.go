@@ -32,10 +32,11 @@
 //   - Game (game.go): a record with tags, rules, start position, plies with
 //     kazan annotations and comments, recorded result and termination;
 //     Game.Positions, Final and Outcome replay it and check every annotation.
-//   - Record formats (record.go, tgk.go, playstrategy.go): ParseGames reads
-//     ours (FormatToguz, defined on Format), PlayOK PGN, TGK and PlayStrategy
-//     move lists; WriteGames writes ours, TGK and PlayStrategy; DetectFormat
-//     tells them apart.
+//   - Record formats (record.go, playok.go, tgk.go, playstrategy.go):
+//     ParseGames reads ours (FormatToguz, defined on Format), PlayOK PGN,
+//     TGK and PlayStrategy move lists, and WriteGames writes them all;
+//     DetectFormat tells them apart, and names the format of what any
+//     writer wrote.
 //   - Position.Diagram and ParseDiagram (diagram.go): the text board of the
 //     seed documents.
 //   - Key: a 64-bit hash of a position for tables and books.

@@ -10,6 +10,12 @@ import (
 // rather than about the rules.
 var ErrSyntax = errors.New("syntax error")
 
+// ErrUnwritable is wrapped by the errors of WriteGames about a game that
+// the format cannot hold so that it reads back the same: another ruleset or
+// start position in TGK or PlayOK, a tag name or value the readers cannot
+// read.
+var ErrUnwritable = errors.New("the record format cannot hold it")
+
 // ParseError is the error of every parser in the package. It says where the
 // problem is (as much of file, line, column, game and ply as is known) and
 // what was wrong or expected.

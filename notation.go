@@ -12,16 +12,20 @@ import (
 // is not written) and whether the move made a tuzdik. "76" is hole 7 landing
 // on hole 6; "48x" is hole 4 landing on hole 8 and making it a tuzdik.
 //
+// The short form (seed 004: "a short record by one digit, the number of the
+// hole played, is possible") writes the hole alone, "7": its Land is 0, and
+// neither the landing nor a tuzdik is claimed.
+//
 // A Ply read from text is only what was written; Position.PlayPly checks it
 // against the rules.
 type Ply struct {
 	Move   Move // the hole emptied, 1..Holes
-	Land   int  // the number of the hole the last stone fell into, 1..Holes
+	Land   int  // the number of the hole the last stone fell into, 1..Holes; 0 in the short form
 	Tuzdik bool // the move made a tuzdik (written x)
 }
 
 // String writes the ply as the score sheet does: two digits and an x when
-// the move made a tuzdik.
+// the move made a tuzdik; the hole alone in the short form.
 func (y Ply) String() string {
 	b := make([]byte, 0, 3)
 	return string(y.appendTo(b))
@@ -29,7 +33,10 @@ func (y Ply) String() string {
 
 // appendTo appends the score-sheet form of the ply to b.
 func (y Ply) appendTo(b []byte) []byte {
-	b = append(b, '0'+byte(y.Move), '0'+byte(y.Land))
+	b = append(b, '0'+byte(y.Move))
+	if y.Land != 0 {
+		b = append(b, '0'+byte(y.Land))
+	}
 	if y.Tuzdik {
 		b = append(b, 'x')
 	}
@@ -51,12 +58,13 @@ func (e *NotationError) Error() string { return e.Ply.String() + " " + e.Reason 
 func (e *NotationError) Unwrap() error { return ErrNotation }
 
 // ParsePly reads a score-sheet ply: two digits, then optionally a tuzdik mark
-// x (also X and the Cyrillic х and Х). It checks only the text; use
-// Position.PlayPly to check it against a position.
+// x (also X and the Cyrillic х and Х); or the short form, the hole's digit
+// alone. It checks only the text; use Position.PlayPly to check it against
+// a position.
 func ParsePly(s string) (Ply, error) {
 	y, n := scanPly(s)
 	if n == 0 || n != len(s) {
-		return Ply{}, fmt.Errorf("%w: ply %q: want two digits (hole played, hole of the last stone) and an optional x", ErrSyntax, s)
+		return Ply{}, fmt.Errorf("%w: ply %q: want two digits (hole played, hole of the last stone) and an optional x, or the hole alone", ErrSyntax, s)
 	}
 	return y, nil
 }
@@ -64,7 +72,13 @@ func ParsePly(s string) (Ply, error) {
 // scanPly reads a ply at the start of s and returns it and the number of
 // bytes read, 0 when s does not start with a ply.
 func scanPly(s string) (Ply, int) {
-	if len(s) < 2 || !isDigit1(s[0]) || !isDigit1(s[1]) {
+	if len(s) == 0 || !isDigit1(s[0]) {
+		return Ply{}, 0
+	}
+	if len(s) == 1 || s[1] < '0' || s[1] > '9' {
+		return Ply{Move: Move(s[0] - '0')}, 1 // the short form: no landing, no mark
+	}
+	if !isDigit1(s[1]) {
 		return Ply{}, 0
 	}
 	y := Ply{Move: Move(s[0] - '0'), Land: int(s[1] - '0')}
@@ -116,7 +130,8 @@ func (p Position) Notation(m Move) (string, error) {
 }
 
 // PlayPly plays the move of y and checks that the landing digit and the
-// tuzdik mark agree with the rules. An illegal move gets an
+// tuzdik mark agree with the rules (in the short form, only the mark, if
+// any). An illegal move gets an
 // *IllegalMoveError; a disagreement a *NotationError that says what the
 // rules give ("48 lands on black's hole 5, not 8").
 func (p Position) PlayPly(y Ply) (Position, error) {
@@ -125,6 +140,11 @@ func (p Position) PlayPly(y Ply) (Position, error) {
 	}
 	got, next := p.Ply(y.Move)
 	switch {
+	case y.Land == 0 && !y.Tuzdik:
+	case y.Land == 0:
+		if !got.Tuzdik {
+			return p, &NotationError{y, "is marked x but makes no tuzdik"}
+		}
 	case got.Land != y.Land:
 		side, _ := p.Landing(y.Move)
 		return p, &NotationError{y, fmt.Sprintf("lands on %s's hole %d, not %d", side, got.Land, y.Land)}

@@ -18,7 +18,8 @@ func TestParsePly(t *testing.T) {
 		{"48X", Ply{4, 8, true}, true},
 		{"48х", Ply{4, 8, true}, true}, // Cyrillic
 		{"48Х", Ply{4, 8, true}, true}, // Cyrillic
-		{"4", Ply{}, false},
+		{"4", Ply{4, 0, false}, true},  // the short form
+		{"4x", Ply{}, false},
 		{"40", Ply{}, false},
 		{"07", Ply{}, false},
 		{"48xx", Ply{}, false},
@@ -58,7 +59,8 @@ func TestPlyAgainstRules(t *testing.T) {
 		{"76 98 66 87 12 76 25 78 48x", 9, "48x is marked x but makes no tuzdik", ErrNotation},
 		{"76 95", 2, "95 lands on white's hole 8, not 5", ErrNotation},
 		{"76 98 66 87 12 76 25 78 48 36x 61", 11, "the hole is a tuzdik", ErrIllegalMove},
-		{"76 7", 2, "want two digits", ErrSyntax},
+		{"76 7x", 2, "or the hole alone", ErrSyntax},
+		{"76 0", 2, "want two digits", ErrSyntax},
 	}
 	for _, tt := range tests {
 		_, _, err := ParsePlies(StartPosition(), tt.plies)
@@ -67,6 +69,46 @@ func TestPlyAgainstRules(t *testing.T) {
 			t.Errorf("ParsePlies(%q) = %v; want ply %d saying %q, wrapping %v", tt.plies, err, tt.ply, tt.want, tt.err)
 		}
 	}
+}
+
+// TestShortForm reads seed 004's short form, the hole alone ("возможна
+// краткая запись однозначным числом — номером исходной лунки"), on the
+// seeds' examples of RULES.md §5: White's 7 from the start, and the
+// atsyrau that 9, 1, 9, 1 bring about.
+func TestShortForm(t *testing.T) {
+	moves, p, err := ParsePlies(StartPosition(), "7")
+	if err != nil || len(moves) != 1 || p.Kazan(White) != 10 {
+		t.Fatalf("7 from the start: %v, %v, kazan %d; want 10", moves, err, p.Kazan(White))
+	}
+	start, _, err := ParseFEN("1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1", Standard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, err = ParsePlies(start, "9 1 9 1")
+	if o := p.Outcome(); err != nil || o.Termination != ByAtsyrau || o.Score != [2]int{76, 86} {
+		t.Errorf("9 1 9 1: %v, %+v; want atsyrau 76–86", err, o)
+	}
+	// Mixed with the full form; a mark on the short form is checked.
+	if _, _, err := ParsePlies(StartPosition(), "76 9 6 87"); err != nil {
+		t.Error(err)
+	}
+	if _, err := StartPosition().PlayPly(Ply{Move: 7, Tuzdik: true}); !errors.Is(err, ErrNotation) {
+		t.Errorf("7x: %v, want a wrong notation", err)
+	}
+	// In a record, written back as it was read; 91 is seed 004's own example
+	// ("ход «91»" empties White's side).
+	const text = "[Result \"0-1\"]\n[Ruleset \"standard\"]\n[FEN \"1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1\"]\n\n1. 9 1\n2. 91 1\n0-1\n\n"
+	games, err := ParseGames("short", []byte(text), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, err := games[0].Outcome(); err != nil || o.Score != [2]int{76, 86} {
+		t.Errorf("record: %+v, %v", o, err)
+	}
+	if got := games[0].String(); got != text {
+		t.Errorf("written back as\n%s\nwant\n%s", got, text)
+	}
+	checkWriters(t, games[0])
 }
 
 // TestNotationRandomGames: on random games of every ruleset, the ply of

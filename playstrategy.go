@@ -114,8 +114,11 @@ func (g *Game) appendPlayStrategy(b []byte) ([]byte, error) {
 		return b, err
 	}
 	start := len(b)
-	b = g.appendTags(b, map[string]bool{"Ruleset": g.rules() != Standard(), "FEN": g.startsElsewhere(),
+	b, err = g.appendTags(b, map[string]bool{"Ruleset": g.rules() != Standard(), "FEN": g.startsElsewhere(),
 		"Termination": g.Termination != Unterminated})
+	if err != nil {
+		return b, err
+	}
 	if len(b) > start {
 		b = append(b, '\n')
 	}

@@ -1,6 +1,7 @@
 package toguz
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -148,24 +149,90 @@ func FuzzParseGames(f *testing.F) {
 				}
 				return
 			}
-			for _, to := range []Format{FormatToguz, FormatPlayStrategy} {
-				var b strings.Builder
-				if err := WriteGames(&b, to, g); err != nil {
-					t.Fatalf("%s: %v", to, err)
-				}
-				back, err := ParseGames("", []byte(b.String()), to)
-				if err != nil || len(back) != 1 {
-					t.Fatalf("%q written as %s:\n%s\nreads back as %d games, %v", s, to, b.String(), len(back), err)
-				}
-				if to == FormatToguz {
-					want := *g
-					want.Marking, want.Tags = back[0].Marking, back[0].Tags
-					if !sameGame(&want, back[0]) {
-						t.Fatalf("%q written as\n%s\nreads back as a different game", s, b.String())
-					}
+			checkWriters(t, g)
+		}
+	})
+}
+
+// checkWriters writes g with every writer that can hold it and checks that
+// the text is detected as that format, reads back to the same game and
+// writes again to the same bytes.
+func checkWriters(t *testing.T, g *Game) {
+	t.Helper()
+	for _, to := range writers {
+		var b bytes.Buffer
+		if err := WriteGames(&b, to, g); err != nil {
+			if errors.Is(err, ErrUnwritable) && !canHold(to, g) {
+				continue
+			}
+			t.Fatalf("%s: %v", to, err)
+		}
+		if got := DetectFormat(b.Bytes()); got != to && len(g.Plies) > 0 {
+			t.Fatalf("written as %s:\n%s\nis detected as %s", to, b.String(), got)
+		}
+		back, err := ParseGames("", b.Bytes(), 0)
+		if err != nil || len(back) != 1 {
+			t.Fatalf("written as %s:\n%s\nreads back as %d games, %v", to, b.String(), len(back), err)
+		}
+		if d := diffWritten(g, back[0], to); d != "" {
+			t.Fatalf("written as %s:\n%s\nreads back as a different game: %s", to, b.String(), d)
+		}
+		var again bytes.Buffer
+		if err := WriteGames(&again, to, back[0]); err != nil || again.String() != b.String() {
+			t.Fatalf("written as %s:\n%s\nread and written again:\n%s (%v)", to, b.String(), again.String(), err)
+		}
+	}
+}
+
+// FuzzRoundTrip builds a game from any moves, tag and comments, and writes
+// it with every writer: each must read back to the same game, free text
+// included, or refuse the game with ErrUnwritable.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3}, uint8(0), "Event", "a \"quoted\" \\ value", "{\n};}", "a\\")
+	f.Add([]byte{8, 8, 8}, uint8(1), "White", "Ainur", "; not a comment }", "\\}\\\\")
+	f.Add([]byte{}, uint8(2), "Bad Name", "line\nend", "", "zero")
+	rulesets := []string{"standard", "bestemshe", "seven", "pre1949"}
+	f.Fuzz(func(t *testing.T, moves []byte, rules uint8, name, value, comment, plyComment string) {
+		r, err := ParseRules(rulesets[int(rules)%len(rulesets)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewPosition(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := p
+		var played []Move
+		for _, b := range moves {
+			legal := p.LegalMoves().Slice()
+			if p.IsOver() || len(legal) == 0 {
+				break
+			}
+			m := legal[int(b)%len(legal)]
+			played = append(played, m)
+			p = p.After(m)
+		}
+		g, err := NewGame(start, played...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Tags = []Tag{{name, value}}
+		g.Comment = comment
+		if len(g.Plies) > 0 {
+			g.Plies[len(g.Plies)/2].Comment = plyComment
+		}
+		if o := p.Outcome(); o.Termination != Unterminated {
+			g.Result = o.Result
+		}
+		if g.checkTag(name, value) != nil {
+			for _, to := range writers {
+				if err := WriteGames(&bytes.Buffer{}, to, g); !errors.Is(err, ErrUnwritable) {
+					t.Errorf("%s wrote the tag [%s %q]: %v", to, name, value, err)
 				}
 			}
+			return
 		}
+		checkWriters(t, g)
 	})
 }
 

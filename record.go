@@ -28,7 +28,8 @@ import (
 // In detail:
 //
 //   - A tag pair is [Name "Value"], one per line; `\"` and `\\` escape a
-//     quote and a backslash. The tags are kept in order. Four of them have a
+//     quote and a backslash. A name is letters, digits and _; a value
+//     cannot hold a line end (the writers refuse one, with ErrUnwritable). The tags are kept in order. Four of them have a
 //     meaning: Ruleset (a name ParseRules reads; "standard" when absent),
 //     FEN (the start position, as ParseFEN reads it, with its move number;
 //     the ruleset's starting position when absent), Result (1-0, 0-1,
@@ -37,14 +38,16 @@ import (
 //     value of these four is an error.
 //   - The movetext lists the plies in order. A ply is two digits and an
 //     optional tuzdik mark x (X, х and Х are read too): the hole played and
-//     the hole where the last stone fell. A ply may carry the mover's kazan
+//     the hole where the last stone fell; or, in the short form of seed 004,
+//     the hole played alone ("7"), written back as it was read. A ply may carry the mover's kazan
 //     total after it in parentheses, "87(10)"; any ply may, and every one
 //     written is checked. A move number "N." may precede White's ply and
 //     "N..." Black's; when written it must be right.
 //   - A comment {…} after a ply belongs to it; one before the first ply
-//     belongs to the game. Comments may span lines and cannot nest; a
-//     comment from ; to the end of the line may hold a }, and the writer
-//     uses that form for a comment that does.
+//     belongs to the game, and comments in a row are joined with a space.
+//     Comments may span lines and cannot nest; inside one, \} stands for }
+//     and \\ for \ (any other backslash is itself), so that every text
+//     can be written. A comment from ; to the end of the line is read too.
 //   - The result token (1-0, 0-1, 1/2-1/2 or *) ends the movetext; it must
 //     agree with the Result tag.
 //
@@ -57,19 +60,21 @@ import (
 //
 // # The other formats
 //
-//   - FormatPlayOK (read): PlayOK's PGN. The same plies; a kazan total
-//     follows exactly the plies that capture (see MarkingPlayOK), and
-//     {zero} after the result token marks an atsyrau ending; both are
-//     checked.
+//   - FormatPlayOK (read and write): PlayOK's PGN. The same plies; a
+//     kazan total follows exactly the plies that capture (see
+//     MarkingPlayOK), and {zero} after the result token marks an atsyrau
+//     ending; both are checked. The writer writes PlayOK's files byte for
+//     byte (playok.go).
 //   - FormatTGK (read and write): the Master app's files: tags, a blank
-//     line, one numbered pair of plies per line, no result token.
+//     line, one numbered pair of plies per line, no kazan totals, no result
+//     token; the writer writes comments as ours does.
 //   - FormatPlayStrategy (read and write): moves as square pairs, see
 //     PlayStrategyMove.
 type Format uint8
 
 const (
 	FormatToguz        Format = iota + 1 // our PGN-like format ("toguz", also "ours" or "pgn")
-	FormatPlayOK                         // PlayOK's PGN ("playok"), read only
+	FormatPlayOK                         // PlayOK's PGN ("playok")
 	FormatTGK                            // the Master app's TGK ("tgk")
 	FormatPlayStrategy                   // PlayStrategy move lists ("playstrategy")
 )
@@ -98,90 +103,150 @@ func ParseFormat(s string) (Format, error) {
 	return 0, fmt.Errorf("unknown record format %q: want toguz (ours), playok, tgk or playstrategy", s)
 }
 
-// DetectFormat tells the format of a game file from its content: a first
-// move written as squares (e1f2) is PlayStrategy; otherwise the first game
-// decides: a Ruleset tag is ours (our writer always writes one), plies with
-// no result token after them are TGK, Site "PlayOK" is PlayOK, the Master
-// app's tags (ID, Android, Online, WhiteTime, BlackTime, Start) are TGK.
-// Anything else is read as ours.
+// DetectFormat tells the format of a game file from its content. It looks
+// at the games in order until one decides:
+//
+//   - a first move written as squares (e1f2) is PlayStrategy;
+//   - plies with no result token after them are TGK: only the Master app
+//     writes none (a Ruleset tag does not change that: our writer keeps the
+//     tags of a game it writes as TGK);
+//   - a Ruleset tag is ours (our writer always writes one);
+//   - Site "PlayOK", or {zero} after the result, is PlayOK, and so are
+//     plies that read and replay under PlayOK's rules (MarkingPlayOK: a
+//     kazan total on exactly the captures, {zero} on an atsyrau);
+//   - the Master app's tags (ID, Android, Online, WhiteTime, BlackTime,
+//     Start) are TGK;
+//   - any other game with plies is ours.
+//
+// A game with a result token and no plies reads the same in every format
+// and decides nothing. A file where no game decides is TGK when it holds a
+// game of tags or comments alone (which only TGK and PlayStrategy read)
+// and ours otherwise. A file ours would read as truncated, with no result token at
+// the end, is read as TGK: give the format to be told it is truncated.
 func DetectFormat(data []byte) Format {
 	r := reader{data: strings.TrimPrefix(string(data), bom), line: 1, col: 1}
-	var tags []Tag
-	hasResult := true // a file of tags alone is not TGK
+	noResult := false // a game with no plies and no result token
 	for {
 		r.skipSpace()
 		if r.eof() {
 			break
 		}
-		switch r.peek() {
-		case '[':
+		s := r.shape()
+		has := func(name, value string) bool {
+			for _, t := range s.tags {
+				if t.Name == name && (value == "" || strings.EqualFold(t.Value, value)) {
+					return true
+				}
+			}
+			return false
+		}
+		switch {
+		case s.bad:
+			return FormatToguz // let the reader say what is wrong
+		case s.squares:
+			return FormatPlayStrategy
+		case !s.result:
+			if s.plies > 0 {
+				return FormatTGK
+			}
+			noResult = true
+			continue
+		case has("Ruleset", ""):
+			return FormatToguz
+		case has("Site", "PlayOK"), s.zero:
+			return FormatPlayOK
+		}
+		if s.plies > 0 {
+			// A game that reads and replays under PlayOK's rules is
+			// PlayOK's; one that does not (a capture without its kazan
+			// total) is not.
+			pr := s.start
+			pr.format = FormatPlayOK
+			if g, err := pr.game(1); err == nil {
+				if _, err := g.Final(); err == nil {
+					return FormatPlayOK
+				}
+			}
+		}
+		for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
+			if has(name, "") {
+				return FormatTGK
+			}
+		}
+		if s.plies == 0 {
+			continue
+		}
+		return FormatToguz
+	}
+	if noResult {
+		return FormatTGK
+	}
+	return FormatToguz
+}
+
+// gameShape is what DetectFormat sees of one game.
+type gameShape struct {
+	start   reader // at the game's first tag or token
+	tags    []Tag
+	plies   int  // words in the movetext before the result token
+	squares bool // the first move is written as squares
+	result  bool // a result token ends the movetext
+	zero    bool // {zero} follows it
+	bad     bool // a tag or comment the readers reject
+}
+
+// shape reads one game, up to the next game's tags or the end of the file,
+// as DetectFormat needs it.
+func (r *reader) shape() gameShape {
+	s := gameShape{start: *r}
+	for {
+		r.skipSpace()
+		if r.eof() {
+			return s
+		}
+		switch c := r.peek(); {
+		case c == '[':
+			if s.plies > 0 || s.result {
+				return s // the next game
+			}
 			t, _, err := r.tag()
 			if err != nil {
-				return FormatToguz
+				s.bad = true
+				return s
 			}
-			tags = append(tags, t)
+			s.tags = append(s.tags, t)
 			continue
-		case '{', ';':
-			if _, ok := r.comment(); !ok {
-				return FormatToguz // an unclosed comment: let the reader say so
+		case c == '{' || c == ';':
+			text, ok := r.comment()
+			if !ok {
+				s.bad = true
+				return s
 			}
+			s.zero = s.zero || s.result && strings.TrimSpace(text) == "zero"
 			continue
 		}
 		w := r.word()
+		switch {
+		case w == "":
+			r.advance(1)
+			continue
+		case s.result:
+			continue // the reader says what is wrong
+		}
+		if _, err := resultToken(w); err == nil {
+			s.result = true
+			continue
+		}
 		if n := moveNumberLen(w); n > 0 {
 			if w = w[n:]; w == "" {
 				continue
 			}
 		}
-		if _, _, ok := parseSquares(w); ok {
-			return FormatPlayStrategy
+		if _, _, ok := parseSquares(w); ok && s.plies == 0 {
+			s.squares = true
 		}
-		// The first game has plies: does a result token end them?
-		hasResult = false
-		for {
-			if _, err := resultToken(w); err == nil {
-				hasResult = true
-				break
-			}
-			r.skipSpace()
-			if r.eof() || r.peek() == '[' {
-				break
-			}
-			if c := r.peek(); c == '{' || c == ';' {
-				if _, ok := r.comment(); !ok {
-					break
-				}
-				w = ""
-				continue
-			}
-			if w = r.word(); w == "" {
-				r.advance(1)
-			}
-		}
-		break
+		s.plies++
 	}
-	has := func(name, value string) bool {
-		for _, t := range tags {
-			if t.Name == name && (value == "" || strings.EqualFold(t.Value, value)) {
-				return true
-			}
-		}
-		return false
-	}
-	switch {
-	case has("Ruleset", ""):
-		return FormatToguz
-	case !hasResult:
-		return FormatTGK
-	case has("Site", "PlayOK"):
-		return FormatPlayOK
-	}
-	for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
-		if has(name, "") {
-			return FormatTGK
-		}
-	}
-	return FormatToguz
 }
 
 // ParseGames reads every game of a file in format f (0: DetectFormat). file
@@ -212,8 +277,8 @@ func ParseGames(file string, data []byte, f Format) ([]*Game, error) {
 	}
 }
 
-// WriteGames writes the games to w in format f, which must have a writer
-// (FormatToguz, FormatTGK or FormatPlayStrategy).
+// WriteGames writes the games to w in format f; every format has a writer.
+// A game the format cannot hold is an error wrapping ErrUnwritable.
 func WriteGames(w io.Writer, f Format, games ...*Game) error {
 	var b []byte
 	for i, g := range games {
@@ -226,6 +291,11 @@ func WriteGames(w io.Writer, f Format, games ...*Game) error {
 				b = append(b, '\n')
 			}
 			b, err = g.appendTGK(b)
+		case FormatPlayOK:
+			if i > 0 {
+				b = append(b, '\n')
+			}
+			b, err = g.appendPlayOK(b)
 		case FormatPlayStrategy:
 			b, err = g.appendPlayStrategy(b)
 		default:
@@ -375,7 +445,8 @@ func isTagNameByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
 }
 
-// comment reads {…} or ; to the end of the line and returns the text.
+// comment reads {…} or ; to the end of the line and returns the text. In
+// {…}, \} stands for } and \\ for \; any other backslash is itself.
 func (r *reader) comment() (string, bool) {
 	if r.peek() == ';' {
 		j := strings.IndexByte(r.data[r.i:], '\n')
@@ -387,13 +458,27 @@ func (r *reader) comment() (string, bool) {
 		r.advance(j)
 		return text, true
 	}
-	j := strings.IndexByte(r.data[r.i:], '}')
-	if j < 0 {
-		return "", false
+	var b strings.Builder
+	plain := r.i + 1
+	for j := plain; j < len(r.data); j++ {
+		switch r.data[j] {
+		case '}':
+			text := r.data[plain:j]
+			if b.Len() > 0 {
+				b.WriteString(text)
+				text = b.String()
+			}
+			r.advance(j + 1 - r.i)
+			return text, true
+		case '\\':
+			if j+1 < len(r.data) && (r.data[j+1] == '}' || r.data[j+1] == '\\') {
+				b.WriteString(r.data[plain:j])
+				j++
+				plain = j
+			}
+		}
 	}
-	text := r.data[r.i+1 : r.i+j]
-	r.advance(j + 1)
-	return text, true
+	return "", false
 }
 
 // moveNumberLen returns the length of the move number ("12." or "12...")
@@ -493,7 +578,7 @@ func (r *reader) game(index int) (*Game, error) {
 		} else {
 			var n int
 			if gp.Ply, n = scanPly(w); n == 0 {
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x), a move number, a comment or a result", w)
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x; or the hole alone: 7), a move number, a comment or a result", w)
 			}
 			rest = w[n:]
 		}
@@ -630,8 +715,9 @@ func applyTag(g *Game, t Tag) error {
 
 // appendTags writes the tag pairs of g in their order, those with a
 // meaning (Ruleset, FEN, Result, Termination) with the values of g's fields,
-// then those of the four that g lacks and want says to add.
-func (g *Game) appendTags(b []byte, want map[string]bool) []byte {
+// then those of the four that g lacks and want says to add. A tag the
+// readers cannot read back is an error wrapping ErrUnwritable.
+func (g *Game) appendTags(b []byte, want map[string]bool) ([]byte, error) {
 	value := func(name string) (string, bool) {
 		switch name {
 		case "Ruleset":
@@ -651,6 +737,9 @@ func (g *Game) appendTags(b []byte, want map[string]bool) []byte {
 		if fv, ok := value(t.Name); ok {
 			v = fv
 		}
+		if err := g.checkTag(t.Name, v); err != nil {
+			return b, err
+		}
 		b = appendTag(b, t.Name, v)
 	}
 	for _, name := range [...]string{"Result", "Ruleset", "FEN", "Termination"} {
@@ -659,7 +748,19 @@ func (g *Game) appendTags(b []byte, want map[string]bool) []byte {
 			b = appendTag(b, name, v)
 		}
 	}
-	return b
+	return b, nil
+}
+
+// checkTag says why a tag pair cannot be written so that it reads back: a
+// name must be letters, digits and _, and a value cannot hold a line end.
+func (g *Game) checkTag(name, value string) error {
+	if name == "" || strings.IndexFunc(name, func(c rune) bool { return c > 0x7f || !isTagNameByte(byte(c)) }) >= 0 {
+		return fmt.Errorf("game %s: tag name %q: %w (want letters, digits and _)", g.name(), name, ErrUnwritable)
+	}
+	if strings.ContainsAny(value, "\n") {
+		return fmt.Errorf("game %s: tag %s: %w: a tag value cannot hold a line end", g.name(), name, ErrUnwritable)
+	}
+	return nil
 }
 
 func appendTag(b []byte, name, value string) []byte {
@@ -690,8 +791,11 @@ func (g *Game) appendToguz(b []byte) ([]byte, error) {
 	if _, err := g.StartPosition(); err != nil {
 		return b, err
 	}
-	b = g.appendTags(b, map[string]bool{"Result": true, "Ruleset": true,
+	b, err := g.appendTags(b, map[string]bool{"Result": true, "Ruleset": true,
 		"FEN": g.startsElsewhere(), "Termination": g.Termination != Unterminated})
+	if err != nil {
+		return b, err
+	}
 	b = append(b, '\n')
 	if g.Comment != "" {
 		b = appendComment(b, g.Comment)
@@ -702,8 +806,9 @@ func (g *Game) appendToguz(b []byte) ([]byte, error) {
 	return append(b, '\n', '\n'), nil
 }
 
-// appendPairs writes the plies one numbered pair per line.
-func (g *Game) appendPairs(b []byte, notes bool) []byte {
+// appendPairs writes the plies one numbered pair per line, with their
+// comments and, if kazans, their kazan totals.
+func (g *Game) appendPairs(b []byte, kazans bool) []byte {
 	start, _ := g.StartPosition()
 	black := start.Turn() == Black
 	full := g.startMove()
@@ -718,16 +823,14 @@ func (g *Game) appendPairs(b []byte, notes bool) []byte {
 		}
 		b = append(b, ' ')
 		b = gp.appendTo(b)
-		if notes {
-			if gp.Kazan != 0 {
-				b = append(b, '(')
-				b = strconv.AppendInt(b, int64(gp.Kazan), 10)
-				b = append(b, ')')
-			}
-			if gp.Comment != "" {
-				b = append(b, ' ')
-				b = appendComment(b, gp.Comment)
-			}
+		if kazans && gp.Kazan != 0 {
+			b = append(b, '(')
+			b = strconv.AppendInt(b, int64(gp.Kazan), 10)
+			b = append(b, ')')
+		}
+		if gp.Comment != "" {
+			b = append(b, ' ')
+			b = appendComment(b, gp.Comment)
 		}
 		if black || i == len(g.Plies)-1 {
 			b = append(b, '\n')
@@ -738,21 +841,19 @@ func (g *Game) appendPairs(b []byte, notes bool) []byte {
 	return b
 }
 
-// appendComment writes {text}, or "; text" and a line end when the text
-// holds a } (which a {comment} cannot) and no line end (which a ; comment
-// cannot). A text with both, which no reader returns, gets its } written
-// as ).
+// appendComment writes {text} as comment reads it back: a } as \}, and a
+// backslash as \\ where it comes before a backslash, a } or the end.
 func appendComment(b []byte, text string) []byte {
-	if strings.Contains(text, "}") {
-		if !strings.Contains(text, "\n") {
-			b = append(b, "; "...)
-			b = append(b, text...)
-			return append(b, '\n')
-		}
-		text = strings.ReplaceAll(text, "}", ")")
-	}
 	b = append(b, '{')
-	b = append(b, text...)
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '}':
+			b = append(b, '\\')
+		case c == '\\' && (i+1 == len(text) || text[i+1] == '\\' || text[i+1] == '}'):
+			b = append(b, '\\')
+		}
+		b = append(b, text[i])
+	}
 	return append(b, '}')
 }
 

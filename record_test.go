@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -135,7 +137,7 @@ func TestRoundTrip(t *testing.T) {
 		if testing.Short() && len(games) > 100 {
 			games = games[:100]
 		}
-		for _, to := range []Format{FormatToguz, FormatTGK, FormatPlayStrategy} {
+		for _, to := range writers {
 			t.Run(f.name+"/"+to.String(), func(t *testing.T) {
 				var b bytes.Buffer
 				if err := WriteGames(&b, to, games...); err != nil {
@@ -152,27 +154,8 @@ func TestRoundTrip(t *testing.T) {
 					t.Fatalf("%d games back, want %d", len(back), len(games))
 				}
 				for i, g := range games {
-					want := *g
-					want.Marking = back[i].Marking
-					switch to {
-					case FormatTGK, FormatPlayStrategy: // no kazan totals
-						want.Plies = append([]GamePly(nil), g.Plies...)
-						for k := range want.Plies {
-							want.Plies[k].Kazan = 0
-						}
-					}
-					if to == FormatPlayStrategy || to == FormatTGK {
-						// These write the tags the game has and the ones it
-						// needs; ours adds Ruleset and Result.
-						want.Tags = back[i].Tags
-					} else {
-						want.Tags = back[i].Tags
-						if !cmp.Equal(g.Tags, back[i].Tags[:len(g.Tags)]) {
-							t.Fatalf("game %d: tags %v, back %v", i+1, g.Tags, back[i].Tags)
-						}
-					}
-					if !sameGame(&want, back[i]) {
-						t.Fatalf("game %d differs (-want +got):\n%s", i+1, cmp.Diff(&want, back[i], ignoreSource))
+					if d := diffWritten(g, back[i], to); d != "" {
+						t.Fatalf("game %d differs: %s", i+1, d)
 					}
 					if _, err := back[i].Final(); err != nil {
 						t.Fatal(err)
@@ -290,7 +273,8 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestTGKRejectsOtherGames: TGK cannot hold another ruleset or start.
+// TestTGKRejectsOtherGames: TGK and PlayOK cannot hold another ruleset or
+// start.
 func TestTGKRejectsOtherGames(t *testing.T) {
 	games := goldenGames(t)
 	for _, g := range games[3:] {
@@ -298,8 +282,10 @@ func TestTGKRejectsOtherGames(t *testing.T) {
 			t.Errorf("TGK wrote a game from %s under %s", g.Start.FEN(), g.Rules)
 		}
 	}
-	if err := WriteGames(&bytes.Buffer{}, FormatPlayOK, games[0]); err == nil {
-		t.Error("PlayOK has no writer, but WriteGames wrote it")
+	for _, g := range games[3:] {
+		if err := WriteGames(&bytes.Buffer{}, FormatPlayOK, g); !errors.Is(err, ErrUnwritable) {
+			t.Errorf("PlayOK wrote a game from %s under %s: %v", g.Start.FEN(), g.Rules, err)
+		}
 	}
 }
 
@@ -320,7 +306,7 @@ func TestBadRecords(t *testing.T) {
 		replay bool // the error comes from Final, not ParseGames
 	}{
 		{"truncated in a tag", FormatToguz, "[Event \"x", ErrSyntax, "no closing quote", 1, 1, 0, false},
-		{"truncated in the movetext", FormatToguz, head + "1. 76 98\n2. 6", ErrSyntax, "want a ply", 5, 4, 3, false},
+		{"truncated in the movetext", FormatToguz, head + "1. 76 98\n2. 6(", ErrSyntax, "want only a kazan total", 5, 4, 3, false},
 		{"truncated before the result", FormatToguz, head + "1. 76 98\n", ErrSyntax, "truncated", 5, 1, 2, false},
 		{"comment not closed", FormatToguz, head + "1. 76 {oops", ErrSyntax, "no closing }", 4, 7, 1, false},
 		{"wrong move number", FormatToguz, head + "1. 76 98 3. 66 1-0", ErrSyntax, "move number 3.", 4, 10, 3, false},
@@ -392,6 +378,13 @@ func TestDetectFormat(t *testing.T) {
 		{"[Site \"PlayOK\"]\n\n1. 76(10) *", FormatPlayOK},
 		{"[ID \"1\"]\n\n1. 76 98", FormatTGK},
 		{"\ufeff[Site \"PlayOK\"]\n\n1. 76(10) *", FormatPlayOK},
+		// Issue 14: what the writers write.
+		{"[Ruleset \"standard\"]\n\n1. 76 98\n", FormatTGK},                    // TGK written from ours
+		{"[Event \"x\"]\n", FormatTGK},                                         // tags alone
+		{"[Result \"*\"]\n\n*\n\n[Event \"x\"]\n\ne1f2 *", FormatPlayStrategy}, // a game without plies decides nothing
+		{"[Event \"x\"]\n[Result \"1-0\"]\n\n1. 76(10) 98 1-0", FormatPlayOK},  // PlayOK's marks
+		{"[Event \"x\"]\n[ID \"1\"]\n\n1. 76(10) 98 1-0", FormatPlayOK},
+		{"[Event \"x\"]\n[Result \"1-0\"]\n\n1. 76 98 1-0", FormatToguz}, // a capture without its total
 	}
 	for _, tt := range tests {
 		if got := DetectFormat([]byte(tt.text)); got != tt.want {
@@ -461,6 +454,231 @@ func TestGoldenReadBack(t *testing.T) {
 		}
 		if d := cmp.Diff(string(data), b.String()); d != "" {
 			t.Errorf("%s read and written (-file +written):\n%s", f.name, d)
+		}
+	}
+}
+
+// writers are the formats WriteGames writes.
+var writers = []Format{FormatToguz, FormatTGK, FormatPlayStrategy, FormatPlayOK}
+
+// canHold reports whether format f can hold g: TGK and PlayOK only
+// standard games from the start, and TGK no game it would write as nothing.
+func canHold(f Format, g *Game) bool {
+	switch f {
+	case FormatTGK:
+		return g.fromStandardStart() && !g.empty()
+	case FormatPlayOK:
+		return g.fromStandardStart()
+	}
+	return true
+}
+
+// writerCases are games of every kind a writer meets, read from text or
+// built: each writer that can hold a game must write it so that DetectFormat
+// names that writer and the game reads back the same.
+func writerCases(t *testing.T) []*Game {
+	t.Helper()
+	read := func(f Format, text string) *Game {
+		t.Helper()
+		gs, err := ParseGames("case", []byte(text), f)
+		if err != nil || len(gs) != 1 {
+			t.Fatalf("%q: %d games, %v", text, len(gs), err)
+		}
+		return gs[0]
+	}
+	const plies = "1. 76(10) 98\n2. 66 87\n3. 12 76\n4. 25 78\n5. 48 36x\n"
+	games := []*Game{
+		// Ours, with the Ruleset tag our writer adds (issue 14, bug 3).
+		read(FormatToguz, "[Event \"ours\"]\n[Result \"*\"]\n[Ruleset \"standard\"]\n\n{before} "+plies+"*\n"),
+		// A federation's PGN: no Ruleset tag.
+		read(FormatToguz, "[Id \"1\"]\n[Event \"Кубок РК\"]\n[Result \"0-1\"]\n\n"+plies+"0-1\n"),
+		// The Master app's, and PlayOK's.
+		read(FormatTGK, "[White \"A\"]\n[ID \"77D6\"]\n\n1. 76 76\n2. 99 12\n"),
+		read(FormatPlayOK, "[Event \"9245757\"]\n[Site \"PlayOK\"]\n[Result \"0-1\"]\n\n1. 87(10) 87(10) 2. 22 99(22) 3. 23 12(24) 4. 68X 25 0-1\n"),
+		// Tags alone.
+		{Tags: []Tag{{"Event", "no moves"}}},
+	}
+	// The seeds' atsyrau, from a position, and a Bestemshe game with Black
+	// to move first.
+	gs := goldenGames(t)
+	return append(games, gs[len(gs)-2:]...)
+}
+
+// TestWritersDetected writes each case with each writer, alone and all in
+// one file, and reads the text back with the format DetectFormat names.
+func TestWritersDetected(t *testing.T) {
+	games := writerCases(t)
+	for _, to := range writers {
+		var all []*Game
+		for i, g := range games {
+			var b bytes.Buffer
+			err := WriteGames(&b, to, g)
+			canHold := canHold(to, g)
+			if err != nil {
+				if canHold {
+					t.Errorf("%s, case %d: %v", to, i, err)
+				}
+				continue
+			}
+			if !canHold {
+				t.Errorf("%s, case %d: written, but it cannot hold the game:\n%s", to, i, b.String())
+			}
+			all = append(all, g)
+			checkWritten(t, fmt.Sprintf("%s, case %d", to, i), to, []*Game{g}, b.Bytes())
+		}
+		var b bytes.Buffer
+		if err := WriteGames(&b, to, all...); err != nil {
+			t.Fatal(err)
+		}
+		checkWritten(t, to.String()+", all cases", to, all, b.Bytes())
+	}
+}
+
+// checkWritten checks that text, written by the writer of format to from
+// games, is detected as to and reads back to the same games.
+func checkWritten(t *testing.T, name string, to Format, games []*Game, text []byte) {
+	t.Helper()
+	plies := 0
+	for _, g := range games {
+		plies += len(g.Plies)
+	}
+	// Without plies, the formats are the same text.
+	if got := DetectFormat(text); got != to && plies > 0 {
+		t.Errorf("%s: detected as %s:\n%s", name, got, text)
+	}
+	back, err := ParseGames("written", text, 0)
+	if err != nil || len(back) != len(games) {
+		t.Errorf("%s: %d games back, want %d: %v\n%s", name, len(back), len(games), err, text)
+		return
+	}
+	for i, g := range games {
+		if d := diffWritten(g, back[i], to); d != "" {
+			t.Errorf("%s: game %d reads back differently: %s\n%s", name, i+1, d, text)
+		}
+		if _, err := back[i].Final(); err != nil {
+			t.Errorf("%s: game %d: %v", name, i+1, err)
+		}
+	}
+}
+
+// diffWritten says how back, read from what the writer of format to wrote
+// of g, differs from g beyond what that format cannot say: kazan totals
+// (TGK, PlayStrategy), the short form of plies (PlayStrategy, PlayOK),
+// PlayOK's marks (kazan totals on the captures, the
+// plies in full, {zero}, no Ruleset tag), the tags with a meaning that a writer adds, the
+// Marking a reader gives, a start position given by default.
+func diffWritten(g, back *Game, to Format) string {
+	want := *g
+	want.Marking, want.Rules = back.Marking, g.rules()
+	if !want.startsElsewhere() {
+		want.Start, want.StartMove = back.Start, back.StartMove
+	}
+	switch to {
+	case FormatTGK:
+		want.Plies = slices.Clone(g.Plies)
+		for k := range want.Plies {
+			want.Plies[k].Kazan = 0
+		}
+	case FormatPlayStrategy, FormatPlayOK:
+		// The plies in full (from a short form) and, for PlayOK, its marks
+		// as the rules give them.
+		ps, err := g.Positions()
+		if err != nil {
+			return err.Error()
+		}
+		want.Plies = slices.Clone(g.Plies)
+		for k := range want.Plies {
+			p := ps[k]
+			y, next := p.Ply(want.Plies[k].Move)
+			want.Plies[k].Ply, want.Plies[k].Kazan = y, 0
+			if to == FormatPlayOK && captures(p, next, p.Turn(), y.Move) {
+				want.Plies[k].Kazan = next.Kazan(p.Turn())
+			}
+		}
+		if to == FormatPlayOK && ps[len(ps)-1].Outcome().Termination == ByAtsyrau {
+			want.Termination = ByAtsyrau
+		}
+	}
+	// The tags with a meaning are written from the fields, as their
+	// canonical text ("Bestemshe" comes back "bestemshe").
+	sameTag := func(a, b Tag) bool {
+		switch a.Name {
+		case "Result", "Ruleset", "FEN", "Termination":
+			return a.Name == b.Name
+		}
+		return a == b
+	}
+	tags := g.Tags
+	if to == FormatPlayOK {
+		tags = slices.DeleteFunc(slices.Clone(tags), func(t Tag) bool { return t.Name == "Ruleset" })
+	}
+	if len(back.Tags) < len(tags) || !slices.EqualFunc(tags, back.Tags[:len(tags)], sameTag) {
+		return fmt.Sprintf("tags %q, back %q", g.Tags, back.Tags)
+	}
+	for _, tag := range back.Tags[len(tags):] {
+		switch tag.Name {
+		case "Result", "Ruleset", "FEN", "Termination":
+		default:
+			return fmt.Sprintf("tag %s added", tag.Name)
+		}
+	}
+	want.Tags = back.Tags
+	if !sameGame(&want, back) {
+		return cmp.Diff(&want, back, ignoreSource)
+	}
+	return ""
+}
+
+// TestFreeTextRoundTrip writes comments and tags that hold the characters
+// of the formats' syntax with every writer (issue 14, bug 9: "{\n};}" was
+// written back as "{\n )}").
+func TestFreeTextRoundTrip(t *testing.T) {
+	texts := []string{"\n }", "}", "{", ";}", "a\\", "\\}", "\\\\", "x\\y", "} [Event \"y\"]\n1-0", "\r\n", " lead", "zero"}
+	for _, text := range texts {
+		g, err := NewGame(StartPosition(), 7, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Tags = []Tag{{"Event", text + "\"\\"}}
+		if strings.Contains(text, "\n") {
+			g.Tags[0].Value = "one line"
+		}
+		g.Comment = text
+		g.Plies[0].Comment, g.Plies[1].Comment = text, text+text
+		t.Run(strconv.Quote(text), func(t *testing.T) { checkWriters(t, g) })
+	}
+	g := &Game{Tags: []Tag{{"Event", "two\nlines"}}}
+	for _, to := range writers {
+		if err := WriteGames(&bytes.Buffer{}, to, g); !errors.Is(err, ErrUnwritable) || !strings.Contains(err.Error(), "line end") {
+			t.Errorf("%s wrote a tag value with a line end: %v", to, err)
+		}
+	}
+}
+
+// TestDataPlayOKExact writes PlayOK's 1,199 games back: the same bytes,
+// but for the files PlayOK's games were gathered from, which the data
+// separates by one more blank line.
+func TestDataPlayOKExact(t *testing.T) {
+	data := readData(t, "playok-2024-2025.pgn")
+	games, err := ParseGames("", data, FormatPlayOK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteGames(&b, FormatPlayOK, games...); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.ReplaceAll(string(data), "\n\n\n\n[", "\n\n\n[")
+	if d := cmp.Diff(want, b.String()); d != "" {
+		t.Errorf("PlayOK written back differs (-read +written):\n%s", d)
+	}
+	back, err := ParseGames("written", b.Bytes(), 0)
+	if err != nil || len(back) != len(games) {
+		t.Fatalf("%d games back, %v", len(back), err)
+	}
+	for i, g := range games {
+		if !sameGame(g, back[i]) {
+			t.Fatalf("game %d differs (-read +back):\n%s", i+1, cmp.Diff(g, back[i], ignoreSource))
 		}
 	}
 }

@@ -10,9 +10,10 @@ import (
 
 func runConvert(ctx context.Context, e env) error {
 	fs := newFlags(e, "convert", "FILE", "Converts the games of FILE (format detected from the content) to another\n"+
-		"record format: toguz (ours), tgk or playstrategy. Every game is replayed and\n"+
-		"checked first.")
-	to := fs.String("to", "", "the format to write: toguz (ours), tgk or playstrategy")
+		"record format: toguz (ours), playok, tgk or playstrategy. Every game is\n"+
+		"replayed and checked first. What is written is detected as its format and\n"+
+		"replays to the same games.")
+	to := fs.String("to", "", "the format to write: toguz (ours), playok, tgk or playstrategy")
 	from := fs.String("from", "", "read this record format instead of detecting it")
 	out := fs.String("o", "", "write to this file instead of stdout")
 	if err := parseFlags(fs, e.args); err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +18,7 @@ func TestConvert(t *testing.T) {
 		t.Fatal(errs)
 	}
 	dir := t.TempDir()
-	for _, to := range []string{"ours", "playstrategy", "tgk"} {
+	for _, to := range []string{"ours", "playstrategy", "tgk", "playok"} {
 		out := filepath.Join(dir, "games."+to)
 		if code, _, errs := runRecordCmd(t, "convert", "--to", to, "-o", out, src); code != 0 {
 			t.Fatalf("convert --to %s: exit %d: %s", to, code, errs)
@@ -37,6 +39,9 @@ func TestConvert(t *testing.T) {
 			}
 			return b.String()
 		}
+		if to == "playok" && got != strings.ReplaceAll(want, src, out) {
+			t.Errorf("--to playok replays differently")
+		}
 		if to != "tgk" && norm(got) != norm(want) {
 			t.Errorf("--to %s replays differently", to)
 		}
@@ -55,13 +60,66 @@ func TestConvertStdout(t *testing.T) {
 	if code != 0 || out != string(data) {
 		t.Errorf("TGK to TGK: exit %d (%s), output differs from the file", code, errs)
 	}
-	if code, _, errs := runRecordCmd(t, "convert", "--to", "playok", needData(t, "master-app-sample.tgk")); code != 1 || !strings.Contains(errs, "no writer") {
-		t.Errorf("--to playok: exit %d, %q", code, errs)
-	}
+
 	if code, _, errs := runRecordCmd(t, "convert", "--to", "sgf", "x"); code != 1 || !strings.Contains(errs, "unknown record format") {
 		t.Errorf("--to sgf: exit %d, %q", code, errs)
 	}
 	if code, _, _ := runRecordCmd(t, "convert", "x"); code != 2 {
 		t.Errorf("no --to: exit %d, want 2", code)
 	}
+}
+
+// TestConvertReplay converts a file of each readable format to each
+// writable one and replays the output with the format detected: the same
+// games (issue 14, bug 3: TGK written from ours was read back as ours).
+func TestConvertReplay(t *testing.T) {
+	const plies = "1. 76(10) 98\n2. 66 87\n3. 12 76\n4. 25 78\n5. 48 36x\n"
+	inputs := map[string]string{
+		"game.tgn":   "[Event \"ours\"]\n[Result \"*\"]\n[Ruleset \"standard\"]\n\n" + plies + "*\n",
+		"game.pgn":   "[Id \"1\"]\n[Event \"Кубок РК\"]\n[Result \"0-1\"]\n\n" + plies + "0-1\n",
+		"playok.pgn": "[Event \"9245757\"]\n[Site \"PlayOK\"]\n[Result \"0-1\"]\n\n1. 87(10) 87(10) 2. 22 99(22) 3. 23 12(24) 4. 68X 25 0-1\n",
+		"game.tgk":   "[White \"A\"]\n[ID \"77D6\"]\n\n1. 76 76\n2. 99 12\n",
+		"game.ps":    "[Event \"ps\"]\n\nf1e2 d2e1 i1a2 b2i1 *\n",
+	}
+	dir := t.TempDir()
+	for name, text := range inputs {
+		src := filepath.Join(dir, name)
+		if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, want, errs := runRecordCmd(t, "replay", "--json", src)
+		if code != 0 {
+			t.Fatalf("replay %s: %s", name, errs)
+		}
+		for _, to := range []string{"toguz", "tgk", "playstrategy", "playok"} {
+			out := filepath.Join(dir, name+"."+to)
+			if code, _, errs := runRecordCmd(t, "convert", "--to", to, "-o", out, src); code != 0 {
+				t.Fatalf("convert --to %s %s: exit %d: %s", to, name, code, errs)
+			}
+			code, got, errs := runRecordCmd(t, "replay", "--json", out)
+			if code != 0 {
+				t.Errorf("replay of %s as %s: %s", name, to, errs)
+				continue
+			}
+			if g, w := replayGist(t, got), replayGist(t, want); g != w {
+				t.Errorf("%s as %s replays as %s, want %s", name, to, g, w)
+			}
+		}
+	}
+}
+
+// replayGist is what a line of replay --json says of the game itself.
+func replayGist(t *testing.T, line string) string {
+	t.Helper()
+	var g struct {
+		Ruleset     string `json:"ruleset"`
+		Plies       int    `json:"plies"`
+		FEN         string `json:"fen"`
+		Termination string `json:"termination"`
+		Result      string `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(line), &g); err != nil {
+		t.Fatalf("%s: %v", line, err)
+	}
+	return fmt.Sprintf("%+v", g)
 }

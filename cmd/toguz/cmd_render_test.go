@@ -86,3 +86,30 @@ func TestRenderErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderRecord draws the position after a ply of a record with its
+// last move highlighted, as --last and --land would, and a text diagram.
+func TestRenderRecord(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "game.tgn")
+	if err := os.WriteFile(rec, []byte("[Result \"*\"]\n\n1. 76(10) 98\n*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := renderRun("--last", "7", "--land", "b6", afterSeven)
+	code, got, errOut := renderRun("-record", rec, "-ply", "1")
+	if code != 0 || got != want {
+		t.Errorf("-record -ply 1: exit %d (%s), the drawing differs from --last 7 --land b6", code, errOut)
+	}
+	_, plain, _ := renderRun(afterSeven)
+	if got == plain {
+		t.Error("-record: no highlight")
+	}
+	diagram := filepath.Join(dir, "board.txt")
+	code, text, _ := runRecordCmd(t, "show", afterSeven)
+	if err := os.WriteFile(diagram, []byte(text), 0o644); err != nil || code != 0 {
+		t.Fatal(err)
+	}
+	if code, got, errOut := renderRun("-diagram", diagram); code != 0 || got != plain {
+		t.Errorf("-diagram: exit %d (%s), the drawing differs from the position string's", code, errOut)
+	}
+}

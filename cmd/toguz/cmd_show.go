@@ -6,13 +6,16 @@ import (
 )
 
 func runShow(ctx context.Context, e env) error {
-	fs := newFlags(e, "show", "FEN", "Prints the board diagram of a position string (FEN; quote it, or pass its\n"+
-		"fields as separate arguments).")
+	fs := newFlags(e, "show", "FEN | -record FILE [-game N] [-ply N] | -diagram FILE",
+		"Prints the board diagram of a position string (FEN; quote it, or pass its\n"+
+			"fields as separate arguments), of the position after a ply of a game record,\n"+
+			"or of a text diagram as the seeds draw it.\n\n"+
+			"Example: toguz show -record game.tgn -ply 20")
 	rules := rulesetFlag(fs)
-	p, err := positionFromArgs(fs, e.args, rules)
+	b, err := positionFromArgs(fs, e, rules)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(e.stdout, p.Diagram())
+	_, err = fmt.Fprint(e.stdout, b.pos.Diagram())
 	return err
 }

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toguz/toguz"
 )
 
 func TestShow(t *testing.T) {
@@ -24,6 +30,81 @@ func TestShow(t *testing.T) {
 		code, out, errs := runRecordCmd(t, tt.args...)
 		if code != tt.code || !strings.Contains(out+errs, tt.want) {
 			t.Errorf("%q: exit %d, %q %q; want %d and %q", tt.args, code, out, errs, tt.code, tt.want)
+		}
+	}
+}
+
+// TestShowSources takes the position from a record at a ply, from a game
+// of a many-game file, and from a text diagram (issue 14, bug 10).
+func TestShowSources(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	games := write("games.tgn", "[Result \"*\"]\n\n1. 76(10) 98\n2. 66 87\n*\n\n"+
+		"[Ruleset \"bestemshe\"]\n[Result \"*\"]\n\n1. 3 *\n")
+	show := func(args ...string) string {
+		t.Helper()
+		code, out, errs := runRecordCmd(t, append([]string{"show"}, args...)...)
+		if code != 0 {
+			t.Fatalf("show %q: exit %d: %s", args, code, errs)
+		}
+		return out
+	}
+	start, afterSeven := show("9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"), show(afterSeven)
+	_, p, err := toguz.ParsePlies(toguz.StartPosition(), "76 98 66 87")
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := p.Diagram()
+	r, err := toguz.ParseRules("bestemshe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err = toguz.NewPosition(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bestemshe := p.After(3).Diagram()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-record", games, "-ply", "0"}, start},
+		{[]string{"-record", games, "-ply", "1"}, afterSeven},
+		{[]string{"-record", games}, final},
+		{[]string{"-record", games, "-game", "2"}, bestemshe},
+		{[]string{"-diagram", write("seven.txt", afterSeven)}, afterSeven},
+	} {
+		if got := show(tt.args...); got != tt.want {
+			t.Errorf("show %q:\n%s\nwant\n%s", tt.args, got, tt.want)
+		}
+	}
+	var out, errs bytes.Buffer
+	code := run(context.Background(), env{args: []string{"show", "-diagram", "-"}, stdin: strings.NewReader(afterSeven), stdout: &out, stderr: &errs})
+	if code != 0 || out.String() != afterSeven {
+		t.Errorf("-diagram -: exit %d, %q %q", code, out.String(), errs.String())
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-record", games, "-ply", "5"}, "-ply 5: game 1 of " + games + " has 4 plies"},
+		{[]string{"-record", games, "-game", "3"}, "-game 3: " + games + " holds 2 games"},
+		{[]string{"-record", games, afterSeven}, "give one position"},
+		{[]string{"-ply", "3", afterSeven}, "need -record"},
+		{[]string{"-record", games, "-ruleset", "seven"}, "names its own ruleset"},
+		{[]string{"-record", filepath.Join(dir, "none.tgn")}, "none.tgn"},
+		{[]string{"-diagram", write("bad.txt", "9 9 (0)\n")}, "-diagram " + filepath.Join(dir, "bad.txt")},
+	} {
+		code, _, errs := runRecordCmd(t, append([]string{"show"}, tt.args...)...)
+		if code != 1 || !strings.Contains(errs, tt.want) {
+			t.Errorf("show %q: exit %d, %q; want 1 and %q", tt.args, code, errs, tt.want)
 		}
 	}
 }

@@ -40,8 +40,8 @@ var commands = []command{
 	{"perft", "count move paths from a position (move generator check)", runPerft},
 	{"replay", "replay game files, checking every move and annotation", runReplay},
 	{"convert", "convert game files between record formats", runConvert},
-	{"show", "print the board diagram of a position string", runShow},
-	{"render", "draw a position string as an SVG diagram", runRender},
+	{"show", "print the board diagram of a position string, a record's ply or a diagram", runShow},
+	{"render", "draw a position string, a record's ply or a diagram as SVG", runRender},
 	{"tablebase", "generate, probe or verify the endgame tablebase", runTablebase},
 	{"engine", "speak the engine protocol on stdin/stdout (docs/protocol.md)", runEngine},
 	{"sprt", "the SPRT of pair counts, several runs summed (as match computes it)", runSPRT},
@@ -153,21 +153,110 @@ func position(rules, fen, label string) (toguz.Position, int, error) {
 	return p, full, err
 }
 
-// parseFlags parses args and maps a parse failure to errUsage.
-// positionFromArgs parses the flags of a command whose arguments are one
-// position string, quoted or as separate fields, and returns its position.
-func positionFromArgs(fs *flag.FlagSet, args []string, rules *string) (toguz.Position, error) {
-	if err := parseFlags(fs, args); err != nil {
-		return toguz.Position{}, err
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return toguz.Position{}, errUsage
-	}
-	p, _, err := position(*rules, strings.Join(fs.Args(), " "), "")
-	return p, err
+// board is the one position of show and render, with the move that led to
+// it when it comes from a record.
+type board struct {
+	pos    toguz.Position
+	before toguz.Position // the position before last
+	last   toguz.Move     // the last move, 0 when unknown
 }
 
+// positionFromArgs registers the flags that say where the one position of
+// a command comes from, parses args and returns the position: a position
+// string as the arguments (quoted or as separate fields, under -ruleset),
+// a game record (-record FILE, -game N, -ply N) or a text diagram as the
+// seeds draw it (-diagram FILE, "-" for stdin, under -ruleset).
+func positionFromArgs(fs *flag.FlagSet, e env, rules *string) (board, error) {
+	record := fs.String("record", "", "take the position from this game record (any format)")
+	game := fs.Int("game", 1, "with -record: the game, 1 for the file's first")
+	ply := fs.Int("ply", -1, "with -record: the position after this many plies, 0 for the start, -1 for the last")
+	diagram := fs.String("diagram", "", "take the position from this text diagram (RULES.md §5, as show prints it; - for stdin)")
+	if err := parseFlags(fs, e.args); err != nil {
+		return board{}, err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	sources := 0
+	for _, given := range []bool{fs.NArg() > 0, *record != "", *diagram != ""} {
+		sources += b2i(given)
+	}
+	switch {
+	case sources == 0:
+		fs.Usage()
+		return board{}, errUsage
+	case sources > 1:
+		return board{}, errors.New("give one position: a position string, -record or -diagram")
+	case *record == "" && (set["game"] || set["ply"]):
+		return board{}, errors.New("-game and -ply need -record")
+	case *record != "" && set["ruleset"]:
+		return board{}, errors.New("-ruleset: a record names its own ruleset")
+	case *record != "":
+		return recordPosition(*record, *game, *ply)
+	case *diagram != "":
+		r, err := toguz.ParseRules(*rules)
+		if err != nil {
+			return board{}, err
+		}
+		var text []byte
+		if *diagram == "-" {
+			text, err = io.ReadAll(e.stdin)
+		} else {
+			text, err = os.ReadFile(*diagram)
+		}
+		if err != nil {
+			return board{}, err
+		}
+		p, err := toguz.ParseDiagram(string(text), r)
+		if err != nil {
+			return board{}, fmt.Errorf("-diagram %s: %w", *diagram, err)
+		}
+		return board{pos: p}, nil
+	}
+	p, _, err := position(*rules, strings.Join(fs.Args(), " "), "")
+	return board{pos: p}, err
+}
+
+// recordPosition returns the position after ply plies (all when negative)
+// of the game-th game of a record file, replayed and checked.
+func recordPosition(file string, game, ply int) (board, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return board{}, err
+	}
+	games, err := toguz.ParseGames(file, data, 0)
+	if err != nil {
+		return board{}, err
+	}
+	if game < 1 || game > len(games) {
+		return board{}, fmt.Errorf("-game %d: %s holds %d games", game, file, len(games))
+	}
+	g := games[game-1]
+	ps, err := g.Positions()
+	if err != nil {
+		return board{}, err
+	}
+	n := len(g.Plies)
+	if ply > n {
+		return board{}, fmt.Errorf("-ply %d: game %d of %s has %d plies", ply, game, file, n)
+	}
+	if ply >= 0 {
+		n = ply
+	}
+	b := board{pos: ps[n]}
+	if n > 0 {
+		b.before, b.last = ps[n-1], g.Plies[n-1].Move
+	}
+	return b, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// parseFlags parses args and maps a parse failure to errUsage.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
