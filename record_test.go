@@ -14,14 +14,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/toguz/toguz/internal/shareddata"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// dataDir holds the real games of RULES.md §8.
-// It is the project's shared/ folder, which stands beside the repository
-// (in CI too); a run without it skips these tests, except under CI.
-const dataDir = "../shared/data/"
+// The real games of RULES.md §8 are read through shareddata: they stand
+// beside the repository (in CI too), and a run without them skips these
+// tests, except under CI.
 
 // dataFiles are the data files with what replaying them must give.
 var dataFiles = []struct {
@@ -36,24 +36,12 @@ var dataFiles = []struct {
 	{"master-app-sample.tgk", FormatTGK, 1, 146, map[Termination]int{Unterminated: 1}},
 }
 
-func readData(t testing.TB, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dataDir, name))
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("no data in CI: %v", err)
-		}
-		t.Skipf("no data: %v", err)
-	}
-	return data
-}
-
 // TestDataReplay replays every game of the data: every landing digit,
 // tuzdik mark, kazan annotation, {zero} and result must agree with the rules.
 func TestDataReplay(t *testing.T) {
 	for _, f := range dataFiles {
 		t.Run(f.name, func(t *testing.T) {
-			data := readData(t, f.name)
+			data := shareddata.Read(t, f.name)
 			if got := DetectFormat(data); got != f.format {
 				t.Errorf("DetectFormat = %s, want %s", got, f.format)
 			}
@@ -85,7 +73,7 @@ func TestDataReplay(t *testing.T) {
 
 // TestDataTGKFinal checks the Master app's game: unfinished at 51–74.
 func TestDataTGKFinal(t *testing.T) {
-	games, err := ParseGames("", readData(t, "master-app-sample.tgk"), FormatTGK)
+	games, err := ParseGames("", shareddata.Read(t, "master-app-sample.tgk"), FormatTGK)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +88,7 @@ func TestDataTGKFinal(t *testing.T) {
 
 // TestDataTGKExact writes the Master app's file back byte for byte.
 func TestDataTGKExact(t *testing.T) {
-	data := readData(t, "master-app-sample.tgk")
+	data := shareddata.Read(t, "master-app-sample.tgk")
 	games, err := ParseGames("", data, FormatTGK)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +117,7 @@ var ignoreSource = cmp.Options{cmpopts.IgnoreUnexported(Game{}), cmpopts.EquateC
 // writer, reads it back and compares.
 func TestRoundTrip(t *testing.T) {
 	for _, f := range dataFiles {
-		data := readData(t, f.name)
+		data := shareddata.Read(t, f.name)
 		games, err := ParseGames(f.name, data, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -181,7 +169,7 @@ func goldenGames(t *testing.T) []*Game {
 	t.Helper()
 	var games []*Game
 	for _, f := range dataFiles {
-		gs, err := ParseGames(f.name, readData(t, f.name), 0)
+		gs, err := ParseGames(f.name, shareddata.Read(t, f.name), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -409,7 +397,7 @@ func TestParseFormat(t *testing.T) {
 
 // BenchmarkReplayPlayOK reads and replays the 1,199 PlayOK games.
 func BenchmarkReplayPlayOK(b *testing.B) {
-	data := readData(b, "playok-2024-2025.pgn")
+	data := shareddata.Read(b, "playok-2024-2025.pgn")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
@@ -659,7 +647,7 @@ func TestFreeTextRoundTrip(t *testing.T) {
 // but for the files PlayOK's games were gathered from, which the data
 // separates by one more blank line.
 func TestDataPlayOKExact(t *testing.T) {
-	data := readData(t, "playok-2024-2025.pgn")
+	data := shareddata.Read(t, "playok-2024-2025.pgn")
 	games, err := ParseGames("", data, FormatPlayOK)
 	if err != nil {
 		t.Fatal(err)

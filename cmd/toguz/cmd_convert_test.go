@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toguz/toguz/internal/shareddata"
 )
 
 // TestConvert converts the PlayOK games to every format with a writer,
 // then replays the result: the same plies, endings and results.
 func TestConvert(t *testing.T) {
-	src := needData(t, "playok-2024-2025.pgn")
+	src := shareddata.Path(t, "playok-2024-2025.pgn")
 	_, want, errs := runRecordCmd(t, "replay", "--json", src)
 	if errs != "" {
 		t.Fatal(errs)
@@ -52,8 +54,8 @@ func TestConvert(t *testing.T) {
 }
 
 func TestConvertStdout(t *testing.T) {
-	code, out, errs := runRecordCmd(t, "convert", "--to", "tgk", needData(t, "master-app-sample.tgk"))
-	data, err := os.ReadFile(needData(t, "master-app-sample.tgk"))
+	code, out, errs := runRecordCmd(t, "convert", "--to", "tgk", shareddata.Path(t, "master-app-sample.tgk"))
+	data, err := os.ReadFile(shareddata.Path(t, "master-app-sample.tgk"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/toguz/toguz/internal/openings"
+	"github.com/toguz/toguz/internal/shareddata"
 )
 
 // TestOpeningsBuiltIn rebuilds the match runner's built-in suite, as its
 // documentation says, and checks the filters and the errors.
 func TestOpeningsBuiltIn(t *testing.T) {
-	masters := needData(t, "masters-2018.pgn")
+	masters := shareddata.Path(t, "masters-2018.pgn")
 	code, out, errs := runRecordCmd(t, "openings", masters)
 	if code != 0 || out != openings.Default {
 		t.Fatalf("exit %d, %d bytes, %q; want the built-in suite (%d bytes)", code, len(out), errs, len(openings.Default))

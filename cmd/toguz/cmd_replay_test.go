@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toguz/toguz/internal/shareddata"
 )
 
 // runRecordCmd runs the toguz command in-process and returns its exit code,
@@ -19,25 +21,9 @@ func runRecordCmd(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errs.String()
 }
 
-// It is the project's shared/ folder, which stands beside the repository
-// (in CI too); a run without it skips these tests, except under CI.
-const dataDir = "../../../shared/data/"
-
-func needData(t *testing.T, name string) string {
-	t.Helper()
-	path := filepath.Join(dataDir, name)
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("no data in CI: %v", err)
-		}
-		t.Skipf("no data: %v", err)
-	}
-	return path
-}
-
 // TestReplayData replays every data file and checks the JSON lines.
 func TestReplayData(t *testing.T) {
-	files := []string{needData(t, "masters-2018.pgn"), needData(t, "playok-2024-2025.pgn"), needData(t, "master-app-sample.tgk")}
+	files := []string{shareddata.Path(t, "masters-2018.pgn"), shareddata.Path(t, "playok-2024-2025.pgn"), shareddata.Path(t, "master-app-sample.tgk")}
 	code, out, errs := runRecordCmd(t, append([]string{"replay", "--json"}, files...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -77,7 +63,7 @@ func TestReplayData(t *testing.T) {
 }
 
 func TestReplayText(t *testing.T) {
-	code, out, errs := runRecordCmd(t, "replay", needData(t, "master-app-sample.tgk"))
+	code, out, errs := runRecordCmd(t, "replay", shareddata.Path(t, "master-app-sample.tgk"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
