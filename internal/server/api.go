@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -437,36 +438,34 @@ func exportFormat(name string) (toguz.Format, bool) {
 		return toguz.FormatTGK, true
 	case "playstrategy":
 		return toguz.FormatPlayStrategy, true
+	case "playok":
+		return toguz.FormatPlayOK, true
 	}
 	return 0, false
 }
 
 func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
-	name := cmpOr(r.URL.Query().Get("format"), "record")
+	name := cmp.Or(r.URL.Query().Get("format"), "record")
 	f, ok := exportFormat(name)
 	if !ok {
-		return badRequest(codeBadFormat, "format %q: want record (or toguz), tgk or playstrategy", name)
+		return badRequest(codeBadFormat, "format %q: want record (or toguz), playok, tgk or playstrategy", name)
 	}
 	g, _, err := s.record(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
 	var b bytes.Buffer
-	if err := toguz.WriteGames(&b, f, g); err != nil {
+	if err := toguz.WriteGames(&b, f, g); errors.Is(err, toguz.ErrUnwritable) {
+		// PlayOK and TGK hold only standard games from the start.
+		return badRequest(codeBadFormat, "%v", err)
+	} else if err != nil {
 		return err
 	}
-	ext := map[toguz.Format]string{toguz.FormatToguz: "pgn", toguz.FormatTGK: "tgk", toguz.FormatPlayStrategy: "txt"}[f]
+	ext := map[toguz.Format]string{toguz.FormatToguz: "pgn", toguz.FormatPlayOK: "pgn", toguz.FormatTGK: "tgk", toguz.FormatPlayStrategy: "txt"}[f]
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", r.PathValue("id")+"."+ext))
 	_, err = w.Write(b.Bytes())
 	return err
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // ---- users ----
@@ -495,7 +494,7 @@ func (s *Server) apiUserGames(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
-	cat, err := rating.ParseCategory(cmpOr(r.URL.Query().Get("category"), "blitz"))
+	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
 		return badRequest(live.CodeBadRequest, "%v", err)
 	}

@@ -48,10 +48,26 @@ func TestExportFormats(t *testing.T) {
 			t.Errorf("export format %q: %d %v", f, code, m)
 		}
 	}
-	for _, f := range []string{"playok", "pgn2", "record|tgk"} {
+	for _, f := range []string{"pgn", "pgn2", "record|tgk"} {
 		code, m := s.do("GET", "/api/games/"+id+"/export?format="+f, "", nil)
 		if e, _ := m["error"].(map[string]any); code != 400 || e["code"] != "bad_format" {
 			t.Errorf("export format %q: %d %v, want 400 bad_format", f, code, m)
+		}
+	}
+	// PlayOK and TGK hold only the standard game: a Bestemshe game is
+	// refused with a reason, not a server error.
+	code, m := s.do("POST", "/api/seeks", s.guest(), map[string]any{"tc": "", "ruleset": "bestemshe", "color": "white"})
+	if code != 201 {
+		t.Fatalf("seek: %d %v", code, m)
+	}
+	code, m = s.do("POST", "/api/seeks/"+m["id"].(string)+"/accept", s.guest(), nil)
+	if code != 201 {
+		t.Fatalf("accept: %d %v", code, m)
+	}
+	for _, f := range []string{"playok", "tgk"} {
+		code, m := s.do("GET", "/api/games/"+m["game_id"].(string)+"/export?format="+f, "", nil)
+		if e, _ := m["error"].(map[string]any); code != 400 || e["code"] != "bad_format" {
+			t.Errorf("export of a bestemshe game as %q: %d %v, want 400 bad_format", f, code, m)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -488,7 +489,7 @@ func ratingChart(h []RatingPoint) template.HTML {
 }
 
 func (s *Server) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
-	cat, err := rating.ParseCategory(cmpOr(r.URL.Query().Get("category"), "blitz"))
+	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
 		return badRequest(live.CodeBadRequest, "%v", err)
 	}
