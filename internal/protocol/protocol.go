@@ -91,6 +91,14 @@ type lineWriter struct {
 	err error
 }
 
+// writeErr returns the first write error, under the lock: a search goroutine
+// may be writing.
+func (l *lineWriter) writeErr() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
 func (l *lineWriter) printf(format string, args ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -139,7 +147,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, eng *engine.Engine,
 		}
 		select {
 		case <-ctx.Done():
-			return s.out.err
+			return s.out.writeErr()
 		case <-done:
 			s.search = nil
 		case line, ok := <-lines:
@@ -150,14 +158,14 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, eng *engine.Engine,
 				if err := <-readErr; err != nil {
 					return fmt.Errorf("reading commands: %w", err)
 				}
-				return s.out.err
+				return s.out.writeErr()
 			}
 			if !s.handle(line) {
-				return s.out.err
+				return s.out.writeErr()
 			}
 		}
-		if s.out.err != nil {
-			return fmt.Errorf("writing answers: %w", s.out.err)
+		if err := s.out.writeErr(); err != nil {
+			return fmt.Errorf("writing answers: %w", err)
 		}
 	}
 }
