@@ -46,6 +46,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		DB: opts.DB, Logger: opts.Logger, Engines: opts.Engines,
 		WritesPerSecond: opts.WritesPerSecond, WriteBurst: opts.WriteBurst,
 		MessageRate: opts.MessageRate, MessageBurst: opts.MessageBurst,
+		MaxConnsPerAddr: -1, // its load tests open thousands of websockets from loopback
 	})
 	if err != nil {
 		return nil, err

@@ -55,6 +55,7 @@ func accountError(err error) error {
 		{ErrNameTaken, http.StatusConflict, "name_taken"},
 		{ErrBadCredentials, http.StatusUnauthorized, "bad_credentials"},
 		{ErrRateLimited, http.StatusTooManyRequests, "rate_limited"},
+		{ErrBusy, http.StatusServiceUnavailable, "busy"},
 	} {
 		if errors.Is(err, c.err) {
 			return &apiError{Status: c.status, Code: c.code, Message: err.Error()}
