@@ -72,10 +72,11 @@ func (l *Lockout) Fail(key string) time.Duration {
 	if s.n < l.after {
 		return 0
 	}
-	d := l.max
-	if shift := s.n - l.after; shift < 32 && l.base<<shift < l.max && l.base<<shift > 0 {
-		d = l.base << shift
+	d := l.base
+	for i := l.after; i < s.n && d < l.max; i++ {
+		d *= 2
 	}
+	d = min(d, l.max)
 	s.until = now.Add(d)
 	return d
 }
