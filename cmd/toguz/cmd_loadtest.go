@@ -132,6 +132,7 @@ func startLocal(ctx context.Context) (*server.Local, func(), error) {
 	}
 	srv, err := server.StartLocal(ctx, server.Options{
 		DB: filepath.Join(dir, "toguz.db"), WritesPerSecond: 1e9, WriteBurst: 1 << 30,
+		MaxConnsPerAddr: -1, // thousands of websockets from loopback
 	})
 	if err != nil {
 		os.RemoveAll(dir)

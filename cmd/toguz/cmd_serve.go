@@ -8,6 +8,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/server"
 )
 
@@ -21,6 +22,12 @@ func runServe(ctx context.Context, e env) error {
 	firstMove := fs.Duration("first-move", 60*time.Second, "abort a real-time game between people when a first move takes longer (0: never)")
 	engines := fs.Int("engines", 0, "engines searching at once for the games against the engine (0: one per CPU)")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (when served over HTTPS, e.g. behind a proxy)")
+	readTimeout := fs.Duration("read-timeout", server.DefaultReadTimeout, "longest time to read a request, body included (0: none; websockets are not bound)")
+	writeTimeout := fs.Duration("write-timeout", server.DefaultWriteTimeout, "longest time to answer a request once read (0: none; websockets are not bound)")
+	idleTimeout := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "close a keep-alive connection idle this long (0: none)")
+	maxConns := fs.Int("max-conns-per-addr", server.DefaultMaxConnsPerAddr, "connections open at once from one client address, one /64 for IPv6 (0: no cap)")
+	maxHashes := fs.Int("max-hashes", 0, "password checks (argon2id, 19 MiB each) at once, for logins and sign-ups (0: one per CPU, within 256 MiB)")
+	hashWait := fs.Duration("hash-wait", auth.DefaultHashWait, "how long a login waits for a password-check slot before 503 busy")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -46,8 +53,20 @@ func runServe(ctx context.Context, e env) error {
 	if *firstMove == 0 {
 		*firstMove = -1
 	}
+	// The flags' 0 is "none"; the Options' is "the default".
+	none := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
+	if *maxConns == 0 {
+		*maxConns = -1
+	}
 	app, err := server.Open(ctx, server.Options{DB: *db, Logger: log, Engines: *engines, Grace: *grace,
-		FirstMoveTimeout: *firstMove, SecureCookies: *secure})
+		FirstMoveTimeout: *firstMove, SecureCookies: *secure,
+		ReadTimeout: none(*readTimeout), WriteTimeout: none(*writeTimeout), IdleTimeout: none(*idleTimeout),
+		MaxConnsPerAddr: *maxConns, MaxHashes: *maxHashes, HashWait: *hashWait})
 	if err != nil {
 		return err
 	}

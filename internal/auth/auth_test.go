@@ -2,8 +2,11 @@ package auth
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -212,20 +215,6 @@ func TestLoginRateLimit(t *testing.T) {
 		lim := DefaultLimits()
 		s := newService(t, time.Now, &lim)
 		ctx := t.Context()
-		if _, err := s.SignUp(ctx, "abai", "long enough", "signup-ip"); err != nil {
-			t.Fatal(err)
-		}
-		// Per account: 5 attempts from different IPs, then refused even with the right password.
-		for i := range lim.LoginBurstAcc {
-			s.Login(ctx, "abai", "wrong", string(rune('a'+i)))
-		}
-		if _, err := s.Login(ctx, "abai", "long enough", "z"); !errors.Is(err, ErrRateLimited) {
-			t.Errorf("6th attempt on the account: %v, want ErrRateLimited", err)
-		}
-		time.Sleep(12 * time.Second)
-		if _, err := s.Login(ctx, "abai", "long enough", "z"); err != nil {
-			t.Errorf("after 12s: %v", err)
-		}
 		// Per IP: 10 attempts on different names, then refused.
 		for i := range lim.LoginBurstIP {
 			s.Login(ctx, "name"+string(rune('a'+i)), "x", "1.2.3.4")
@@ -233,7 +222,120 @@ func TestLoginRateLimit(t *testing.T) {
 		if _, err := s.Login(ctx, "abai", "long enough", "1.2.3.4"); !errors.Is(err, ErrRateLimited) {
 			t.Errorf("11th attempt from one IP: %v, want ErrRateLimited", err)
 		}
+		// The same /64 is the same client; another /64 is not.
+		for i := range lim.LoginBurstIP {
+			s.Login(ctx, "name", "x", fmt.Sprintf("2001:db8::%d", i+1))
+		}
+		if _, err := s.Login(ctx, "name", "x", "2001:db8::ffff"); !errors.Is(err, ErrRateLimited) {
+			t.Errorf("11th attempt from one /64: %v, want ErrRateLimited", err)
+		}
+		if _, err := s.Login(ctx, "name", "x", "2001:db8:0:1::1"); !errors.Is(err, ErrBadCredentials) {
+			t.Errorf("attempt from another /64: %v, want ErrBadCredentials", err)
+		}
 	})
+}
+
+// TestLockoutPerAddress reproduces the lock-out of issue 15: five wrong
+// passwords from anywhere locked the account for everyone, and one wrong try
+// every 12 s kept its owner out. Now the stranger's address is locked out,
+// with back-off, and the owner's is not.
+func TestLockoutPerAddress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lim := DefaultLimits()
+		lim.LoginPerIP, lim.LoginBurstIP = rate.Inf, 0 // the lock-out alone
+		s := newService(t, time.Now, &lim)
+		ctx := t.Context()
+		if _, err := s.SignUp(ctx, "abai", "long enough", "signup-ip"); err != nil {
+			t.Fatal(err)
+		}
+		const stranger, owner = "203.0.113.7", "198.51.100.2"
+		for i := range lim.LockoutAfter {
+			if _, err := s.Login(ctx, "abai", "wrong", stranger); !errors.Is(err, ErrBadCredentials) {
+				t.Fatalf("wrong try %d: %v, want ErrBadCredentials", i+1, err)
+			}
+		}
+		if _, err := s.Login(ctx, "ABAI", "long enough", stranger); !errors.Is(err, ErrRateLimited) {
+			t.Errorf("the stranger's address after %d wrong tries: %v, want ErrRateLimited", lim.LockoutAfter, err)
+		}
+		if _, err := s.Login(ctx, "abai", "long enough", owner); err != nil {
+			t.Errorf("the owner at his address while the stranger is locked out: %v", err)
+		}
+		// Back-off: 15 s, then 30 s, then 60 s, while the owner logs in throughout.
+		for _, d := range []time.Duration{15 * time.Second, 30 * time.Second, 60 * time.Second} {
+			time.Sleep(d - time.Second)
+			if _, err := s.Login(ctx, "abai", "wrong", stranger); !errors.Is(err, ErrRateLimited) {
+				t.Errorf("%v into a %v lock-out: %v, want ErrRateLimited", d-time.Second, d, err)
+			}
+			time.Sleep(time.Second)
+			if _, err := s.Login(ctx, "abai", "wrong", stranger); !errors.Is(err, ErrBadCredentials) {
+				t.Errorf("after a %v lock-out: %v, want ErrBadCredentials", d, err)
+			}
+			if _, err := s.Login(ctx, "abai", "long enough", owner); err != nil {
+				t.Errorf("the owner during the stranger's back-off: %v", err)
+			}
+		}
+		if st := s.Stats(); st.Locked != 4 {
+			t.Errorf("Stats().Locked = %d, want 4", st.Locked)
+		}
+		// A success clears the strikes: the next wrong try is free again.
+		time.Sleep(lim.LockoutMax)
+		if _, err := s.Login(ctx, "abai", "long enough", stranger); err != nil {
+			t.Fatalf("after the lock-out, with the right password: %v", err)
+		}
+		if _, err := s.Login(ctx, "abai", "wrong", stranger); !errors.Is(err, ErrBadCredentials) {
+			t.Errorf("a wrong try after a success: %v, want ErrBadCredentials", err)
+		}
+		if _, err := s.Login(ctx, "abai", "long enough", stranger); err != nil {
+			t.Errorf("one wrong try after a success must not lock: %v", err)
+		}
+	})
+}
+
+func TestLockoutBackoffCap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := NewLockout(2, time.Second, time.Minute, time.Now)
+		var got []time.Duration
+		for range 100 { // far past any overflow of the doubling
+			got = append(got, l.Fail("k"))
+		}
+		want := []time.Duration{0, 1, 2, 4, 8, 16, 32, 60}
+		for i := range got {
+			if w := want[min(i, len(want)-1)] * time.Second; got[i] != w {
+				t.Fatalf("lock-out %d: %v, want %v", i+1, got[i], w)
+			}
+		}
+		if d, ok := l.Locked("k"); !ok || d != time.Minute {
+			t.Errorf("Locked = %v, %v", d, ok)
+		}
+		if _, ok := l.Locked("other"); ok {
+			t.Error("another key is locked")
+		}
+		// The table is bounded: when full, stale keys go first.
+		for i := range maxBuckets {
+			l.Fail(fmt.Sprint(i))
+		}
+		if n := l.Len(); n > maxBuckets {
+			t.Errorf("%d keys, want at most %d", n, maxBuckets)
+		}
+	})
+}
+
+func TestAddrKey(t *testing.T) {
+	tests := []struct{ ip, want string }{
+		{"192.0.2.1", "192.0.2.1"},
+		{"::ffff:192.0.2.1", "192.0.2.1"},
+		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2::ffff", "2001:db8:1:2::/64"},
+		{"fe80::1%eth0", "fe80::/64"},
+		{"::1", "::/64"},
+		{"not an address", "not an address"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := AddrKey(tt.ip); got != tt.want {
+			t.Errorf("AddrKey(%q) = %q, want %q", tt.ip, got, tt.want)
+		}
+	}
 }
 
 func TestSessionTokens(t *testing.T) {
@@ -288,5 +390,49 @@ func BenchmarkHashDefault(b *testing.B) {
 		if _, err := HashPassword("correct horse battery", DefaultParams(), strings.NewReader(strings.Repeat("s", 16))); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestHashBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "auth.db"), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		s, err := New(Config{Store: st, Params: cheap, Now: time.Now, MaxHashes: 1, HashWait: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := t.Context()
+		release, err := s.hashes.acquire(ctx) // the one slot, taken
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := s.Login(ctx, "abai", "long enough", "ip"); !errors.Is(err, ErrBusy) || time.Since(start) != time.Second {
+			t.Errorf("Login with every slot taken = %v after %v, want ErrBusy after 1s", err, time.Since(start))
+		}
+		if _, err := s.SignUp(ctx, "abai", "long enough", "ip"); !errors.Is(err, ErrBusy) {
+			t.Errorf("SignUp with every slot taken = %v, want ErrBusy", err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := s.Login(cctx, "abai", "long enough", "ip"); !errors.Is(err, context.Canceled) {
+			t.Errorf("Login with a canceled context = %v, want context.Canceled", err)
+		}
+		release()
+		if _, err := s.SignUp(ctx, "abai", "long enough", "ip"); err != nil {
+			t.Errorf("SignUp with a free slot: %v", err)
+		}
+		if st := s.Stats(); st.MaxHashes != 1 || st.Busy != 2 || st.Hashed != 2 {
+			t.Errorf("Stats = %+v, want 1 slot, 2 busy, 2 hashed", st)
+		}
+	})
+	if n := DefaultMaxHashes(DefaultParams()); n < 1 || n > runtime.GOMAXPROCS(0) {
+		t.Errorf("DefaultMaxHashes = %d, want 1..GOMAXPROCS", n)
+	}
+	if n := DefaultMaxHashes(Params{Memory: 1 << 20}); n != 1 { // 1 GiB each: over the budget
+		t.Errorf("DefaultMaxHashes(1 GiB) = %d, want 1", n)
 	}
 }

@@ -17,10 +17,17 @@
 //     [Service.DeleteSession]); the server carries the token in its own
 //     cookie.
 //     Errors callers test: [ErrBadCredentials], [ErrRateLimited],
-//     [ErrNameTaken], [ErrNoSession].
+//     [ErrBusy], [ErrNameTaken], [ErrNoSession].
 //   - Rate limits: [Limiter], token buckets per key (golang.org/x/time/rate)
 //     with an injected clock and bounded memory; the Service limits logins
-//     and sign-ups per IP and per account ([Limits], [DefaultLimits]).
+//     and sign-ups per address ([AddrKey]: the IPv4 address, the IPv6 /64),
+//     and locks out an (account, address) pair after wrong passwords with
+//     exponential back-off ([Lockout]), so that a stranger cannot lock the
+//     owner out ([Limits], [DefaultLimits]).
+//   - A bound on the argon2 hashes at once (golang.org/x/sync/semaphore;
+//     [Config.MaxHashes], [DefaultMaxHashes]): each holds 19 MiB, so logins
+//     beyond it wait [Config.HashWait] at most, then get ErrBusy;
+//     [Service.Stats] counts them.
 //     [ClientIP] is the request's address, proxies' headers not trusted.
 package auth
 

@@ -11,7 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -27,19 +27,27 @@ var (
 	ErrNoSession      = errors.New("auth: no such session, or it expired")
 )
 
-// Limits are the login rate limits of a Service (sign-ups count as logins):
-// events per second and burst. rate.Inf disables one.
+// Limits are the login limits of a Service. LoginPerIP and LoginBurstIP
+// are a rate per client address (its /64 for IPv6; sign-ups count as
+// logins): events per second and burst, rate.Inf disables it. The lock-out
+// is per account and address ([Lockout]): after LockoutAfter failures in a
+// row, LockoutBase, doubling at each further failure up to LockoutMax;
+// LockoutAfter ≤ 0 disables it.
 type Limits struct {
-	LoginPerIP, LoginPerAccount rate.Limit
-	LoginBurstIP, LoginBurstAcc int
+	LoginPerIP   rate.Limit
+	LoginBurstIP int
+
+	LockoutAfter            int
+	LockoutBase, LockoutMax time.Duration
 }
 
-// DefaultLimits: 10 logins per IP (then one per 6 s), 5 per account (then
-// one per 12 s).
+// DefaultLimits: 10 logins per address (then one per 6 s); 5 failures in a
+// row for one account from one address lock that pair out for 15 s, then
+// 30 s, 1 min, … up to an hour.
 func DefaultLimits() Limits {
 	return Limits{
 		LoginPerIP: rate.Every(6 * time.Second), LoginBurstIP: 10,
-		LoginPerAccount: rate.Every(12 * time.Second), LoginBurstAcc: 5,
+		LockoutAfter: 5, LockoutBase: 15 * time.Second, LockoutMax: time.Hour,
 	}
 }
 
@@ -52,6 +60,11 @@ type Config struct {
 	Rand       io.Reader        // crypto/rand when nil
 	Limits     *Limits          // DefaultLimits when nil
 	Logger     *slog.Logger     // slog.Default when nil
+	// MaxHashes bounds the password hashes (logins, sign-ups) that run at
+	// once (0: DefaultMaxHashes(Params)); HashWait is how long one waits
+	// for a slot before ErrBusy (0: DefaultHashWait).
+	MaxHashes int
+	HashWait  time.Duration
 }
 
 // Service signs users up and in and keeps their sessions.
@@ -63,8 +76,11 @@ type Service struct {
 	rand   io.Reader
 	log    *slog.Logger
 
-	loginIP, loginAcc *Limiter
-	dummyHash         string // checked when the name is unknown, so that both cases cost the same
+	loginIP   *Limiter
+	lockout   *Lockout
+	hashes    *hashBound
+	locked    atomic.Int64
+	dummyHash string // checked when the name is unknown, so that both cases cost the same
 }
 
 // New returns a Service.
@@ -95,7 +111,15 @@ func New(cfg Config) (*Service, error) {
 		l = *cfg.Limits
 	}
 	s.loginIP = NewLimiter(l.LoginPerIP, l.LoginBurstIP, s.now)
-	s.loginAcc = NewLimiter(l.LoginPerAccount, l.LoginBurstAcc, s.now)
+	s.lockout = NewLockout(l.LockoutAfter, l.LockoutBase, l.LockoutMax, s.now)
+	maxHashes, wait := cfg.MaxHashes, cfg.HashWait
+	if maxHashes <= 0 {
+		maxHashes = DefaultMaxHashes(s.params)
+	}
+	if wait <= 0 {
+		wait = DefaultHashWait
+	}
+	s.hashes = newHashBound(maxHashes, wait, s.log)
 	var err error
 	if s.dummyHash, err = HashPassword("not a password", s.params, s.rand); err != nil {
 		return nil, err
@@ -104,7 +128,7 @@ func New(cfg Config) (*Service, error) {
 }
 
 // SignUp validates name and password and creates the account. Errors: a
-// *RuleError, ErrNameTaken, ErrRateLimited (per IP; ip may be "").
+// *RuleError, ErrNameTaken, ErrRateLimited (per IP; ip may be ""), ErrBusy.
 func (s *Service) SignUp(ctx context.Context, name, password, ip string) (store.User, error) {
 	if err := ValidateName(name); err != nil {
 		return store.User{}, err
@@ -112,10 +136,15 @@ func (s *Service) SignUp(ctx context.Context, name, password, ip string) (store.
 	if err := ValidatePassword(password, name); err != nil {
 		return store.User{}, err
 	}
-	if !s.loginIP.Allow(ip) {
+	if !s.loginIP.Allow(AddrKey(ip)) {
 		return store.User{}, ErrRateLimited
 	}
+	release, err := s.hashes.acquire(ctx)
+	if err != nil {
+		return store.User{}, err
+	}
 	hash, err := HashPassword(password, s.params, s.rand)
+	release()
 	if err != nil {
 		return store.User{}, err
 	}
@@ -127,15 +156,26 @@ func (s *Service) SignUp(ctx context.Context, name, password, ip string) (store.
 }
 
 // Login checks a name and password. Errors: ErrBadCredentials (whether the
-// name or the password was wrong is not told), ErrRateLimited (per IP and per
-// account).
+// name or the password was wrong is not told), ErrRateLimited (per address,
+// and when this account is locked out at this address), ErrBusy.
 func (s *Service) Login(ctx context.Context, name, password, ip string) (store.User, error) {
-	if !s.loginIP.Allow(ip) || !s.loginAcc.Allow(strings.ToLower(name)) {
+	key := LockoutKey(name, ip)
+	if d, locked := s.lockout.Locked(key); locked {
+		s.locked.Add(1)
+		return store.User{}, fmt.Errorf("%w: locked out for %v after wrong passwords", ErrRateLimited, d.Round(time.Second))
+	}
+	if !s.loginIP.Allow(AddrKey(ip)) {
 		return store.User{}, ErrRateLimited
 	}
+	release, err := s.hashes.acquire(ctx)
+	if err != nil {
+		return store.User{}, err
+	}
+	defer release()
 	u, err := s.store.UserByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
 		CheckPassword(password, s.dummyHash)
+		s.lockout.Fail(key)
 		return store.User{}, ErrBadCredentials
 	}
 	if err != nil {
@@ -146,8 +186,12 @@ func (s *Service) Login(ctx context.Context, name, password, ip string) (store.U
 		return store.User{}, fmt.Errorf("auth: user %d: %w", u.ID, err)
 	}
 	if !ok {
+		if d := s.lockout.Fail(key); d > 0 {
+			s.log.Info("login locked out", "user", u.ID, "ip", ip, "for", d)
+		}
 		return store.User{}, ErrBadCredentials
 	}
+	s.lockout.Succeed(key)
 	if NeedsRehash(u.PasswordHash, s.params) {
 		if h, err := HashPassword(password, s.params, s.rand); err == nil {
 			if err := s.store.SetPasswordHash(ctx, u.ID, h); err != nil {
@@ -226,4 +270,10 @@ func ClientIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// Stats returns the counters of the hashing bound and the lock-outs.
+func (s *Service) Stats() HashStats {
+	return HashStats{MaxHashes: s.hashes.max, Hashed: s.hashes.hashed.Load(), Busy: s.hashes.busy.Load(),
+		Locked: s.locked.Load()}
 }

@@ -105,6 +105,7 @@ var english = map[string]string{
 	"error.title":         "Error",
 	"error.notfound":      "Page not found.",
 	"error.internal":      "Something went wrong on our side.",
+	"error.back":          "Back to the lobby",
 	"result.1-0":          "White won",
 	"result.0-1":          "Black won",
 	"result.1/2-1/2":      "Draw",

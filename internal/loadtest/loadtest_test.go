@@ -18,6 +18,7 @@ func startServer(t testing.TB) *server.Local {
 	s, err := server.StartLocal(context.Background(), server.Options{
 		DB: filepath.Join(t.TempDir(), "toguz.db"), WritesPerSecond: 1e6, WriteBurst: 1e6,
 		MessageRate: 1e6, MessageBurst: 1e6,
+		MaxConnsPerAddr: -1, // thousands of websockets from loopback
 	})
 	if err != nil {
 		t.Fatal(err)

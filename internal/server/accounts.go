@@ -28,6 +28,8 @@ func authError(err error) error {
 		return fmt.Errorf("%w", ErrBadCredentials)
 	case errors.Is(err, auth.ErrRateLimited):
 		return fmt.Errorf("%w", ErrRateLimited)
+	case errors.Is(err, auth.ErrBusy):
+		return fmt.Errorf("%w", ErrBusy)
 	}
 	return err
 }

@@ -9,7 +9,7 @@ import (
 // parameters and generous login limits.
 func testAccounts(st *store.Store) Accounts {
 	l := auth.DefaultLimits()
-	l.LoginBurstIP, l.LoginBurstAcc = 1000, 1000
+	l.LoginBurstIP, l.LockoutAfter = 1000, 1000
 	a, err := auth.New(auth.Config{Store: st, Params: auth.Params{Memory: 64, Time: 1, Threads: 1}, Limits: &l})
 	if err != nil {
 		panic(err)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/toguz/toguz/internal/auth"
@@ -33,6 +34,18 @@ type Options struct {
 	MessageBurst    int
 	WritesPerSecond float64
 	WriteBurst      int
+	// ReadTimeout, WriteTimeout and IdleTimeout are the http.Server's
+	// (0: DefaultReadTimeout, DefaultWriteTimeout, DefaultIdleTimeout;
+	// negative: none); websockets lift the first two.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxConnsPerAddr caps the connections open at once from one client
+	// address, its /64 for IPv6 (0: DefaultMaxConnsPerAddr; negative:
+	// no cap).
+	MaxConnsPerAddr int
+	// MaxHashes and HashWait bound the password hashing: auth.Config's
+	// (0: its defaults).
+	MaxHashes int
+	HashWait  time.Duration
 }
 
 // App is the whole server wired together: the store, the accounts, the live
@@ -47,6 +60,10 @@ type App struct {
 	handler http.Handler
 	stopHub context.CancelFunc
 	hs      *http.Server
+	srv     *Server
+	authSvc *auth.Service
+	perAddr int          // the connection cap per address; 0: none
+	refused atomic.Int64 // connections closed by the cap
 }
 
 // Open opens (creating and migrating) the database, resumes its live games
@@ -78,7 +95,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return fail(err)
 	}
 	log.Info("resumed live games", "games", n)
-	accounts, err := auth.New(auth.Config{Store: st, Logger: log})
+	accounts, err := auth.New(auth.Config{Store: st, Logger: log, MaxHashes: opts.MaxHashes, HashWait: opts.HashWait})
 	if err != nil {
 		return fail(err)
 	}
@@ -90,16 +107,30 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return fail(err)
 	}
 	a.handler = srv.Handler()
-	a.hs = &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	a.srv, a.authSvc = srv, accounts
+	a.hs = &http.Server{Handler: a.handler, ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:  orDefault(opts.ReadTimeout, DefaultReadTimeout),
+		WriteTimeout: orDefault(opts.WriteTimeout, DefaultWriteTimeout),
+		IdleTimeout:  orDefault(opts.IdleTimeout, DefaultIdleTimeout),
+		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	switch a.perAddr = opts.MaxConnsPerAddr; {
+	case a.perAddr == 0:
+		a.perAddr = DefaultMaxConnsPerAddr
+	case a.perAddr < 0:
+		a.perAddr = 0
+	}
 	return a, nil
 }
 
 // Handler returns the routes of the API and the pages.
 func (a *App) Handler() http.Handler { return a.handler }
 
-// Serve serves ln until Close; it returns nil after Close.
+// Serve serves ln until Close, at most MaxConnsPerAddr connections per
+// client address; it returns nil after Close.
 func (a *App) Serve(ln net.Listener) error {
+	if a.perAddr > 0 {
+		ln = newConnCap(ln, a.perAddr, a.log, &a.refused)
+	}
 	if err := a.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -113,6 +144,15 @@ func (a *App) Close() error {
 	defer cancel()
 	err := a.hs.Shutdown(ctx)
 	return errors.Join(err, a.stop())
+}
+
+// Stats returns the counters of the bounds: bodies refused, connections
+// refused, password hashing.
+func (a *App) Stats() BoundStats {
+	st := a.srv.Stats()
+	st.ConnsRefused = a.refused.Load()
+	st.Hashing = a.authSvc.Stats()
+	return st
 }
 
 func (a *App) stop() error {

@@ -54,6 +54,7 @@ func accountError(err error) error {
 		{ErrNameTaken, http.StatusConflict, codeNameTaken},
 		{ErrBadCredentials, http.StatusUnauthorized, codeBadCredentials},
 		{ErrRateLimited, http.StatusTooManyRequests, live.CodeRateLimited},
+		{ErrBusy, http.StatusServiceUnavailable, codeBusy},
 	} {
 		if errors.Is(err, c.err) {
 			return &apiError{Status: c.status, Code: c.code, Message: err.Error()}

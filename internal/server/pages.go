@@ -42,6 +42,7 @@ func (s *Server) pageHandler(h func(http.ResponseWriter, *http.Request) error) h
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
 			e := s.asAPIError(r, err)
+			setBoundHeaders(w, e)
 			p := s.page(r, "error.title", struct {
 				Status  int
 				Message string
@@ -229,6 +230,7 @@ func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title st
 	_, t, err := act(r, c)
 	if err != nil {
 		e := s.asAPIError(r, err)
+		setBoundHeaders(w, e)
 		return s.render(w, e.Status, "auth", s.page(r, title, authData{Mode: mode, Name: c.Name, Error: e.Message}))
 	}
 	s.setCookie(w, t, sessionAge)

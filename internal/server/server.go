@@ -16,6 +16,10 @@
 //   - Middleware (middleware.go): slog request logs, panic recovery, security
 //     headers with a CSP of script-src 'self', http.CrossOriginProtection for
 //     every state-changing request, a per-address rate limit on writes.
+//   - Bounds (bounds.go): a body limit on every route (413 too_large), the
+//     http.Server's timeouts (lifted for websockets), a connection cap per
+//     address (IPv6: /64) at the listener, 503 busy with a Retry-After when
+//     auth's password hashing is full; counters in App.Stats and slog.
 //   - Identity (identity.go): a session token from the cookie or a Bearer
 //     header names a user (internal/auth) or a guest (a random token whose
 //     hash is the guest's name).
@@ -73,6 +77,7 @@ type Server struct {
 	cat   *i18n.Catalog
 	pages *web.Pages
 	ips   *auth.Limiter
+	bound *boundCounters
 }
 
 // New returns a server.
@@ -92,7 +97,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages,
-		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now)}, nil
+		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}, nil
 }
 
 // Handler returns the route table wrapped in the middleware.
@@ -150,6 +155,7 @@ func (s *Server) Handler() http.Handler {
 	})
 
 	var h http.Handler = mux
+	h = s.limitBodies(h)
 	h = limitWrites(s.ips, h)
 	h = http.NewCrossOriginProtection().Handler(h)
 	h = securityHeaders(h)
@@ -175,6 +181,8 @@ const (
 	codeBadCredentials  live.Code = "bad_credentials"
 	codeUnauthenticated live.Code = "unauthenticated"
 	codeBadFormat       live.Code = "bad_format"
+	codeBusy            live.Code = "busy"      // the password hashing is full
+	codeTooLarge        live.Code = "too_large" // a body over its route's limit
 	// codeCanceled answers a request whose client has gone: nobody reads
 	// it, so it is not documented.
 	codeCanceled live.Code = "canceled"
@@ -231,6 +239,7 @@ func (s *Server) jsonHandler(h func(http.ResponseWriter, *http.Request) error) h
 }
 
 func writeJSONError(w http.ResponseWriter, e *apiError) {
+	setBoundHeaders(w, e)
 	writeJSON(w, e.Status, map[string]any{"error": map[string]string{"code": string(e.Code), "message": e.Message}})
 }
 
@@ -253,7 +262,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return &apiError{Status: http.StatusRequestEntityTooLarge, Code: live.CodeBadRequest, Message: fmt.Sprintf("the body is over %d bytes", maxBody)}
+			return &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeTooLarge, Message: fmt.Sprintf("the body is over %d bytes", maxBody)}
 		}
 		if errors.Is(err, io.EOF) {
 			return badRequest(live.CodeBadRequest, "the body is empty; want a JSON object")

@@ -27,6 +27,7 @@ const (
 // accept upgrades r to a websocket. The library checks that the Origin is
 // this host, which keeps other sites from playing with a visitor's cookie.
 func accept(w http.ResponseWriter, r *http.Request) (*websocket.Conn, error) {
+	clearDeadlines(w)
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return nil, err
