@@ -70,6 +70,15 @@ func TestTimeControlMinimum(t *testing.T) {
 	if err := (TimeControl{Base: 14 * time.Second}).Validate(); err == nil {
 		t.Error("Validate accepted 14s+0")
 	}
+	// A game stored with a shorter clock still loads; a bad form does not.
+	if tc, err := ParseStored("0.05+0"); err != nil || tc.Base != 3*time.Second {
+		t.Errorf("ParseStored(0.05+0) = %+v, %v", tc, err)
+	}
+	for _, bad := range []string{"x", "181+0", "5+181", "15d"} {
+		if _, err := ParseStored(bad); err == nil {
+			t.Errorf("ParseStored(%q) accepted", bad)
+		}
+	}
 }
 
 // TestResumeAt: the example, a 1+0 game whose player to move had

@@ -74,6 +74,9 @@ const (
 // base + 40 × increment (what the rating categories are cut by).
 func (tc TimeControl) Estimate() time.Duration { return tc.Base + 40*tc.Increment }
 
+// errTooShort is the error of a real-time control under MinEstimate.
+var errTooShort = fmt.Errorf("want at least %v", MinEstimate)
+
 // Kind says which kind of time control tc is.
 func (tc TimeControl) Kind() Kind {
 	switch {
@@ -100,7 +103,7 @@ func (tc TimeControl) Validate() error {
 	case tc.Increment < 0 || tc.Increment > MaxIncrement:
 		return fmt.Errorf("time control: increment %v: want 0 to %v", tc.Increment, MaxIncrement)
 	case tc.Days == 0 && (tc.Base != 0 || tc.Increment != 0) && tc.Estimate() < MinEstimate:
-		return fmt.Errorf("time control: base time %v + 40 × increment %v = %v: want at least %v", tc.Base, tc.Increment, tc.Estimate(), MinEstimate)
+		return fmt.Errorf("time control: base time %v + 40 × increment %v = %v: %w", tc.Base, tc.Increment, tc.Estimate(), errTooShort)
 	case tc.Base == 0 && tc.Increment > 0 && tc.Increment < 3*time.Second:
 		// A player with no base time flags on his first move with less.
 		return fmt.Errorf("time control: increment %v without base time: want at least 3s", tc.Increment)
@@ -123,7 +126,14 @@ func (tc TimeControl) String() string {
 
 // ParseTimeControl reads "-" (no clock), "Nd" (N days per move), "M+S" (M
 // minutes, S seconds' increment) or "M" (sudden death), and validates it.
-func ParseTimeControl(s string) (TimeControl, error) {
+func ParseTimeControl(s string) (TimeControl, error) { return parseTimeControl(s, true) }
+
+// ParseStored reads a time control as String wrote it for a game already
+// stored: the form and the bounds of Validate, but not the minimum game
+// length, so that a game made before that limit (or by a test) still loads.
+func ParseStored(s string) (TimeControl, error) { return parseTimeControl(s, false) }
+
+func parseTimeControl(s string, strict bool) (TimeControl, error) {
 	s = strings.TrimSpace(s)
 	var tc TimeControl
 	switch {
@@ -152,12 +162,16 @@ func ParseTimeControl(s string) (TimeControl, error) {
 			}
 			tc.Increment = time.Duration(n) * time.Second
 		}
-		if tc.Base == 0 && tc.Increment == 0 {
+		if strict && tc.Base == 0 && tc.Increment == 0 {
 			// Written as a clock, it must be one: "0+0" is not "-".
 			return TimeControl{}, fmt.Errorf("time control %q: base time %v + 40 × increment %v = 0s: want at least %v (\"-\" for no clock)", s, tc.Base, tc.Increment, MinEstimate)
 		}
 	}
-	if err := tc.Validate(); err != nil {
+	err := tc.Validate()
+	if !strict && errors.Is(err, errTooShort) {
+		err = nil
+	}
+	if err != nil {
 		return TimeControl{}, fmt.Errorf("%q: %w", s, err)
 	}
 	return tc, nil
