@@ -51,8 +51,8 @@ func mustGame(t *testing.T, s *Store, g Game) Game {
 func TestMigrations(t *testing.T) {
 	s, path := openTest(t)
 	v, err := s.SchemaVersion(t.Context())
-	if err != nil || v != 1 {
-		t.Fatalf("SchemaVersion = %d, %v; want 1", v, err)
+	if err != nil || v != 2 {
+		t.Fatalf("SchemaVersion = %d, %v; want 2", v, err)
 	}
 	s.Close()
 	// Opening again applies nothing and keeps the data.
@@ -61,7 +61,7 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	if v, _ := s2.SchemaVersion(t.Context()); v != 1 {
+	if v, _ := s2.SchemaVersion(t.Context()); v != 2 {
 		t.Errorf("after reopening: version %d", v)
 	}
 	var fk, busy int
