@@ -103,14 +103,14 @@ func (s *Store) AbortGames(ctx context.Context, ids []string, at time.Time) (int
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), abortBatch)]
 		ids = ids[len(chunk):]
-		ph := make([]string, len(chunk))
+		ph, ph2 := make([]string, len(chunk)), make([]string, len(chunk))
 		args := make([]any, 0, len(chunk)+1)
 		args = append(args, ms(at))
 		for i, id := range chunk {
-			ph[i] = fmt.Sprintf("$%d", i+2)
+			ph[i], ph2[i] = fmt.Sprintf("$%d", i+2), fmt.Sprintf("$%d", i+1)
 			args = append(args, id)
 		}
-		in := `(` + strings.Join(ph, ", ") + `)`
+		in, in2 := `(`+strings.Join(ph, ", ")+`)`, `(`+strings.Join(ph2, ", ")+`)`
 		err := s.write(ctx, func(tx *sql.Tx) error {
 			res, err := tx.ExecContext(ctx, `UPDATE games SET status = 'aborted', result = '*', termination = 'none',
 				ended_ms = $1 WHERE status = 'started' AND id IN `+in, args...)
@@ -118,7 +118,7 @@ func (s *Store) AbortGames(ctx context.Context, ids []string, at time.Time) (int
 				return fmt.Errorf("store: abort games: %w", err)
 			}
 			k, _ := res.RowsAffected()
-			if _, err := tx.ExecContext(ctx, `UPDATE game_clocks SET running = 0, stopped = 1 WHERE game_id IN `+in, args[1:]...); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE game_clocks SET running = 0, stopped = 1 WHERE game_id IN `+in2, args[1:]...); err != nil {
 				return fmt.Errorf("store: abort games: %w", err)
 			}
 			n += int(k)
