@@ -114,7 +114,7 @@ func TestRestartClock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.play(id, 0, 2, 0)                    // the clocks start: White's runs
+		s.play(id, 0, 2, 0)                     // the clocks start: White's runs
 		s.play(id, 2, 1, 2200*time.Millisecond) // White 57.8 s
 		s.play(id, 3, 1, time.Second)           // Black 59 s; White to move with 57.8 s
 		s.play(cid, 0, 3, 0)                    // Black to move, 1 day
