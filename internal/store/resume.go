@@ -99,9 +99,13 @@ const abortBatch = 500
 // being played (their clocks stop), abortBatch to a transaction, and
 // returns how many it aborted.
 func (s *Store) AbortGames(ctx context.Context, ids []string, at time.Time) (int, error) {
+	return s.abortGames(ctx, ids, at, abortBatch)
+}
+
+func (s *Store) abortGames(ctx context.Context, ids []string, at time.Time, batch int) (int, error) {
 	n := 0
 	for len(ids) > 0 {
-		chunk := ids[:min(len(ids), abortBatch)]
+		chunk := ids[:min(len(ids), batch)]
 		ids = ids[len(chunk):]
 		ph, ph2 := make([]string, len(chunk)), make([]string, len(chunk))
 		args := make([]any, 0, len(chunk)+1)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -66,23 +65,9 @@ func TestEndAbandoned(t *testing.T) {
 	}
 	person, engine := Side{Name: "g2"}, Side{Name: "Engine 1", Engine: 1}
 	blitz, corr := clock.TimeControl{Base: 3 * time.Minute}, clock.TimeControl{Days: 3}
-	var dead []string
-	const many = 1100 // more than two batches
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for i := range many {
-		wg.Go(func() {
-			g := mustGame(t, s, Game{ID: fmt.Sprintf("dead%04d", i), Players: [2]Side{{Name: "g1"}, person}, Rules: toguz.Standard(),
-				Status: StatusStarted, Created: old})
-			mu.Lock()
-			dead = append(dead, g.ID)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	dead = append(dead,
+	dead := []string{mk(clock.TimeControl{}, person, old, 0), mk(clock.TimeControl{}, person, old, 5),
 		mk(blitz, person, old, 1), mk(corr, person, old, 0), mk(corr, person, old, 1),
-		mk(blitz, engine, old, 0), mk(clock.TimeControl{}, engine, old, 4))
+		mk(blitz, engine, old, 0), mk(clock.TimeControl{}, engine, old, 4)}
 	kept := []string{
 		mk(clock.TimeControl{}, person, recent, 3), mk(blitz, person, recent, 1), mk(corr, person, recent, 0),
 		mk(blitz, engine, recent, 0),
@@ -96,7 +81,7 @@ func TestEndAbandoned(t *testing.T) {
 	if err != nil || n != len(dead) {
 		t.Fatalf("EndAbandoned = %d, %v; want %d", n, err, len(dead))
 	}
-	for _, id := range dead[many-1:] {
+	for _, id := range dead {
 		if g, _ := s.Game(ctx, id); g.Status != StatusAborted || !g.Ended.Equal(by) {
 			t.Errorf("abandoned %s: %s at %v", id, g.Status, g.Ended)
 		}
@@ -111,5 +96,27 @@ func TestEndAbandoned(t *testing.T) {
 	}
 	if live, _ := ls.LiveGames(ctx); len(live) != len(kept) {
 		t.Errorf("%d games left to load, want %d", len(live), len(kept))
+	}
+}
+
+// TestAbortGamesBatches: the sweep aborts a bounded number of games per
+// transaction, and never a game that is over.
+func TestAbortGamesBatches(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := t.Context()
+	var ids []string
+	for i := range 5 {
+		ids = append(ids, mustGame(t, s, Game{ID: fmt.Sprintf("g%d", i), Players: [2]Side{{Name: "a"}, {Name: "b"}},
+			Rules: toguz.Standard(), Status: StatusStarted}).ID)
+	}
+	if _, err := s.FinishGame(ctx, ids[4], Finish{Status: StatusAborted}); err != nil {
+		t.Fatal(err)
+	}
+	before := s.commits.Load()
+	if n, err := s.abortGames(ctx, ids, t0, 2); n != 4 || err != nil {
+		t.Fatalf("abortGames = %d, %v; want 4", n, err)
+	}
+	if c := s.commits.Load() - before; c != 3 {
+		t.Errorf("%d transactions for 5 games in batches of 2, want 3", c)
 	}
 }
