@@ -19,6 +19,12 @@
 //     FinishGame inside its transaction, so concurrent games cannot lose an
 //     update).
 //   - [LiveStore] (live.go): the store behind live.Store, for the live hub.
+//   - Restarts and sweeps (resume.go, sessions.go): when the server last ran
+//     ([Store.MarkAlive], [Store.LastAlive]), the clocks a restart rebuilt
+//     ([Store.SaveClocks]), the abandoned games aborted at start-up without
+//     loading them ([Store.StartedGames], [Store.AbortGames]), and the
+//     expired sessions deleted every hour in bounded batches
+//     ([Store.SweepSessions], Options.SessionSweep).
 //   - Errors callers test: [ErrNotFound], [ErrConflict], [ErrDuplicateName].
 //   - SQL with $1 placeholders and portable types (times and durations as
 //     BIGINT milliseconds), to be shared with PostgreSQL later.
