@@ -36,6 +36,25 @@ func (s State) RestartAt(t time.Time) State {
 	return s
 }
 
+// ResumeAt returns s rebuilt after the server stopped at stopped and started
+// again at now: the running player is charged the time he used from s.Since
+// to stopped (never less than nothing, never more than he had), and his clock
+// runs again from now, so that exactly the downtime between stopped and now is
+// forgiven. stopped is the instant of a clean stop, or after a crash the
+// server's last heartbeat. A zero stopped (not known) charges nothing, as
+// RestartAt. A state that is not running is returned unchanged.
+func (s State) ResumeAt(stopped, now time.Time) State {
+	if !s.Running {
+		return s
+	}
+	if !stopped.IsZero() {
+		used := max(stopped.Sub(s.Since), 0)
+		s.Remaining[s.Turn] = max(s.Remaining[s.Turn]-used, 0)
+	}
+	s.Since = now
+	return s
+}
+
 // Clock is the two clocks of one game.
 type Clock struct {
 	tc  TimeControl

@@ -2,6 +2,7 @@ package clock
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -40,6 +41,97 @@ func TestParseTimeControl(t *testing.T) {
 			t.Errorf("ParseTimeControl(%q) = %+v, want an error", bad, tc)
 		}
 	}
+}
+
+// TestTimeControlMinimum: a clock written as one must be one that a game
+// can be played with (base + 40 × increment ≥ 15 s); the error names what
+// was too short.
+func TestTimeControlMinimum(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"0+0", "base time 0s + 40 × increment 0s = 0s: want at least 15s"},
+		{"0.001+0", "base time 0s + 40 × increment 0s = 0s: want at least 15s"},
+		{"0", "want at least 15s"},
+		{"0.2+0", "base time 12s + 40 × increment 0s = 12s: want at least 15s"},
+		{"0+-1", "increment -1s"},
+		{"0d", "want 1 to 14 days"},
+		{"15d", "want 1 to 14"},
+		{"5+181", "increment 3m1s: want 0 to 3m0s"},
+	} {
+		tc, err := ParseTimeControl(tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseTimeControl(%q) = %+v, %v; want an error with %q", tt.in, tc, err, tt.want)
+		}
+	}
+	for _, ok := range []string{"0.25+0", "0+3", "1+0", "-", "", "1d", "14d"} {
+		if _, err := ParseTimeControl(ok); err != nil {
+			t.Errorf("ParseTimeControl(%q): %v", ok, err)
+		}
+	}
+	if err := (TimeControl{Base: 14 * time.Second}).Validate(); err == nil {
+		t.Error("Validate accepted 14s+0")
+	}
+	// A game stored with a shorter clock still loads; a bad form does not.
+	if tc, err := ParseStored("0.05+0"); err != nil || tc.Base != 3*time.Second {
+		t.Errorf("ParseStored(0.05+0) = %+v, %v", tc, err)
+	}
+	for _, bad := range []string{"x", "181+0", "5+181", "15d"} {
+		if _, err := ParseStored(bad); err == nil {
+			t.Errorf("ParseStored(%q) accepted", bad)
+		}
+	}
+}
+
+// TestResumeAt: the example, a 1+0 game whose player to move had
+// 57.8 s at the last move and 35.0 s when the server stopped: restarted
+// after any downtime, he has 35.0 s, and his clock runs from the restart.
+func TestResumeAt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tc := TimeControl{Base: time.Minute}
+		c := New(tc, W, time.Now)
+		c.Start()
+		time.Sleep(2200 * time.Millisecond)
+		c.Press(W) // White 57.8 s; Black's clock runs
+		time.Sleep(time.Second)
+		c.Press(B)
+		saved := c.State() // stored with the move: White to move, 57.8 s
+		if saved.Remaining[W] != 57800*time.Millisecond {
+			t.Fatalf("White at the move: %v", saved.Remaining[W])
+		}
+		time.Sleep(22800 * time.Millisecond)
+		stopped := time.Now() // White has 35.0 s
+		time.Sleep(10 * time.Minute)
+		r := Restore(tc, saved.ResumeAt(stopped, time.Now()), time.Now)
+		if got := r.Remaining(W); got != 35*time.Second {
+			t.Errorf("White after the restart: %v, want 35s", got)
+		}
+		time.Sleep(5 * time.Second)
+		if got := r.Remaining(W); got != 30*time.Second {
+			t.Errorf("White 5s after the restart: %v, want 30s", got)
+		}
+		// Stopped after he had flagged: nothing left, not negative.
+		if got := saved.ResumeAt(stopped.Add(time.Hour), time.Now()).Remaining[W]; got != 0 {
+			t.Errorf("stopped after the flag: %v", got)
+		}
+		// A heartbeat older than the move charges nothing.
+		if got := saved.ResumeAt(saved.Since.Add(-time.Second), time.Now()).Remaining[W]; got != saved.Remaining[W] {
+			t.Errorf("stopped before the move: %v", got)
+		}
+		// Unknown stop: nothing charged (as RestartAt).
+		if got := saved.ResumeAt(time.Time{}, time.Now()); got != saved.RestartAt(time.Now()) {
+			t.Errorf("unknown stop: %+v", got)
+		}
+		// Correspondence: the deadline moves later by the downtime only.
+		cc := New(TimeControl{Days: 3}, W, time.Now)
+		cc.Start()
+		d0, _ := cc.Deadline()
+		time.Sleep(7 * time.Hour)
+		stopped = time.Now()
+		time.Sleep(2 * time.Hour)
+		cr := Restore(cc.TimeControl(), cc.State().ResumeAt(stopped, time.Now()), time.Now)
+		if d, _ := cr.Deadline(); d.Sub(d0) != 2*time.Hour {
+			t.Errorf("deadline moved by %v, want the 2h downtime", d.Sub(d0))
+		}
+	})
 }
 
 func TestFischer(t *testing.T) {

@@ -13,8 +13,13 @@
 //     after the flag with [ErrFlagged].
 //   - [State]: a clock as stored — the remaining times as of the instant the
 //     running clock started, whose turn it is and whether it runs — so a
-//     restarted server rebuilds the clock exactly ([Restore]), charging the
-//     downtime to the player to move or not ([State.RestartAt]).
+//     restarted server rebuilds the clock exactly ([Restore]): after a clean
+//     stop or a crash [State.ResumeAt] charges the player to move the time he
+//     used until the server stopped and forgives the downtime
+//     ([State.RestartAt] forgives all since the clock started).
+//   - Limits ([TimeControl.Validate]): a real-time control must last
+//     base + 40 × increment ≥ [MinEstimate] (15 s), base up to 3 h, increment
+//     0 to 3 min, correspondence 1 to 14 days per move.
 //
 // A Clock is not safe for concurrent use: the game that owns it serialises
 // its calls, as it does the moves.
@@ -59,7 +64,18 @@ const (
 	MaxBase      = 3 * time.Hour
 	MaxIncrement = 3 * time.Minute
 	MaxDays      = 14
+	// MinEstimate is the least estimated duration of a real-time game,
+	// base + 40 × increment: 15 s, as lichess's shortest ¼+0 (0+1 gives
+	// 40 s). "0+0" and "0.001+0" are not games.
+	MinEstimate = 15 * time.Second
 )
+
+// Estimate is the estimated duration of each player's clock over a game,
+// base + 40 × increment (what the rating categories are cut by).
+func (tc TimeControl) Estimate() time.Duration { return tc.Base + 40*tc.Increment }
+
+// errTooShort is the error of a real-time control under MinEstimate.
+var errTooShort = fmt.Errorf("want at least %v", MinEstimate)
 
 // Kind says which kind of time control tc is.
 func (tc TimeControl) Kind() Kind {
@@ -86,6 +102,8 @@ func (tc TimeControl) Validate() error {
 		return fmt.Errorf("time control: base time %v: want 0 to %v", tc.Base, MaxBase)
 	case tc.Increment < 0 || tc.Increment > MaxIncrement:
 		return fmt.Errorf("time control: increment %v: want 0 to %v", tc.Increment, MaxIncrement)
+	case tc.Days == 0 && (tc.Base != 0 || tc.Increment != 0) && tc.Estimate() < MinEstimate:
+		return fmt.Errorf("time control: base time %v + 40 × increment %v = %v: %w", tc.Base, tc.Increment, tc.Estimate(), errTooShort)
 	case tc.Base == 0 && tc.Increment > 0 && tc.Increment < 3*time.Second:
 		// A player with no base time flags on his first move with less.
 		return fmt.Errorf("time control: increment %v without base time: want at least 3s", tc.Increment)
@@ -108,7 +126,14 @@ func (tc TimeControl) String() string {
 
 // ParseTimeControl reads "-" (no clock), "Nd" (N days per move), "M+S" (M
 // minutes, S seconds' increment) or "M" (sudden death), and validates it.
-func ParseTimeControl(s string) (TimeControl, error) {
+func ParseTimeControl(s string) (TimeControl, error) { return parseTimeControl(s, true) }
+
+// ParseStored reads a time control as String wrote it for a game already
+// stored: the form and the bounds of Validate, but not the minimum game
+// length, so that a game made before that limit (or by a test) still loads.
+func ParseStored(s string) (TimeControl, error) { return parseTimeControl(s, false) }
+
+func parseTimeControl(s string, strict bool) (TimeControl, error) {
 	s = strings.TrimSpace(s)
 	var tc TimeControl
 	switch {
@@ -137,8 +162,16 @@ func ParseTimeControl(s string) (TimeControl, error) {
 			}
 			tc.Increment = time.Duration(n) * time.Second
 		}
+		if strict && tc.Base == 0 && tc.Increment == 0 {
+			// Written as a clock, it must be one: "0+0" is not "-".
+			return TimeControl{}, fmt.Errorf("time control %q: base time %v + 40 × increment %v = 0s: want at least %v (\"-\" for no clock)", s, tc.Base, tc.Increment, MinEstimate)
+		}
 	}
-	if err := tc.Validate(); err != nil {
+	err := tc.Validate()
+	if !strict && errors.Is(err, errTooShort) {
+		err = nil
+	}
+	if err != nil {
 		return TimeControl{}, fmt.Errorf("%q: %w", s, err)
 	}
 	return tc, nil

@@ -5,8 +5,11 @@
 // # Index
 //
 //   - Hub: the live games. Create starts a game, Join connects a client,
-//     Resume restarts, after a crash, every game the store holds as being
-//     played, with its clocks.
+//     Resume restarts, after a crash or a clean Stop, every game the store
+//     holds as being played, with its clocks.
+//   - Abandonment (abandon.go): when a game nobody plays is aborted; each
+//     game's timer enforces it, and Resume aborts the games past it without
+//     loading them.
 //   - game: the actor of one game (game.go). Every change (a move, a
 //     resignation, a flag, a draw, an abort, a claim) happens on its
 //     goroutine, so the rules library's Position needs no lock. Each ending
@@ -28,8 +31,9 @@
 // A move is stored (Store.AddMove returns) before it is applied, broadcast or
 // acknowledged, and an ending before it is announced, so a client is never
 // told of a move a crash can lose. After a restart Resume replays the stored
-// moves with the rules library and restarts the clocks from the times stored
-// with the last move; the time the server was down is not charged.
+// moves with the rules library and rebuilds the clocks: the player to move is
+// charged until the server stopped (the instant Stop stored, or the last
+// heartbeat after a crash) and only the downtime is forgiven.
 //
 // # Locking
 //

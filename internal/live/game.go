@@ -32,7 +32,7 @@ type game struct {
 	conns     map[*Conn]struct{}
 	present   [2]int       // connections of each player
 	gone      [2]time.Time // when each player's last connection closed
-	activity  time.Time    // last move or game start (first-move timeout)
+	activity  time.Time    // last move or game start (abandonment), shifted by any downtime
 	timer     *time.Timer
 	timerOn   bool
 	thinking  int // ply count the engine is thinking on, or -1
@@ -50,8 +50,9 @@ type moveEntry struct {
 
 // newGame builds the actor of a stored game (no moves for a new one). It
 // replays the moves with the rules library; a stored game that does not
-// replay is an error.
-func newGame(h *Hub, s Saved) (*game, error) {
+// replay is an error. rs is set when a restarted hub resumes the game (see
+// Hub.Resume); without it a running clock runs on from its stored state.
+func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
 	start, startMove, err := s.Start()
 	if err != nil {
 		return nil, err
@@ -80,18 +81,40 @@ func newGame(h *Hub, s Saved) (*game, error) {
 		g.moves = append(g.moves, e)
 		g.pos = next
 	}
-	g.activity = now
 	g.gone = [2]time.Time{now, now}
+	g.activity = s.Created
 	st := g.clock.State()
 	if n := len(s.Moves); n > 0 {
 		st.Remaining = s.Moves[n-1].Clock
+		st.Since = s.Moves[n-1].At
+		g.activity = s.Moves[n-1].At
+	}
+	if g.activity.IsZero() {
+		g.activity = now
 	}
 	st.Turn = g.pos.Turn()
-	// The clocks run from each side's first move on; the time the server
-	// was down is not charged (Since is now).
+	// The clocks run from each side's first move on.
 	st.Running = s.End == nil && len(s.Moves) >= 2 && s.TC.Kind() != clock.Unlimited
-	if st.Running {
-		st.Since = now
+	if c := s.Clock; st.Running && c != nil && c.Running && !c.Stopped && c.Turn == st.Turn {
+		// The stored state, rebuilt by an earlier restart, is the newer.
+		st.Remaining, st.Since = c.Remaining, c.Since
+	}
+	if !st.Running {
+		st.Since = time.Time{}
+	}
+	if rs != nil {
+		// Charged until the server stopped, running again from now: only
+		// the downtime is forgiven, to the clocks and to the abandonment
+		// limits alike.
+		st = st.ResumeAt(rs.stopped, rs.now)
+		switch {
+		case rs.stopped.IsZero():
+			g.activity = rs.now // not known: the limits start again
+		case g.activity.Before(rs.stopped):
+			g.activity = g.activity.Add(rs.now.Sub(rs.stopped))
+		default:
+			g.activity = rs.now
+		}
 	}
 	if s.End != nil {
 		g.status, g.end = s.End.Status, s.End
@@ -187,10 +210,8 @@ func (g *game) afterChange() {
 	if d, ok := g.clock.Deadline(); ok {
 		next = d
 	}
-	if k := g.spec.TC.Kind(); len(g.moves) < 2 && g.hub.cfg.FirstMoveTimeout > 0 && g.humans() && k != clock.Unlimited && k != clock.Correspondence {
-		if d := g.activity.Add(g.hub.cfg.FirstMoveTimeout); next.IsZero() || d.Before(next) {
-			next = d
-		}
+	if d, ok := g.hub.abandonment().At(&g.spec, len(g.moves), g.activity); ok && (next.IsZero() || d.Before(next)) {
+		next = d
 	}
 	g.timer.Stop()
 	g.timerOn = !next.IsZero()
@@ -199,8 +220,6 @@ func (g *game) afterChange() {
 	}
 	g.maybeEngine()
 }
-
-func (g *game) humans() bool { return !g.spec.White.IsEngine() && !g.spec.Black.IsEngine() }
 
 func (g *game) onTimer() {
 	now := time.Now()
@@ -211,8 +230,8 @@ func (g *game) onTimer() {
 		g.finishWin(pl.Other(), toguz.ByTime, now)
 		return
 	}
-	if len(g.moves) < 2 && g.hub.cfg.FirstMoveTimeout > 0 && g.humans() &&
-		!now.Before(g.activity.Add(g.hub.cfg.FirstMoveTimeout)) {
+	if d, ok := g.hub.abandonment().At(&g.spec, len(g.moves), g.activity); ok && !now.Before(d) {
+		g.log.Info("game abandoned", "plies", len(g.moves), "idle", now.Sub(g.activity).Round(time.Second))
 		g.finish(Ending{Status: Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, now)
 		return
 	}

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -9,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/toguz/toguz/internal/clock"
 )
 
 // Config is what a Hub is built from.
@@ -25,6 +28,14 @@ type Config struct {
 	// OutBuffer is the number of messages queued for a connection before it
 	// is dropped as too slow (default 64).
 	OutBuffer int
+	// AbandonUntimed and AbandonEngine are the limits of Abandonment
+	// (defaults DefaultAbandonUntimed, DefaultAbandonEngine; negative:
+	// never).
+	AbandonUntimed time.Duration
+	AbandonEngine  time.Duration
+	// Heartbeat is how often a resumed hub records that it runs (default
+	// DefaultHeartbeat; negative: never).
+	Heartbeat time.Duration
 }
 
 // Hub holds the live games.
@@ -38,6 +49,8 @@ type Hub struct {
 	log *slog.Logger
 	wg  sync.WaitGroup
 	seq atomic.Uint64 // connection sequence numbers
+
+	cancel context.CancelFunc // ends ctx: Stop
 
 	mu    sync.Mutex
 	games map[string]*game // guarded by mu
@@ -58,7 +71,11 @@ func NewHub(ctx context.Context, cfg Config) *Hub {
 	if cfg.OutBuffer == 0 {
 		cfg.OutBuffer = 64
 	}
-	return &Hub{cfg: cfg, ctx: ctx, log: cfg.Logger, games: map[string]*game{}}
+	cfg.AbandonUntimed = cmp.Or(cfg.AbandonUntimed, DefaultAbandonUntimed)
+	cfg.AbandonEngine = cmp.Or(cfg.AbandonEngine, DefaultAbandonEngine)
+	cfg.Heartbeat = cmp.Or(cfg.Heartbeat, DefaultHeartbeat)
+	ctx, cancel := context.WithCancel(ctx)
+	return &Hub{cfg: cfg, ctx: ctx, cancel: cancel, log: cfg.Logger, games: map[string]*game{}}
 }
 
 // HasEngine reports whether games against the engine can be created.
@@ -78,21 +95,99 @@ func (h *Hub) Live() int {
 func NewID() string { return rand.Text()[:10] }
 
 // Resume starts the actors of every game the store holds as being played,
-// with their clocks, and returns how many it started.
+// with their clocks, and returns how many it started; then it records every
+// Config.Heartbeat that the server runs, until Stop.
+//
+// The server stopped at the last instant it recorded (a clean Stop, or
+// after a crash its last heartbeat): each running clock is charged the time
+// its player used until then, and runs again from now, so only the
+// downtime is forgiven (to within one heartbeat after a crash); the
+// abandonment limits do not run while the server is down either. The games
+// that had been abandoned by then are aborted without being loaded.
 func (h *Hub) Resume(ctx context.Context) (int, error) {
+	stopped, err := h.cfg.Store.LastAlive(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("resume: %w", err)
+	}
+	now := time.Now()
+	by := stopped
+	if by.IsZero() {
+		by = now
+	}
+	if n, err := h.cfg.Store.EndAbandoned(ctx, h.abandonment(), by, now); err != nil {
+		return 0, fmt.Errorf("resume: end abandoned games: %w", err)
+	} else if n > 0 {
+		h.log.Info("aborted abandoned games", "games", n)
+	}
 	saved, err := h.cfg.Store.LiveGames(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("load live games: %w", err)
 	}
-	n := 0
+	rs := &resumed{stopped: stopped, now: now}
+	games := make([]*game, 0, len(saved))
+	clocks := map[string]clock.State{}
 	for _, s := range saved {
-		if _, err := h.start(s); err != nil {
+		g, err := newGame(h, s, rs)
+		if err != nil {
 			h.log.Error("resume game", "game", s.ID, "err", err)
 			continue
 		}
-		n++
+		if st := g.clock.State(); st.Running {
+			clocks[s.ID] = st
+		}
+		games = append(games, g)
+	}
+	// The rebuilt clocks are stored before any game runs (a move would
+	// store its own): a second crash must not forgive the first downtime
+	// again.
+	if err := h.cfg.Store.SaveClocks(ctx, clocks, now); err != nil {
+		return 0, fmt.Errorf("resume: store the clocks: %w", err)
+	}
+	n := 0
+	for _, g := range games {
+		if h.launch(g) == g {
+			n++
+		}
+	}
+	if h.cfg.Heartbeat > 0 {
+		h.wg.Add(1)
+		go h.heartbeat()
 	}
 	return n, nil
+}
+
+// resumed is when a restarted server had stopped (zero: not known) and
+// when it started again.
+type resumed struct{ stopped, now time.Time }
+
+// heartbeat records every Config.Heartbeat that the server runs.
+func (h *Hub) heartbeat() {
+	defer h.wg.Done()
+	t := time.NewTicker(h.cfg.Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.ctx.Done():
+			return
+		case now := <-t.C:
+			if err := h.cfg.Store.MarkAlive(h.ctx, now); err != nil && h.ctx.Err() == nil {
+				h.log.Error("heartbeat", "err", err)
+			}
+		}
+	}
+}
+
+// Stop stops the hub cleanly: its games stop (as when its context ends),
+// and the instant of the stop is stored, so that after a restart every
+// clock resumes with exactly the time it had then.
+func (h *Hub) Stop(ctx context.Context) error {
+	at := time.Now()
+	h.cancel()
+	h.wg.Wait()
+	if err := h.cfg.Store.MarkAlive(ctx, at); err != nil {
+		return fmt.Errorf("live: stop: %w", err)
+	}
+	return nil
 }
 
 // Create stores a new game and starts it. s.ID and s.Created are filled in
@@ -113,7 +208,7 @@ func (h *Hub) Create(ctx context.Context, s Spec) (string, error) {
 	if err := h.cfg.Store.CreateGame(ctx, s); err != nil {
 		return "", fmt.Errorf("create game: %w", err)
 	}
-	if _, err := h.start(Saved{Spec: s}); err != nil {
+	if _, err := h.start(Saved{Spec: s}, nil); err != nil {
 		return "", err
 	}
 	h.log.Info("game created", "game", s.ID, "white", s.White.Name, "black", s.Black.Name, "tc", s.TC.String(), "rated", s.Rated)
@@ -121,23 +216,35 @@ func (h *Hub) Create(ctx context.Context, s Spec) (string, error) {
 }
 
 // start builds the actor of s and runs it, unless one already runs.
-func (h *Hub) start(s Saved) (*game, error) {
+func (h *Hub) start(s Saved, rs *resumed) (*game, error) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if g, ok := h.games[s.ID]; ok {
+		h.mu.Unlock()
 		return g, nil
 	}
-	g, err := newGame(h, s)
+	h.mu.Unlock()
+	g, err := newGame(h, s, rs)
 	if err != nil {
 		return nil, err
 	}
-	h.games[s.ID] = g
+	return h.launch(g), nil
+}
+
+// launch runs the actor g, unless one already runs for its game: it
+// returns the actor that runs.
+func (h *Hub) launch(g *game) *game {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if o, ok := h.games[g.spec.ID]; ok {
+		return o
+	}
+	h.games[g.spec.ID] = g
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
 		g.run(h.ctx)
 	}()
-	return g, nil
+	return g
 }
 
 // remove forgets g (called by g's goroutine as it exits).
@@ -166,7 +273,7 @@ func (h *Hub) lookup(ctx context.Context, id string) (*game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", id, err)
 	}
-	return h.start(s)
+	return h.start(s, nil)
 }
 
 // Join connects viewer (a Seat.ID, or any other string for a spectator) to

@@ -108,6 +108,9 @@ type Saved struct {
 	Spec
 	Moves []PlayedMove
 	End   *Ending // nil while the game is played
+	// Clock is the stored clock state of a timed game (nil: none stored):
+	// after a restart it says since when the running clock runs.
+	Clock *clock.State
 }
 
 // ErrNotFound is returned (wrapped) by a Store for an unknown game.
@@ -126,6 +129,19 @@ type Store interface {
 	Game(ctx context.Context, id string) (Saved, error)
 	// LiveGames loads every game still being played.
 	LiveGames(ctx context.Context) ([]Saved, error)
+
+	// EndAbandoned aborts at the instant at, without loading them, the
+	// games being played that a says were abandoned by the instant by, and
+	// returns how many (the start-up sweep of Hub.Resume).
+	EndAbandoned(ctx context.Context, a Abandonment, by, at time.Time) (int, error)
+	// LastAlive returns the instant last recorded by MarkAlive (zero: never).
+	LastAlive(ctx context.Context) (time.Time, error)
+	// MarkAlive records that the server ran at t: a heartbeat, or the
+	// instant of a clean stop.
+	MarkAlive(ctx context.Context, t time.Time) error
+	// SaveClocks stores the clocks of games as a restart rebuilt them, and
+	// marks the server alive at alive, in one transaction.
+	SaveClocks(ctx context.Context, clocks map[string]clock.State, alive time.Time) error
 }
 
 // EngineRequest is what the engine gets to choose a move.

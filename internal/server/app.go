@@ -156,7 +156,10 @@ func (a *App) Stats() BoundStats {
 }
 
 func (a *App) stop() error {
+	// A clean stop records its instant: the clocks resume exactly as they
+	// were (live.Hub.Stop).
+	err := a.Hub.Stop(context.Background())
 	a.stopHub()
 	a.Hub.Wait()
-	return a.Store.Close()
+	return errors.Join(err, a.Store.Close())
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -520,7 +521,17 @@ func TestEndings(t *testing.T) {
 // server's timer without any message.
 func TestFlag(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
-	white, black, id := s.game(s.guest(), s.guest(), "0.05+0", false) // 3 s each
+	// 3 s each: shorter than the API accepts (15 s), so made through the hub.
+	white, black := s.guest(), s.guest()
+	seat := func(token string) live.Seat {
+		_, m := s.do("GET", "/api/me", token, nil)
+		return live.GuestSeat(m["name"].(string))
+	}
+	id, err := s.hub.Create(context.Background(), live.Spec{Rules: toguz.Standard(), White: seat(white), Black: seat(black),
+		TC: clock.TimeControl{Base: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	w, b := s.dial(id, white), s.dial(id, black)
 	w.until("state")
 	b.until("state")

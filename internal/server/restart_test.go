@@ -84,8 +84,10 @@ func (p *serveProcess) kill(t *testing.T) {
 // TestRestartSafety runs `toguz serve` as a process, plays moves in three
 // live games (a blitz game, a correspondence game, a game against the
 // engine), SIGKILLs the server, some moves in flight, and starts it again on
-// the same database: every acknowledged move is there, the clocks are those
-// stored with the last move, and play goes on in every game.
+// the same database: every acknowledged move is there, the side to move has
+// been charged the time he used until the kill (to within the heartbeat)
+// and the correspondence deadline moved by the downtime only, and play goes
+// on in every game.
 func TestRestartSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
@@ -158,6 +160,7 @@ func TestRestartSafety(t *testing.T) {
 	games = append(games, eg)
 
 	// The states before the kill, from the API.
+	statesAt := time.Now()
 	states := map[string]map[string]any{}
 	for _, g := range games {
 		code, m := s.do("GET", "/api/games/"+g.id, "", nil)
@@ -177,10 +180,14 @@ func TestRestartSafety(t *testing.T) {
 		mover = s.dial(inflight.id, inflight.black)
 		mover.until("state")
 	}
+	// The players to move think 2.5 s more: that time must be charged.
+	time.Sleep(2500 * time.Millisecond)
 	mover.move(*st.Ply, randomMove(t, rng, st.FEN))
+	killAt := time.Now()
 	p.kill(t)
 
 	p2 := startServe(t, db)
+	down := time.Since(killAt)
 	s2 := &testServer{t: t, URL: p2.url}
 	for _, g := range games {
 		code, m := s2.do("GET", "/api/games/"+g.id, "", nil)
@@ -208,17 +215,26 @@ func TestRestartSafety(t *testing.T) {
 				t.Errorf("game %s: moves %s, were %s", g.id, am, bm)
 			}
 			// The clocks: the side not to move has exactly the stored time;
-			// the side to move restarted from its stored time (downtime not
-			// charged), so it has at least what it had at the kill.
+			// the side to move was charged the time he used until the kill
+			// (to within the 1 s heartbeat), not given back the time since
+			// his opponent's move; a correspondence deadline moved by the
+			// downtime only (to within the heartbeat).
 			cb, ca := before["clock"].(map[string]any), m["clock"].(map[string]any)
 			run := ca["running"].(string)
+			used := float64(killAt.Sub(statesAt).Milliseconds())
 			for _, side := range []string{"white", "black"} {
 				b, a := cb[side+"_ms"].(float64), ca[side+"_ms"].(float64)
 				if side != run && a != b {
 					t.Errorf("game %s: %s's clock %v, was %v", g.id, side, a, b)
 				}
-				if side == run && (a < b-2000 || a > b+2000) {
-					t.Errorf("game %s: %s's running clock %v, was %v", g.id, side, a, b)
+				if side == run && before["tc"] != "3d" && (a > b-used+1100 || a < b-used-1000) {
+					t.Errorf("game %s: %s's running clock %v, was %v %v ms before the kill", g.id, side, a, b, used)
+				}
+			}
+			if before["tc"] == "3d" {
+				moved := ca["deadline_ms"].(float64) - cb["deadline_ms"].(float64)
+				if moved < 0 || moved > float64(down.Milliseconds())+1100 {
+					t.Errorf("game %s: the deadline moved %v ms, the server was down %v", g.id, moved, down)
 				}
 			}
 			if run != cb["running"] {

@@ -157,7 +157,7 @@ func scanGame(row scanner) (Game, error) {
 	g.Created, g.Started, g.Ended = fromMS(created), fromMS(started), fromMS(ended)
 	var errs [4]error
 	g.Rules, errs[0] = toguz.ParseRules(rules)
-	g.TimeControl, errs[1] = clock.ParseTimeControl(tc)
+	g.TimeControl, errs[1] = clock.ParseStored(tc)
 	g.Result, errs[2] = toguz.ParseResult(result)
 	g.Termination, errs[3] = toguz.ParseTermination(term)
 	if err := errors.Join(errs[:]...); err != nil {

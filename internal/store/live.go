@@ -153,6 +153,14 @@ func (ls LiveStore) saved(ctx context.Context, g Game) (live.Saved, error) {
 			return s, fmt.Errorf("game %s ply %d: %w", g.ID, m.Ply, err)
 		}
 	}
+	if timed && g.Status == StatusStarted {
+		switch st, err := ls.S.Clock(ctx, g.ID); {
+		case err == nil:
+			s.Clock = &st
+		case !errors.Is(err, ErrNotFound):
+			return s, err
+		}
+	}
 	if g.Status == StatusEnded || g.Status == StatusAborted {
 		e := &live.Ending{Status: live.Ended, Result: g.Result, Termination: g.Termination, At: g.Ended,
 			Score: [2]int{p.Kazan(toguz.White), p.Kazan(toguz.Black)}, Clock: left}

@@ -77,3 +77,49 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64
 	})
 	return n, err
 }
+
+// sessionBatch bounds the expired sessions deleted in one transaction, so
+// that a sweep never holds the writer for long.
+const sessionBatch = 1000
+
+// SweepSessions deletes the sessions expired at now, at most batch (1000
+// when 0 or less) to a transaction, until none is left, and returns how many.
+func (s *Store) SweepSessions(ctx context.Context, now time.Time, batch int) (int64, error) {
+	if batch <= 0 {
+		batch = sessionBatch
+	}
+	var total int64
+	for {
+		var n int64
+		err := s.write(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash IN
+				(SELECT token_hash FROM sessions WHERE expires_ms <= $1 LIMIT $2)`, ms(now), batch)
+			if err != nil {
+				return fmt.Errorf("store: sweep sessions: %w", err)
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
+		total += n
+		if err != nil || n < int64(batch) {
+			return total, err
+		}
+	}
+}
+
+// sweepSessions runs SweepSessions every interval until Close.
+func (s *Store) sweepSessions(every time.Duration) {
+	defer close(s.swept)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.quit:
+			return
+		case <-t.C:
+			// An error is retried at the next tick; a write after Close
+			// returns ErrClosed at once.
+			s.SweepSessions(context.Background(), s.now(), 0)
+		}
+	}
+}

@@ -19,6 +19,12 @@
 //     FinishGame inside its transaction, so concurrent games cannot lose an
 //     update).
 //   - [LiveStore] (live.go): the store behind live.Store, for the live hub.
+//   - Restarts and sweeps (resume.go, sessions.go): when the server last ran
+//     ([Store.MarkAlive], [Store.LastAlive]), the clocks a restart rebuilt
+//     ([Store.SaveClocks]), the abandoned games aborted at start-up without
+//     loading them ([Store.StartedGames], [Store.AbortGames]), and the
+//     expired sessions deleted every hour in bounded batches
+//     ([Store.SweepSessions], Options.SessionSweep).
 //   - Errors callers test: [ErrNotFound], [ErrConflict], [ErrDuplicateName].
 //   - SQL with $1 placeholders and portable types (times and durations as
 //     BIGINT milliseconds), to be shared with PostgreSQL later.
@@ -27,6 +33,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -70,7 +77,13 @@ type Options struct {
 	// Readers is the size of the read-only connection pool; the number of
 	// CPUs when zero.
 	Readers int
+	// SessionSweep is how often the expired sessions are deleted, in
+	// bounded batches (default DefaultSessionSweep; negative: never).
+	SessionSweep time.Duration
 }
+
+// DefaultSessionSweep is how often an open Store deletes the expired sessions.
+const DefaultSessionSweep = time.Hour
 
 // Store is the database.
 type Store struct {
@@ -83,6 +96,7 @@ type Store struct {
 	reqs    chan writeReq // unbuffered: a request is never left behind in a buffer
 	quit    chan struct{}
 	stopped chan struct{}
+	swept   chan struct{} // closed when the session sweeper has exited
 
 	closeOnce sync.Once
 	closeErr  error
@@ -158,6 +172,12 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s.r.SetMaxIdleConns(n)
 	s.reqs, s.quit, s.stopped = make(chan writeReq), make(chan struct{}), make(chan struct{})
 	go s.writer()
+	s.swept = make(chan struct{})
+	if every := cmp.Or(opts.SessionSweep, DefaultSessionSweep); every > 0 {
+		go s.sweepSessions(every)
+	} else {
+		close(s.swept)
+	}
 	return s, nil
 }
 
@@ -207,6 +227,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.quit)
 		<-s.stopped
+		<-s.swept
 		s.closeErr = errors.Join(s.stmtNextPly.Close(), s.stmtInsertMove.Close(), s.stmtSaveClock.Close(),
 			s.stmtSavepoint.Close(), s.stmtRelease.Close(), s.stmtRollbackTo.Close(), s.r.Close(), s.w.Close())
 	})

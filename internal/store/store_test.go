@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,8 +53,8 @@ func mustGame(t *testing.T, s *Store, g Game) Game {
 func TestMigrations(t *testing.T) {
 	s, path := openTest(t)
 	v, err := s.SchemaVersion(t.Context())
-	if err != nil || v != 1 {
-		t.Fatalf("SchemaVersion = %d, %v; want 1", v, err)
+	if err != nil || v != 2 {
+		t.Fatalf("SchemaVersion = %d, %v; want 2", v, err)
 	}
 	s.Close()
 	// Opening again applies nothing and keeps the data.
@@ -61,7 +63,7 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	if v, _ := s2.SchemaVersion(t.Context()); v != 1 {
+	if v, _ := s2.SchemaVersion(t.Context()); v != 2 {
 		t.Errorf("after reopening: version %d", v)
 	}
 	var fk, busy int
@@ -620,4 +622,61 @@ func TestOpenPaths(t *testing.T) {
 	if _, err := Open(t.Context(), filepath.Join(t.TempDir(), "no", "such", "dir.db"), Options{}); err == nil {
 		t.Error("Open in a missing directory did not fail")
 	}
+}
+
+// TestSweepSessions: an open store deletes the expired sessions by itself,
+// every SessionSweep, in bounded batches, and keeps the others.
+func TestSweepSessions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "toguz.db")
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		s, err := Open(ctx, path, Options{Readers: 1, SessionSweep: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		u, err := s.CreateUser(ctx, "abai", "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA")
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		const expired = 1200                        // more than one batch
+		err = s.write(ctx, func(tx *sql.Tx) error { // in one transaction: quicker
+			for i := range expired {
+				if _, err := tx.Exec(`INSERT INTO sessions (token_hash, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)`,
+					fmt.Sprintf("old%d", i), u.ID, ms(now), ms(now.Add(30*time.Minute))); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.CreateSession(ctx, Session{TokenHash: "live", UserID: u.ID, Created: now, Expires: now.Add(2 * time.Hour)})
+		count := func() (n int) {
+			s.r.QueryRow(`SELECT COUNT(*) FROM sessions`).Scan(&n)
+			return n
+		}
+		time.Sleep(time.Hour - time.Millisecond)
+		synctest.Wait()
+		if n := count(); n != expired+1 {
+			t.Fatalf("before the first sweep: %d sessions", n)
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		if n := count(); n != 1 {
+			t.Fatalf("after the sweep: %d sessions, want 1", n)
+		}
+		if _, err := s.SessionByTokenHash(ctx, "live"); err != nil {
+			t.Errorf("the live session: %v", err)
+		}
+		// SweepSessions by hand, in batches of 2.
+		for i := range 5 {
+			s.CreateSession(ctx, Session{TokenHash: fmt.Sprintf("b%d", i), UserID: u.ID, Created: now, Expires: now})
+		}
+		if n, err := s.SweepSessions(ctx, time.Now(), 2); n != 5 || err != nil {
+			t.Errorf("SweepSessions = %d, %v; want 5", n, err)
+		}
+	})
 }
