@@ -25,6 +25,13 @@ type Config struct {
 	// OutBuffer is the number of messages queued for a connection before it
 	// is dropped as too slow (default 64).
 	OutBuffer int
+	// MaxEngineGames and MaxEngineGamesPerAddr bound the games against the
+	// engine being played at once by one person and from one client address
+	// (CreateFrom); beyond them Create refuses with CodeTooManyEngineGames
+	// (defaults DefaultMaxEngineGames, DefaultMaxEngineGamesPerAddr;
+	// negative: no bound).
+	MaxEngineGames        int
+	MaxEngineGamesPerAddr int
 }
 
 // Hub holds the live games.
@@ -41,6 +48,8 @@ type Hub struct {
 
 	mu    sync.Mutex
 	games map[string]*game // guarded by mu
+
+	engineGames *engineGames // has its own lock
 }
 
 // NewHub returns a hub whose games run until ctx is cancelled; Wait then
@@ -58,7 +67,14 @@ func NewHub(ctx context.Context, cfg Config) *Hub {
 	if cfg.OutBuffer == 0 {
 		cfg.OutBuffer = 64
 	}
-	return &Hub{cfg: cfg, ctx: ctx, log: cfg.Logger, games: map[string]*game{}}
+	if cfg.MaxEngineGames == 0 {
+		cfg.MaxEngineGames = DefaultMaxEngineGames
+	}
+	if cfg.MaxEngineGamesPerAddr == 0 {
+		cfg.MaxEngineGamesPerAddr = DefaultMaxEngineGamesPerAddr
+	}
+	return &Hub{cfg: cfg, ctx: ctx, log: cfg.Logger, games: map[string]*game{},
+		engineGames: newEngineGames(cfg.MaxEngineGames, cfg.MaxEngineGamesPerAddr)}
 }
 
 // HasEngine reports whether games against the engine can be created.
@@ -98,6 +114,13 @@ func (h *Hub) Resume(ctx context.Context) (int, error) {
 // Create stores a new game and starts it. s.ID and s.Created are filled in
 // when empty.
 func (h *Hub) Create(ctx context.Context, s Spec) (string, error) {
+	return h.CreateFrom(ctx, s, "")
+}
+
+// CreateFrom is Create for a client at addr (its address key, "" when
+// unknown): a game against the engine beyond the bounds of its person or of
+// addr is refused with CodeTooManyEngineGames.
+func (h *Hub) CreateFrom(ctx context.Context, s Spec, addr string) (string, error) {
 	if s.ID == "" {
 		s.ID = NewID()
 	}
@@ -110,10 +133,17 @@ func (h *Hub) Create(ctx context.Context, s Spec) (string, error) {
 	if (s.White.IsEngine() || s.Black.IsEngine()) && h.cfg.Engine == nil {
 		return "", errorf(CodeBadLevel, "this server has no engine")
 	}
+	if user, ok := engineOpponent(s); ok {
+		if err := h.engineGames.reserve(s.ID, user, addr); err != nil {
+			return "", err
+		}
+	}
 	if err := h.cfg.Store.CreateGame(ctx, s); err != nil {
+		h.engineGames.release(s.ID)
 		return "", fmt.Errorf("create game: %w", err)
 	}
 	if _, err := h.start(Saved{Spec: s}); err != nil {
+		h.engineGames.release(s.ID)
 		return "", err
 	}
 	h.log.Info("game created", "game", s.ID, "white", s.White.Name, "black", s.Black.Name, "tc", s.TC.String(), "rated", s.Rated)
@@ -130,6 +160,9 @@ func (h *Hub) start(s Saved) (*game, error) {
 	g, err := newGame(h, s)
 	if err != nil {
 		return nil, err
+	}
+	if user, ok := engineOpponent(s.Spec); ok && g.status == Playing {
+		h.engineGames.add(s.ID, user, "")
 	}
 	h.games[s.ID] = g
 	h.wg.Add(1)
