@@ -1,6 +1,12 @@
 package live
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+)
 
 // Default bounds on the engine games being played at once (Config).
 const (
@@ -18,6 +24,8 @@ const (
 // takes Hub.mu.
 type engineGames struct {
 	maxUser, maxAddr int // ≤ 0: no bound
+	refused          atomic.Int64
+	logRefused       rate.Sometimes // a warning at most every 10 s
 
 	mu     sync.Mutex
 	games  map[string]engineGame // by game id
@@ -29,7 +37,7 @@ type engineGame struct{ user, addr string }
 
 func newEngineGames(maxUser, maxAddr int) *engineGames {
 	return &engineGames{maxUser: maxUser, maxAddr: maxAddr, games: map[string]engineGame{},
-		byUser: map[string]int{}, byAddr: map[string]int{}}
+		byUser: map[string]int{}, byAddr: map[string]int{}, logRefused: rate.Sometimes{Interval: 10 * time.Second}}
 }
 
 // reserve counts game id of user's, created from addr ("" when unknown),

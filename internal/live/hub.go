@@ -77,6 +77,10 @@ func NewHub(ctx context.Context, cfg Config) *Hub {
 		engineGames: newEngineGames(cfg.MaxEngineGames, cfg.MaxEngineGamesPerAddr)}
 }
 
+// EngineGamesRefused returns the number of games against the engine
+// refused for the bounds per person and per address.
+func (h *Hub) EngineGamesRefused() int64 { return h.engineGames.refused.Load() }
+
 // HasEngine reports whether games against the engine can be created.
 func (h *Hub) HasEngine() bool { return h.cfg.Engine != nil }
 
@@ -135,6 +139,11 @@ func (h *Hub) CreateFrom(ctx context.Context, s Spec, addr string) (string, erro
 	}
 	if user, ok := engineOpponent(s); ok {
 		if err := h.engineGames.reserve(s.ID, user, addr); err != nil {
+			n := h.engineGames.refused.Add(1)
+			h.engineGames.logRefused.Do(func() {
+				h.log.Warn("engine games: refused", "user", user, "addr", addr, "max", h.cfg.MaxEngineGames,
+					"max_per_addr", h.cfg.MaxEngineGamesPerAddr, "refused_total", n)
+			})
 			return "", err
 		}
 	}

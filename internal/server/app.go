@@ -157,6 +157,7 @@ func (a *App) Stats() BoundStats {
 	st := a.srv.Stats()
 	st.ConnsRefused = a.refused.Load()
 	st.Hashing = a.authSvc.Stats()
+	st.EngineGamesRefused = a.Hub.EngineGamesRefused()
 	return st
 }
 

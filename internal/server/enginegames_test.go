@@ -24,6 +24,9 @@ func TestEngineGamesBound(t *testing.T) {
 	if code, m := create(tok); code != 429 || m["error"].(map[string]any)["code"] != string(live.CodeTooManyEngineGames) {
 		t.Fatalf("one game too many: %d %v, want 429 %s", code, m, live.CodeTooManyEngineGames)
 	}
+	if n := s.hub.EngineGamesRefused(); n != 1 {
+		t.Fatalf("%d engine games counted as refused, want 1", n)
+	}
 	if code, m := create(other); code != 201 {
 		t.Fatalf("another person: %d %v", code, m)
 	}
