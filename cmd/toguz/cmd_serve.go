@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/server"
 )
 
@@ -28,6 +29,8 @@ func runServe(ctx context.Context, e env) error {
 	maxConns := fs.Int("max-conns-per-addr", server.DefaultMaxConnsPerAddr, "connections open at once from one client address, one /64 for IPv6 (0: no cap)")
 	maxHashes := fs.Int("max-hashes", 0, "password checks (argon2id, 19 MiB each) at once, for logins and sign-ups (0: one per CPU, within 256 MiB)")
 	hashWait := fs.Duration("hash-wait", auth.DefaultHashWait, "how long a login waits for a password-check slot before 503 busy")
+	maxEngineGames := fs.Int("max-engine-games", live.DefaultMaxEngineGames, "games against the engine one person may play at once (0: no bound)")
+	maxEngineGamesPerAddr := fs.Int("max-engine-games-per-addr", live.DefaultMaxEngineGamesPerAddr, "games against the engine played at once from one client address, one /64 for IPv6 (0: no bound)")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -63,10 +66,16 @@ func runServe(ctx context.Context, e env) error {
 	if *maxConns == 0 {
 		*maxConns = -1
 	}
+	for _, n := range []*int{maxEngineGames, maxEngineGamesPerAddr} {
+		if *n == 0 {
+			*n = -1
+		}
+	}
 	app, err := server.Open(ctx, server.Options{DB: *db, Logger: log, Engines: *engines, Grace: *grace,
 		FirstMoveTimeout: *firstMove, SecureCookies: *secure,
 		ReadTimeout: none(*readTimeout), WriteTimeout: none(*writeTimeout), IdleTimeout: none(*idleTimeout),
-		MaxConnsPerAddr: *maxConns, MaxHashes: *maxHashes, HashWait: *hashWait})
+		MaxConnsPerAddr: *maxConns, MaxHashes: *maxHashes, HashWait: *hashWait,
+		MaxEngineGames: *maxEngineGames, MaxEngineGamesPerAddr: *maxEngineGamesPerAddr})
 	if err != nil {
 		return err
 	}

@@ -13,28 +13,50 @@ import (
 
 // LivePlayer plays the engine's moves of the live games (it is a
 // live.Engine) with a small pool of engines (one search per CPU at a
-// time), each set to the game's level.
+// time), each set to the game's level. The searches wait for an engine in
+// turns across users (scheduler.go), so that one user's many games cannot
+// starve another's, and each search is bounded by its level and its clock.
 type LivePlayer struct {
-	pool chan *Engine
+	sched    *scheduler
+	moveTime func(level int) time.Duration
 }
 
 var _ live.Engine = (*LivePlayer)(nil)
 
+// LiveOptions configure a LivePlayer.
+type LiveOptions struct {
+	Searchers int // engines searching at once (≤ 0: one per CPU)
+	HashMB    int // hash of each engine
+	// MoveTime is the most time a search takes at a level, before the
+	// clock's bound (nil: LevelMoveTime).
+	MoveTime func(level int) time.Duration
+}
+
 // NewLivePlayer returns an engine player with n engines (n ≤ 0: one per
 // CPU) of hashMB MiB of hash each.
 func NewLivePlayer(n, hashMB int) (*LivePlayer, error) {
+	return NewLivePlayerWith(LiveOptions{Searchers: n, HashMB: hashMB})
+}
+
+// NewLivePlayerWith returns an engine player set up by o.
+func NewLivePlayerWith(o LiveOptions) (*LivePlayer, error) {
+	n := o.Searchers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	ep := &LivePlayer{pool: make(chan *Engine, n)}
+	engines := make([]*Engine, 0, n)
 	for range n {
 		opts := DefaultOptions()
-		opts.HashMB = hashMB
+		opts.HashMB = o.HashMB
 		e, err := New(opts)
 		if err != nil {
 			return nil, err
 		}
-		ep.pool <- e
+		engines = append(engines, e)
+	}
+	ep := &LivePlayer{sched: newScheduler(engines), moveTime: o.MoveTime}
+	if ep.moveTime == nil {
+		ep.moveTime = LevelMoveTime
 	}
 	return ep, nil
 }
@@ -45,15 +67,36 @@ func LevelMoveTime(level int) time.Duration {
 	return time.Duration(50+level*level*10) * time.Millisecond
 }
 
-// Move searches r.Position at r.Level.
-func (ep *LivePlayer) Move(ctx context.Context, r live.EngineRequest) (toguz.Move, error) {
-	var e *Engine
-	select {
-	case e = <-ep.pool:
-	case <-ctx.Done():
-		return toguz.NoMove, ctx.Err()
+// searchGrace is how long past its time a search may run before its
+// context stops it: the search's own clock stops it first (it looks every
+// thousand nodes), this only bounds the worst case.
+const searchGrace = 20 * time.Millisecond
+
+// searchTime returns the most time a search of r takes at level (already
+// within 1..MaxLevel): the level's time, and with a clock a share of the
+// time left plus half the increment, never more than half the time left,
+// so that a search cannot make the engine lose on time.
+func (ep *LivePlayer) searchTime(level int, r live.EngineRequest) time.Duration {
+	t := ep.moveTime(level)
+	if r.Time != [2]time.Duration{} {
+		left := r.Time[r.Position.Turn()]
+		t = min(t, left/20+r.Inc/2+10*time.Millisecond, left/2)
 	}
-	defer func() { ep.pool <- e }()
+	// Never zero, which the engine's Limits read as "no limit".
+	return max(t, time.Millisecond)
+}
+
+// Move searches r.Position at r.Level, once an engine is free and it is
+// r.User's turn; it reports the search's start to r.Started.
+func (ep *LivePlayer) Move(ctx context.Context, r live.EngineRequest) (toguz.Move, error) {
+	e, err := ep.sched.acquire(ctx, r.User)
+	if err != nil {
+		return toguz.NoMove, err
+	}
+	defer ep.sched.release(r.User, e)
+	if r.Started != nil {
+		r.Started(time.Now())
+	}
 	opts := e.Options()
 	opts.Level = min(max(r.Level, 1), MaxLevel)
 	opts.Seed = rand.Int64()
@@ -61,14 +104,10 @@ func (ep *LivePlayer) Move(ctx context.Context, r live.EngineRequest) (toguz.Mov
 		return toguz.NoMove, err
 	}
 	e.NewGame()
-	lim := Limits{MoveTime: LevelMoveTime(opts.Level)}
-	if r.Time != [2]time.Duration{} {
-		// Within the clock: the engine's own time management, capped by
-		// the level's time.
-		left := r.Time[r.Position.Turn()]
-		lim.MoveTime = min(lim.MoveTime, left/20+r.Inc/2+10*time.Millisecond)
-	}
-	res := e.Search(ctx, r.Position, lim, nil)
+	lim := Limits{MoveTime: ep.searchTime(opts.Level, r)}
+	sctx, cancel := context.WithTimeout(ctx, lim.MoveTime+searchGrace)
+	defer cancel()
+	res := e.Search(sctx, r.Position, lim, nil)
 	if err := ctx.Err(); err != nil {
 		return toguz.NoMove, err
 	}
@@ -77,3 +116,6 @@ func (ep *LivePlayer) Move(ctx context.Context, r live.EngineRequest) (toguz.Mov
 	}
 	return res.Best, nil
 }
+
+// Waiting returns the number of searches waiting for an engine.
+func (ep *LivePlayer) Waiting() int { return ep.sched.waiting() }

@@ -19,6 +19,9 @@ const (
 	CodeBadTC       Code = "bad_tc"       // a time control that cannot be played
 	CodeBadLevel    Code = "bad_level"    // an engine level, or no engine
 	CodeBadPosition Code = "bad_position" // a start position that is not one
+	// CodeTooManyEngineGames refuses an engine game to a person, or an
+	// address, already playing the most the server allows at once.
+	CodeTooManyEngineGames Code = "too_many_engine_games"
 
 	CodeNotAPlayer    Code = "not_a_player"   // a spectator tried to play
 	CodeNotInControl  Code = "not_in_control" // another connection of the player is in control
@@ -46,5 +49,5 @@ func GameCodes() []Code {
 // lobby, of creating a game and of the HTTP requests that reach them.
 func Codes() []Code {
 	return append(GameCodes(), CodeBadRequest, CodeForbidden, CodeNotFound, CodeGuestRated, CodeOwnSeek,
-		CodeSeekGone, CodeBadTC, CodeBadLevel, CodeBadPosition)
+		CodeSeekGone, CodeBadTC, CodeBadLevel, CodeBadPosition, CodeTooManyEngineGames)
 }

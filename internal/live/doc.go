@@ -20,6 +20,11 @@
 //   - Clocks: internal/clock (sudden death, Fischer increment, correspondence
 //     days per move), owned by the game goroutine; they start with each
 //     side's first move, and a flag is caught by a timer at the deadline.
+//     The engine's clock is held while its search waits for a searcher
+//     (maybeEngine) and charged from the search's start (engineDone).
+//   - Engine games: at most Config.MaxEngineGames per person and
+//     MaxEngineGamesPerAddr per client address at once (enginegames.go),
+//     refused with CodeTooManyEngineGames.
 //   - Lobby and Seek: open seeks and challenges by link.
 //   - Category: the rating category of a time control.
 //   - Store and Engine: what the package needs from the database and the
@@ -38,7 +43,8 @@
 // # Locking
 //
 // Hub.mu guards only the map of games; Lobby.mu only the seeks and lobby
-// watchers. A game's fields belong to its goroutine and are reached through
+// watchers; engineGames.mu only the counts of engine games (taken under
+// Hub.mu by Hub.start, never the other way round). A game's fields belong to its goroutine and are reached through
 // game.do; nothing is held while a message is sent, and messages to clients
 // are queued without blocking.
 package live

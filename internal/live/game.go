@@ -37,6 +37,9 @@ type game struct {
 	timerOn   bool
 	thinking  int // ply count the engine is thinking on, or -1
 	cancelEng context.CancelFunc
+	// engineHeld: the engine's clock is held while its search waits for
+	// a searcher; engineDone charges it from the search's start.
+	engineHeld bool
 }
 
 type moveEntry struct {
@@ -189,6 +192,7 @@ func (g *game) run(ctx context.Context) {
 // the game closed looks it up again and reloads it from the store.
 func (g *game) exit() {
 	g.hub.remove(g)
+	g.hub.engineGames.release(g.spec.ID)
 	g.stopEngine()
 	g.timer.Stop()
 	for c := range g.conns {
@@ -206,6 +210,7 @@ func (g *game) afterChange() {
 		g.timerOn = false
 		return
 	}
+	g.maybeEngine() // first: it holds the engine's clock, which moves the deadline
 	var next time.Time
 	if d, ok := g.clock.Deadline(); ok {
 		next = d
@@ -218,7 +223,6 @@ func (g *game) afterChange() {
 	if g.timerOn {
 		g.timer.Reset(time.Until(next))
 	}
-	g.maybeEngine()
 }
 
 func (g *game) onTimer() {
@@ -473,6 +477,7 @@ func (g *game) finish(e Ending, now time.Time) {
 	}
 	g.clock, g.status, g.end, g.drawOffer = clk, e.Status, &e, -1
 	g.stopEngine()
+	g.hub.engineGames.release(g.spec.ID)
 	g.afterChange()
 	g.log.Info("game over", "status", e.Status, "result", e.Result, "termination", e.Termination, "plies", len(g.moves))
 	g.broadcast(mustJSON(endMsg{Type: "end", Status: e.Status.String(), Result: e.Result.String(),
@@ -488,6 +493,9 @@ func (g *game) saved() Saved {
 }
 
 // maybeEngine starts the engine on its own goroutine when it is to move.
+// The engine's clock is held meanwhile (not charged, no flag): the search may
+// wait for a searcher behind other users' searches, and engineDone charges
+// the engine the time from its search's start to its move.
 func (g *game) maybeEngine() {
 	n := len(g.moves)
 	seat := g.spec.Seat(g.pos.Turn())
@@ -497,23 +505,48 @@ func (g *game) maybeEngine() {
 	g.stopEngine()
 	ctx, cancel := context.WithCancel(g.hub.ctx)
 	g.cancelEng, g.thinking = cancel, n
-	req := EngineRequest{Position: g.pos, Level: seat.Engine, Inc: g.spec.TC.Increment}
+	if st := g.clock.State(); st.Running && st.Turn == g.pos.Turn() {
+		// Held exactly at the opponent's press (Since): nothing is charged.
+		st.Running, st.Since = false, time.Time{}
+		g.clock, g.engineHeld = clock.Restore(g.spec.TC, st, time.Now), true
+	}
+	user, _ := engineOpponent(g.spec)
+	if user == "" {
+		user = g.spec.ID // the engine against itself: a user of its own
+	}
+	req := EngineRequest{Position: g.pos, Level: seat.Engine, Inc: g.spec.TC.Increment, User: user}
 	if k := g.spec.TC.Kind(); k == clock.SuddenDeath || k == clock.Fischer {
 		req.Time = [2]time.Duration{g.clock.Remaining(toguz.White), g.clock.Remaining(toguz.Black)}
 	}
 	go func() {
-		mv, err := g.hub.cfg.Engine.Move(ctx, req)
-		g.do(func() { g.engineDone(n, mv, err) })
+		var started time.Time // written by Move on this goroutine
+		r := req
+		r.Started = func(at time.Time) { started = at }
+		mv, err := g.hub.cfg.Engine.Move(ctx, r)
+		g.do(func() { g.engineDone(n, mv, started, err) })
 	}()
 }
 
-func (g *game) engineDone(ply int, mv toguz.Move, err error) {
+// engineDone plays the engine's move mv for ply, whose search started at
+// started (zero: it never started). A held clock runs again from started,
+// so that the move's press charges the engine the search's time only (and
+// the time to bring its move here, microseconds).
+func (g *game) engineDone(ply int, mv toguz.Move, started time.Time, err error) {
 	if g.thinking != ply {
 		return
 	}
 	g.thinking = -1
 	if g.status != Playing || len(g.moves) != ply {
 		return
+	}
+	if g.engineHeld {
+		g.engineHeld = false
+		st := g.clock.State()
+		if started.IsZero() {
+			started = time.Now()
+		}
+		st.Running, st.Since = true, started
+		g.clock = clock.Restore(g.spec.TC, st, time.Now)
 	}
 	if err != nil || !g.pos.LegalMoves().Has(mv) {
 		if errors.Is(err, context.Canceled) {

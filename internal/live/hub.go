@@ -36,6 +36,13 @@ type Config struct {
 	// Heartbeat is how often a resumed hub records that it runs (default
 	// DefaultHeartbeat; negative: never).
 	Heartbeat time.Duration
+	// MaxEngineGames and MaxEngineGamesPerAddr bound the games against the
+	// engine being played at once by one person and from one client address
+	// (CreateFrom); beyond them Create refuses with CodeTooManyEngineGames
+	// (defaults DefaultMaxEngineGames, DefaultMaxEngineGamesPerAddr;
+	// negative: no bound).
+	MaxEngineGames        int
+	MaxEngineGamesPerAddr int
 }
 
 // Hub holds the live games.
@@ -54,6 +61,8 @@ type Hub struct {
 
 	mu    sync.Mutex
 	games map[string]*game // guarded by mu
+
+	engineGames *engineGames // has its own lock
 }
 
 // NewHub returns a hub whose games run until ctx is cancelled; Wait then
@@ -74,9 +83,16 @@ func NewHub(ctx context.Context, cfg Config) *Hub {
 	cfg.AbandonUntimed = cmp.Or(cfg.AbandonUntimed, DefaultAbandonUntimed)
 	cfg.AbandonEngine = cmp.Or(cfg.AbandonEngine, DefaultAbandonEngine)
 	cfg.Heartbeat = cmp.Or(cfg.Heartbeat, DefaultHeartbeat)
+	cfg.MaxEngineGames = cmp.Or(cfg.MaxEngineGames, DefaultMaxEngineGames)
+	cfg.MaxEngineGamesPerAddr = cmp.Or(cfg.MaxEngineGamesPerAddr, DefaultMaxEngineGamesPerAddr)
 	ctx, cancel := context.WithCancel(ctx)
-	return &Hub{cfg: cfg, ctx: ctx, cancel: cancel, log: cfg.Logger, games: map[string]*game{}}
+	return &Hub{cfg: cfg, ctx: ctx, cancel: cancel, log: cfg.Logger, games: map[string]*game{},
+		engineGames: newEngineGames(cfg.MaxEngineGames, cfg.MaxEngineGamesPerAddr)}
 }
+
+// EngineGamesRefused returns the number of games against the engine
+// refused for the bounds per person and per address.
+func (h *Hub) EngineGamesRefused() int64 { return h.engineGames.refused.Load() }
 
 // HasEngine reports whether games against the engine can be created.
 func (h *Hub) HasEngine() bool { return h.cfg.Engine != nil }
@@ -193,6 +209,13 @@ func (h *Hub) Stop(ctx context.Context) error {
 // Create stores a new game and starts it. s.ID and s.Created are filled in
 // when empty.
 func (h *Hub) Create(ctx context.Context, s Spec) (string, error) {
+	return h.CreateFrom(ctx, s, "")
+}
+
+// CreateFrom is Create for a client at addr (its address key, "" when
+// unknown): a game against the engine beyond the bounds of its person or of
+// addr is refused with CodeTooManyEngineGames.
+func (h *Hub) CreateFrom(ctx context.Context, s Spec, addr string) (string, error) {
 	if s.ID == "" {
 		s.ID = NewID()
 	}
@@ -205,10 +228,22 @@ func (h *Hub) Create(ctx context.Context, s Spec) (string, error) {
 	if (s.White.IsEngine() || s.Black.IsEngine()) && h.cfg.Engine == nil {
 		return "", errorf(CodeBadLevel, "this server has no engine")
 	}
+	if user, ok := engineOpponent(s); ok {
+		if err := h.engineGames.reserve(s.ID, user, addr); err != nil {
+			n := h.engineGames.refused.Add(1)
+			h.engineGames.logRefused.Do(func() {
+				h.log.Warn("engine games: refused", "user", user, "addr", addr, "max", h.cfg.MaxEngineGames,
+					"max_per_addr", h.cfg.MaxEngineGamesPerAddr, "refused_total", n)
+			})
+			return "", err
+		}
+	}
 	if err := h.cfg.Store.CreateGame(ctx, s); err != nil {
+		h.engineGames.release(s.ID)
 		return "", fmt.Errorf("create game: %w", err)
 	}
 	if _, err := h.start(Saved{Spec: s}, nil); err != nil {
+		h.engineGames.release(s.ID)
 		return "", err
 	}
 	h.log.Info("game created", "game", s.ID, "white", s.White.Name, "black", s.Black.Name, "tc", s.TC.String(), "rated", s.Rated)
@@ -237,6 +272,9 @@ func (h *Hub) launch(g *game) *game {
 	defer h.mu.Unlock()
 	if o, ok := h.games[g.spec.ID]; ok {
 		return o
+	}
+	if user, ok := engineOpponent(g.spec); ok && g.status == Playing {
+		h.engineGames.add(g.spec.ID, user, "")
 	}
 	h.games[g.spec.ID] = g
 	h.wg.Add(1)

@@ -150,6 +150,13 @@ type EngineRequest struct {
 	Level    int
 	Time     [2]time.Duration // the clocks, White first; zero: no clock
 	Inc      time.Duration
+	// User is whose search it is (the human opponent's Seat.ID): the
+	// engine serves the users' searches in turns.
+	User string
+	// Started, if not nil, is called by Move on its own goroutine, at most
+	// once, when the search starts (it may first wait for a free engine):
+	// the engine's clock is charged from then.
+	Started func(at time.Time)
 }
 
 // Engine chooses the engine's moves. Move must return a legal move of

@@ -274,7 +274,9 @@ type engineRequest struct {
 	Ruleset string `json:"ruleset"`
 }
 
-func (s *Server) createEngineGame(ctx context.Context, id Identity, req engineRequest) (string, error) {
+// createEngineGame creates the game of req for id, a client at addr
+// (auth.AddrKey), within the bounds on engine games per person and address.
+func (s *Server) createEngineGame(ctx context.Context, id Identity, addr string, req engineRequest) (string, error) {
 	if req.Level < 1 || req.Level > engine.MaxLevel {
 		return "", badRequest(live.CodeBadLevel, "level %d: want 1 to %d", req.Level, engine.MaxLevel)
 	}
@@ -311,7 +313,7 @@ func (s *Server) createEngineGame(ctx context.Context, id Identity, req engineRe
 	default:
 		return "", badRequest(live.CodeBadRequest, "color must be white, black or random, not %q", req.Color)
 	}
-	return s.cfg.Hub.Create(ctx, spec)
+	return s.cfg.Hub.CreateFrom(ctx, spec, addr)
 }
 
 func (s *Server) apiEngineGame(w http.ResponseWriter, r *http.Request) error {
@@ -323,7 +325,7 @@ func (s *Server) apiEngineGame(w http.ResponseWriter, r *http.Request) error {
 	if err := readJSON(w, r, &req); err != nil {
 		return err
 	}
-	gid, err := s.createEngineGame(r.Context(), id, req)
+	gid, err := s.createEngineGame(r.Context(), id, auth.AddrKey(auth.ClientIP(r)), req)
 	if err != nil {
 		return err
 	}

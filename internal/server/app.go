@@ -46,6 +46,10 @@ type Options struct {
 	// (0: its defaults).
 	MaxHashes int
 	HashWait  time.Duration
+	// MaxEngineGames and MaxEngineGamesPerAddr bound the games against the
+	// engine played at once per person and per client address: live.Config's
+	// (0: its defaults; negative: no bound).
+	MaxEngineGames, MaxEngineGamesPerAddr int
 }
 
 // App is the whole server wired together: the store, the accounts, the live
@@ -84,7 +88,8 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
 	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: player, Logger: log,
-		Grace: opts.Grace, FirstMoveTimeout: opts.FirstMoveTimeout})
+		Grace: opts.Grace, FirstMoveTimeout: opts.FirstMoveTimeout,
+		MaxEngineGames: opts.MaxEngineGames, MaxEngineGamesPerAddr: opts.MaxEngineGamesPerAddr})
 	a := &App{Store: st, Hub: hub, log: log, stopHub: stopHub}
 	fail := func(err error) (*App, error) {
 		a.stop()
@@ -152,6 +157,7 @@ func (a *App) Stats() BoundStats {
 	st := a.srv.Stats()
 	st.ConnsRefused = a.refused.Load()
 	st.Hashing = a.authSvc.Stats()
+	st.EngineGamesRefused = a.Hub.EngineGamesRefused()
 	return st
 }
 

@@ -136,6 +136,10 @@ type BoundStats struct {
 	TooLarge     int64 // bodies refused with 413
 	ConnsRefused int64 // connections closed by the per-address cap
 	Hashing      auth.HashStats
+
+	// EngineGamesRefused counts the engine games refused for the bounds
+	// per person and per address (live.Hub.EngineGamesRefused).
+	EngineGamesRefused int64
 }
 
 // Stats returns the counters of the bounds the Server applies (the App

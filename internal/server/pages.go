@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
@@ -178,7 +179,7 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 		}
 		req.FEN = toguz.FormatFEN(p, full)
 	}
-	gid, err := s.createEngineGame(r.Context(), id, req)
+	gid, err := s.createEngineGame(r.Context(), id, auth.AddrKey(auth.ClientIP(r)), req)
 	if err != nil {
 		return err
 	}

@@ -204,7 +204,7 @@ func codeStatus(c live.Code) int {
 		return http.StatusConflict
 	case live.CodeSeekGone:
 		return http.StatusGone
-	case live.CodeRateLimited:
+	case live.CodeRateLimited, live.CodeTooManyEngineGames:
 		return http.StatusTooManyRequests
 	case live.CodeInternal:
 		return http.StatusInternalServerError

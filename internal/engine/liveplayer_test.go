@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/live"
+)
+
+// TestSchedulerTurns: with one engine busy, the searches waiting for it are
+// served one per user in turn, each user's oldest first, a user who had
+// none running first; a search whose ctx ends while it waits gives its
+// place up.
+func TestSchedulerTurns(t *testing.T) {
+	e, err := New(Options{Threads: 1, HashMB: 1, Level: 1, MultiPV: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newScheduler([]*Engine{e})
+	held, err := s.acquire(context.Background(), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 16)
+	wait := func(user, tag string, ctx context.Context, n int) {
+		go func() {
+			e, err := s.acquire(ctx, user)
+			if err != nil {
+				got <- tag + " " + err.Error()
+				return
+			}
+			got <- tag
+			s.release(user, e)
+		}()
+		for s.waiting() < n {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	wait("a", "a1", context.Background(), 1)
+	wait("a", "a2", context.Background(), 2)
+	gone, cancel := context.WithCancel(context.Background())
+	wait("a", "a3", gone, 3)
+	wait("b", "b1", context.Background(), 4)
+	wait("c", "c1", context.Background(), 5)
+	wait("b", "b2", context.Background(), 6)
+	cancel()
+	if m := <-got; m != "a3 "+context.Canceled.Error() {
+		t.Fatalf("a cancelled search: %q", m)
+	}
+	// Released one at a time (each search releases before the next runs).
+	s.release("a", held)
+	var order []string
+	for range 5 {
+		order = append(order, <-got)
+	}
+	if want := []string{"b1", "c1", "a1", "b2", "a2"}; !slices.Equal(order, want) {
+		t.Fatalf("served %v, want %v", order, want)
+	}
+	if n := s.waiting(); n != 0 || len(s.free) != 1 || len(s.users) != 0 || len(s.byID) != 0 || s.fresh != 0 {
+		t.Fatalf("after all: %d waiting, %d free, %d users, %d fresh", n, len(s.free), len(s.users), s.fresh)
+	}
+}
+
+// TestLiveSearchTime: a search never takes more than the level's time nor
+// more than half the engine's clock, however large the increment (it used
+// to spend half the increment with less than that on its clock, and lose
+// on time), and reports its start.
+func TestLiveSearchTime(t *testing.T) {
+	ep, err := NewLivePlayerWith(LiveOptions{Searchers: 1, HashMB: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := toguz.StartPosition()
+	for _, tc := range []struct {
+		name  string
+		req   live.EngineRequest
+		limit time.Duration
+	}{
+		{"untimed", live.EngineRequest{Position: p, Level: MaxLevel}, LevelMoveTime(MaxLevel)},
+		{"big increment", live.EngineRequest{Position: p, Level: MaxLevel, Time: [2]time.Duration{600 * time.Millisecond, time.Minute}, Inc: 10 * time.Second}, 300 * time.Millisecond},
+		{"no time left", live.EngineRequest{Position: p, Level: MaxLevel, Time: [2]time.Duration{0, time.Minute}, Inc: 2 * time.Second}, time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var started time.Time
+			tc.req.Started = func(at time.Time) { started = at }
+			mv, err := ep.Move(context.Background(), tc.req)
+			took := time.Since(started)
+			if err != nil || !p.LegalMoves().Has(mv) {
+				t.Fatalf("move %v, %v", mv, err)
+			}
+			if started.IsZero() {
+				t.Fatal("the search's start was not reported")
+			}
+			// The search's own clock stops it, searchGrace past it its ctx;
+			// a loaded machine may add a little.
+			if max := tc.limit + searchGrace + 50*time.Millisecond; took > max {
+				t.Errorf("the search took %v, want at most %v", took, max)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ep.Move(ctx, live.EngineRequest{Position: p, Level: 1}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled search: %v", err)
+	}
+}
