@@ -176,6 +176,9 @@ func vmHWM() string {
 // bounded, the excess answered 503 busy with a Retry-After, and the owner,
 // who follows it, gets in within seconds.
 func TestLoginStorm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 real argon2id hashes: seconds of CPU, and timings that the race detector stretches")
+	}
 	const (
 		storm    = 200
 		perAddr  = 2
