@@ -20,6 +20,9 @@ const (
 	CodeBadLevel    Code = "bad_level"    // an engine level, or no engine
 	CodeBadPosition Code = "bad_position" // a start position that is not one
 
+	CodeTooManySeeks      Code = "too_many_seeks"      // past the open seeks one person or address may have
+	CodeTooManySpectators Code = "too_many_spectators" // past the spectators of a game or from an address
+
 	CodeNotAPlayer    Code = "not_a_player"   // a spectator tried to play
 	CodeNotInControl  Code = "not_in_control" // another connection of the player is in control
 	CodeGameOver      Code = "game_over"      // the game has ended
@@ -46,5 +49,5 @@ func GameCodes() []Code {
 // lobby, of creating a game and of the HTTP requests that reach them.
 func Codes() []Code {
 	return append(GameCodes(), CodeBadRequest, CodeForbidden, CodeNotFound, CodeGuestRated, CodeOwnSeek,
-		CodeSeekGone, CodeBadTC, CodeBadLevel, CodeBadPosition)
+		CodeSeekGone, CodeBadTC, CodeBadLevel, CodeBadPosition, CodeTooManySeeks, CodeTooManySpectators)
 }
