@@ -8,6 +8,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/server"
 )
 
@@ -20,6 +21,8 @@ func runServe(ctx context.Context, e env) error {
 	grace := fs.Duration("grace", 30*time.Second, "how long a player may be gone before his opponent can claim the win")
 	firstMove := fs.Duration("first-move", 60*time.Second, "abort a real-time game between people when a first move takes longer (0: never)")
 	engines := fs.Int("engines", 0, "engines searching at once for the games against the engine (0: one per CPU)")
+	seeksPerAddr := fs.Int("seeks-per-address", 20, "open seeks one client address may have (a load test from one address needs more; -1: no bound)")
+	seekExpiry := fs.Duration("seek-expiry", 30*time.Minute, "how long a seek stays open")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (when served over HTTPS, e.g. behind a proxy)")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
@@ -47,7 +50,8 @@ func runServe(ctx context.Context, e env) error {
 		*firstMove = -1
 	}
 	app, err := server.Open(ctx, server.Options{DB: *db, Logger: log, Engines: *engines, Grace: *grace,
-		FirstMoveTimeout: *firstMove, SecureCookies: *secure})
+		FirstMoveTimeout: *firstMove, SecureCookies: *secure,
+		Lobby: live.LobbyConfig{PerAddress: *seeksPerAddr, Expiry: *seekExpiry}})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/server"
 )
 
@@ -17,7 +18,7 @@ func startServer(t testing.TB) *server.Local {
 	t.Helper()
 	s, err := server.StartLocal(context.Background(), server.Options{
 		DB: filepath.Join(t.TempDir(), "toguz.db"), WritesPerSecond: 1e6, WriteBurst: 1e6,
-		MessageRate: 1e6, MessageBurst: 1e6,
+		MessageRate: 1e6, MessageBurst: 1e6, Lobby: live.LobbyConfig{PerAddress: -1},
 	})
 	if err != nil {
 		t.Fatal(err)

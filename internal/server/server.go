@@ -64,15 +64,20 @@ type Config struct {
 	// client address (defaults 20/s and 60).
 	WritesPerSecond float64
 	WriteBurst      int
+	// GuestKey signs the guest tokens (at least 16 bytes; LoadGuestKey
+	// keeps one in a file). Empty: a random key, so that guests lose their
+	// identity when the server restarts.
+	GuestKey []byte
 }
 
 // Server serves the API and the pages.
 type Server struct {
-	cfg   Config
-	log   *slog.Logger
-	cat   *i18n.Catalog
-	pages *web.Pages
-	ips   *auth.Limiter
+	cfg    Config
+	log    *slog.Logger
+	cat    *i18n.Catalog
+	pages  *web.Pages
+	ips    *auth.Limiter
+	guests guestSigner
 }
 
 // New returns a server.
@@ -86,12 +91,16 @@ func New(cfg Config) (*Server, error) {
 	if cfg.WritesPerSecond == 0 {
 		cfg.WritesPerSecond, cfg.WriteBurst = 20, 60
 	}
+	guests, err := newGuestSigner(cfg.GuestKey)
+	if err != nil {
+		return nil, err
+	}
 	cat := i18n.New()
 	pages, err := web.NewPages(cat)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages,
+	return &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now)}, nil
 }
 
@@ -139,6 +148,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /game/{id}", s.pageGame)
 	page("GET /challenge/{id}", s.pageChallenge)
 	page("POST /challenge/{id}", s.pageAcceptChallenge)
+	page("POST /challenge/{id}/cancel", s.pageCancelChallenge)
 	page("GET /editor", s.pageEditor)
 	page("GET /import", s.pageImportForm)
 	page("POST /import", s.pageImport)
@@ -175,6 +185,7 @@ const (
 	codeBadCredentials  live.Code = "bad_credentials"
 	codeUnauthenticated live.Code = "unauthenticated"
 	codeBadFormat       live.Code = "bad_format"
+	codeBadGuestToken   live.Code = "bad_guest_token"
 	// codeCanceled answers a request whose client has gone: nobody reads
 	// it, so it is not documented.
 	codeCanceled live.Code = "canceled"
@@ -196,7 +207,7 @@ func codeStatus(c live.Code) int {
 		return http.StatusConflict
 	case live.CodeSeekGone:
 		return http.StatusGone
-	case live.CodeRateLimited:
+	case live.CodeRateLimited, live.CodeTooManySeeks, live.CodeTooManySpectators:
 		return http.StatusTooManyRequests
 	case live.CodeInternal:
 		return http.StatusInternalServerError
