@@ -68,6 +68,9 @@ func TestSpectatorsDoNotSlowPlayers(t *testing.T) {
 	if testing.Short() {
 		spectators = 500
 	}
+	if raceDetector {
+		spectators = 100
+	}
 	if v := os.Getenv("SPECTATORS"); v != "" { // SPECTATORS=0: the figures without them
 		spectators, _ = strconv.Atoi(v)
 	}
@@ -166,7 +169,7 @@ func TestSpectatorsDoNotSlowPlayers(t *testing.T) {
 		len(conns), len(rtt), p50, percentile(rtt, 0.9), p99, received.Load()>>10)
 	// p99 is left to the report: on a shared machine one move in a
 	// hundred may wait for another process with or without spectators.
-	if p50 > 10*time.Millisecond {
+	if p50 > 10*time.Millisecond && !raceDetector {
 		t.Errorf("with %d spectators the players' round trip is p50 %v (p99 %v), want under 10 ms", len(conns), p50, p99)
 	}
 }
