@@ -240,9 +240,8 @@ func (s *local) watchLobby(token string) *lobbyWatcher {
 }
 
 // apply applies a lobby message to list as docs/api.md says a client
-// does (lobby.js does the same) and returns the new list and total.
+// does (lobby.js does the same) and returns the new list.
 func apply(list []map[string]any, limit int, m map[string]any) []map[string]any {
-	id := func(v any) any { return v.(map[string]any)["id"] }
 	switch m["type"] {
 	case "seeks":
 		list = nil
@@ -259,7 +258,6 @@ func apply(list []map[string]any, limit int, m map[string]any) []map[string]any 
 		if n, ok := m["next"]; ok {
 			list = append(list, n.(map[string]any))
 		}
-		_ = id
 	}
 	return list
 }

@@ -17,8 +17,9 @@
 //     headers with a CSP of script-src 'self', http.CrossOriginProtection for
 //     every state-changing request, a per-address rate limit on writes.
 //   - Identity (identity.go): a session token from the cookie or a Bearer
-//     header names a user (internal/auth) or a guest (a random token whose
-//     hash is the guest's name).
+//     header names a user (internal/auth) or a guest (a token the server
+//     signed, guestkey.go, whose hash is the guest's name); a guest token
+//     it did not sign is refused.
 //   - Websockets (ws.go): github.com/coder/websocket, a 4 KiB read limit,
 //     JSON messages with a type field, a per-connection message rate. Two
 //     goroutines per connection: the handler reads, one writer sends the
