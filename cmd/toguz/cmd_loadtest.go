@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/cputime"
+	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/loadtest"
 	"github.com/toguz/toguz/internal/server"
 )
@@ -133,6 +134,7 @@ func startLocal(ctx context.Context) (*server.Local, func(), error) {
 	srv, err := server.StartLocal(ctx, server.Options{
 		DB: filepath.Join(dir, "toguz.db"), WritesPerSecond: 1e9, WriteBurst: 1 << 30,
 		MaxConnsPerAddr: -1, // thousands of websockets from loopback
+		Lobby:           live.LobbyConfig{PerAddress: -1},
 	})
 	if err != nil {
 		os.RemoveAll(dir)

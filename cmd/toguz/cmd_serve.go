@@ -22,6 +22,8 @@ func runServe(ctx context.Context, e env) error {
 	grace := fs.Duration("grace", 30*time.Second, "how long a player may be gone before his opponent can claim the win")
 	firstMove := fs.Duration("first-move", 60*time.Second, "abort a real-time game between people when a first move takes longer (0: never)")
 	engines := fs.Int("engines", 0, "engines searching at once for the games against the engine (0: one per CPU)")
+	seeksPerAddr := fs.Int("seeks-per-address", 20, "open seeks one client address may have (a load test from one address needs more; -1: no bound)")
+	seekExpiry := fs.Duration("seek-expiry", 30*time.Minute, "how long a seek stays open")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (when served over HTTPS, e.g. behind a proxy)")
 	readTimeout := fs.Duration("read-timeout", server.DefaultReadTimeout, "longest time to read a request, body included (0: none; websockets are not bound)")
 	writeTimeout := fs.Duration("write-timeout", server.DefaultWriteTimeout, "longest time to answer a request once read (0: none; websockets are not bound)")
@@ -75,7 +77,8 @@ func runServe(ctx context.Context, e env) error {
 		FirstMoveTimeout: *firstMove, SecureCookies: *secure,
 		ReadTimeout: none(*readTimeout), WriteTimeout: none(*writeTimeout), IdleTimeout: none(*idleTimeout),
 		MaxConnsPerAddr: *maxConns, MaxHashes: *maxHashes, HashWait: *hashWait,
-		MaxEngineGames: *maxEngineGames, MaxEngineGamesPerAddr: *maxEngineGamesPerAddr})
+		MaxEngineGames: *maxEngineGames, MaxEngineGamesPerAddr: *maxEngineGamesPerAddr,
+		Lobby: live.LobbyConfig{PerAddress: *seeksPerAddr, Expiry: *seekExpiry}})
 	if err != nil {
 		return err
 	}

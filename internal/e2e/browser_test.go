@@ -244,6 +244,13 @@ func TestTwoPlayers(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#seek-submit")),
 	)
 	white.waitFor("the challenge page", `document.getElementById('challenge')`, 10*time.Second)
+	// In the lobby her own seek is hers to cancel, never to play; she waits
+	// there (the lobby's socket keeps the seek open and brings her to the
+	// game).
+	white.do("back to the lobby", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#seeks")))
+	white.waitFor("her seek in the lobby's live list",
+		`document.getElementById('seeks').dataset.total === '1' && !!document.querySelector('#seeks button.cancel-seek') && !document.querySelector('#seeks button.accept-seek')`,
+		10*time.Second)
 
 	// Black finds it in the lobby and accepts; both land on the game.
 	black.do("accepting the seek",

@@ -23,6 +23,9 @@ const (
 	// address, already playing the most the server allows at once.
 	CodeTooManyEngineGames Code = "too_many_engine_games"
 
+	CodeTooManySeeks      Code = "too_many_seeks"      // past the open seeks one person or address may have
+	CodeTooManySpectators Code = "too_many_spectators" // past the spectators of a game or from an address
+
 	CodeNotAPlayer    Code = "not_a_player"   // a spectator tried to play
 	CodeNotInControl  Code = "not_in_control" // another connection of the player is in control
 	CodeGameOver      Code = "game_over"      // the game has ended
@@ -49,5 +52,6 @@ func GameCodes() []Code {
 // lobby, of creating a game and of the HTTP requests that reach them.
 func Codes() []Code {
 	return append(GameCodes(), CodeBadRequest, CodeForbidden, CodeNotFound, CodeGuestRated, CodeOwnSeek,
-		CodeSeekGone, CodeBadTC, CodeBadLevel, CodeBadPosition, CodeTooManyEngineGames)
+		CodeSeekGone, CodeBadTC, CodeBadLevel, CodeBadPosition, CodeTooManyEngineGames, CodeTooManySeeks,
+		CodeTooManySpectators)
 }

@@ -25,7 +25,15 @@
 //   - Engine games: at most Config.MaxEngineGames per person and
 //     MaxEngineGamesPerAddr per client address at once (enginegames.go),
 //     refused with CodeTooManyEngineGames.
-//   - Lobby and Seek: open seeks and challenges by link.
+//   - fanout (fanout.go): a game's spectators. The game hands it each
+//     message once, with the spectators' state after it; its own goroutine
+//     sends them in rounds, coalesces, answers spectators' syncs and drops
+//     the slow, so that spectators never cost the game goroutine more than
+//     one state encoding per message. Spectators per game and per client
+//     address are bounded (Hub.JoinFrom).
+//   - Lobby and Seek: open seeks and challenges by link, bounded per person
+//     and per client address, expiring, and gone when their creator leaves
+//     the lobby; watchers get the newest seeks once, then deltas.
 //   - Category: the rating category of a time control.
 //   - Store and Engine: what the package needs from the database and the
 //     engine (consumer-side interfaces; the real ones are store.LiveStore
@@ -44,7 +52,9 @@
 //
 // Hub.mu guards only the map of games; Lobby.mu only the seeks and lobby
 // watchers; engineGames.mu only the counts of engine games (taken under
-// Hub.mu by Hub.start, never the other way round). A game's fields belong to its goroutine and are reached through
+// Hub.mu by Hub.start, never the other way round); a fanout's mu only its
+// queue of events, which the game goroutine appends to without waiting on any
+// spectator. A game's fields belong to its goroutine and are reached through
 // game.do; nothing is held while a message is sent, and messages to clients
 // are queued without blocking.
 package live

@@ -19,6 +19,7 @@ type game struct {
 	log  *slog.Logger
 	cmds chan func()   // functions to run on the game goroutine
 	done chan struct{} // closed once, when the goroutine has exited
+	fan  *fanout       // the spectators (fanout.go)
 
 	// ---- owned by the game goroutine ----
 	start     toguz.Position
@@ -74,6 +75,7 @@ func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
 		thinking:  -1,
 		timer:     time.NewTimer(time.Hour),
 	}
+	g.fan = newFanout(g)
 	g.timer.Stop()
 	now := time.Now()
 	for i, m := range s.Moves {
@@ -181,7 +183,7 @@ func (g *game) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
-		if g.status != Playing && len(g.conns) == 0 {
+		if g.status != Playing && len(g.conns) == 0 && g.fan.count() == 0 {
 			return
 		}
 	}
@@ -199,6 +201,7 @@ func (g *game) exit() {
 		delete(g.conns, c)
 		close(c.out)
 	}
+	g.fan.close()
 	close(g.done)
 }
 
@@ -661,10 +664,26 @@ func (g *game) send(c *Conn, b []byte) {
 	}
 }
 
+// broadcast sends b to the players' connections, then hands it to the
+// spectators' fan-out with their state after it.
 func (g *game) broadcast(b []byte) {
 	for c := range g.conns {
 		g.send(c, b)
 	}
+	if g.fan.watched() {
+		g.fan.publish(b, g.stateJSON(nil))
+	}
+}
+
+// plays reports whether viewer (a Seat.ID) has a seat in the game; the
+// seats never change, so any goroutine may ask.
+func (g *game) plays(viewer string) bool {
+	for _, s := range [2]Seat{g.spec.White, g.spec.Black} {
+		if viewer != "" && s.ID == viewer && !s.IsEngine() {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *game) broadcastPresence() {

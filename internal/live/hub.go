@@ -43,6 +43,11 @@ type Config struct {
 	// negative: no bound).
 	MaxEngineGames        int
 	MaxEngineGamesPerAddr int
+	// SpectatorsPerGame and SpectatorsPerAddress bound the spectators of
+	// one game and those from one client address, over all games
+	// (defaults 2000 and 50; negative: no bound).
+	SpectatorsPerGame    int
+	SpectatorsPerAddress int
 }
 
 // Hub holds the live games.
@@ -63,6 +68,7 @@ type Hub struct {
 	games map[string]*game // guarded by mu
 
 	engineGames *engineGames // has its own lock
+	spectators  addrCounts   // spectators per client address, with its own lock
 }
 
 // NewHub returns a hub whose games run until ctx is cancelled; Wait then
@@ -85,6 +91,12 @@ func NewHub(ctx context.Context, cfg Config) *Hub {
 	cfg.Heartbeat = cmp.Or(cfg.Heartbeat, DefaultHeartbeat)
 	cfg.MaxEngineGames = cmp.Or(cfg.MaxEngineGames, DefaultMaxEngineGames)
 	cfg.MaxEngineGamesPerAddr = cmp.Or(cfg.MaxEngineGamesPerAddr, DefaultMaxEngineGamesPerAddr)
+	if cfg.SpectatorsPerGame == 0 {
+		cfg.SpectatorsPerGame = 2000
+	}
+	if cfg.SpectatorsPerAddress == 0 {
+		cfg.SpectatorsPerAddress = 50
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	return &Hub{cfg: cfg, ctx: ctx, cancel: cancel, log: cfg.Logger, games: map[string]*game{},
 		engineGames: newEngineGames(cfg.MaxEngineGames, cfg.MaxEngineGamesPerAddr)}
@@ -317,16 +329,37 @@ func (h *Hub) lookup(ctx context.Context, id string) (*game, error) {
 // Join connects viewer (a Seat.ID, or any other string for a spectator) to
 // game id. The connection first receives the game's state.
 func (h *Hub) Join(ctx context.Context, id, viewer string) (*Conn, error) {
+	return h.JoinFrom(ctx, id, viewer, "")
+}
+
+// JoinFrom is Join for a client at addr, which bounds the spectators per
+// address (Config.SpectatorsPerAddress). Spectators are served by the
+// game's fan-out (fanout.go), not by its goroutine.
+func (h *Hub) JoinFrom(ctx context.Context, id, viewer, addr string) (*Conn, error) {
 	for range 3 {
 		g, err := h.lookup(ctx, id)
 		if err != nil {
 			return nil, err
 		}
 		c := &Conn{g: g, viewer: viewer, out: make(chan []byte, h.cfg.OutBuffer), seq: h.seq.Add(1)}
-		if g.do(func() { g.join(c) }) {
+		if g.plays(viewer) {
+			if g.do(func() { g.join(c) }) {
+				return c, nil
+			}
+			continue // the actor exited as we came: look again
+		}
+		if !h.spectators.acquire(addr, h.cfg.SpectatorsPerAddress) {
+			return nil, errorf(CodeTooManySpectators, "%d games are watched from your address already, the most it may watch", h.cfg.SpectatorsPerAddress)
+		}
+		c.fan, c.addr = g.fan, addr
+		err = g.fan.join(c, h.cfg.SpectatorsPerGame)
+		if err == nil {
 			return c, nil
 		}
-		// The actor exited as we came: look again.
+		h.spectators.release(addr)
+		if !errors.Is(err, errGameStopped) {
+			return nil, err
+		}
 	}
 	return nil, errors.New("live: game keeps stopping")
 }
@@ -362,6 +395,8 @@ type Conn struct {
 
 	color   int8 // the player the connection plays for, -1 for a spectator
 	control bool // the connection is its player's one in control
+
+	spectatorFields
 }
 
 // Out returns the messages for the client (JSON, one per element). It is
@@ -371,8 +406,26 @@ func (c *Conn) Out() <-chan []byte { return c.out }
 // Send passes a client's message to the game. It returns false when the
 // game has stopped.
 func (c *Conn) Send(m ClientMsg) bool {
+	if c.fan != nil {
+		return c.fan.handle(c, m)
+	}
 	return c.g.do(func() { c.g.handle(c, m) })
 }
 
 // Leave disconnects c from its game.
-func (c *Conn) Leave() { c.g.do(func() { c.g.leave(c) }) }
+func (c *Conn) Leave() {
+	if c.fan != nil {
+		c.fan.leave(c)
+		return
+	}
+	c.g.do(func() { c.g.leave(c) })
+}
+
+// Reason returns why the game closed c's channel, when it says more than
+// "reconnect and sync": "" otherwise.
+func (c *Conn) Reason() string {
+	if r := c.reason.Load(); r != nil {
+		return *r
+	}
+	return ""
+}

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -23,6 +24,9 @@ type Seek struct {
 	Private bool
 	Created time.Time
 	GameID  string // set once accepted
+	// Addr is the creator's client address, which bounds the open seeks
+	// per address (LobbyConfig.PerAddress); "" counts as one address.
+	Addr string
 }
 
 // SeekJSON is a seek as the API shows it.
@@ -36,6 +40,8 @@ type SeekJSON struct {
 	Private  bool   `json:"private"`
 	URL      string `json:"url"`
 	Category string `json:"category"`
+	// Own is set for the seek's creator: he may cancel it, not accept it.
+	Own bool `json:"own,omitempty"`
 }
 
 // JSON returns the API form of s.
@@ -48,26 +54,131 @@ func (s Seek) JSON() SeekJSON {
 	return j
 }
 
+// JSONFor returns the API form of s as viewer (a Seat.ID) sees it.
+func (s Seek) JSONFor(viewer string) SeekJSON {
+	j := s.JSON()
+	j.Own = viewer != "" && viewer == s.By.ID
+	return j
+}
+
 // MaxSeeks is the most open seeks one person may have.
 const MaxSeeks = 5
 
-// Lobby holds the open seeks and tells lobby watchers of changes.
-//
-// Locking: mu guards seeks, taken and subs. Messages to watchers are queued
-// without blocking while mu is held (a full queue drops the message: the
-// next change sends the whole list again).
-type Lobby struct {
-	hub *Hub
-
-	mu    sync.Mutex
-	seeks map[string]*Seek   // open seeks
-	taken map[string]string  // accepted seek id → game id
-	subs  map[*LobbySub]bool // lobby watchers
+// LobbyConfig bounds the lobby. Zero fields take the defaults.
+type LobbyConfig struct {
+	// PerAddress is the most open seeks (public or private) from one
+	// client address (default 20; negative: no bound). Guest identities
+	// cost nothing, so MaxSeeks alone bounds nothing.
+	PerAddress int
+	// Expiry is how long a seek stays open (default 30 min).
+	Expiry time.Duration
+	// Grace is how long the creator of a seek may have no lobby connection
+	// before his seek goes (default 15 s): he left the page or lost his
+	// connection. Seeks made by a client that never opened the lobby
+	// socket (the API) live until they expire.
+	Grace time.Duration
+	// Listed is the most seeks a watcher is sent, the newest (default 50);
+	// the messages say how many there are in all.
+	Listed int
+	// WatcherBuffer is the number of messages queued for a lobby watcher
+	// before it is dropped as too slow (default 256).
+	WatcherBuffer int
+	// SweepEvery is how often expired seeks and those of departed creators
+	// are removed (default 1 s).
+	SweepEvery time.Duration
+	// Now is the lobby's clock (default time.Now).
+	Now func() time.Time
 }
 
-// NewLobby returns an empty lobby whose games are created in h.
-func NewLobby(h *Hub) *Lobby {
-	return &Lobby{hub: h, seeks: map[string]*Seek{}, taken: map[string]string{}, subs: map[*LobbySub]bool{}}
+func (c *LobbyConfig) defaults() {
+	if c.PerAddress == 0 {
+		c.PerAddress = 20
+	}
+	if c.Expiry == 0 {
+		c.Expiry = 30 * time.Minute
+	}
+	if c.Grace == 0 {
+		c.Grace = 15 * time.Second
+	}
+	if c.Listed == 0 {
+		c.Listed = 50
+	}
+	if c.WatcherBuffer == 0 {
+		c.WatcherBuffer = 256
+	}
+	if c.SweepEvery == 0 {
+		c.SweepEvery = time.Second
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
+// Lobby holds the open seeks and tells lobby watchers of changes: the
+// newest seeks once when they connect, then each seek added or removed.
+//
+// Locking: mu guards every field below it. Messages to watchers are
+// encoded once per change and queued without blocking while mu is held; a
+// watcher whose queue is full is dropped (its client reconnects and gets
+// the list again), since a lost delta would leave its list wrong.
+type Lobby struct {
+	hub *Hub
+	cfg LobbyConfig
+
+	mu      sync.Mutex
+	seq     uint64               // order of creation
+	seeks   map[string]*openSeek // open seeks
+	public  []*openSeek          // the open public seeks, oldest first
+	taken   map[string]takenSeek // accepted seek id → its game, until it expires
+	byAddr  map[string]int       // open seeks per client address
+	byWho   map[string]int       // open seeks per creator
+	subs    map[*LobbySub]bool   // lobby watchers
+	present map[string]int       // lobby watchers per viewer
+	gone    map[string]time.Time // when a viewer's last lobby watcher closed
+}
+
+type openSeek struct {
+	Seek
+	seq uint64
+	// watched: the creator has had a lobby connection since the seek was
+	// made, so his leaving ends it.
+	watched bool
+}
+
+type takenSeek struct {
+	game string
+	at   time.Time
+}
+
+// NewLobby returns an empty lobby with the default bounds whose games are
+// created in h.
+func NewLobby(h *Hub) *Lobby { return NewLobbyWith(h, LobbyConfig{}) }
+
+// NewLobbyWith returns an empty lobby bounded by cfg whose games are
+// created in h. Its sweeper runs until h's context ends (Hub.Wait waits
+// for it).
+func NewLobbyWith(h *Hub, cfg LobbyConfig) *Lobby {
+	cfg.defaults()
+	l := &Lobby{hub: h, cfg: cfg, seeks: map[string]*openSeek{}, taken: map[string]takenSeek{},
+		byAddr: map[string]int{}, byWho: map[string]int{}, subs: map[*LobbySub]bool{},
+		present: map[string]int{}, gone: map[string]time.Time{}}
+	if h != nil {
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			t := time.NewTicker(cfg.SweepEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-h.ctx.Done():
+					return
+				case <-t.C:
+					l.Sweep()
+				}
+			}
+		}()
+	}
+	return l
 }
 
 // Add opens a seek and returns it with its id.
@@ -80,20 +191,26 @@ func (l *Lobby) Add(s Seek) (Seek, error) {
 	case s.Color != "white" && s.Color != "black" && s.Color != "random":
 		return Seek{}, errorf(CodeBadRequest, "color must be white, black or random, not %q", s.Color)
 	}
-	s.ID, s.Created = NewID(), time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n := 0
-	for _, o := range l.seeks {
-		if o.By.ID == s.By.ID {
-			n++
-		}
+	s.ID, s.Created = NewID(), l.cfg.Now()
+	if n := l.byWho[s.By.ID]; n >= MaxSeeks {
+		return Seek{}, errorf(CodeTooManySeeks, "you have %d open seeks already: cancel one first", n)
 	}
-	if n >= MaxSeeks {
-		return Seek{}, errorf(CodeRateLimited, "you have %d open seeks already", n)
+	if n := l.byAddr[s.Addr]; l.cfg.PerAddress > 0 && n >= l.cfg.PerAddress {
+		return Seek{}, errorf(CodeTooManySeeks, "your address has %d open seeks already, the most it may have", n)
 	}
-	l.seeks[s.ID] = &s
-	l.notifyLocked(nil)
+	l.seq++
+	o := &openSeek{Seek: s, seq: l.seq, watched: l.present[s.By.ID] > 0}
+	l.seeks[s.ID] = o
+	l.byWho[s.By.ID]++
+	l.byAddr[s.Addr]++
+	if !s.Private {
+		l.public = append(l.public, o)
+		l.notifyLocked(func(viewer string) []byte {
+			return mustJSON(seekAddedMsg{Type: "seek_added", Seek: s.JSONFor(viewer), Total: len(l.public)})
+		}, s.By.ID)
+	}
 	return s, nil
 }
 
@@ -108,8 +225,7 @@ func (l *Lobby) Cancel(id, by string) error {
 	case s.By.ID != by:
 		return errorf(CodeForbidden, "only its creator may cancel a seek")
 	}
-	delete(l.seeks, id)
-	l.notifyLocked(nil)
+	l.removeLocked(s)
 	return nil
 }
 
@@ -118,29 +234,34 @@ func (l *Lobby) Get(id string) (Seek, string, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if s, ok := l.seeks[id]; ok {
-		return *s, "", true
+		return s.Seek, "", true
 	}
-	if g, ok := l.taken[id]; ok {
-		return Seek{ID: id}, g, true
+	if t, ok := l.taken[id]; ok {
+		return Seek{ID: id}, t.game, true
 	}
 	return Seek{}, "", false
 }
 
-// List returns the open public seeks, newest first.
+// List returns the newest open public seeks (at most LobbyConfig.Listed),
+// newest first.
 func (l *Lobby) List() []Seek {
+	list, _ := l.Listed()
+	return list
+}
+
+// Listed returns the newest open public seeks (at most LobbyConfig.Listed),
+// newest first, and how many are open in all.
+func (l *Lobby) Listed() ([]Seek, int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.listLocked()
+	return l.listLocked(), len(l.public)
 }
 
 func (l *Lobby) listLocked() []Seek {
-	var out []Seek
-	for _, s := range l.seeks {
-		if !s.Private {
-			out = append(out, *s)
-		}
+	out := make([]Seek, 0, min(len(l.public), l.cfg.Listed))
+	for i := len(l.public) - 1; i >= 0 && len(out) < l.cfg.Listed; i-- {
+		out = append(out, l.public[i].Seek)
 	}
-	slices.SortFunc(out, func(a, b Seek) int { return b.Created.Compare(a.Created) })
 	return out
 }
 
@@ -180,31 +301,142 @@ func (l *Lobby) Accept(ctx context.Context, id string, by Seat) (string, error) 
 		l.seeks[id] = s
 		return "", err
 	}
-	l.taken[id] = gid
-	l.notifyLocked(mustJSON(struct {
+	l.taken[id] = takenSeek{game: gid, at: l.cfg.Now()}
+	l.seeks[id] = s
+	l.removeLocked(s)
+	started := mustJSON(struct {
 		Type   string `json:"type"`
 		SeekID string `json:"seek_id"`
 		GameID string `json:"game_id"`
-	}{"game_started", id, gid}), s.By.ID, by.ID)
+	}{"game_started", id, gid})
+	for sub := range l.subs {
+		if sub.viewer == s.By.ID || sub.viewer == by.ID {
+			l.sendLocked(sub, started)
+		}
+	}
 	return gid, nil
+}
+
+// Sweep removes the seeks that have expired and those whose creator has
+// had no lobby connection for the grace period. The lobby's own sweeper
+// calls it every LobbyConfig.SweepEvery.
+func (l *Lobby) Sweep() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.cfg.Now()
+	var gone []*openSeek
+	for _, s := range l.seeks {
+		left, ok := l.gone[s.By.ID]
+		if now.Sub(s.Created) >= l.cfg.Expiry ||
+			(s.watched && l.present[s.By.ID] == 0 && ok && now.Sub(left) >= l.cfg.Grace) {
+			gone = append(gone, s)
+		}
+	}
+	slices.SortFunc(gone, func(a, b *openSeek) int { return cmp.Compare(a.seq, b.seq) })
+	for _, s := range gone {
+		l.removeLocked(s)
+	}
+	for v, t := range l.gone {
+		if now.Sub(t) >= l.cfg.Grace {
+			delete(l.gone, v)
+		}
+	}
+	for id, t := range l.taken {
+		if now.Sub(t.at) >= l.cfg.Expiry {
+			delete(l.taken, id)
+		}
+	}
+}
+
+// removeLocked closes open seek s and tells the watchers.
+func (l *Lobby) removeLocked(s *openSeek) {
+	delete(l.seeks, s.ID)
+	if l.byWho[s.By.ID]--; l.byWho[s.By.ID] <= 0 {
+		delete(l.byWho, s.By.ID)
+	}
+	if l.byAddr[s.Addr]--; l.byAddr[s.Addr] <= 0 {
+		delete(l.byAddr, s.Addr)
+	}
+	if s.Private {
+		return
+	}
+	i := slices.Index(l.public, s)
+	if i < 0 {
+		return
+	}
+	// The watchers hold the newest Listed seeks: when s was one of them,
+	// the next older seek takes its place at the end of their list.
+	var next *openSeek
+	if n := len(l.public); n-1-i < l.cfg.Listed && n > l.cfg.Listed {
+		next = l.public[n-1-l.cfg.Listed]
+	}
+	l.public = slices.Delete(l.public, i, i+1)
+	total := len(l.public)
+	if next == nil {
+		b := mustJSON(seekRemovedMsg{Type: "seek_removed", ID: s.ID, Total: total})
+		l.notifyLocked(func(string) []byte { return b }, "")
+		return
+	}
+	l.notifyLocked(func(viewer string) []byte {
+		j := next.JSONFor(viewer)
+		return mustJSON(seekRemovedMsg{Type: "seek_removed", ID: s.ID, Total: total, Next: &j})
+	}, next.By.ID)
+}
+
+// The lobby's messages (docs/api.md, "The lobby websocket").
+type seeksMsg struct {
+	Type  string     `json:"type"`
+	Seeks []SeekJSON `json:"seeks"`
+	Total int        `json:"total"`
+	Limit int        `json:"limit"`
+}
+
+type seekAddedMsg struct {
+	Type  string   `json:"type"`
+	Seek  SeekJSON `json:"seek"`
+	Total int      `json:"total"`
+}
+
+type seekRemovedMsg struct {
+	Type  string    `json:"type"`
+	ID    string    `json:"id"`
+	Total int       `json:"total"`
+	Next  *SeekJSON `json:"next,omitempty"`
 }
 
 // LobbySub is a lobby watcher.
 type LobbySub struct {
-	viewer string
-	out    chan []byte
+	viewer  string
+	out     chan []byte
+	dropped bool // guarded by Lobby.mu
 }
 
-// Out returns the lobby messages; it is closed by Unsubscribe.
+// Out returns the lobby messages; it is closed by Unsubscribe, or when the
+// watcher was too slow to keep up (Dropped).
 func (s *LobbySub) Out() <-chan []byte { return s.out }
 
-// Subscribe adds a watcher (viewer is a Seat.ID) and sends it the list.
+// Subscribe adds a watcher (viewer is a Seat.ID, "" for nobody) and sends
+// it the newest seeks.
 func (l *Lobby) Subscribe(viewer string) *LobbySub {
-	s := &LobbySub{viewer: viewer, out: make(chan []byte, 16)}
+	s := &LobbySub{viewer: viewer, out: make(chan []byte, l.cfg.WatcherBuffer)}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.subs[s] = true
-	s.out <- l.listJSONLocked()
+	if viewer != "" {
+		l.present[viewer]++
+		delete(l.gone, viewer)
+		for _, o := range l.seeks {
+			if o.By.ID == viewer {
+				o.watched = true
+			}
+		}
+	}
+	list := l.listLocked()
+	js := make([]SeekJSON, len(list))
+	for i, sk := range list {
+		js[i] = sk.JSONFor(viewer)
+	}
+	s.out <- mustJSON(seeksMsg{Type: "seeks", Seeks: js, Total: len(l.public), Limit: l.cfg.Listed})
 	return s
 }
 
@@ -213,37 +445,52 @@ func (l *Lobby) Unsubscribe(s *LobbySub) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.subs[s] {
-		delete(l.subs, s)
-		close(s.out)
+		l.dropLocked(s)
 	}
 }
 
-func (l *Lobby) listJSONLocked() []byte {
-	list := l.listLocked()
-	js := make([]SeekJSON, len(list))
-	for i, s := range list {
-		js[i] = s.JSON()
-	}
-	return mustJSON(struct {
-		Type  string     `json:"type"`
-		Seeks []SeekJSON `json:"seeks"`
-	}{"seeks", js})
+// Dropped reports whether s was dropped for being too slow.
+func (l *Lobby) Dropped(s *LobbySub) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return s.dropped
 }
 
-// notifyLocked sends the seek list to every watcher, and extra (if not nil)
-// to the watchers who are one of to.
-func (l *Lobby) notifyLocked(extra []byte, to ...string) {
-	list := l.listJSONLocked()
+func (l *Lobby) dropLocked(s *LobbySub) {
+	delete(l.subs, s)
+	close(s.out)
+	if s.viewer == "" {
+		return
+	}
+	if l.present[s.viewer]--; l.present[s.viewer] <= 0 {
+		delete(l.present, s.viewer)
+		l.gone[s.viewer] = l.cfg.Now()
+	}
+}
+
+// sendLocked queues b for s, dropping s when its queue is full.
+func (l *Lobby) sendLocked(s *LobbySub, b []byte) {
+	select {
+	case s.out <- b:
+	default:
+		s.dropped = true
+		l.dropLocked(s)
+	}
+}
+
+// notifyLocked sends every watcher msg(""), encoded once, except the
+// watchers of viewer own, who get msg(own).
+func (l *Lobby) notifyLocked(msg func(viewer string) []byte, own string) {
+	all := msg("")
+	var mine []byte
 	for s := range l.subs {
-		if extra != nil && slices.Contains(to, s.viewer) {
-			select {
-			case s.out <- extra:
-			default:
+		b := all
+		if own != "" && s.viewer == own {
+			if mine == nil {
+				mine = msg(own)
 			}
+			b = mine
 		}
-		select {
-		case s.out <- list:
-		default:
-		}
+		l.sendLocked(s, b)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/server"
 )
 
@@ -19,6 +20,7 @@ func startServer(t testing.TB) *server.Local {
 		DB: filepath.Join(t.TempDir(), "toguz.db"), WritesPerSecond: 1e6, WriteBurst: 1e6,
 		MessageRate: 1e6, MessageBurst: 1e6,
 		MaxConnsPerAddr: -1, // thousands of websockets from loopback
+		Lobby:           live.LobbyConfig{PerAddress: -1},
 	})
 	if err != nil {
 		t.Fatal(err)

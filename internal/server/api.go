@@ -30,7 +30,7 @@ type meJSON struct {
 func (s *Server) apiGuest(w http.ResponseWriter, r *http.Request) error {
 	id := s.identity(r)
 	if !id.Known() || id.Guest == "" {
-		t := newGuestToken()
+		t := s.newGuestToken()
 		s.setCookie(w, t, sessionAge)
 		id = Identity{Guest: guestName(t), Token: t}
 	}
@@ -106,15 +106,18 @@ func (s *Server) apiLogout(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) apiMe(w http.ResponseWriter, r *http.Request) error {
-	id := s.identity(r)
-	if !id.Known() {
-		return &apiError{Status: http.StatusUnauthorized, Code: codeUnauthenticated, Message: "no session: log in or POST /api/guest"}
+	id, err := s.mustIdentity(r)
+	if err != nil {
+		return err
 	}
 	return writeJSON(w, http.StatusOK, meJSON{Name: id.Name(), Guest: id.Guest != ""})
 }
 
 // mustIdentity returns who makes r, or 401.
 func (s *Server) mustIdentity(r *http.Request) (Identity, error) {
+	if err := s.forgedGuest(r); err != nil {
+		return Identity{}, err
+	}
 	id := s.identity(r)
 	if !id.Known() {
 		return id, &apiError{Status: http.StatusUnauthorized, Code: codeUnauthenticated, Message: "no session: log in or POST /api/guest"}
@@ -125,12 +128,16 @@ func (s *Server) mustIdentity(r *http.Request) (Identity, error) {
 // ---- seeks ----
 
 func (s *Server) apiSeeks(w http.ResponseWriter, r *http.Request) error {
-	list := s.cfg.Lobby.List()
+	list, total := s.cfg.Lobby.Listed()
+	viewer := ""
+	if id := s.identity(r); id.Known() {
+		viewer = id.Seat().ID
+	}
 	out := make([]live.SeekJSON, len(list))
 	for i, sk := range list {
-		out[i] = sk.JSON()
+		out[i] = sk.JSONFor(viewer)
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"seeks": out})
+	return writeJSON(w, http.StatusOK, map[string]any{"seeks": out, "total": total})
 }
 
 type seekRequest struct {
@@ -139,6 +146,7 @@ type seekRequest struct {
 	Color   string `json:"color"`
 	Ruleset string `json:"ruleset"`
 	Private bool   `json:"private"`
+	addr    string // the client's address, which bounds its open seeks
 }
 
 func (s *Server) createSeek(ctx context.Context, id Identity, req seekRequest) (live.Seek, error) {
@@ -157,7 +165,7 @@ func (s *Server) createSeek(ctx context.Context, id Identity, req seekRequest) (
 	if err != nil {
 		return live.Seek{}, err
 	}
-	return s.cfg.Lobby.Add(live.Seek{By: seat, TC: tc, Rated: req.Rated, Color: req.Color, Rules: rules, Private: req.Private})
+	return s.cfg.Lobby.Add(live.Seek{By: seat, TC: tc, Rated: req.Rated, Color: req.Color, Rules: rules, Private: req.Private, Addr: req.addr})
 }
 
 func (s *Server) apiCreateSeek(w http.ResponseWriter, r *http.Request) error {
@@ -169,11 +177,12 @@ func (s *Server) apiCreateSeek(w http.ResponseWriter, r *http.Request) error {
 	if err := readJSON(w, r, &req); err != nil {
 		return err
 	}
+	req.addr = auth.ClientIP(r)
 	sk, err := s.createSeek(r.Context(), id, req)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, sk.JSON())
+	return writeJSON(w, http.StatusCreated, sk.JSONFor(id.Seat().ID))
 }
 
 func (s *Server) apiSeek(w http.ResponseWriter, r *http.Request) error {

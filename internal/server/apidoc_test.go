@@ -76,7 +76,7 @@ func TestExportFormats(t *testing.T) {
 // own (codeCanceled excepted: no client reads it).
 func apiCodes() []live.Code {
 	return append(live.Codes(), codeBadName, codeBadPassword, codeNameTaken, codeBadCredentials,
-		codeUnauthenticated, codeBadFormat, codeBusy, codeTooLarge)
+		codeUnauthenticated, codeBadFormat, codeBusy, codeTooLarge, codeBadGuestToken)
 }
 
 // TestErrorCodesDocumented requires docs/api.md's "Error codes" section to

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,6 +51,18 @@ type Options struct {
 	// engine played at once per person and per client address: live.Config's
 	// (0: its defaults; negative: no bound).
 	MaxEngineGames, MaxEngineGamesPerAddr int
+	// GuestKeyFile keeps the key that signs guest tokens ("": the DB's
+	// path with ".guestkey" added; created when missing), so that guests
+	// keep their identity across restarts.
+	GuestKeyFile string
+	// Lobby bounds the seeks (live.LobbyConfig: seeks per address, expiry,
+	// the grace after their creator leaves, the number listed; zero fields
+	// take its defaults).
+	Lobby live.LobbyConfig
+	// SpectatorsPerGame and SpectatorsPerAddress are live.Config's (0: its
+	// defaults; negative: no bound).
+	SpectatorsPerGame    int
+	SpectatorsPerAddress int
 }
 
 // App is the whole server wired together: the store, the accounts, the live
@@ -89,7 +102,8 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
 	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: player, Logger: log,
 		Grace: opts.Grace, FirstMoveTimeout: opts.FirstMoveTimeout,
-		MaxEngineGames: opts.MaxEngineGames, MaxEngineGamesPerAddr: opts.MaxEngineGamesPerAddr})
+		MaxEngineGames: opts.MaxEngineGames, MaxEngineGamesPerAddr: opts.MaxEngineGamesPerAddr,
+		SpectatorsPerGame: opts.SpectatorsPerGame, SpectatorsPerAddress: opts.SpectatorsPerAddress})
 	a := &App{Store: st, Hub: hub, log: log, stopHub: stopHub}
 	fail := func(err error) (*App, error) {
 		a.stop()
@@ -104,7 +118,11 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
-	srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
+	guestKey, err := LoadGuestKey(cmp.Or(opts.GuestKeyFile, opts.DB+".guestkey"))
+	if err != nil {
+		return fail(err)
+	}
+	srv, err := New(Config{Hub: hub, Lobby: live.NewLobbyWith(hub, opts.Lobby), GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
 		Logger: log, SecureCookies: opts.SecureCookies,
 		MessageRate: opts.MessageRate, MessageBurst: opts.MessageBurst,
 		WritesPerSecond: opts.WritesPerSecond, WriteBurst: opts.WriteBurst})

@@ -577,7 +577,7 @@ func TestLobbySocket(t *testing.T) {
 		t.Fatalf("seek: %d %v", code, m)
 	}
 	seek := m["id"].(string)
-	if m := w.until("seeks"); !strings.Contains(m.Raw, seek) {
+	if m := w.until("seek_added"); !strings.Contains(m.Raw, seek) {
 		t.Fatalf("the new seek is not listed: %s", m.Raw)
 	}
 	if code, _ := s.do("POST", "/api/seeks/"+seek+"/accept", a, nil); code != 409 {

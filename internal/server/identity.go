@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -100,10 +99,20 @@ func guestName(token string) string {
 	return "Guest-" + hex.EncodeToString(sum[:8])
 }
 
-// newGuestToken returns a new guest token: 256 random bits. The guest's
-// name is derived from it, so a guest keeps his games (and seat) across
-// server restarts as long as he keeps the token.
-func newGuestToken() string { return guestPrefix + rand.Text() + rand.Text() }
+// newGuestToken returns a new guest token, signed by the server
+// (guestkey.go). The guest's name is derived from it, so a guest keeps his
+// games (and seat) across server restarts as long as he keeps the token
+// and the server its key.
+func (s *Server) newGuestToken() string { return s.guests.issue() }
+
+// forgedGuest returns errForgedGuest when r carries a guest token that
+// this server did not sign, and nil otherwise.
+func (s *Server) forgedGuest(r *http.Request) error {
+	if t := token(r); strings.HasPrefix(t, guestPrefix) && !s.guests.valid(t) {
+		return errForgedGuest
+	}
+	return nil
+}
 
 // token returns the session token of r: the Bearer header, else the cookie.
 func token(r *http.Request) string {
@@ -125,6 +134,9 @@ func (s *Server) identity(r *http.Request) Identity {
 		return Identity{}
 	}
 	if strings.HasPrefix(t, guestPrefix) {
+		if !s.guests.valid(t) {
+			return Identity{}
+		}
 		return Identity{Guest: guestName(t), Token: t}
 	}
 	if s.cfg.Accounts == nil {
@@ -149,7 +161,7 @@ func (s *Server) ensureIdentity(w http.ResponseWriter, r *http.Request) Identity
 	if id.Known() {
 		return id
 	}
-	t := newGuestToken()
+	t := s.newGuestToken()
 	s.setCookie(w, t, 30*24*time.Hour)
 	return Identity{Guest: guestName(t), Token: t}
 }

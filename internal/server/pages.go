@@ -64,9 +64,13 @@ func redirect(w http.ResponseWriter, r *http.Request, url string) error {
 
 func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
 	list := s.cfg.Lobby.List()
+	viewer := ""
+	if id := s.identity(r); id.Known() {
+		viewer = id.Seat().ID
+	}
 	seeks := make([]live.SeekJSON, len(list))
 	for i, sk := range list {
-		seeks[i] = sk.JSON()
+		seeks[i] = sk.JSONFor(viewer)
 	}
 	return s.render(w, http.StatusOK, "lobby", s.page(r, "lobby.title", struct {
 		Seeks     []live.SeekJSON
@@ -77,7 +81,7 @@ func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) pageCreateSeek(w http.ResponseWriter, r *http.Request) error {
 	id := s.ensureIdentity(w, r)
 	sk, err := s.createSeek(r.Context(), id, seekRequest{TC: r.FormValue("tc"), Rated: r.FormValue("rated") != "",
-		Color: r.FormValue("color"), Ruleset: r.FormValue("ruleset"), Private: r.FormValue("private") != ""})
+		Color: r.FormValue("color"), Ruleset: r.FormValue("ruleset"), Private: r.FormValue("private") != "", addr: auth.ClientIP(r)})
 	if err != nil {
 		return err
 	}
@@ -302,6 +306,19 @@ func (s *Server) pageChallenge(w http.ResponseWriter, r *http.Request) error {
 		Own       bool
 		URL, Mode string
 	}{sk.JSON(), id.Known() && id.Seat().ID == sk.By.ID, "http://" + r.Host + "/challenge/" + sk.ID, mode}))
+}
+
+// pageCancelChallenge is POST /challenge/{id}/cancel: the creator
+// withdraws his seek and is back in the lobby.
+func (s *Server) pageCancelChallenge(w http.ResponseWriter, r *http.Request) error {
+	id := s.identity(r)
+	if !id.Known() {
+		return &apiError{Status: http.StatusForbidden, Code: live.CodeForbidden, Message: "only its creator may cancel a seek"}
+	}
+	if err := s.cfg.Lobby.Cancel(r.PathValue("id"), id.Seat().ID); err != nil {
+		return err
+	}
+	return redirect(w, r, "/")
 }
 
 func (s *Server) pageAcceptChallenge(w http.ResponseWriter, r *http.Request) error {

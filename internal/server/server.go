@@ -21,8 +21,9 @@
 //     address (IPv6: /64) at the listener, 503 busy with a Retry-After when
 //     auth's password hashing is full; counters in App.Stats and slog.
 //   - Identity (identity.go): a session token from the cookie or a Bearer
-//     header names a user (internal/auth) or a guest (a random token whose
-//     hash is the guest's name).
+//     header names a user (internal/auth) or a guest (a token the server
+//     signed, guestkey.go, whose hash is the guest's name); a guest token
+//     it did not sign is refused.
 //   - Websockets (ws.go): github.com/coder/websocket, a 4 KiB read limit,
 //     JSON messages with a type field, a per-connection message rate. Two
 //     goroutines per connection: the handler reads, one writer sends the
@@ -68,16 +69,21 @@ type Config struct {
 	// client address (defaults 20/s and 60).
 	WritesPerSecond float64
 	WriteBurst      int
+	// GuestKey signs the guest tokens (at least 16 bytes; LoadGuestKey
+	// keeps one in a file). Empty: a random key, so that guests lose their
+	// identity when the server restarts.
+	GuestKey []byte
 }
 
 // Server serves the API and the pages.
 type Server struct {
-	cfg   Config
-	log   *slog.Logger
-	cat   *i18n.Catalog
-	pages *web.Pages
-	ips   *auth.Limiter
-	bound *boundCounters
+	cfg    Config
+	log    *slog.Logger
+	cat    *i18n.Catalog
+	pages  *web.Pages
+	ips    *auth.Limiter
+	bound  *boundCounters
+	guests guestSigner
 }
 
 // New returns a server.
@@ -91,12 +97,16 @@ func New(cfg Config) (*Server, error) {
 	if cfg.WritesPerSecond == 0 {
 		cfg.WritesPerSecond, cfg.WriteBurst = 20, 60
 	}
+	guests, err := newGuestSigner(cfg.GuestKey)
+	if err != nil {
+		return nil, err
+	}
 	cat := i18n.New()
 	pages, err := web.NewPages(cat)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages,
+	return &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}, nil
 }
 
@@ -144,6 +154,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /game/{id}", s.pageGame)
 	page("GET /challenge/{id}", s.pageChallenge)
 	page("POST /challenge/{id}", s.pageAcceptChallenge)
+	page("POST /challenge/{id}/cancel", s.pageCancelChallenge)
 	page("GET /editor", s.pageEditor)
 	page("GET /import", s.pageImportForm)
 	page("POST /import", s.pageImport)
@@ -183,6 +194,7 @@ const (
 	codeBadFormat       live.Code = "bad_format"
 	codeBusy            live.Code = "busy"      // the password hashing is full
 	codeTooLarge        live.Code = "too_large" // a body over its route's limit
+	codeBadGuestToken   live.Code = "bad_guest_token"
 	// codeCanceled answers a request whose client has gone: nobody reads
 	// it, so it is not documented.
 	codeCanceled live.Code = "canceled"
@@ -204,7 +216,7 @@ func codeStatus(c live.Code) int {
 		return http.StatusConflict
 	case live.CodeSeekGone:
 		return http.StatusGone
-	case live.CodeRateLimited, live.CodeTooManyEngineGames:
+	case live.CodeRateLimited, live.CodeTooManyEngineGames, live.CodeTooManySeeks, live.CodeTooManySpectators:
 		return http.StatusTooManyRequests
 	case live.CodeInternal:
 		return http.StatusInternalServerError

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 	"golang.org/x/time/rate"
 
+	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -82,6 +84,10 @@ var pong = []byte(`{"type":"pong"}`)
 // gameWS is GET /api/games/{id}/ws: the game's messages out, the client's
 // moves and requests in.
 func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
+	if err := s.forgedGuest(r); err != nil {
+		writeJSONError(w, s.asAPIError(r, err))
+		return
+	}
 	id := s.identity(r)
 	viewer := ""
 	if id.Known() {
@@ -93,11 +99,15 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
-	conn, err := s.cfg.Hub.Join(ctx, r.PathValue("id"), viewer)
+	conn, err := s.cfg.Hub.JoinFrom(ctx, r.PathValue("id"), viewer, auth.ClientIP(r))
 	if err != nil {
 		e := s.asAPIError(r, err)
 		writeMsg(ctx, c, wsError(e.Code, "%s", e.Message))
-		c.Close(websocket.StatusNormalClosure, string(e.Code))
+		status := websocket.StatusNormalClosure
+		if e.Code == live.CodeTooManySpectators {
+			status = websocket.StatusTryAgainLater
+		}
+		c.Close(status, string(e.Code))
 		return
 	}
 	defer conn.Leave()
@@ -111,7 +121,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		c.Close(websocket.StatusGoingAway, "reconnect and sync")
+		c.Close(websocket.StatusGoingAway, cmp.Or(conn.Reason(), "reconnect and sync"))
 	}()
 	defer keepAlive(ctx, c)()
 
@@ -154,8 +164,13 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// lobbyWS is GET /api/lobby/ws: the seek list and game_started messages.
+// lobbyWS is GET /api/lobby/ws: the newest seeks, then seek_added and
+// seek_removed, and game_started messages.
 func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
+	if err := s.forgedGuest(r); err != nil {
+		writeJSONError(w, s.asAPIError(r, err))
+		return
+	}
 	id := s.identity(r)
 	viewer := ""
 	if id.Known() {
@@ -175,6 +190,10 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 			if err := writeMsg(ctx, c, b); err != nil {
 				return
 			}
+		}
+		if s.cfg.Lobby.Dropped(sub) {
+			// The watcher missed changes: it reconnects for a new list.
+			c.Close(websocket.StatusTryAgainLater, "too slow: reconnect for the list")
 		}
 	}()
 	defer keepAlive(ctx, c)()

@@ -1,21 +1,42 @@
-// The lobby: live seek list, and the jump to the game when a seek of ours
-// is accepted (lobby websocket, docs/api.md).
+// The lobby: the live seek list, and the jump to the game when a seek of
+// ours is accepted (lobby websocket, docs/api.md). The server sends the
+// newest seeks once, then each seek added or removed; this file only
+// applies those changes to the list it shows.
 (function () {
   'use strict';
   const table = document.getElementById('seeks');
   const challenge = document.getElementById('challenge');
+  let seeks = [], limit = 50;
   function connect() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(proto + '//' + location.host + '/api/lobby/ws');
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
-      if (m.type === 'game_started') { location.href = '/game/' + m.game_id; return; }
-      if (m.type === 'seeks' && table) renderSeeks(m.seeks || []);
+      switch (m.type) {
+        case 'game_started': location.href = '/game/' + m.game_id; return;
+        case 'seeks': seeks = m.seeks || []; limit = m.limit || limit; break;
+        case 'seek_added':
+          seeks = seeks.filter((s) => s.id !== m.seek.id);
+          seeks.unshift(m.seek);
+          if (seeks.length > limit) seeks.length = limit;
+          break;
+        case 'seek_removed':
+          seeks = seeks.filter((s) => s.id !== m.id);
+          if (m.next && !seeks.some((s) => s.id === m.next.id)) seeks.push(m.next);
+          break;
+        default: return;
+      }
+      if (table) { table.dataset.total = String(m.total || 0); renderSeeks(); }
     };
     ws.onclose = () => setTimeout(connect, 2000);
   }
-  function renderSeeks(seeks) {
+  function button(action, cls, text) {
+    const f = document.createElement('form'); f.method = 'post'; f.action = action;
+    const b = document.createElement('button'); b.type = 'submit'; b.className = cls; b.textContent = text;
+    f.appendChild(b); return f;
+  }
+  function renderSeeks() {
     const body = table.querySelector('tbody');
     const t = table.dataset;
     body.textContent = '';
@@ -30,9 +51,10 @@
         const td = document.createElement('td'); td.textContent = v; tr.appendChild(td);
       }
       const td = document.createElement('td');
-      const f = document.createElement('form'); f.method = 'post'; f.action = '/challenge/' + encodeURIComponent(s.id);
-      const b = document.createElement('button'); b.type = 'submit'; b.className = 'accept-seek'; b.textContent = t.tPlay;
-      f.appendChild(b); td.appendChild(f); tr.appendChild(td); body.appendChild(tr);
+      const url = '/challenge/' + encodeURIComponent(s.id);
+      // One's own seek is offered for cancelling, never for playing.
+      td.appendChild(s.own ? button(url + '/cancel', 'cancel-seek', t.tCancel) : button(url, 'accept-seek', t.tPlay));
+      tr.appendChild(td); body.appendChild(tr);
     }
   }
   if (challenge && challenge.dataset.own === 'true') {
