@@ -114,7 +114,7 @@ func (gr *GameReader) next() (*Game, error) {
 	g, err := r.game(index)
 	switch {
 	case r.err == errTooLarge:
-		return nil, &ParseError{File: r.file, Line: int(at.line), Column: int(at.col), Game: index,
+		return nil, &ParseError{File: r.file, Line: int(r.cutAt.line), Column: int(r.cutAt.col), Game: index,
 			Msg: fmt.Sprintf("more than %d bytes in one game, reading %q", r.max, r.cut), Err: ErrTooLarge}
 	case r.err != nil:
 		// A game cut short by a read error may look whole: drop it.

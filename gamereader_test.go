@@ -94,9 +94,9 @@ func TestGameReaderErrors(t *testing.T) {
 		game      int
 	}{
 		{"a token over the bound", io.MultiReader(strings.NewReader(head+"[Result \"*\"]\n\n1. "), zeros('z')), 1 << 16,
-			ErrTooLarge, `more than 65536 bytes in one game, reading "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz…"`, 5, 1, 2},
+			ErrTooLarge, `more than 65536 bytes in one game, reading "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz…"`, 7, 4, 2},
 		{"a comment over the bound", io.MultiReader(strings.NewReader(head+"[Event \"e\"]\n{"), zeros('c')), 0,
-			ErrTooLarge, "more than 1048576 bytes", 5, 1, 2},
+			ErrTooLarge, `more than 1048576 bytes in one game, reading "{ccc`, 6, 1, 2},
 		{"white space between games", io.MultiReader(strings.NewReader(head), io.LimitReader(zeros(' '), 3<<20), strings.NewReader("[Result \"*\"]\n\n1. zz *")), 1 << 16,
 			ErrSyntax, `"zz": want a ply`, 7, 4, 2},
 		{"a read error", io.MultiReader(strings.NewReader(head+"[Result \"*\"]\n\n1. 76"), iotest.ErrReader(failing)), 0,
@@ -213,6 +213,33 @@ func TestExcerpt(t *testing.T) {
 	} {
 		if got := excerpt(tc.in); got != tc.want {
 			t.Errorf("excerpt(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestGameWriter: games written one at a time are the bytes WriteGames
+// writes of them all, in every format.
+func TestGameWriter(t *testing.T) {
+	games := writerCases(t)
+	for _, f := range writers {
+		var hold []*Game
+		for _, g := range games {
+			if canHold(f, g) {
+				hold = append(hold, g)
+			}
+		}
+		var all, one bytes.Buffer
+		if err := WriteGames(&all, f, hold...); err != nil {
+			t.Fatal(err)
+		}
+		gw := NewGameWriter(&one, f)
+		for _, g := range hold {
+			if err := gw.Write(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if one.String() != all.String() || len(hold) < 2 {
+			t.Errorf("%s: %d games one at a time:\n%s\nall at once:\n%s", f, len(hold), one.String(), all.String())
 		}
 	}
 }

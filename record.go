@@ -290,35 +290,65 @@ func ParseGames(file string, data []byte, f Format) ([]*Game, error) {
 }
 
 // WriteGames writes the games to w in format f; every format has a writer.
-// A game the format cannot hold is an error wrapping ErrUnwritable.
+// A game the format cannot hold is an error wrapping ErrUnwritable, and
+// then nothing is written.
 func WriteGames(w io.Writer, f Format, games ...*Game) error {
 	var b []byte
 	for i, g := range games {
 		var err error
-		switch f {
-		case FormatToguz:
-			b, err = g.appendToguz(b)
-		case FormatTGK:
-			if i > 0 {
-				b = append(b, '\n')
-			}
-			b, err = g.appendTGK(b)
-		case FormatPlayOK:
-			if i > 0 {
-				b = append(b, '\n')
-			}
-			b, err = g.appendPlayOK(b)
-		case FormatPlayStrategy:
-			b, err = g.appendPlayStrategy(b)
-		default:
-			return fmt.Errorf("no writer for the record format %s", f)
-		}
-		if err != nil {
+		if b, err = appendGame(b, f, i, g); err != nil {
 			return err
 		}
 	}
 	_, err := w.Write(b)
 	return err
+}
+
+// GameWriter writes games one at a time, as WriteGames writes them all:
+// what it writes of a file of games is the same bytes.
+type GameWriter struct {
+	w   io.Writer
+	f   Format
+	n   int
+	buf []byte
+}
+
+// NewGameWriter returns a writer of games to w in format f.
+func NewGameWriter(w io.Writer, f Format) *GameWriter { return &GameWriter{w: w, f: f} }
+
+// Write writes g after the games written before. A game the format cannot
+// hold is an error wrapping ErrUnwritable, and then nothing of it is
+// written.
+func (gw *GameWriter) Write(g *Game) error {
+	b, err := appendGame(gw.buf[:0], gw.f, gw.n, g)
+	if err != nil {
+		return err
+	}
+	gw.buf = b
+	gw.n++
+	_, err = gw.w.Write(b)
+	return err
+}
+
+// appendGame writes g, the game of index i (from 0) in a file, in format f.
+func appendGame(b []byte, f Format, i int, g *Game) ([]byte, error) {
+	switch f {
+	case FormatToguz:
+		return g.appendToguz(b)
+	case FormatTGK:
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		return g.appendTGK(b)
+	case FormatPlayOK:
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		return g.appendPlayOK(b)
+	case FormatPlayStrategy:
+		return g.appendPlayStrategy(b)
+	}
+	return b, fmt.Errorf("no writer for the record format %s", f)
 }
 
 // String returns the game in our format.
@@ -355,6 +385,7 @@ type reader struct {
 	max     int    // the most bytes of one game, white space dropped aside (0: no bound)
 	err     error  // why more stopped early: the source's error or errTooLarge
 	cut     string // what was being read when the game passed the bound
+	cutAt   textAt // and where
 }
 
 // source is what a reader reads its data from.
@@ -378,7 +409,7 @@ func (r *reader) more() bool {
 		return false
 	}
 	if r.max > 0 && r.off+len(r.data)-r.start-r.skipped >= r.max {
-		r.err, r.cut = errTooLarge, excerpt(r.data[r.i:])
+		r.err, r.cut, r.cutAt = errTooLarge, excerpt(r.data[r.i:]), r.at()
 		return false
 	}
 	// Each read adds at least half of what the window holds (when the
