@@ -86,3 +86,16 @@ func excerpt(s string) string {
 	}
 	return s[:n] + "…"
 }
+
+// excerptEnd is excerpt for the end of s: an ellipsis and its last
+// excerptBytes bytes at most.
+func excerptEnd(s string) string {
+	if len(s) <= excerptBytes {
+		return s
+	}
+	n := len(s) - excerptBytes
+	for n < len(s) && !utf8.RuneStart(s[n]) {
+		n++
+	}
+	return "…" + s[n:]
+}

@@ -90,7 +90,7 @@ func TestGameReaderErrors(t *testing.T) {
 		max       int
 		err       error
 		want      string
-		line, col int
+		line, col int // col 0: where the last read ended
 		game      int
 	}{
 		{"a token over the bound", io.MultiReader(strings.NewReader(head+"[Result \"*\"]\n\n1. "), zeros('z')), 1 << 16,
@@ -103,6 +103,8 @@ func TestGameReaderErrors(t *testing.T) {
 			failing, "reading the file: disk on fire", 5, 1, 2},
 		{"a FEN too long to quote", strings.NewReader("[FEN \"" + strings.Repeat("9S,", 1000) + "\"]\n\n*"), 0,
 			ErrSyntax, `tag FEN: a value of 3000 bytes, "9S,9S,9S,9S,9S,9S,9S,9S,9S,9S,9S,9S,9S,9…": want at most 256`, 1, 7, 1},
+		{"a tag value over the bound", io.MultiReader(strings.NewReader("[White \""), zeros('w')), 1 << 16,
+			ErrTooLarge, `more than 65536 bytes in one game, reading "…wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"`, 1, 0, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gr := NewGameReader(tc.src, "big.pgn", 0)
@@ -121,7 +123,7 @@ func TestGameReaderErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 200 {
 				t.Errorf("error %q (%d bytes), want at most 200 bytes saying %q", err, len(err.Error()), tc.want)
 			}
-			if !strings.HasPrefix(err.Error(), "big.pgn:") || pe.Line != tc.line || pe.Column != tc.col || pe.Game != tc.game || games != tc.game-1 {
+			if !strings.HasPrefix(err.Error(), "big.pgn:") || pe.Line != tc.line || tc.col != 0 && pe.Column != tc.col || pe.Game != tc.game || games != tc.game-1 {
 				t.Errorf("error at %d:%d game %d after %d games, want %d:%d game %d: %v", pe.Line, pe.Column, pe.Game, games, tc.line, tc.col, tc.game, err)
 			}
 			if _, again := gr.Next(); again != err {
@@ -213,6 +215,15 @@ func TestExcerpt(t *testing.T) {
 	} {
 		if got := excerpt(tc.in); got != tc.want {
 			t.Errorf("excerpt(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"short", "short"},
+		{strings.Repeat("z", 41), "…" + strings.Repeat("z", 40)},
+		{strings.Repeat("ж", 30) + "z", "…" + strings.Repeat("ж", 19) + "z"},
+	} {
+		if got := excerptEnd(tc.in); got != tc.want {
+			t.Errorf("excerptEnd(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -410,6 +410,11 @@ func (r *reader) more() bool {
 	}
 	if r.max > 0 && r.off+len(r.data)-r.start-r.skipped >= r.max {
 		r.err, r.cut, r.cutAt = errTooLarge, excerpt(r.data[r.i:]), r.at()
+		if r.i+excerptBytes > len(r.data) {
+			// Within a tag or a comment, r.i has gone as far as the bound:
+			// what is quoted is what comes before.
+			r.cut = excerptEnd(r.data[:r.i])
+		}
 		return false
 	}
 	// Each read adds at least half of what the window holds (when the
