@@ -78,6 +78,8 @@ type Server struct {
 	pages *web.Pages
 	ips   *auth.Limiter
 	bound *boundCounters
+	// imports bounds the imports running at once (imports.go).
+	imports importGate
 }
 
 // New returns a server.
