@@ -101,9 +101,9 @@ func (gr *GameReader) next() (*Game, error) {
 			r.format = r.detect(detectBytes)
 			r.keep = false
 			r.i, r.line, r.col = 0, 1, 1
-			if r.err == errTooLarge {
-				r.err = nil // the game's reading says so, naming it
-			}
+			// The reading of the game that passed the bound, or that the
+			// read error cut short, says so again, naming it.
+			r.err = nil
 		}
 	}
 	r.skipBetween()

@@ -101,6 +101,10 @@ func TestGameReaderErrors(t *testing.T) {
 			ErrSyntax, `"zz": want a ply`, 7, 4, 2},
 		{"a read error", io.MultiReader(strings.NewReader(head+"[Result \"*\"]\n\n1. 76"), iotest.ErrReader(failing)), 0,
 			failing, "reading the file: disk on fire", 5, 1, 2},
+		{"a read error while detecting", io.MultiReader(strings.NewReader("[Result \"*\"]\n\n*\n\n[Result \"*\"]\n\n1. 76"), iotest.ErrReader(failing)), 0,
+			failing, "reading the file: disk on fire", 5, 1, 2},
+		{"data with a read error", &errAfter{strings.NewReader(head + "[Result \"*\"]\n\n1. 76"), failing}, 0,
+			failing, "reading the file: disk on fire", 5, 1, 2},
 		{"a FEN too long to quote", strings.NewReader("[FEN \"" + strings.Repeat("9S,", 1000) + "\"]\n\n*"), 0,
 			ErrSyntax, `tag FEN: a value of 3000 bytes, "9S,9S,9S,9S,9S,9S,9S,9S,9S,9S,9S,9S,9S,9…": want at most 256`, 1, 7, 1},
 		{"a tag value over the bound", io.MultiReader(strings.NewReader("[White \""), zeros('w')), 1 << 16,
@@ -131,6 +135,17 @@ func TestGameReaderErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// errAfter hands over all of r in one read, with err.
+type errAfter struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errAfter) Read(p []byte) (int, error) {
+	n, _ := io.ReadFull(e.r, p)
+	return n, e.err
 }
 
 // zeros is an endless source of c.

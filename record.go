@@ -392,6 +392,7 @@ type reader struct {
 type source struct {
 	r   io.Reader
 	buf []byte
+	err error // a read error after the data read with it
 }
 
 // readChunk is the least a reader asks its source for.
@@ -406,6 +407,11 @@ var errTooLarge = errors.New("game over the bound")
 // read would pass the bound (r.err says which).
 func (r *reader) more() bool {
 	if r.src == nil {
+		return false
+	}
+	if r.src.err != nil {
+		// The read error, once the reader needs what it would have read.
+		r.err = r.src.err
 		return false
 	}
 	if r.max > 0 && r.off+len(r.data)-r.start-r.skipped >= r.max {
@@ -445,9 +451,12 @@ func (r *reader) more() bool {
 		b.Write(buf[:n])
 		r.data = b.String()
 	}
-	if err != nil {
+	switch {
+	case err == io.EOF:
 		r.src = nil
-		if err != io.EOF {
+	case err != nil:
+		r.src.err = err
+		if n == 0 {
 			r.err = err
 		}
 	}
