@@ -428,8 +428,14 @@ func (r *reader) more() bool {
 	// long game whatever the size of the source's reads; a short window
 	// takes what one read gives.
 	least := max(1, len(r.data)/2)
+	want := max(readChunk, least)
+	if l, ok := r.src.r.(interface{ Len() int }); ok {
+		// A source that tells what is left (ParseGames's bytes.Reader)
+		// needs no larger a buffer: one more byte, to meet its end.
+		want = max(least, min(want, l.Len()+1))
+	}
 	buf := r.src.buf
-	if want := max(readChunk, least); len(buf) < want {
+	if len(buf) < want {
 		buf = make([]byte, want)
 		r.src.buf = buf
 	}
