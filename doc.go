@@ -36,7 +36,9 @@
 //     ParseGames reads ours (FormatToguz, defined on Format), PlayOK PGN,
 //     TGK and PlayStrategy move lists, and WriteGames writes them all;
 //     DetectFormat tells them apart, and names the format of what any
-//     writer wrote.
+//     writer wrote. A GameReader reads them from an io.Reader one game at
+//     a time, in memory bounded by one game (MaxGameBytes), however large
+//     the file; errors quote at most a short excerpt of the bad text.
 //   - Position.Diagram and ParseDiagram (diagram.go): the text board of the
 //     seed documents.
 //   - Key: a 64-bit hash of a position for tables and books.

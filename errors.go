@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrSyntax is wrapped by every ParseError that is about the text itself
@@ -68,3 +69,33 @@ func (e *ParseError) Error() string {
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// excerptBytes is the most of a bad input's text that an error quotes, so
+// that a huge bad token gives a short message.
+const excerptBytes = 40
+
+// excerpt returns s for quoting in an error: whole when short, else its
+// first excerptBytes bytes (cut at a rune boundary) and an ellipsis.
+func excerpt(s string) string {
+	if len(s) <= excerptBytes {
+		return s
+	}
+	n := excerptBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// excerptEnd is excerpt for the end of s: an ellipsis and its last
+// excerptBytes bytes at most.
+func excerptEnd(s string) string {
+	if len(s) <= excerptBytes {
+		return s
+	}
+	n := len(s) - excerptBytes
+	for n < len(s) && !utf8.RuneStart(s[n]) {
+		n++
+	}
+	return "…" + s[n:]
+}

@@ -64,7 +64,7 @@ func (e *NotationError) Unwrap() error { return ErrNotation }
 func ParsePly(s string) (Ply, error) {
 	y, n := scanPly(s)
 	if n == 0 || n != len(s) {
-		return Ply{}, fmt.Errorf("%w: ply %q: want two digits (hole played, hole of the last stone) and an optional x, or the hole alone", ErrSyntax, s)
+		return Ply{}, fmt.Errorf("%w: ply %q: want two digits (hole played, hole of the last stone) and an optional x, or the hole alone", ErrSyntax, excerpt(s))
 	}
 	return y, nil
 }

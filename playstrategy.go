@@ -43,7 +43,7 @@ func (p Position) PlayStrategyMove(m Move) string {
 func (p Position) ParsePlayStrategyMove(s string) (Move, error) {
 	y, _, rest, err := readSquares(p, s)
 	if err == nil && rest != "" {
-		err = fmt.Errorf("%w: move %q: want two squares such as e1f2", ErrSyntax, s)
+		err = fmt.Errorf("%w: move %q: want two squares such as e1f2", ErrSyntax, excerpt(s))
 	}
 	return y.Move, err
 }
@@ -70,7 +70,7 @@ func readSquares(p Position, w string) (Ply, Position, string, error) {
 	files, ranks, ok := parseSquares(w)
 	if !ok {
 		return Ply{}, p, "", fmt.Errorf("%w: %q: want a move as two squares such as e1f2 (files a..%c, rank 1 White, 2 Black)",
-			ErrSyntax, w, 'a'+p.Holes()-1)
+			ErrSyntax, excerpt(w), 'a'+p.Holes()-1)
 	}
 	n := p.Holes()
 	hole := func(i int) (Player, int, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestPlayStrategyRules replays RULES.md §6's moves and position strings.
@@ -133,6 +134,9 @@ func FuzzParseGames(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, format uint8) {
 		in := Format(format % 5)
 		games, err := ParseGames("fuzz", []byte(s), in)
+		// A GameReader reads the same, whatever the size of its
+		// source's reads.
+		sameRead(t, "one byte", s, iotest.OneByteReader(strings.NewReader(s)), in)
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) && in != 0 {

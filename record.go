@@ -1,6 +1,8 @@
 package toguz
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -125,12 +127,20 @@ func ParseFormat(s string) (Format, error) {
 // the end, is read as TGK: give the format to be told it is truncated.
 func DetectFormat(data []byte) Format {
 	r := reader{data: strings.TrimPrefix(string(data), bom), line: 1, col: 1}
+	return r.detect(0)
+}
+
+// detect is DetectFormat on what r reads, from where it is. With a limit,
+// it decides as at the end of the file once it has read limit bytes
+// without a game that decides (a GameReader's bounded look ahead).
+func (r *reader) detect(limit int) Format {
 	noResult := false // a game with no plies and no result token
 	for {
 		r.skipSpace()
-		if r.eof() {
+		if r.eof() || limit > 0 && r.i >= limit {
 			break
 		}
+		r.start, r.skipped = r.off+r.i, 0
 		s := r.shape()
 		has := func(name, value string) bool {
 			for _, t := range s.tags {
@@ -160,8 +170,11 @@ func DetectFormat(data []byte) Format {
 			// A game that reads and replays under PlayOK's rules is
 			// PlayOK's; one that does not (a capture without its kazan
 			// total) is not.
-			pr := s.start
-			pr.format = FormatPlayOK
+			// A copy of r at the game's start, which reads no further
+			// than r has.
+			pr := *r
+			pr.i, pr.line, pr.col = s.start, int(s.startAt.line), int(s.startAt.col)
+			pr.src, pr.err, pr.format = nil, nil, FormatPlayOK
 			if g, err := pr.game(1); err == nil {
 				if _, err := g.Final(); err == nil {
 					return FormatPlayOK
@@ -186,7 +199,8 @@ func DetectFormat(data []byte) Format {
 
 // gameShape is what DetectFormat sees of one game.
 type gameShape struct {
-	start   reader // at the game's first tag or token
+	start   int    // the offset of the game's first tag or token
+	startAt textAt // and its line and column
 	tags    []Tag
 	plies   int  // words in the movetext before the result token
 	squares bool // the first move is written as squares
@@ -198,7 +212,7 @@ type gameShape struct {
 // shape reads one game, up to the next game's tags or the end of the file,
 // as DetectFormat needs it.
 func (r *reader) shape() gameShape {
-	s := gameShape{start: *r}
+	s := gameShape{start: r.i, startAt: r.at()}
 	for {
 		r.skipSpace()
 		if r.eof() {
@@ -254,22 +268,20 @@ func (r *reader) shape() gameShape {
 // numbering, the shape of every ply, PlayStrategy's squares); call
 // Game.Final or Game.Outcome on each game to check it against the rules.
 // The error is a *ParseError with the line, column and game; the games read
-// before it are returned with it.
+// before it are returned with it. A game is at most DefaultMaxGameBytes; a
+// file too large to hold all its games in memory is read with a
+// GameReader, one game at a time.
 func ParseGames(file string, data []byte, f Format) ([]*Game, error) {
 	if f == 0 {
 		f = DetectFormat(data)
 	}
-	if f < FormatToguz || f > FormatPlayStrategy {
-		return nil, fmt.Errorf("unknown record format %d", f)
-	}
-	r := reader{data: strings.TrimPrefix(string(data), bom), file: file, format: f, line: 1, col: 1}
+	gr := NewGameReader(bytes.NewReader(data), file, f)
 	var games []*Game
 	for {
-		r.skipSpace()
-		if r.eof() {
+		g, err := gr.Next()
+		if err == io.EOF {
 			return games, nil
 		}
-		g, err := r.game(len(games) + 1)
 		if err != nil {
 			return games, err
 		}
@@ -278,35 +290,65 @@ func ParseGames(file string, data []byte, f Format) ([]*Game, error) {
 }
 
 // WriteGames writes the games to w in format f; every format has a writer.
-// A game the format cannot hold is an error wrapping ErrUnwritable.
+// A game the format cannot hold is an error wrapping ErrUnwritable, and
+// then nothing is written.
 func WriteGames(w io.Writer, f Format, games ...*Game) error {
 	var b []byte
 	for i, g := range games {
 		var err error
-		switch f {
-		case FormatToguz:
-			b, err = g.appendToguz(b)
-		case FormatTGK:
-			if i > 0 {
-				b = append(b, '\n')
-			}
-			b, err = g.appendTGK(b)
-		case FormatPlayOK:
-			if i > 0 {
-				b = append(b, '\n')
-			}
-			b, err = g.appendPlayOK(b)
-		case FormatPlayStrategy:
-			b, err = g.appendPlayStrategy(b)
-		default:
-			return fmt.Errorf("no writer for the record format %s", f)
-		}
-		if err != nil {
+		if b, err = appendGame(b, f, i, g); err != nil {
 			return err
 		}
 	}
 	_, err := w.Write(b)
 	return err
+}
+
+// GameWriter writes games one at a time, as WriteGames writes them all:
+// what it writes of a file of games is the same bytes.
+type GameWriter struct {
+	w   io.Writer
+	f   Format
+	n   int
+	buf []byte
+}
+
+// NewGameWriter returns a writer of games to w in format f.
+func NewGameWriter(w io.Writer, f Format) *GameWriter { return &GameWriter{w: w, f: f} }
+
+// Write writes g after the games written before. A game the format cannot
+// hold is an error wrapping ErrUnwritable, and then nothing of it is
+// written.
+func (gw *GameWriter) Write(g *Game) error {
+	b, err := appendGame(gw.buf[:0], gw.f, gw.n, g)
+	if err != nil {
+		return err
+	}
+	gw.buf = b
+	gw.n++
+	_, err = gw.w.Write(b)
+	return err
+}
+
+// appendGame writes g, the game of index i (from 0) in a file, in format f.
+func appendGame(b []byte, f Format, i int, g *Game) ([]byte, error) {
+	switch f {
+	case FormatToguz:
+		return g.appendToguz(b)
+	case FormatTGK:
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		return g.appendTGK(b)
+	case FormatPlayOK:
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		return g.appendPlayOK(b)
+	case FormatPlayStrategy:
+		return g.appendPlayStrategy(b)
+	}
+	return b, fmt.Errorf("no writer for the record format %s", f)
 }
 
 // String returns the game in our format.
@@ -323,16 +365,122 @@ func (g *Game) String() string {
 const bom = "\ufeff"
 
 // reader reads the PGN-like formats. It works on a string so that slicing
-// never copies, and counts lines and columns (in runes) as it goes.
+// never copies, and counts lines and columns (in runes) as it goes. With a
+// source, data is a window on it that grows as the reader looks further
+// (more) and that the GameReader drops between games; without one, data is
+// all there is. Runs of white space that reach the end of the window are
+// dropped as they are read (unless keep), and count for no game.
 type reader struct {
 	data      string
 	i         int
 	line, col int
 	file      string
 	format    Format
+
+	src     *source
+	keep    bool   // keep all the source read in data (DetectFormat's look ahead)
+	off     int    // the offset in the source of data[0]
+	start   int    // the offset in the source of the game being read
+	skipped int    // the bytes of white space dropped since start
+	max     int    // the most bytes of one game, white space dropped aside (0: no bound)
+	err     error  // why more stopped early: the source's error or errTooLarge
+	cut     string // what was being read when the game passed the bound
+	cutAt   textAt // and where
 }
 
-func (r *reader) eof() bool  { return r.i >= len(r.data) }
+// source is what a reader reads its data from.
+type source struct {
+	r   io.Reader
+	buf []byte
+	err error // a read error after the data read with it
+}
+
+// readChunk is the least a reader asks its source for.
+const readChunk = 64 << 10
+
+// errTooLarge is reader.err when a game passes the bound; the GameReader
+// turns it into a ParseError naming the game.
+var errTooLarge = errors.New("game over the bound")
+
+// more appends more of the source to data and reports whether it did:
+// false at the end of the source, on a read error and when the game being
+// read would pass the bound (r.err says which).
+func (r *reader) more() bool {
+	if r.src == nil {
+		return false
+	}
+	if r.src.err != nil {
+		// The read error, once the reader needs what it would have read.
+		r.err = r.src.err
+		return false
+	}
+	if r.max > 0 && r.off+len(r.data)-r.start-r.skipped >= r.max {
+		r.err, r.cut, r.cutAt = errTooLarge, excerpt(r.data[r.i:]), r.at()
+		if r.i+excerptBytes > len(r.data) {
+			// Within a tag or a comment, r.i has gone as far as the bound:
+			// what is quoted is what comes before.
+			r.cut = excerptEnd(r.data[:r.i])
+		}
+		return false
+	}
+	// Each read adds at least half of what the window holds (when the
+	// source has it), so that the copying stays linear in the size of a
+	// long game whatever the size of the source's reads; a short window
+	// takes what one read gives.
+	least := max(1, len(r.data)/2)
+	want := max(readChunk, least)
+	if l, ok := r.src.r.(interface{ Len() int }); ok {
+		// A source that tells what is left (ParseGames's bytes.Reader)
+		// needs no larger a buffer: one more byte, to meet its end.
+		want = max(least, min(want, l.Len()+1))
+	}
+	buf := r.src.buf
+	if len(buf) < want {
+		buf = make([]byte, want)
+		r.src.buf = buf
+	}
+	n, err := 0, error(nil)
+	for empty := 0; n < least && err == nil; {
+		var k int
+		k, err = r.src.r.Read(buf[n:])
+		n += k
+		if k > 0 {
+			empty = 0
+		} else if empty++; empty == 100 && err == nil {
+			err = io.ErrNoProgress // as bufio says of a reader that never gives
+		}
+	}
+	if n > 0 {
+		var b strings.Builder
+		b.Grow(len(r.data) + n)
+		b.WriteString(r.data)
+		b.Write(buf[:n])
+		r.data = b.String()
+	}
+	switch {
+	case err == io.EOF:
+		r.src = nil
+	case err != nil:
+		r.src.err = err
+		if n == 0 {
+			r.err = err
+		}
+	}
+	return n > 0
+}
+
+// avail reports whether data holds the byte at offset k, reading more of
+// the source if needed.
+func (r *reader) avail(k int) bool {
+	for k >= len(r.data) {
+		if !r.more() {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *reader) eof() bool  { return !r.avail(r.i) }
 func (r *reader) peek() byte { return r.data[r.i] }
 func (r *reader) at() textAt { return textAt{int32(r.line), int32(r.col)} }
 
@@ -357,14 +505,30 @@ func isSpace(c byte) bool {
 // skipSpace skips white space and returns the number of line ends skipped.
 func (r *reader) skipSpace() int {
 	lines := r.line
-	for r.i < len(r.data) && isSpace(r.data[r.i]) {
-		if r.data[r.i] == '\n' {
-			r.line++
-			r.col = 1
-		} else {
-			r.col++
+	run := r.i
+	for {
+		for r.i < len(r.data) && isSpace(r.data[r.i]) {
+			if r.data[r.i] == '\n' {
+				r.line++
+				r.col = 1
+			} else {
+				r.col++
+			}
+			r.i++
 		}
-		r.i++
+		if r.i < len(r.data) || r.src == nil {
+			break
+		}
+		if !r.keep {
+			// No caller holds an offset in data across white space: the
+			// window can go, and the run counts for no game.
+			r.skipped += r.i - run
+			r.off += r.i
+			r.data, r.i, run = "", 0, 0
+		}
+		if !r.more() {
+			break
+		}
 	}
 	return r.line - lines
 }
@@ -372,7 +536,7 @@ func (r *reader) skipSpace() int {
 // word reads up to the next space, comment or tag.
 func (r *reader) word() string {
 	j := r.i
-	for j < len(r.data) && !isSpace(r.data[j]) && r.data[j] != '{' && r.data[j] != '[' && r.data[j] != ';' {
+	for r.avail(j) && !isSpace(r.data[j]) && r.data[j] != '{' && r.data[j] != '[' && r.data[j] != ';' {
 		j++
 	}
 	w := r.data[r.i:j]
@@ -394,7 +558,7 @@ func (r *reader) tag() (Tag, textAt, error) {
 	r.advance(1) // [
 	r.skipSpace()
 	j := r.i
-	for j < len(r.data) && (isTagNameByte(r.data[j])) {
+	for r.avail(j) && isTagNameByte(r.data[j]) {
 		j++
 	}
 	if j == r.i {
@@ -404,7 +568,7 @@ func (r *reader) tag() (Tag, textAt, error) {
 	r.advance(j - r.i)
 	r.skipSpace()
 	if r.eof() || r.peek() != '"' {
-		return bad("no quoted value after " + name)
+		return bad("no quoted value after " + excerpt(name))
 	}
 	r.advance(1)
 	valueAt := r.at()
@@ -412,13 +576,13 @@ func (r *reader) tag() (Tag, textAt, error) {
 	plain := r.i
 	for {
 		if r.eof() || r.peek() == '\n' {
-			return bad("the value of " + name + " has no closing quote")
+			return bad("the value of " + excerpt(name) + " has no closing quote")
 		}
 		c := r.peek()
 		if c == '"' {
 			break
 		}
-		if c == '\\' && r.i+1 < len(r.data) && (r.data[r.i+1] == '"' || r.data[r.i+1] == '\\') {
+		if c == '\\' && r.avail(r.i+1) && (r.data[r.i+1] == '"' || r.data[r.i+1] == '\\') {
 			b.WriteString(r.data[plain:r.i])
 			b.WriteByte(r.data[r.i+1])
 			r.advance(2)
@@ -435,10 +599,11 @@ func (r *reader) tag() (Tag, textAt, error) {
 	r.advance(1) // "
 	r.skipSpace()
 	if r.eof() || r.peek() != ']' {
-		return bad("no ] after the value of " + name)
+		return bad("no ] after the value of " + excerpt(name))
 	}
 	r.advance(1)
-	return Tag{name, value}, valueAt, nil
+	// Clones, so that a Game does not hold the reader's window.
+	return Tag{strings.Clone(name), strings.Clone(value)}, valueAt, nil
 }
 
 func isTagNameByte(c byte) bool {
@@ -449,18 +614,18 @@ func isTagNameByte(c byte) bool {
 // {…}, \} stands for } and \\ for \; any other backslash is itself.
 func (r *reader) comment() (string, bool) {
 	if r.peek() == ';' {
-		j := strings.IndexByte(r.data[r.i:], '\n')
-		if j < 0 {
-			j = len(r.data) - r.i
+		j := r.i
+		for r.avail(j) && r.data[j] != '\n' {
+			j++
 		}
 		// The writer puts one space after the ;.
-		text := strings.TrimSuffix(strings.TrimPrefix(r.data[r.i+1:r.i+j], " "), "\r")
-		r.advance(j)
-		return text, true
+		text := strings.TrimSuffix(strings.TrimPrefix(r.data[r.i+1:j], " "), "\r")
+		r.advance(j - r.i)
+		return strings.Clone(text), true
 	}
 	var b strings.Builder
 	plain := r.i + 1
-	for j := plain; j < len(r.data); j++ {
+	for j := plain; r.avail(j); j++ {
 		switch r.data[j] {
 		case '}':
 			text := r.data[plain:j]
@@ -469,9 +634,9 @@ func (r *reader) comment() (string, bool) {
 				text = b.String()
 			}
 			r.advance(j + 1 - r.i)
-			return text, true
+			return strings.Clone(text), true
 		case '\\':
-			if j+1 < len(r.data) && (r.data[j+1] == '}' || r.data[j+1] == '\\') {
+			if r.avail(j+1) && (r.data[j+1] == '}' || r.data[j+1] == '\\') {
 				b.WriteString(r.data[plain:j])
 				j++
 				plain = j
@@ -559,7 +724,7 @@ func (r *reader) game(index int) (*Game, error) {
 		if n := moveNumberLen(w); n > 0 {
 			num, err := strconv.Atoi(strings.TrimRight(w[:n], "."))
 			if err != nil || num != full {
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "move number %s: want %d", w[:n], full)
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "move number %s: want %d", excerpt(w[:n]), full)
 			}
 			w = w[n:]
 			at.col += int32(n)
@@ -578,7 +743,7 @@ func (r *reader) game(index int) (*Game, error) {
 		} else {
 			var n int
 			if gp.Ply, n = scanPly(w); n == 0 {
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x; or the hole alone: 7), a move number, a comment or a result", w)
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x; or the hole alone: 7), a move number, a comment or a result", excerpt(w))
 			}
 			rest = w[n:]
 		}
@@ -586,9 +751,9 @@ func (r *reader) game(index int) (*Game, error) {
 			k, ok := parseKazanNote(rest)
 			switch {
 			case r.format == FormatPlayStrategy:
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a move as two squares such as e1f2", w)
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a move as two squares such as e1f2", excerpt(w))
 			case !ok:
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: after the ply %s want only a kazan total such as (10)", w, gp.Ply)
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: after the ply %s want only a kazan total such as (10)", excerpt(w), gp.Ply)
 			}
 			gp.Kazan = k
 		}
@@ -636,7 +801,7 @@ func (r *reader) afterResult(g *Game, index int) error {
 		case !ok:
 			return r.errorf(at, index, 0, ErrSyntax, "comment with no closing }")
 		case strings.TrimSpace(text) != "zero":
-			return r.errorf(at, index, 0, ErrSyntax, "comment {%s} after the result: PlayOK writes only {zero} there", text)
+			return r.errorf(at, index, 0, ErrSyntax, "comment {%s} after the result: PlayOK writes only {zero} there", excerpt(text))
 		}
 		g.Termination = ByAtsyrau
 		r.skipSpace()
@@ -649,7 +814,7 @@ func (r *reader) afterResult(g *Game, index int) error {
 	if w == "" {
 		w = r.data[r.i : r.i+1]
 	}
-	return r.errorf(at, index, 0, ErrSyntax, "%q after the result token: want the next game's tags or the end of the file", w)
+	return r.errorf(at, index, 0, ErrSyntax, "%q after the result token: want the next game's tags or the end of the file", excerpt(w))
 }
 
 // header reads the tag pairs of a game and the tags with a meaning.
@@ -688,10 +853,20 @@ func (r *reader) header(g *Game) error {
 	}
 }
 
+// maxTagValue is the longest value of a tag with a meaning: far more than
+// any ruleset or position string, few enough bytes to quote in an error.
+const maxTagValue = 256
+
 // applyTag sets the field of g that tag t gives a meaning to. The FEN is
 // read last, when the ruleset is known: Ruleset may come after it.
 func applyTag(g *Game, t Tag) error {
 	var err error
+	switch t.Name {
+	case "Ruleset", "FEN", "Result", "Termination":
+		if len(t.Value) > maxTagValue {
+			return &ParseError{Msg: fmt.Sprintf("a value of %d bytes, %q: want at most %d", len(t.Value), excerpt(t.Value), maxTagValue), Err: ErrSyntax}
+		}
+	}
 	switch t.Name {
 	case "Ruleset":
 		if g.Rules, err = ParseRules(t.Value); err != nil {

@@ -125,3 +125,29 @@ func replayGist(t *testing.T, line string) string {
 	}
 	return fmt.Sprintf("%+v", g)
 }
+
+// TestRecordCmdsBadToken: a file whose bad token is megabytes long gives
+// a short error line naming where it is, from replay and convert alike,
+// and convert -o then leaves no file.
+func TestRecordCmdsBadToken(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.pgn")
+	text := "[Result \"*\"]\n\n1. 76 98 *\n\n[Result \"*\"]\n\n1. " + strings.Repeat("z", 3<<20) + " *\n"
+	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.tgn")
+	for _, args := range [][]string{{"replay", bad}, {"convert", "--to", "toguz", bad}, {"convert", "--to", "toguz", "-o", out, bad}} {
+		code, _, errs := runRecordCmd(t, args...)
+		want := bad + ":7:4: game 2: more than 1048576 bytes in one game, reading \"zzzz"
+		if code != 1 || !strings.Contains(errs, want) || len(errs) > len(bad)+200 {
+			t.Errorf("%s: exit %d, %d bytes of stderr %.300q; want 1 and a short line with %q", args[0], code, len(errs), errs, want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("convert -o left %s after the error: %v", out, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("convert -o left %d files in its directory, want only the input", len(entries))
+	}
+}

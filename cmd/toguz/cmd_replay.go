@@ -36,47 +36,59 @@ func runReplay(ctx context.Context, e env) error {
 	}
 	games, plies := 0, 0
 	for _, name := range fs.Args() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		data, err := os.ReadFile(name)
+		n, p, err := replayFile(ctx, e, name, f, *jsonOut)
+		games, plies = games+n, plies+p
 		if err != nil {
 			return err
-		}
-		gs, err := toguz.ParseGames(name, data, f)
-		if err != nil {
-			return err
-		}
-		// A file with no game is a wrong file name or a truncated
-		// download, not a file that checks out.
-		if len(gs) == 0 {
-			return fmt.Errorf("%s: no games", name)
-		}
-		for i, g := range gs {
-			final, err := g.Final()
-			if err != nil {
-				return err
-			}
-			o, err := g.Outcome()
-			if err != nil {
-				return err
-			}
-			if *jsonOut {
-				err = writeReplayJSON(e, name, i+1, g, final, o)
-			} else {
-				err = writeReplayText(e, name, i+1, g, final, o)
-			}
-			if err != nil {
-				return err
-			}
-			games++
-			plies += len(g.Plies)
 		}
 	}
 	if !*jsonOut {
 		fmt.Fprintf(e.stdout, "%d games, %d plies\n", games, plies)
 	}
 	return nil
+}
+
+// replayFile replays the games of one file as it reads them, one at a
+// time, so that its memory does not grow with the file, and returns the
+// games and plies replayed.
+func replayFile(ctx context.Context, e env, name string, f toguz.Format, jsonOut bool) (games, plies int, err error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer file.Close()
+	for g, err := range toguz.NewGameReader(file, name, f).All() {
+		if err != nil {
+			return games, plies, err
+		}
+		if err := ctx.Err(); err != nil {
+			return games, plies, err
+		}
+		final, err := g.Final()
+		if err != nil {
+			return games, plies, err
+		}
+		o, err := g.Outcome()
+		if err != nil {
+			return games, plies, err
+		}
+		if jsonOut {
+			err = writeReplayJSON(e, name, games+1, g, final, o)
+		} else {
+			err = writeReplayText(e, name, games+1, g, final, o)
+		}
+		if err != nil {
+			return games, plies, err
+		}
+		games++
+		plies += len(g.Plies)
+	}
+	// A file with no game is a wrong file name or a truncated download,
+	// not a file that checks out.
+	if games == 0 {
+		return 0, 0, fmt.Errorf("%s: no games", name)
+	}
+	return games, plies, nil
 }
 
 func writeReplayText(e env, file string, index int, g *toguz.Game, final toguz.Position, o toguz.Outcome) error {

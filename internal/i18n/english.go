@@ -86,6 +86,7 @@ var english = map[string]string{
 	"import.submit":       "Import",
 	"import.ok":           "%d game(s) read.",
 	"import.error":        "The file could not be read: %s",
+	"import.more":         "… and more errors after these.",
 	"profile.title":       "%s",
 	"profile.ratings":     "Ratings",
 	"profile.history":     "Rating history",

@@ -341,10 +341,12 @@ type importedGame struct {
 }
 
 type importData struct {
-	Text   string
-	Error  string
-	Games  []importedGame
-	Replay *gameData
+	Text       string
+	Error      string
+	Errors     []string // the errors after Error, a few at most
+	MoreErrors bool     // more errors than these
+	Games      []importedGame
+	Replay     *gameData
 }
 
 func (s *Server) pageImportForm(w http.ResponseWriter, r *http.Request) error {
@@ -352,34 +354,51 @@ func (s *Server) pageImportForm(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, maxImport+64<<10)
-	var data []byte
-	name := "record"
+	leave, refused := s.imports.enter(r.Context(), s.log, auth.AddrKey(auth.ClientIP(r)))
+	if refused != nil {
+		setRetryAfter(w, refused)
+		return refused
+	}
+	defer leave()
+	r.Body = http.MaxBytesReader(w, r.Body, maxImportBody)
 	if err := r.ParseMultipartForm(maxImport); err != nil && !errors.Is(err, http.ErrNotMultipart) {
 		return badRequest(live.CodeBadRequest, "the upload could not be read (at most %d bytes): %v", maxImport, err)
 	}
+	name, text := "record", r.FormValue("text")
+	var src io.Reader = strings.NewReader(text)
+	size := int64(len(text))
 	if f, h, err := r.FormFile("file"); err == nil {
 		defer f.Close()
-		if data, err = io.ReadAll(io.LimitReader(f, maxImport+1)); err != nil {
-			return err
+		if h.Size > 0 {
+			src, size, name = f, h.Size, h.Filename
 		}
-		name = h.Filename
-	}
-	text := r.FormValue("text")
-	if len(data) == 0 {
-		data = []byte(text)
 	}
 	p := s.page(r, "import.title", nil)
-	d := importData{Text: text}
-	games, err := importGames(name, data)
+	d := importData{}
+	if len(text) <= maxImportEcho {
+		d.Text = text
+	}
 	status := http.StatusOK
+	ctx, cancel := context.WithTimeout(r.Context(), importTimeout)
+	defer cancel()
+	var games []imported
+	var err error
+	if size <= maxImport {
+		games, err = importGames(ctx, name, src)
+	}
+	var ie *importError
 	switch {
-	case len(data) > maxImport:
-		d.Error, status = fmt.Sprintf("the file is over %d bytes", maxImport), http.StatusBadRequest
-	case len(data) == 0 || strings.TrimSpace(string(data)) == "":
-		d.Error, status = "the record is empty", http.StatusBadRequest
+	case size > maxImport:
+		d.Error, status = fmt.Sprintf("the file is over %d bytes", maxImport), http.StatusRequestEntityTooLarge
+	case errors.As(err, &ie):
+		d.Error, d.Errors, d.MoreErrors, status = ie.msgs[0], ie.msgs[1:], ie.more, ie.status
+		if ie.status == http.StatusRequestEntityTooLarge {
+			s.imports.refusedSize.Add(1)
+		}
 	case err != nil:
-		d.Error, status = err.Error(), http.StatusBadRequest
+		return err
+	case len(games) == 0:
+		d.Error, status = "the record is empty: no game found in it", http.StatusBadRequest
 	default:
 		for _, g := range games {
 			d.Games = append(d.Games, g.summary)
@@ -394,45 +413,12 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 	return s.render(w, status, "import", p)
 }
 
+// imported is a game read by an import: its summary, and for the first
+// game its replay.
 type imported struct {
 	summary   importedGame
 	positions []string
 	moves     []live.MoveJSON
-}
-
-// importGames reads and checks every game of a record file.
-func importGames(name string, data []byte) ([]imported, error) {
-	games, err := toguz.ParseGames(name, data, 0)
-	if err != nil {
-		return nil, err
-	}
-	if len(games) == 0 {
-		return nil, errors.New("no game found in the record")
-	}
-	var out []imported
-	for _, g := range games {
-		ps, err := g.Positions()
-		if err != nil {
-			return nil, err
-		}
-		o, err := g.Outcome()
-		if err != nil {
-			return nil, err
-		}
-		im := imported{summary: importedGame{White: g.Tag("White"), Black: g.Tag("Black"), Plies: len(g.Plies),
-			Result: g.Result.String(), Termination: o.Termination.String(), Score: fmt.Sprintf("%d–%d", o.Score[0], o.Score[1])}}
-		for k, pos := range ps {
-			im.positions = append(im.positions, toguz.FormatFEN(pos, toguz.FullMove(ps[0].Turn(), g.StartMove, k)))
-			if k+1 < len(ps) {
-				y := g.Plies[k]
-				me := pos.Turn()
-				im.moves = append(im.moves, live.MoveJSON{Hole: int(y.Move), Notation: y.Ply.String(), By: me.String(),
-					Captured: ps[k+1].Kazan(me) - pos.Kazan(me), Landing: live.Landing(pos, y.Move)})
-			}
-		}
-		out = append(out, im)
-	}
-	return out, nil
 }
 
 // ---- profiles and leaderboard ----

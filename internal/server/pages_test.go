@@ -238,7 +238,7 @@ func TestImportMoveNumbers(t *testing.T) {
 		{g, " S 1", " S 23"},
 		{h, " N 30", " S 32"},
 	} {
-		ims, err := importGames("game.txt", []byte(tc.g.String()))
+		ims, err := importGames(t.Context(), "game.txt", strings.NewReader(tc.g.String()))
 		if err != nil || len(ims) != 1 {
 			t.Fatalf("%d games, %v", len(ims), err)
 		}

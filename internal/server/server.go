@@ -84,6 +84,8 @@ type Server struct {
 	ips    *auth.Limiter
 	bound  *boundCounters
 	guests guestSigner
+	// imports bounds the imports running at once (imports.go).
+	imports importGate
 }
 
 // New returns a server.
