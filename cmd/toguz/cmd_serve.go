@@ -28,6 +28,7 @@ func runServe(ctx context.Context, e env) error {
 	maxConns := fs.Int("max-conns-per-addr", server.DefaultMaxConnsPerAddr, "connections open at once from one client address, one /64 for IPv6 (0: no cap)")
 	maxHashes := fs.Int("max-hashes", 0, "password checks (argon2id, 19 MiB each) at once, for logins and sign-ups (0: one per CPU, within 256 MiB)")
 	hashWait := fs.Duration("hash-wait", auth.DefaultHashWait, "how long a login waits for a password-check slot before 503 busy")
+	syncMode := fs.String("sync", "normal", "how durable a commit is: normal (survives the process being killed) or full\n(also a power loss: an fsync per commit, slower)")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -49,6 +50,14 @@ func runServe(ctx context.Context, e env) error {
 		return fmt.Errorf("-log %q: want text or json", *logFormat)
 	}
 	log := slog.New(h)
+	var syncFull bool
+	switch *syncMode {
+	case "normal":
+	case "full":
+		syncFull = true
+	default:
+		return fmt.Errorf("-sync %q: want normal or full", *syncMode)
+	}
 
 	if *firstMove == 0 {
 		*firstMove = -1
@@ -66,10 +75,17 @@ func runServe(ctx context.Context, e env) error {
 	app, err := server.Open(ctx, server.Options{DB: *db, Logger: log, Engines: *engines, Grace: *grace,
 		FirstMoveTimeout: *firstMove, SecureCookies: *secure,
 		ReadTimeout: none(*readTimeout), WriteTimeout: none(*writeTimeout), IdleTimeout: none(*idleTimeout),
-		MaxConnsPerAddr: *maxConns, MaxHashes: *maxHashes, HashWait: *hashWait})
+		MaxConnsPerAddr: *maxConns, MaxHashes: *maxHashes, HashWait: *hashWait, SyncFull: syncFull})
 	if err != nil {
 		return err
 	}
+	// Say what the store really does, not what was asked.
+	mode, err := app.Store.Synchronous(ctx)
+	if err != nil {
+		app.Close()
+		return err
+	}
+	log.Info("store", "db", *db, "synchronous", map[int]string{0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[mode])
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		app.Close()

@@ -46,6 +46,9 @@ type Options struct {
 	// (0: its defaults).
 	MaxHashes int
 	HashWait  time.Duration
+	// SyncFull makes every commit wait for the disk, so that acknowledged
+	// moves survive a power loss too (store.Options.SyncFull).
+	SyncFull bool
 }
 
 // App is the whole server wired together: the store, the accounts, the live
@@ -73,7 +76,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	st, err := store.Open(ctx, opts.DB, store.Options{})
+	st, err := store.Open(ctx, opts.DB, store.Options{SyncFull: opts.SyncFull})
 	if err != nil {
 		return nil, err
 	}
