@@ -2,7 +2,6 @@ package loadtest
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,7 +47,7 @@ type apiError struct {
 	Status     int
 	Code       string
 	Message    string
-	RetryAfter time.Duration // the Retry-After header; 0 when none
+	RetryAfter time.Duration // the Retry-After header; negative when none
 }
 
 func (e *apiError) Error() string {
@@ -97,7 +96,9 @@ func retryWait(err error, attempt int) (time.Duration, bool) {
 	case err == nil:
 		return 0, false
 	case errors.As(err, &ae) && (ae.Status == http.StatusTooManyRequests || ae.Status == http.StatusServiceUnavailable):
-		wait = cmp.Or(ae.RetryAfter, time.Second)
+		if wait = ae.RetryAfter; wait < 0 {
+			wait = time.Second
+		}
 	case errors.As(err, &te):
 		wait = min(100*time.Millisecond<<min(attempt, 5), 2*time.Second)
 	default:
@@ -156,7 +157,7 @@ func (c *client) callOnce(ctx context.Context, method, path string, in, out any)
 			Error struct{ Code, Message string }
 		}
 		json.Unmarshal(data, &e)
-		ae := &apiError{Status: resp.StatusCode, Code: e.Error.Code, Message: e.Error.Message}
+		ae := &apiError{Status: resp.StatusCode, Code: e.Error.Code, Message: e.Error.Message, RetryAfter: -1}
 		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs >= 0 {
 			ae.RetryAfter = time.Duration(secs) * time.Second
 		}
