@@ -20,7 +20,9 @@ import (
 
 func runLoadtest(ctx context.Context, e env) (err error) {
 	fs := newFlags(e, "loadtest", "", "Plays simulated games against a toguz server over websockets on loopback:\npairs of guests play whole games with random legal moves, a move every\n-interval in each game, for -duration. Reports games per second, the move\nround trip (p50/p90/p99/max) and the errors.")
-	target := fs.String("url", "", "the server to test, http://127.0.0.1:PORT (loopback only; default: start one in this process\nwith a temporary database)")
+	target := fs.String("url", "", "the server to test, http://127.0.0.1:PORT (loopback only; default: start one in this process\nwith a temporary database and no bounds)")
+	sources := fs.Int("sources", -1, "loopback addresses to connect from, 127.0.0.2 and on, so that the games stay within the\nserver's bounds per address (256 connections, 20 writes/s); -1: one per 25 games with -url, none in process")
+	ackLog := fs.String("acklog", "", "write every acknowledged move to this file, a JSON line each\n({\"game\",\"ply\",\"hole\",\"by\",\"clock_ms\"}: the mover's clock in the acknowledgement)")
 	games := fs.Int("games", 100, "games played at the same time (2 websockets each)")
 	interval := fs.Duration("interval", time.Second, "time between two moves of a game")
 	duration := fs.Duration("duration", time.Minute, "how long to play (at most 30m); games still going are resigned")
@@ -43,6 +45,8 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 		return fmt.Errorf("-interval %v: want a positive duration", *interval)
 	case *duration <= 0 || *duration > 30*time.Minute:
 		return fmt.Errorf("-duration %v: want a duration up to 30m", *duration)
+	case *sources < -1 || *sources > 1000:
+		return fmt.Errorf("-sources %d: want 0..1000, or -1 for the default", *sources)
 	}
 	var local *server.Local
 	if *target == "" {
@@ -66,7 +70,27 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 	if err := checkLoopback(*target); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%d games against %s, a move every %v per game, for %v%s\n", *games, *target, *interval, *duration, loadAverage())
+	if *sources < 0 {
+		*sources = 0
+		if local == nil {
+			*sources = min((*games+24)/25, 1000)
+		}
+	}
+	from := ""
+	if *sources > 0 {
+		from = fmt.Sprintf(" from %s", loadtest.SourceRange(*sources))
+		if need := (*games + 99) / 100; local == nil && *sources < need {
+			fmt.Fprintf(e.stderr, "toguz loadtest: %d games from %d addresses: over 200 websockets each, beyond the server's default cap of 256 connections per address\n", *games, *sources)
+		}
+	}
+	var acks *os.File
+	if *ackLog != "" {
+		if acks, err = os.Create(*ackLog); err != nil {
+			return err
+		}
+		defer closeInto(acks, &err)
+	}
+	fmt.Fprintf(e.stdout, "%d games against %s%s, a move every %v per game, for %v%s\n", *games, *target, from, *interval, *duration, loadAverage())
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -86,10 +110,17 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 		}()
 	}
 	cpu0 := cputime.Process()
-	r, err := loadtest.Run(ctx, loadtest.Config{
+	cfg := loadtest.Config{
 		URL: *target, Games: *games, Interval: *interval, Duration: *duration, TC: *tc, Seed: *seed,
-		Progress: e.stderr,
-	})
+		Sources: *sources, Progress: e.stderr,
+	}
+	if acks != nil {
+		cfg.AckLog = acks
+	}
+	if local != nil {
+		cfg.WritesPerSecond = -1 // the server in this process has no bounds
+	}
+	r, err := loadtest.Run(ctx, cfg)
 	r.WriteTo(e.stdout)
 	if cpu := cputime.Process() - cpu0; cpu > 0 && r.Moves > 0 {
 		who := "server and clients"

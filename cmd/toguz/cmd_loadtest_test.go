@@ -1,11 +1,14 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestLoadtest(t *testing.T) {
+	acks := filepath.Join(t.TempDir(), "acks.jsonl")
 	tests := []struct {
 		args   []string
 		code   int
@@ -16,8 +19,12 @@ func TestLoadtest(t *testing.T) {
 		{[]string{"-games", "0"}, 1, []string{"-games 0: want 1..20000"}},
 		{[]string{"-duration", "1h"}, 1, []string{"want a duration up to 30m"}},
 		{[]string{"-url", "http://127.0.0.1:1", "-idle", "5"}, 1, []string{"-idle: needs the server in this process"}},
+		{[]string{"-sources", "1001"}, 1, []string{"-sources 1001: want 0..1000"}},
+		{[]string{"-url", "http://[::1]:1", "-sources", "2"}, 1, []string{"2 source addresses 127.0.0.x need the server on an IPv4 loopback address"}},
+		// No server there: the guest's requests are retried until the run ends.
+		{[]string{"-url", "http://127.0.0.1:1", "-games", "1", "-duration", "1s"}, 0, []string{"from 127.0.0.2, a move", "started 0, finished 0", "retries         "}},
 		// The server in this process, two games, a move every 60 ms.
-		{[]string{"-games", "2", "-interval", "60ms", "-duration", "2s", "-idle", "5"}, 0,
+		{[]string{"-games", "2", "-interval", "60ms", "-duration", "2s", "-idle", "5", "-acklog", acks}, 0,
 			[]string{"memory: 5 idle games: ", "games at once   2 (started ", "move round trip p50 ", "errors          0\n"}},
 	}
 	for _, tt := range tests {
@@ -30,5 +37,13 @@ func TestLoadtest(t *testing.T) {
 				t.Errorf("%q: output lacks %q:\n%s\n%s", tt.args, s, out, errs)
 			}
 		}
+	}
+	// The run above logged its acknowledged moves, one JSON line each.
+	b, err := os.ReadFile(acks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); len(lines) < 2 || !strings.HasPrefix(lines[0], `{"game":"`) || !strings.Contains(lines[0], `"ply":1,`) || !strings.Contains(lines[0], `"clock_ms":`) {
+		t.Errorf("ack log:\n%s", b)
 	}
 }

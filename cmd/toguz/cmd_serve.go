@@ -33,6 +33,7 @@ func runServe(ctx context.Context, e env) error {
 	hashWait := fs.Duration("hash-wait", auth.DefaultHashWait, "how long a login waits for a password-check slot before 503 busy")
 	maxEngineGames := fs.Int("max-engine-games", live.DefaultMaxEngineGames, "games against the engine one person may play at once (0: no bound)")
 	maxEngineGamesPerAddr := fs.Int("max-engine-games-per-addr", live.DefaultMaxEngineGamesPerAddr, "games against the engine played at once from one client address, one /64 for IPv6 (0: no bound)")
+	syncMode := fs.String("sync", "normal", "how durable a commit is: normal (survives the process being killed) or full\n(also a power loss: an fsync per commit, slower)")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -54,6 +55,14 @@ func runServe(ctx context.Context, e env) error {
 		return fmt.Errorf("-log %q: want text or json", *logFormat)
 	}
 	log := slog.New(h)
+	var syncFull bool
+	switch *syncMode {
+	case "normal":
+	case "full":
+		syncFull = true
+	default:
+		return fmt.Errorf("-sync %q: want normal or full", *syncMode)
+	}
 
 	if *firstMove == 0 {
 		*firstMove = -1
@@ -78,10 +87,18 @@ func runServe(ctx context.Context, e env) error {
 		ReadTimeout: none(*readTimeout), WriteTimeout: none(*writeTimeout), IdleTimeout: none(*idleTimeout),
 		MaxConnsPerAddr: *maxConns, MaxHashes: *maxHashes, HashWait: *hashWait,
 		MaxEngineGames: *maxEngineGames, MaxEngineGamesPerAddr: *maxEngineGamesPerAddr,
-		Lobby: live.LobbyConfig{PerAddress: *seeksPerAddr, Expiry: *seekExpiry}})
+		Lobby:    live.LobbyConfig{PerAddress: *seeksPerAddr, Expiry: *seekExpiry},
+		SyncFull: syncFull})
 	if err != nil {
 		return err
 	}
+	// Say what the store really does, not what was asked.
+	mode, err := app.Store.Synchronous(ctx)
+	if err != nil {
+		app.Close()
+		return err
+	}
+	log.Info("store", "db", *db, "synchronous", map[int]string{0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[mode])
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		app.Close()

@@ -7,34 +7,119 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 )
 
 // client speaks the server's HTTP API (docs/api.md) as one player.
 type client struct {
 	base  string // http://host:port
-	http  *http.Client
+	src   *source
+	retry retryPolicy
 	token string
 	name  string
 }
 
+// source is one address the clients connect from: its HTTP client, whose
+// dialer is bound to the address, and the pace of its state-changing
+// requests, kept within the server's limit per address.
+type source struct {
+	http *http.Client
+	lim  *rate.Limiter // nil: not paced
+}
+
+// retryPolicy is how a client retries a request refused for a bound (429,
+// 503) or lost to a connection error (a restarting server).
+type retryPolicy struct {
+	max     int           // retries of one request
+	retried *atomic.Int64 // counts them all
+}
+
 // apiError is an error answer of the API.
 type apiError struct {
-	Status  int
-	Code    string
-	Message string
+	Status     int
+	Code       string
+	Message    string
+	RetryAfter time.Duration // the Retry-After header; negative when none
 }
 
 func (e *apiError) Error() string {
 	return fmt.Sprintf("HTTP %d %s: %s", e.Status, e.Code, e.Message)
 }
 
+// transportError is a request that got no answer: the connection was
+// refused or lost.
+type transportError struct{ err error }
+
+func (e *transportError) Error() string { return e.err.Error() }
+func (e *transportError) Unwrap() error { return e.err }
+
 // call sends a JSON request and decodes the answer into out (if not nil).
+// A state-changing request first waits for its source's pace. A request
+// refused with 429 or 503 is retried after the Retry-After the server sent
+// (1 s when none), one that got no answer after a back-off from 100 ms to
+// 2 s, both with some jitter so that refused clients do not come back
+// together, at most c.retry.max times; the last error says how many.
 func (c *client) call(ctx context.Context, method, path string, in, out any) error {
+	start := time.Now()
+	for attempt := 0; ; attempt++ {
+		err := c.callOnce(ctx, method, path, in, out)
+		wait, ok := retryWait(err, attempt)
+		switch {
+		case !ok || ctx.Err() != nil:
+			return err
+		case attempt >= c.retry.max:
+			return fmt.Errorf("%w (gave up after %d retries in %v)", err, attempt, time.Since(start).Round(time.Millisecond))
+		}
+		if c.retry.retried != nil {
+			c.retry.retried.Add(1)
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// retryWait says whether err is worth a retry, and after how long.
+func retryWait(err error, attempt int) (time.Duration, bool) {
+	var ae *apiError
+	var te *transportError
+	var wait time.Duration
+	switch {
+	case err == nil:
+		return 0, false
+	case errors.As(err, &ae) && (ae.Status == http.StatusTooManyRequests || ae.Status == http.StatusServiceUnavailable):
+		if wait = ae.RetryAfter; wait < 0 {
+			wait = time.Second
+		}
+	case errors.As(err, &te):
+		wait = min(100*time.Millisecond<<min(attempt, 5), 2*time.Second)
+	default:
+		return 0, false
+	}
+	return wait + rand.N(wait/2+1), true
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (c *client) callOnce(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -42,6 +127,11 @@ func (c *client) call(ctx context.Context, method, path string, in, out any) err
 			return err
 		}
 		body = bytes.NewReader(b)
+	}
+	if method != http.MethodGet && c.src.lim != nil {
+		if err := c.src.lim.Wait(ctx); err != nil {
+			return err
+		}
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
 	if err != nil {
@@ -53,21 +143,25 @@ func (c *client) call(ctx context.Context, method, path string, in, out any) err
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
-	resp, err := c.http.Do(req)
+	resp, err := c.src.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
+		return fmt.Errorf("%s %s: %w", method, path, &transportError{err})
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
+		return fmt.Errorf("%s %s: %w", method, path, &transportError{err})
 	}
 	if resp.StatusCode >= 300 {
 		var e struct {
 			Error struct{ Code, Message string }
 		}
 		json.Unmarshal(data, &e)
-		return fmt.Errorf("%s %s: %w", method, path, &apiError{resp.StatusCode, e.Error.Code, e.Error.Message})
+		ae := &apiError{Status: resp.StatusCode, Code: e.Error.Code, Message: e.Error.Message, RetryAfter: -1}
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs >= 0 {
+			ae.RetryAfter = time.Duration(secs) * time.Second
+		}
+		return fmt.Errorf("%s %s: %w", method, path, ae)
 	}
 	if out != nil && resp.StatusCode != http.StatusNoContent {
 		if err := json.Unmarshal(data, out); err != nil {
@@ -115,13 +209,32 @@ func (c *client) accept(ctx context.Context, id string) (string, error) {
 func (c *client) dial(ctx context.Context, id string) (*websocket.Conn, error) {
 	u := "ws" + strings.TrimPrefix(c.base, "http") + "/api/games/" + id + "/ws"
 	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{
-		HTTPClient: c.http,
+		HTTPClient: c.src.http,
 		HTTPHeader: http.Header{"Authorization": {"Bearer " + c.token}},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("websocket of game %s: %w", id, err)
 	}
 	return conn, nil
+}
+
+// dialRetry is dial retried, after a back-off from 100 ms to 1 s, until it
+// succeeds or the deadline passes: a restarting server refuses
+// connections for a while.
+func (c *client) dialRetry(ctx context.Context, id string, deadline time.Time) (*websocket.Conn, error) {
+	for attempt := 0; ; attempt++ {
+		conn, err := c.dial(ctx, id)
+		if err == nil || ctx.Err() != nil {
+			return conn, err
+		}
+		wait := min(100*time.Millisecond<<min(attempt, 4), time.Second)
+		if time.Now().Add(wait).After(deadline) {
+			return nil, fmt.Errorf("%w (gave up after %d tries)", err, attempt+1)
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // message is any server message; only the fields the load test reads.
@@ -137,6 +250,10 @@ type message struct {
 	You         string `json:"you"`
 	Code        string `json:"code"`
 	Message     string `json:"message"`
+	Clock       struct {
+		WhiteMS int64 `json:"white_ms"`
+		BlackMS int64 `json:"black_ms"`
+	} `json:"clock"`
 }
 
 // send writes v as one text message.
@@ -161,6 +278,33 @@ func receive(ctx context.Context, conn *websocket.Conn) (message, error) {
 	return m, nil
 }
 
+// errNoReply is a reply that did not come in time: a server that hangs,
+// not one that restarts.
+var errNoReply = errors.New("no reply")
+
+// serverError is an error message of the server on a websocket.
+type serverError struct{ Code, Message string }
+
+func (e *serverError) Error() string { return "server error " + e.Code + ": " + e.Message }
+
+// lostConnection says whether err is the websocket's connection lost (the
+// server stopped or restarted), after which a client reconnects, rather
+// than a reply that did not come, an error of the server, a close for
+// breaking its rules, or the caller giving up.
+func lostConnection(err error) bool {
+	var se *serverError
+	switch {
+	case err == nil, errors.Is(err, errNoReply), errors.As(err, &se),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return false
+	}
+	switch websocket.CloseStatus(err) {
+	case websocket.StatusPolicyViolation, websocket.StatusNormalClosure:
+		return false
+	}
+	return true
+}
+
 // await reads messages until one of type typ arrives (and, for move
 // messages, the one of ply). A server error message is returned as an
 // error; presence, control and pong messages are skipped.
@@ -174,13 +318,13 @@ func await(ctx context.Context, conn *websocket.Conn, typ string, ply int, timeo
 			case ctx.Err() != nil:
 				return m, ctx.Err() // the caller gave up, not the server
 			case errors.Is(err, context.DeadlineExceeded):
-				return m, fmt.Errorf("no %s message within %v", typ, timeout)
+				return m, fmt.Errorf("no %s message within %v: %w", typ, timeout, errNoReply)
 			}
 			return m, err
 		}
 		switch {
 		case m.Type == "error":
-			return m, fmt.Errorf("server error %s: %s", m.Code, m.Message)
+			return m, &serverError{Code: m.Code, Message: m.Message}
 		case m.Type == typ && (typ != "move" || m.Ply == ply):
 			return m, nil
 		}

@@ -51,8 +51,8 @@ type Measure func() (bytes uint64, goroutines int)
 // so that when the server runs in the same process the growth is the
 // server's. The connections are closed before it returns.
 func Idle(ctx context.Context, base, tc string, games int, measure Measure) (IdleReport, error) {
-	hc := newHTTPClient(16)
-	defer hc.CloseIdleConnections()
+	src := &source{http: newHTTPClient(16, nil)}
+	defer src.http.CloseIdleConnections()
 	type started struct {
 		id           string
 		white, black *client
@@ -60,8 +60,8 @@ func Idle(ctx context.Context, base, tc string, games int, measure Measure) (Idl
 	// The guests exist before the first measure: they are not the games'.
 	gs := make([]started, games)
 	for i := range gs {
-		gs[i].white = &client{base: base, http: hc}
-		gs[i].black = &client{base: base, http: hc}
+		gs[i].white = &client{base: base, src: src}
+		gs[i].black = &client{base: base, src: src}
 		for _, c := range []*client{gs[i].white, gs[i].black} {
 			if err := c.guest(ctx); err != nil {
 				return IdleReport{}, err

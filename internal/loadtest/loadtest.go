@@ -15,6 +15,15 @@
 //     reports the memory they cost, measured by a function the caller
 //     passes (the server's heap when it runs in the same process).
 //
+// Against a real server it keeps within the server's bounds per address
+// (docs/api.md): the players connect from Config.Sources loopback
+// addresses, each pacing its state-changing requests under the server's
+// rate; a request refused with 429 or 503 is retried after the server's
+// Retry-After, a bounded number of times. Players whose websockets are
+// lost (a restart) reconnect and go on from the server's state, and
+// Config.AckLog gets every acknowledged move (Ack), so that a kill test
+// can check them against the database (TestKillDuringLoad).
+//
 // Every move is checked: the server's position string after it must be
 // the one the rules library computes, so a load test is also a consistency
 // test. It speaks only the documented API (docs/api.md).
@@ -22,12 +31,14 @@ package loadtest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +46,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 
 	"github.com/toguz/toguz"
 )
@@ -50,8 +62,65 @@ type Config struct {
 	// Timeout is how long a reply may take before it counts as an error
 	// (10 s when zero).
 	Timeout time.Duration
+	// Sources is the number of loopback addresses the players connect
+	// from, 127.0.0.2, 127.0.0.3, … (every 127.x.y.z is loopback on Linux),
+	// pair i from the (i mod Sources)th, so that a big run stays within the
+	// server's bounds per address: its connection cap (256 by default: two
+	// websockets per game and the HTTP connections) and its rate of
+	// state-changing requests. 0: the system's choice, one address.
+	Sources int
+	// WritesPerSecond and WriteBurst pace each source's state-changing
+	// requests (guests, seeks, acceptances) below the server's limit per
+	// address (docs/api.md: 20 per second, bursts of 60). 0: 19 per second,
+	// bursts of 40; a negative WritesPerSecond: no pace.
+	WritesPerSecond float64
+	WriteBurst      int
+	// Retries bounds the retries of one request refused with 429 or 503
+	// (after the server's Retry-After) or lost to a connection error (10
+	// when zero; negative: none).
+	Retries int
+	// Reconnect is how long the players of a game whose websockets were
+	// lost (a server restart) try to reconnect before giving the game up
+	// (30 s when zero). They continue from the state the server sends.
+	Reconnect time.Duration
+	// AckLog, if not nil, gets a JSON line (Ack) for every acknowledged
+	// move, written as it is acknowledged, so that a test can compare them
+	// with the server's database after killing it.
+	AckLog io.Writer
 	// Progress, if not nil, gets a line now and then.
 	Progress io.Writer
+}
+
+// Ack is a line of Config.AckLog: a move the server acknowledged (the
+// broadcast of it came back to its mover), as the acknowledgement says.
+type Ack struct {
+	Game string `json:"game"`
+	Ply  int    `json:"ply"` // 1 for the first move
+	Hole int    `json:"hole"`
+	By   string `json:"by"` // "white" or "black"
+	// ClockMS is the mover's time left after the move in the
+	// acknowledgement's clock; absent in games without a clock.
+	ClockMS *int64 `json:"clock_ms,omitempty"`
+}
+
+// ackLog writes Acks, one line each, for many goroutines.
+type ackLog struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error // the first write error
+}
+
+func (l *ackLog) write(a Ack) {
+	if l.w == nil {
+		return
+	}
+	b, _ := json.Marshal(a)
+	b = append(b, '\n')
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		_, l.err = l.w.Write(b)
+	}
 }
 
 // Report is what a load test measured.
@@ -65,10 +134,14 @@ type Report struct {
 	Latency  Percentiles   // move round trip
 	// Steady is the move round trip once the first games have all started:
 	// without the load of setting up the run.
-	Steady      Percentiles
-	Errors      int
-	ErrorKinds  map[string]int // errors by kind
-	ErrorSample []string       // the first few errors in full
+	Steady Percentiles
+	// Retries is the number of requests retried (refused for a bound or
+	// lost to a connection error); Reconnects the number of times a game's
+	// players reconnected after losing their websockets.
+	Retries, Reconnects int
+	Errors              int
+	ErrorKinds          map[string]int // errors by kind
+	ErrorSample         []string       // the first few errors in full
 }
 
 // Percentiles of a set of durations.
@@ -112,6 +185,7 @@ func (r Report) WriteTo(w io.Writer) (int64, error) {
 	fmt.Fprintf(&b, "moves/s         %.1f\n", float64(r.Moves)/max(r.Elapsed.Seconds(), 1e-9))
 	fmt.Fprintf(&b, "move round trip %v\n", r.Latency)
 	fmt.Fprintf(&b, "  after setup   %v\n", r.Steady)
+	fmt.Fprintf(&b, "retries         %d requests, %d reconnections\n", r.Retries, r.Reconnects)
 	fmt.Fprintf(&b, "errors          %d\n", r.Errors)
 	kinds := make([]string, 0, len(r.ErrorKinds))
 	for k := range r.ErrorKinds {
@@ -130,7 +204,10 @@ func (r Report) WriteTo(w io.Writer) (int64, error) {
 
 // collector gathers the results of the games.
 type collector struct {
-	steady atomic.Bool // set once the first games have all started
+	steady     atomic.Bool // set once the first games have all started
+	retried    atomic.Int64
+	reconnects atomic.Int64
+	acks       *ackLog
 
 	mu            sync.Mutex
 	latency       []time.Duration
@@ -151,13 +228,63 @@ func (c *collector) fail(kind string, err error) {
 	}
 }
 
-// newHTTPClient returns a client for many connections to one host.
-func newHTTPClient(conns int) *http.Client {
+// newHTTPClient returns a client for many connections to one host, from
+// the address local (nil: the system's choice).
+func newHTTPClient(conns int, local net.IP) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns = conns
 	t.MaxIdleConnsPerHost = conns
-	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second}).DialContext
+	d := &net.Dialer{Timeout: 10 * time.Second}
+	if local != nil {
+		d.LocalAddr = &net.TCPAddr{IP: local}
+	}
+	t.DialContext = d.DialContext
 	return &http.Client{Transport: t, Timeout: 30 * time.Second}
+}
+
+// sourceAddr is the address of source i: 127.0.0.2 and on, leaving
+// 127.0.0.1 to other clients.
+func sourceAddr(i int) net.IP {
+	n := uint32(127<<24) + 2 + uint32(i)
+	return net.IPv4(byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+}
+
+// SourceRange names the addresses of n sources, for people.
+func SourceRange(n int) string {
+	if n <= 1 {
+		return sourceAddr(0).String()
+	}
+	return sourceAddr(0).String() + "–" + sourceAddr(n-1).String()
+}
+
+// newSources returns the sources of cfg, each with its HTTP client and pace.
+func newSources(cfg Config) ([]*source, error) {
+	rps, burst := cfg.WritesPerSecond, cfg.WriteBurst
+	if rps == 0 {
+		rps, burst = 19, 40
+	}
+	pace := func() *rate.Limiter {
+		if rps < 0 {
+			return nil
+		}
+		return rate.NewLimiter(rate.Limit(rps), max(burst, 1))
+	}
+	if cfg.Sources <= 0 {
+		return []*source{{http: newHTTPClient(min(cfg.Games*2, 256), nil), lim: pace()}}, nil
+	}
+	u, err := url.Parse(cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("loadtest: URL %q: %w", cfg.URL, err)
+	}
+	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || ip.To4() == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("loadtest: %d source addresses 127.0.0.x need the server on an IPv4 loopback address, not %q", cfg.Sources, u.Host)
+	}
+	srcs := make([]*source, cfg.Sources)
+	perSource := (cfg.Games + cfg.Sources - 1) / cfg.Sources
+	for i := range srcs {
+		srcs[i] = &source{http: newHTTPClient(min(perSource*2, 16), sourceAddr(i)), lim: pace()}
+	}
+	return srcs, nil
 }
 
 // maxStarting is the number of games being set up at once.
@@ -171,9 +298,26 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
 	}
-	hc := newHTTPClient(cfg.Games * 2)
-	defer hc.CloseIdleConnections()
-	col := &collector{kinds: map[string]int{}}
+	switch {
+	case cfg.Retries == 0:
+		cfg.Retries = 10
+	case cfg.Retries < 0:
+		cfg.Retries = 0
+	}
+	if cfg.Reconnect <= 0 {
+		cfg.Reconnect = 30 * time.Second
+	}
+	srcs, err := newSources(cfg)
+	if err != nil {
+		return Report{}, err
+	}
+	defer func() {
+		for _, s := range srcs {
+			s.http.CloseIdleConnections()
+		}
+	}()
+	col := &collector{kinds: map[string]int{}, acks: &ackLog{w: cfg.AckLog}}
+	retry := retryPolicy{max: cfg.Retries, retried: &col.retried}
 
 	start := time.Now()
 	playCtx, stop := context.WithDeadline(ctx, start.Add(cfg.Duration))
@@ -184,8 +328,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	for i := range cfg.Games {
 		done.Go(func() {
 			g := &pair{cfg: cfg, col: col, setup: slots, rnd: rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(i)))}
-			g.white = &client{base: cfg.URL, http: hc}
-			g.black = &client{base: cfg.URL, http: hc}
+			src := srcs[i%len(srcs)]
+			g.white = &client{base: cfg.URL, src: src, retry: retry}
+			g.black = &client{base: cfg.URL, src: src, retry: retry}
 			g.run(ctx, playCtx, &ready)
 		})
 	}
@@ -226,9 +371,15 @@ loop:
 		Games: cfg.Games, Started: col.started, Finished: col.finished, Moves: col.moves,
 		Elapsed: elapsed, Setup: setup, Latency: percentiles(col.latency), Steady: percentiles(col.steadyLatency),
 		ErrorKinds: col.kinds, ErrorSample: col.sample,
+		Retries: int(col.retried.Load()), Reconnects: int(col.reconnects.Load()),
 	}
 	for _, n := range col.kinds {
 		r.Errors += n
+	}
+	col.acks.mu.Lock()
+	defer col.acks.mu.Unlock()
+	if err := col.acks.err; err != nil {
+		return r, fmt.Errorf("loadtest: writing the ack log: %w", err)
 	}
 	return r, ctx.Err()
 }
@@ -243,7 +394,8 @@ func progress(w io.Writer, col *collector, t time.Duration, what string) {
 	for _, n := range col.kinds {
 		errs += n
 	}
-	fmt.Fprintf(w, "%5.0fs %s: %d games started, %d finished, %d moves, %d errors\n", t.Seconds(), what, col.started, col.finished, col.moves, errs)
+	fmt.Fprintf(w, "%5.0fs %s: %d games started, %d finished, %d moves, %d errors, %d retries, %d reconnections\n",
+		t.Seconds(), what, col.started, col.finished, col.moves, errs, col.retried.Load(), col.reconnects.Load())
 }
 
 // pair is two players playing games against each other, one at a time.
@@ -274,9 +426,12 @@ func (g *pair) run(ctx, runCtx context.Context, ready *sync.WaitGroup) {
 		return
 	}
 	for _, c := range []*client{g.white, g.black} {
-		if err := c.guest(ctx); err != nil {
+		// A guest request cut short by the run's end leaves nothing behind.
+		if err := c.guest(runCtx); err != nil {
 			<-g.setup
-			g.col.fail("guest", err)
+			if runCtx.Err() == nil {
+				g.col.fail("guest", err)
+			}
 			return
 		}
 	}
@@ -321,8 +476,9 @@ func (g *pair) start(ctx context.Context, fail func(string, error) error) (strin
 			c.CloseNow()
 		}
 	}
+	deadline := time.Now().Add(g.cfg.Reconnect)
 	for i, c := range []*client{g.white, g.black} {
-		if conns[i], err = c.dial(ctx, id); err != nil {
+		if conns[i], err = c.dialRetry(ctx, id, deadline); err != nil {
 			closeAll()
 			return "", conns, fail("dial", err)
 		}
@@ -340,9 +496,41 @@ func (g *pair) start(ctx context.Context, fail func(string, error) error) (strin
 	return id, conns, nil
 }
 
+// reconnect opens both players' websockets of game id again, after the
+// connections were lost, until both are open and have their state or
+// g.cfg.Reconnect has passed, and returns the state: where the game is now
+// (a move in flight when the connection was lost may or may not have been
+// played).
+func (g *pair) reconnect(ctx context.Context, id string, conns *[2]*websocket.Conn) (message, error) {
+	g.col.reconnects.Add(1)
+	deadline := time.Now().Add(g.cfg.Reconnect)
+	for {
+		var st message
+		var err error
+		for i, c := range []*client{g.white, g.black} {
+			if conns[i] != nil {
+				conns[i].CloseNow()
+			}
+			if conns[i], err = c.dialRetry(ctx, id, deadline); err != nil {
+				return st, fmt.Errorf("game %s: reconnecting: %w", id, err)
+			}
+			if st, err = await(ctx, conns[i], "state", 0, g.cfg.Timeout); err != nil {
+				break
+			}
+		}
+		switch {
+		case err == nil:
+			return st, nil
+		case !lostConnection(err) || time.Now().After(deadline):
+			return st, fmt.Errorf("game %s: reconnecting: %w", id, err)
+		}
+	}
+}
+
 // game plays one game until its end or the end of the run (runCtx),
 // talking to the server with ctx (see run); errors are counted in g.col
-// and returned.
+// and returned. When the websockets are lost (the server restarts), both
+// players reconnect and go on from the state the server sends.
 func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 	fail := func(kind string, e error) error {
 		g.col.fail(kind, e)
@@ -360,15 +548,20 @@ func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 	if err != nil {
 		return err
 	}
-	defer conns[0].CloseNow()
-	defer conns[1].CloseNow()
+	defer func() {
+		for _, c := range conns {
+			if c != nil { // nil: a reconnection failed
+				c.CloseNow()
+			}
+		}
+	}()
 	g.col.mu.Lock()
 	g.col.started++
 	g.col.mu.Unlock()
 	started()
 	ended := false
 	defer func() {
-		if !ended {
+		if !ended && conns[0] != nil {
 			// The run is over, or the game failed: resign so that the
 			// server does not keep the game.
 			ctx, cancel := context.WithTimeout(context.Background(), g.cfg.Timeout)
@@ -378,12 +571,35 @@ func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 			}
 		}
 	}()
+	timed := g.cfg.TC != "" && g.cfg.TC != "none"
+	p := toguz.StartPosition()
+	ply := 0
+	// resync reconnects after a lost connection and takes the game's
+	// position from the server's state; done says the game ended meanwhile
+	// as the rules say it must.
+	resync := func(lost error) (done bool, err error) {
+		st, err := g.reconnect(ctx, id, &conns)
+		if err != nil {
+			return false, fail("reconnect", fmt.Errorf("%w (after %v)", err, lost))
+		}
+		sp, _, err := toguz.ParseFEN(st.FEN, toguz.Standard())
+		if err != nil {
+			return false, fail("position", fmt.Errorf("game %s after reconnecting: the server's position %q: %w", id, st.FEN, err))
+		}
+		if st.Status != "playing" {
+			if st.Status == "ended" && sp.IsOver() && sp.Outcome().Result.String() == st.Result {
+				return true, nil
+			}
+			return false, fail("gone", fmt.Errorf("game %s is %s (%s) after reconnecting", id, st.Status, st.Result))
+		}
+		p, ply = sp, st.Ply
+		return false, nil
+	}
 
 	// Start at a random point of the interval so that the games do not
 	// all move at the same instant.
 	next := time.Now().Add(time.Duration(g.rnd.Int64N(int64(g.cfg.Interval))))
-	p := toguz.StartPosition()
-	for ply := 0; !p.IsOver(); ply++ {
+	for !p.IsOver() {
 		select {
 		case <-runCtx.Done():
 			return runCtx.Err()
@@ -393,23 +609,37 @@ func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 		moves := p.LegalMoves().Slice()
 		m := moves[g.rnd.IntN(len(moves))]
 		me := p.Turn()
-		p = p.After(m)
+		after := p.After(m)
 		sent, steady := time.Now(), g.col.steady.Load()
-		if err := send(ctx, conns[me], map[string]any{"type": "move", "ply": ply, "hole": int(m)}); err != nil {
-			return fail("send", err)
+		err := send(ctx, conns[me], map[string]any{"type": "move", "ply": ply, "hole": int(m)})
+		var got message
+		if err == nil {
+			// The round trip ends when the mover gets his move back.
+			got, err = await(ctx, conns[me], "move", ply+1, g.cfg.Timeout)
 		}
-		// The round trip ends when the mover gets his move back.
-		got, err := await(ctx, conns[me], "move", ply+1, g.cfg.Timeout)
 		rtt := time.Since(sent)
+		if lostConnection(err) {
+			if done, err := resync(err); done || err != nil {
+				ended = done
+				return g.finished(err)
+			}
+			continue
+		}
 		if err != nil {
 			return fail("move", fmt.Errorf("game %s ply %d: %w", id, ply+1, err))
 		}
-		if sp, _, err := toguz.ParseFEN(got.FEN, toguz.Standard()); err != nil || sp != p {
-			return fail("position", fmt.Errorf("game %s ply %d: the server's position is %q (%v), the rules' %s", id, ply+1, got.FEN, err, p.FEN()))
+		if sp, _, err := toguz.ParseFEN(got.FEN, toguz.Standard()); err != nil || sp != after {
+			return fail("position", fmt.Errorf("game %s ply %d: the server's position is %q (%v), the rules' %s", id, ply+1, got.FEN, err, after.FEN()))
 		}
-		if _, err := await(ctx, conns[me.Other()], "move", ply+1, g.cfg.Timeout); err != nil {
-			return fail("opponent", fmt.Errorf("game %s ply %d: %w", id, ply+1, err))
+		ack := Ack{Game: id, Ply: ply + 1, Hole: int(m), By: got.By}
+		if timed {
+			c := got.Clock.WhiteMS
+			if me == toguz.Black {
+				c = got.Clock.BlackMS
+			}
+			ack.ClockMS = &c
 		}
+		g.col.acks.write(ack)
 		g.col.mu.Lock()
 		g.col.moves++
 		g.col.latency = append(g.col.latency, rtt)
@@ -417,10 +647,27 @@ func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 			g.col.steadyLatency = append(g.col.steadyLatency, rtt)
 		}
 		g.col.mu.Unlock()
+		p, ply = after, ply+1
+		if _, err := await(ctx, conns[me.Other()], "move", ply, g.cfg.Timeout); lostConnection(err) {
+			if done, err := resync(err); done || err != nil {
+				ended = done
+				return g.finished(err)
+			}
+		} else if err != nil {
+			return fail("opponent", fmt.Errorf("game %s ply %d: %w", id, ply, err))
+		}
 	}
 	want := p.Outcome().Result.String()
-	for _, c := range conns {
-		end, err := await(ctx, c, "end", 0, g.cfg.Timeout)
+	for i := range conns {
+		end, err := await(ctx, conns[i], "end", 0, g.cfg.Timeout)
+		if lostConnection(err) {
+			done, err := resync(err)
+			if err == nil && !done {
+				err = fail("end", fmt.Errorf("game %s is still being played after its end by the rules", id))
+			}
+			ended = done
+			return g.finished(err)
+		}
 		if err != nil {
 			return fail("end", fmt.Errorf("game %s: %w", id, err))
 		}
@@ -432,8 +679,15 @@ func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 	for _, c := range conns {
 		c.Close(websocket.StatusNormalClosure, "")
 	}
-	g.col.mu.Lock()
-	g.col.finished++
-	g.col.mu.Unlock()
-	return nil
+	return g.finished(nil)
+}
+
+// finished counts a game played to its end when err is nil, and returns err.
+func (g *pair) finished(err error) error {
+	if err == nil {
+		g.col.mu.Lock()
+		g.col.finished++
+		g.col.mu.Unlock()
+	}
+	return err
 }

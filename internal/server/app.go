@@ -63,6 +63,9 @@ type Options struct {
 	// defaults; negative: no bound).
 	SpectatorsPerGame    int
 	SpectatorsPerAddress int
+	// SyncFull makes every commit wait for the disk, so that acknowledged
+	// moves survive a power loss too (store.Options.SyncFull).
+	SyncFull bool
 }
 
 // App is the whole server wired together: the store, the accounts, the live
@@ -90,7 +93,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	st, err := store.Open(ctx, opts.DB, store.Options{})
+	st, err := store.Open(ctx, opts.DB, store.Options{SyncFull: opts.SyncFull})
 	if err != nil {
 		return nil, err
 	}

@@ -40,3 +40,6 @@ func (s *Local) Close() error {
 
 // LiveGames returns the number of games the hub holds.
 func (s *Local) LiveGames() int { return s.app.Hub.Live() }
+
+// Stats returns the counters of the server's bounds (App.Stats).
+func (s *Local) Stats() BoundStats { return s.app.Stats() }

@@ -84,6 +84,9 @@ func securityHeaders(next http.Handler) http.Handler {
 func limitWrites(l *auth.Limiter, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead && !l.Allow(auth.ClientIP(r)) {
+			// A token comes back within a second at any rate over 1/s: a
+			// well-behaved client (toguz loadtest) waits that long and retries.
+			w.Header().Set("Retry-After", "1")
 			writeJSONError(w, &apiError{Status: http.StatusTooManyRequests, Code: live.CodeRateLimited, Message: "too many requests; slow down"})
 			return
 		}

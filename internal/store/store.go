@@ -222,6 +222,20 @@ func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
 }
 
 // Close waits for the writes in progress, then closes the database; the
+// Synchronous returns the writer connection's PRAGMA synchronous: 1
+// (NORMAL) or 2 (FULL, Options.SyncFull), so that a server can say how
+// durable its commits are.
+func (s *Store) Synchronous(ctx context.Context) (int, error) {
+	var mode int
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&mode)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: PRAGMA synchronous: %w", err)
+	}
+	return mode, nil
+}
+
 // last connection's checkpoint folds the WAL into the file.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {

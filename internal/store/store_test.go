@@ -680,3 +680,22 @@ func TestSweepSessions(t *testing.T) {
 		}
 	})
 }
+
+// TestSyncFull: Options.SyncFull reaches the writer connection (PRAGMA
+// synchronous 2, FULL); the default is NORMAL (1).
+func TestSyncFull(t *testing.T) {
+	for _, tt := range []struct {
+		full bool
+		want int
+	}{{false, 1}, {true, 2}} {
+		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "toguz.db"), Options{SyncFull: tt.full})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Synchronous(t.Context())
+		s.Close()
+		if err != nil || got != tt.want {
+			t.Errorf("SyncFull %v: PRAGMA synchronous = %d, %v; want %d", tt.full, got, err, tt.want)
+		}
+	}
+}
