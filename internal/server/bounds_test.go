@@ -412,12 +412,14 @@ func TestHugeBodies(t *testing.T) {
 				t.Errorf("page %q does not say the body is too large", body)
 			}
 			// Past the limit, net/http drains at most 256 KiB of a chunked
-			// body before it closes the connection.
+			// body before it closes the connection. The count is the
+			// listener's, so the drain of the case before may fall in it
+			// too: allow 1 MiB, still 200 times less than the body.
 			limit := int64(maxBody)
 			if tt.path == "/import" {
 				limit = maxImportBody
 			}
-			if max := limit + 256<<10 + 32<<10; read > max {
+			if max := limit + 1<<20; read > max {
 				t.Errorf("the server read %d bytes before the 413, want at most %d", read, max)
 			}
 		})
