@@ -48,10 +48,7 @@ func awaitMove(t *testing.T, c *live.Conn, ply int) (hole int, fen string) {
 // every move is stored.
 func TestEngineGame(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "t.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	defer st.Close()
 	eng, err := engine.NewLivePlayer(1, 1)
 	if err != nil {
@@ -97,4 +94,15 @@ func TestEngineGame(t *testing.T) {
 	if len(saved.Moves) != 6 || !saved.Black.IsEngine() || saved.End != nil {
 		t.Fatalf("stored %d moves, black %+v, end %+v: want 6 moves of a game going on against the engine", len(saved.Moves), saved.Black, saved.End)
 	}
+}
+
+// openStore opens the real store on the SQLite file at path (created when
+// new), with one reader as the hub needs; the caller closes it.
+func openStore(t *testing.T, path string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), path, store.Options{Readers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

@@ -20,10 +20,7 @@ import (
 // the real engine player eng; stop stops the hub and waits for its games.
 func engineHub(t *testing.T, path string, eng live.Engine, cfg live.Config) (h *live.Hub, gs store.LiveStore, stop func()) {
 	t.Helper()
-	st, err := store.Open(context.Background(), path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, path)
 	ctx, cancel := context.WithCancel(context.Background())
 	gs = store.LiveStore{S: st}
 	cfg.Store, cfg.Engine, cfg.FirstMoveTimeout = gs, eng, -1

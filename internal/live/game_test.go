@@ -57,10 +57,7 @@ func withHub(t *testing.T, f func(h *live.Hub)) {
 func withHubConfig(t *testing.T, cfg live.Config, f func(h *live.Hub)) {
 	dir := t.TempDir()
 	synctest.Test(t, func(t *testing.T) {
-		st, err := store.Open(context.Background(), filepath.Join(dir, "t.db"), store.Options{Readers: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := openStore(t, filepath.Join(dir, "t.db"))
 		ctx, cancel := context.WithCancel(context.Background())
 		cfg.Store = store.LiveStore{S: st}
 		h := live.NewHub(ctx, cfg)
@@ -206,10 +203,7 @@ func TestFirstMoveTimeout(t *testing.T) {
 // ended as the rules say when a hub resumes it.
 func TestResumeEndsFinishedGame(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "t.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	defer st.Close()
 	gs := store.LiveStore{S: st}
 	// RULES.md §5 example 3: White to move; 9, 1, 9, 1 leave White without
@@ -256,10 +250,7 @@ func TestResumeEndsFinishedGame(t *testing.T) {
 // rules' start and from a start position with its own number.
 func TestStateMoveNumber(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "t.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	defer st.Close()
 	gs := store.LiveStore{S: st}
 	w, b := seats()

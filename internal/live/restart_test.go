@@ -25,10 +25,7 @@ type server struct {
 
 func startServer(t *testing.T, path string, cfg live.Config) *server {
 	t.Helper()
-	st, err := store.Open(context.Background(), path, store.Options{Readers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, path)
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg.Store = store.LiveStore{S: st}
 	h := live.NewHub(ctx, cfg)
