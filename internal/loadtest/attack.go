@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"mime/multipart"
 	"net"
@@ -46,7 +47,12 @@ type AttackConfig struct {
 	EngineLevel int
 	// Timeout of one request (10 s when zero).
 	Timeout time.Duration
+	// Only names the attacks to run (AttackNames); empty: all of them.
+	Only []string
 }
+
+// AttackNames are the attacks, in the order Attack reports them.
+var AttackNames = []string{"logins", "bodies", "connections", "seeks", "spectators", "imports", "engine"}
 
 // AttackReport is, per attack, what was sent and how the server answered.
 type AttackReport struct {
@@ -119,17 +125,9 @@ func (t *tally) result() AttackTally {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.t
-	r.Answers = maps(r.Answers)
+	r.Answers = maps.Clone(r.Answers)
 	r.Notes = slices.Clone(r.Notes)
 	return r
-}
-
-func maps(m map[string]int) map[string]int {
-	c := make(map[string]int, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 // answerOf names the server's answer to a request that returned err.
@@ -198,6 +196,11 @@ func Attack(ctx context.Context, cfg AttackConfig) (AttackReport, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
 	}
+	for _, n := range cfg.Only {
+		if !slices.Contains(AttackNames, n) {
+			return AttackReport{}, fmt.Errorf("loadtest: no attack %q (want one of %s)", n, strings.Join(AttackNames, ", "))
+		}
+	}
 	a := &attacker{cfg: cfg, ws: "ws" + strings.TrimPrefix(cfg.URL, "http")}
 	// Cancelled by a timer rather than a deadline: a rate.Limiter's Wait
 	// fails at once, without waiting, when its wait would pass a deadline.
@@ -218,6 +221,12 @@ func Attack(ctx context.Context, cfg AttackConfig) (AttackReport, error) {
 		{"imports", a.imports},
 		{"engine", a.engineGames},
 	}
+	attacks = slices.DeleteFunc(attacks, func(at struct {
+		name string
+		run  func(context.Context, *tally)
+	}) bool {
+		return len(cfg.Only) > 0 && !slices.Contains(cfg.Only, at.name)
+	})
 	tallies := make([]*tally, len(attacks))
 	var wg sync.WaitGroup
 	for i, at := range attacks {
