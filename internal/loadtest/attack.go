@@ -705,35 +705,72 @@ func (a *attacker) imports(ctx context.Context, t *tally) {
 // engineGames: 3 guests from one address (127.0.2.61) play 8 engine games
 // each at cfg.EngineLevel (the bounds per person and per address, 24),
 // answering every engine move at once and opening a new game when one
-// ends; a ninth game of a guest is tried now and then and refused.
+// ends. Once the 24 are open, before any can end, a ninth game of each
+// guest and a first game of a fourth guest are tried (refused: "ninth",
+// "fourth"); a ninth is tried again every 5 s (refused unless a game has
+// just ended).
 func (a *attacker) engineGames(ctx context.Context, t *tally) {
 	lim := writePace()
-	var wg sync.WaitGroup
-	var first *source
-	var engineMoves atomic.Int64
-	for g := range 3 {
+	var guests []*client
+	for g := range 4 {
 		c := a.newAttackClient(60, lim)
-		if first != nil {
-			c.src = first
+		if g > 0 {
+			c.src = guests[0].src
 		}
-		first = c.src
 		if err := c.guest(ctx); err != nil {
 			t.note("an engine guest: %v", err)
 			return
 		}
-		create := func() (string, error) {
-			var r struct {
-				GameID string `json:"game_id"`
-			}
-			err := c.call(ctx, http.MethodPost, "/api/engine-games", map[string]any{"level": a.cfg.EngineLevel, "color": "black", "tc": ""}, &r)
-			return r.GameID, err
+		guests = append(guests, c)
+	}
+	create := func(c *client) (string, error) {
+		var r struct {
+			GameID string `json:"game_id"`
 		}
+		err := c.call(ctx, http.MethodPost, "/api/engine-games", map[string]any{"level": a.cfg.EngineLevel, "color": "black", "tc": ""}, &r)
+		return r.GameID, err
+	}
+	// probe tries a game beyond a bound and gives it back if it was made.
+	probe := func(what string, c *client) {
+		id, err := create(c)
+		if ctx.Err() != nil {
+			return
+		}
+		t.add(what + ": " + answerOf(err))
+		if err == nil {
+			a.resign(c, id)
+		}
+	}
+	var first [3][]string
+	for g := range 3 {
 		for range 8 {
+			id, err := create(guests[g])
+			if ctx.Err() != nil {
+				return
+			}
+			t.add("create: " + answerOf(err))
+			if err == nil {
+				first[g] = append(first[g], id)
+			}
+		}
+	}
+	for g := range 3 {
+		probe("ninth", guests[g])
+	}
+	probe("fourth", guests[3])
+	var wg sync.WaitGroup
+	var engineMoves atomic.Int64
+	for g := range 3 {
+		c := guests[g]
+		for w := range 8 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				if w < len(first[g]) {
+					a.playEngine(ctx, c, first[g][w], t, &engineMoves)
+				}
 				for ctx.Err() == nil {
-					id, err := create()
+					id, err := create(c)
 					if ctx.Err() != nil {
 						return
 					}
@@ -746,19 +783,14 @@ func (a *attacker) engineGames(ctx context.Context, t *tally) {
 				}
 			}()
 		}
-		if g == 0 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for sleep(ctx, 5*time.Second) == nil {
-					_, err := create() // a ninth
-					if ctx.Err() == nil {
-						t.add("ninth: " + answerOf(err))
-					}
-				}
-			}()
-		}
 	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for sleep(ctx, 5*time.Second) == nil {
+			probe("ninth", guests[0])
+		}
+	}()
 	wg.Wait()
 	t.note("the engine played %d moves at level %d", engineMoves.Load(), a.cfg.EngineLevel)
 }
@@ -774,10 +806,7 @@ func (a *attacker) playEngine(ctx context.Context, c *client, id string, t *tall
 	defer conn.CloseNow()
 	defer func() {
 		if ctx.Err() != nil {
-			rctx, cancel := context.WithTimeout(context.Background(), a.cfg.Timeout)
-			defer cancel()
-			send(rctx, conn, map[string]any{"type": "resign"})
-			await(rctx, conn, "end", 0, a.cfg.Timeout)
+			a.resignOn(conn)
 		}
 	}()
 	for {
@@ -807,5 +836,24 @@ func (a *attacker) playEngine(ctx context.Context, c *client, id string, t *tall
 				return
 			}
 		}
+	}
+}
+
+// resign resigns game id of c, so that the server does not keep it.
+func (a *attacker) resign(c *client, id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.Timeout)
+	defer cancel()
+	if conn, err := c.dial(ctx, id); err == nil {
+		a.resignOn(conn)
+		conn.CloseNow()
+	}
+}
+
+// resignOn resigns the game of conn and waits for its end.
+func (a *attacker) resignOn(conn *websocket.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.Timeout)
+	defer cancel()
+	if send(ctx, conn, map[string]any{"type": "resign"}) == nil {
+		await(ctx, conn, "end", 0, a.cfg.Timeout)
 	}
 }

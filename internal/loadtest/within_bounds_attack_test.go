@@ -64,7 +64,7 @@ func TestAttackWithinBounds(t *testing.T) {
 		{"seeks", []string{"create: ok", "create: 429 too_many_seeks", "cancel: ok"}, []string{"create: 429 rate_limited"}},
 		{"spectators", []string{"watching", "over the cap: ws error too_many_spectators", "over the cap: ws 1013"}, []string{"player's move: "}},
 		{"imports", []string{"413"}, []string{"500", "200"}},
-		{"engine", []string{"create: ok", "ninth: 429 too_many_engine_games"}, []string{"create: 429 too_many_engine_games", "create: 429 rate_limited"}},
+		{"engine", []string{"create: ok", "ninth: 429 too_many_engine_games", "fourth: 429 too_many_engine_games"}, []string{"fourth: ok", "create: 429 rate_limited"}},
 	}
 	for _, tt := range tests {
 		a, ok := got[tt.attack]
