@@ -437,11 +437,13 @@ func (a *attacker) seeks(ctx context.Context, t *tally) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lim := writePace()
+			first := a.newAttackClient(30+s, writePace())
 			var guests []*client
-			for range 5 {
-				c := a.newAttackClient(30+s, lim)
-				c.src = guestsSource(guests, c.src)
+			for g := range 5 {
+				c := first
+				if g > 0 {
+					c = &client{base: first.base, src: first.src}
+				}
 				if err := c.guest(ctx); err != nil {
 					t.note("a guest: %v", err)
 					return
@@ -493,22 +495,13 @@ func (a *attacker) seeks(ctx context.Context, t *tally) {
 	t.note("the lobby watcher received %d messages, %d bytes", frames.Load(), watched.Load())
 }
 
-// guestsSource shares one address's HTTP client among its guests.
-func guestsSource(guests []*client, own *source) *source {
-	if len(guests) > 0 {
-		return guests[0].src
-	}
-	return own
-}
-
 // spectators: two guests play a game at a move a second from 127.0.2.41
 // while cfg.Spectators spectators watch it from each of 127.0.2.42 and
 // .43 (the cap per address), half of them never reading, and one more
 // from each is refused. The players' round trip is the figure.
 func (a *attacker) spectators(ctx context.Context, t *tally) {
-	lim := writePace()
-	white, black := a.newAttackClient(40, lim), a.newAttackClient(40, lim)
-	black.src = white.src
+	white := a.newAttackClient(40, writePace())
+	black := &client{base: white.base, src: white.src}
 	var rtt []time.Duration
 	for ctx.Err() == nil {
 		id, conns, err := a.startGame(ctx, white, black)
@@ -710,12 +703,13 @@ func (a *attacker) imports(ctx context.Context, t *tally) {
 // "fourth"); a ninth is tried again every 5 s (refused unless a game has
 // just ended).
 func (a *attacker) engineGames(ctx context.Context, t *tally) {
-	lim := writePace()
 	var guests []*client
 	for g := range 4 {
-		c := a.newAttackClient(60, lim)
-		if g > 0 {
-			c.src = guests[0].src
+		var c *client
+		if g == 0 {
+			c = a.newAttackClient(60, writePace())
+		} else {
+			c = &client{base: a.cfg.URL, src: guests[0].src} // one address
 		}
 		if err := c.guest(ctx); err != nil {
 			t.note("an engine guest: %v", err)
