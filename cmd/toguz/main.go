@@ -55,6 +55,7 @@ var commands = []command{
 	{"serve", "serve the web interface and the live-game API (docs/api.md)", runServe},
 	{"play", "play a game in the terminal against the engine or a person", runPlay},
 	{"loadtest", "simulated players against a server: games/s, move round trip, errors", runLoadtest},
+	{"attack", "the attacks of issue 15 at a server's bounds, to run beside loadtest: answers counted", runAttack},
 }
 
 // errUsage is returned when the arguments are wrong; the flag set has
