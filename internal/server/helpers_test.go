@@ -39,6 +39,9 @@ type serverOpts struct {
 	msgRate   float64
 	msgBurst  int
 	writes    float64
+	// importsPerMinute is Config.ImportsPerMinute; 0 here lifts it, since
+	// the tests import from one address far faster than people.
+	importsPerMinute int
 }
 
 func newTestServer(t testing.TB, o serverOpts) *testServer {
@@ -64,9 +67,13 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 	if o.firstMove == 0 {
 		o.firstMove = -1
 	}
+	if o.importsPerMinute == 0 {
+		o.importsPerMinute = -1
+	}
 	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: eng, Logger: log, Grace: o.grace, FirstMoveTimeout: o.firstMove})
 	srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), Accounts: testAccounts(st), Archive: StoreArchive{S: st}, Logger: log,
-		MessageRate: o.msgRate, MessageBurst: o.msgBurst, WritesPerSecond: o.writes, WriteBurst: int(o.writes * 2)})
+		MessageRate: o.msgRate, MessageBurst: o.msgBurst, WritesPerSecond: o.writes, WriteBurst: int(o.writes * 2),
+		ImportsPerMinute: o.importsPerMinute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -25,7 +27,10 @@ import (
 // importTimeout to check, the deadline checked between games. At most
 // maxImportsPerAddr imports run at once per client address (429 beyond)
 // and maxImportsRunning in all (waited for up to importWait, then 503
-// busy), so that many at once cannot take the memory or the CPUs.
+// busy), so that many at once cannot take the memory; and one address
+// starts at most importsPerMinute a minute (bursts of importBurst, 429
+// beyond), so that quickly refused imports, one after another, cannot take
+// the CPUs either (each reads its 2 MiB and checks up to 1,000 games).
 const (
 	maxImportGames     = 1000
 	maxImportGameBytes = 64 << 10
@@ -34,6 +39,8 @@ const (
 	maxImportsRunning  = 4
 	importWait         = 2 * time.Second
 	importRetryAfter   = time.Second
+	importsPerMinute   = 10
+	importBurst        = 3
 	// maxImportErrors is the most errors the page lists: each quotes at
 	// most a short excerpt of the record, so the page stays small.
 	maxImportErrors = 5
@@ -47,7 +54,10 @@ const (
 type importGate struct {
 	once    sync.Once
 	running *semaphore.Weighted
-	logRef  rate.Sometimes
+	starts  *auth.Limiter // imports started per address; nil: no bound
+	// perMinute is Config.ImportsPerMinute, set before the first import.
+	perMinute int
+	logRef    rate.Sometimes
 
 	mu     sync.Mutex
 	byAddr map[string]int
@@ -63,8 +73,16 @@ func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (
 	g.once.Do(func() {
 		g.running = semaphore.NewWeighted(maxImportsRunning)
 		g.byAddr = make(map[string]int)
+		if n := cmp.Or(g.perMinute, importsPerMinute); n > 0 {
+			g.starts = auth.NewLimiter(rate.Limit(float64(n)/60), importBurst, time.Now)
+		}
 		g.logRef = rate.Sometimes{Interval: 10 * time.Second}
 	})
+	if g.starts != nil && !g.starts.Allow(addr) {
+		g.refused(log, "per minute", addr, &g.refusedAddr)
+		return nil, &apiError{Status: http.StatusTooManyRequests, Code: live.CodeRateLimited,
+			Message: fmt.Sprintf("more than %d imports a minute from your address: wait a little", cmp.Or(g.perMinute, importsPerMinute))}
+	}
 	g.mu.Lock()
 	ok := g.byAddr[addr] < maxImportsPerAddr
 	if ok {

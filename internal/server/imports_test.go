@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toguz/toguz/internal/live"
 )
 
 // tinyGame is the smallest game a record holds: the 2 MiB file of issue 15
@@ -193,7 +195,7 @@ func TestImportGames(t *testing.T) {
 // TestImportRefusedPages: an import refused by the gate gets the error
 // page with its status and a Retry-After.
 func TestImportRefusedPages(t *testing.T) {
-	srv, err := New(Config{})
+	srv, err := New(Config{ImportsPerMinute: -1}) // TestImportsPerMinute tests that bound
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +263,7 @@ func TestImportDeadline(t *testing.T) {
 // once (429 beyond), and the server maxImportsRunning, a further one
 // waiting importWait for a slot, then refused with 503 busy.
 func TestImportGate(t *testing.T) {
-	var g importGate
+	g := importGate{perMinute: -1} // TestImportsPerMinute tests that bound
 	log := slog.New(slog.DiscardHandler)
 	var leaves []func()
 	for range maxImportsPerAddr {
@@ -305,4 +307,27 @@ func TestImportGate(t *testing.T) {
 	if st := g.stats(); st.RefusedAddr != 1 || st.RefusedBusy != 1 {
 		t.Errorf("stats %+v, want one refused per address and one busy", st)
 	}
+}
+
+// TestImportsPerMinute: an address starts at most importBurst imports at
+// once and then importsPerMinute a minute, so that imports refused at once
+// one after another cannot take the CPUs; another address is not held up.
+func TestImportsPerMinute(t *testing.T) {
+	var g importGate
+	log := slog.New(slog.DiscardHandler)
+	for i := range importBurst {
+		leave, err := g.enter(t.Context(), log, "10.0.0.1")
+		if err != nil {
+			t.Fatalf("import %d: %v", i+1, err)
+		}
+		leave()
+	}
+	if _, err := g.enter(t.Context(), log, "10.0.0.1"); err == nil || err.Status != http.StatusTooManyRequests || err.Code != live.CodeRateLimited {
+		t.Fatalf("import %d in a row: %v, want 429 rate_limited", importBurst+1, err)
+	}
+	leave, err := g.enter(t.Context(), log, "10.0.0.2")
+	if err != nil {
+		t.Fatalf("another address: %v", err)
+	}
+	leave()
 }

@@ -69,6 +69,9 @@ type Config struct {
 	// client address (defaults 20/s and 60).
 	WritesPerSecond float64
 	WriteBurst      int
+	// ImportsPerMinute bounds the imports one client address starts a
+	// minute (0: 10; negative: no bound).
+	ImportsPerMinute int
 	// GuestKey signs the guest tokens (at least 16 bytes; LoadGuestKey
 	// keeps one in a file). Empty: a random key, so that guests lose their
 	// identity when the server restarts.
@@ -108,8 +111,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
-		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}, nil
+	srv := &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
+		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}
+	srv.imports.perMinute = cfg.ImportsPerMinute
+	return srv, nil
 }
 
 // Handler returns the route table wrapped in the middleware.
