@@ -21,7 +21,7 @@ func runServe(ctx context.Context, e env) error {
 	verbose := fs.Bool("v", false, "log debug messages")
 	grace := fs.Duration("grace", 30*time.Second, "how long a player may be gone before his opponent can claim the win")
 	firstMove := fs.Duration("first-move", 60*time.Second, "abort a real-time game between people when a first move takes longer (0: never)")
-	engines := fs.Int("engines", 0, "engines searching at once for the games against the engine (0: one per CPU)")
+	engines := fs.Int("engines", 0, "engines searching at once for the games against the engine (0: one per CPU but one, at least one)")
 	seeksPerAddr := fs.Int("seeks-per-address", 20, "open seeks one client address may have (a load test from one address needs more; -1: no bound)")
 	seekExpiry := fs.Duration("seek-expiry", 30*time.Minute, "how long a seek stays open")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (when served over HTTPS, e.g. behind a proxy)")

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -22,7 +23,8 @@ type Options struct {
 	DB     string       // the SQLite file (created and migrated)
 	Logger *slog.Logger // nil: discard
 	// Engines is the number of engine searches at once for the games
-	// against the engine (0: one per CPU).
+	// against the engine (0: one per CPU but one, and at least one, so that
+	// engine games at their bounds leave a CPU to the games between people).
 	Engines int
 	// Grace and FirstMoveTimeout are live.Config's (0: its defaults;
 	// a negative FirstMoveTimeout: never).
@@ -96,6 +98,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	st, err := store.Open(ctx, opts.DB, store.Options{SyncFull: opts.SyncFull})
 	if err != nil {
 		return nil, err
+	}
+	if opts.Engines <= 0 {
+		opts.Engines = max(1, runtime.GOMAXPROCS(0)-1)
 	}
 	player, err := engine.NewLivePlayer(opts.Engines, 16)
 	if err != nil {
