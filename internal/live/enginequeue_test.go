@@ -285,3 +285,80 @@ func TestEngineGamesBound(t *testing.T) {
 		t.Fatalf("after a restart, a third game at once: %v, want too_many_engine_games", err)
 	}
 }
+
+// TestEngineClockHeldAcrossRestart: the engine's clock is held while its
+// search waits for the searcher, so a server that stops meanwhile must not
+// charge it, on restart, the time from its opponent's move to the stop (it
+// used to: ResumeAt charged the side to move, held or not, and an engine
+// kept waiting long enough lost on time after the restart).
+func TestEngineClockHeldAcrossRestart(t *testing.T) {
+	eng, err := engine.NewLivePlayer(1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.db")
+	h, _, stop := engineHub(t, path, eng, live.Config{})
+	ctx := context.Background()
+	if _, err := h.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	human := live.GuestSeat("Guest-human")
+	id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), TC: clock.TimeControl{Base: time.Minute},
+		White: human, Black: live.EngineSeat(1, "Engine 1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := h.Join(ctx, id, human.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := toguz.StartPosition()
+	move(c, 0, int(p.LegalMoves().First()))
+	awaitPly(t, c, 2)
+	// Another user's untimed level-10 game takes the searcher for a second.
+	if _, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: live.EngineSeat(10, "Engine 10"),
+		Black: live.GuestSeat("Guest-busy")}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	s, err := h.State(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = toguz.StartPosition()
+	for _, m := range s.Moves {
+		p = p.After(toguz.Move(m.Hole))
+	}
+	move(c, 2, int(p.LegalMoves().First()))
+	awaitPly(t, c, 3)
+	const waited = 400 * time.Millisecond
+	time.Sleep(waited)
+	s, err = h.State(ctx, id)
+	if err != nil || s.Ply != 3 || s.Clock.Running != "" || s.Clock.BlackMS != 60_000 {
+		t.Fatalf("the engine was to wait for the searcher, held at 60000 ms: %+v (%v)", s, err)
+	}
+	c.Leave()
+	if err := h.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+
+	h2, _, stop2 := engineHub(t, path, eng, live.Config{})
+	defer stop2()
+	if _, err := h2.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s, err = h2.State(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Held again as the game's actor starts, a few ms after the restart.
+	if s.Ply == 3 && (s.Clock.Running != "" || s.Clock.BlackMS < 59_950) {
+		t.Errorf("after a restart the engine's clock is %+v, want held at 60000 ms less a few (it waited %v for the searcher before the stop)", s.Clock, waited)
+	}
+	if s.Ply > 3 {
+		if charged := 60*time.Second - time.Duration(s.Clock.BlackMS)*time.Millisecond; charged > 150*time.Millisecond {
+			t.Errorf("after a restart the engine was charged %v for a level-1 search (it waited %v for the searcher before the stop)", charged, waited)
+		}
+	}
+}

@@ -110,8 +110,14 @@ func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
 	if rs != nil {
 		// Charged until the server stopped, running again from now: only
 		// the downtime is forgiven, to the clocks and to the abandonment
-		// limits alike.
-		st = st.ResumeAt(rs.stopped, rs.now)
+		// limits alike. The engine to move is charged nothing: its clock
+		// was held while its search waited, and a search under way is
+		// lost; the next one is charged from its start (maybeEngine).
+		stopped := rs.stopped
+		if g.spec.Seat(st.Turn).IsEngine() {
+			stopped = time.Time{}
+		}
+		st = st.ResumeAt(stopped, rs.now)
 		switch {
 		case rs.stopped.IsZero():
 			g.activity = rs.now // not known: the limits start again

@@ -63,6 +63,9 @@ type Hub struct {
 	seq atomic.Uint64 // connection sequence numbers
 
 	cancel context.CancelFunc // ends ctx: Stop
+	// resumed: Resume rebuilt and stored the clocks, so Stop may record
+	// its instant.
+	resumed atomic.Bool
 
 	mu    sync.Mutex
 	games map[string]*game // guarded by mu
@@ -171,6 +174,7 @@ func (h *Hub) Resume(ctx context.Context) (int, error) {
 	if err := h.cfg.Store.SaveClocks(ctx, clocks, now); err != nil {
 		return 0, fmt.Errorf("resume: store the clocks: %w", err)
 	}
+	h.resumed.Store(true)
 	n := 0
 	for _, g := range games {
 		if h.launch(g) == g {
@@ -206,12 +210,18 @@ func (h *Hub) heartbeat() {
 }
 
 // Stop stops the hub cleanly: its games stop (as when its context ends),
-// and the instant of the stop is stored, so that after a restart every
-// clock resumes with exactly the time it had then.
+// and, once Resume has succeeded, the instant of the stop is stored, so
+// that after a restart every clock resumes with exactly the time it had
+// then. A hub whose Resume failed records nothing: its store's clocks are
+// still those of the server before it, which stopped at its own last
+// instant.
 func (h *Hub) Stop(ctx context.Context) error {
 	at := time.Now()
 	h.cancel()
 	h.wg.Wait()
+	if !h.resumed.Load() {
+		return nil
+	}
 	if err := h.cfg.Store.MarkAlive(ctx, at); err != nil {
 		return fmt.Errorf("live: stop: %w", err)
 	}

@@ -24,8 +24,9 @@ type Seek struct {
 	Private bool
 	Created time.Time
 	GameID  string // set once accepted
-	// Addr is the creator's client address, which bounds the open seeks
-	// per address (LobbyConfig.PerAddress); "" counts as one address.
+	// Addr is the creator's client address key (the server's: the IPv6
+	// /64), which bounds the open seeks per address
+	// (LobbyConfig.PerAddress); "" counts as one address.
 	Addr string
 }
 

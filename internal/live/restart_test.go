@@ -268,3 +268,47 @@ func TestResumeAbortsAbandoned(t *testing.T) {
 		s.stop()
 	})
 }
+
+// TestStopAfterFailedResume: a hub whose Resume failed (here its start was
+// cancelled, as by a Ctrl-C during start-up) has not rebuilt any clock, so
+// its Stop must not record that the server ran until then: it used to,
+// and the next start charged the side to move the whole downtime since
+// the crash before.
+func TestStopAfterFailedResume(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	cfg := live.Config{FirstMoveTimeout: -1}
+	synctest.Test(t, func(t *testing.T) {
+		s := startServer(t, path, cfg)
+		w, b := seats()
+		tc, _ := clock.ParseTimeControl("10+0")
+		id, err := s.h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tc, White: w, Black: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.play(id, 0, 2, 0) // the clocks start: White's runs
+		time.Sleep(30 * time.Second)
+		s.crash() // White has 9:30
+		time.Sleep(time.Hour)
+
+		st := openStore(t, path)
+		ctx, cancel := context.WithCancel(context.Background())
+		h := live.NewHub(ctx, live.Config{Store: store.LiveStore{S: st}, FirstMoveTimeout: -1})
+		start, abort := context.WithCancel(context.Background())
+		abort()
+		if _, err := h.Resume(start); err == nil {
+			t.Fatal("Resume with a cancelled context succeeded")
+		}
+		if err := h.Stop(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		st.Close()
+		time.Sleep(time.Hour)
+
+		s = startServer(t, path, cfg)
+		defer s.stop()
+		if c := s.clock(id); c.WhiteMS < 570_000 || c.WhiteMS > 570_000+live.DefaultHeartbeat.Milliseconds() || c.Running != "white" {
+			t.Errorf("after a crash and a failed start: %+v, want White 9:30 (to within a heartbeat)", c)
+		}
+	})
+}

@@ -146,7 +146,7 @@ type seekRequest struct {
 	Color   string `json:"color"`
 	Ruleset string `json:"ruleset"`
 	Private bool   `json:"private"`
-	addr    string // the client's address, which bounds its open seeks
+	addr    string // the client's address key (auth.AddrKey), which bounds its open seeks
 }
 
 func (s *Server) createSeek(ctx context.Context, id Identity, req seekRequest) (live.Seek, error) {
@@ -177,7 +177,7 @@ func (s *Server) apiCreateSeek(w http.ResponseWriter, r *http.Request) error {
 	if err := readJSON(w, r, &req); err != nil {
 		return err
 	}
-	req.addr = auth.ClientIP(r)
+	req.addr = auth.AddrKey(auth.ClientIP(r))
 	sk, err := s.createSeek(r.Context(), id, req)
 	if err != nil {
 		return err

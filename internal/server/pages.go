@@ -81,7 +81,7 @@ func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) pageCreateSeek(w http.ResponseWriter, r *http.Request) error {
 	id := s.ensureIdentity(w, r)
 	sk, err := s.createSeek(r.Context(), id, seekRequest{TC: r.FormValue("tc"), Rated: r.FormValue("rated") != "",
-		Color: r.FormValue("color"), Ruleset: r.FormValue("ruleset"), Private: r.FormValue("private") != "", addr: auth.ClientIP(r)})
+		Color: r.FormValue("color"), Ruleset: r.FormValue("ruleset"), Private: r.FormValue("private") != "", addr: auth.AddrKey(auth.ClientIP(r))})
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
-	conn, err := s.cfg.Hub.JoinFrom(ctx, r.PathValue("id"), viewer, auth.ClientIP(r))
+	conn, err := s.cfg.Hub.JoinFrom(ctx, r.PathValue("id"), viewer, auth.AddrKey(auth.ClientIP(r)))
 	if err != nil {
 		e := s.asAPIError(r, err)
 		writeMsg(ctx, c, wsError(e.Code, "%s", e.Message))
