@@ -152,30 +152,12 @@ func TestEngineClockFromSearchStart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.db")
 	h, gs, stop := engineHub(t, path, eng, live.Config{})
 	ctx := context.Background()
-	human := live.GuestSeat("Guest-human")
-	id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), TC: clock.TimeControl{Base: time.Minute},
-		White: human, Black: live.EngineSeat(1, "Engine 1")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := h.Join(ctx, id, human.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := toguz.StartPosition()
-	move(c, 0, int(p.LegalMoves().First()))
-	awaitPly(t, c, 2) // both have moved: the clocks run
-	// Another user's untimed level-10 game takes the searcher for a second.
-	if _, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: live.EngineSeat(10, "Engine 10"),
-		Black: live.GuestSeat("Guest-busy")}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(50 * time.Millisecond)
+	id, c := gameWithHeldEngine(t, h)
 	s, err := h.State(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p = toguz.StartPosition()
+	p := toguz.StartPosition()
 	for _, m := range s.Moves {
 		p = p.After(toguz.Move(m.Hole))
 	}
@@ -302,30 +284,12 @@ func TestEngineClockHeldAcrossRestart(t *testing.T) {
 	if _, err := h.Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
-	human := live.GuestSeat("Guest-human")
-	id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), TC: clock.TimeControl{Base: time.Minute},
-		White: human, Black: live.EngineSeat(1, "Engine 1")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := h.Join(ctx, id, human.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := toguz.StartPosition()
-	move(c, 0, int(p.LegalMoves().First()))
-	awaitPly(t, c, 2)
-	// Another user's untimed level-10 game takes the searcher for a second.
-	if _, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: live.EngineSeat(10, "Engine 10"),
-		Black: live.GuestSeat("Guest-busy")}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(50 * time.Millisecond)
+	id, c := gameWithHeldEngine(t, h)
 	s, err := h.State(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p = toguz.StartPosition()
+	p := toguz.StartPosition()
 	for _, m := range s.Moves {
 		p = p.After(toguz.Move(m.Hole))
 	}
@@ -361,4 +325,31 @@ func TestEngineClockHeldAcrossRestart(t *testing.T) {
 			t.Errorf("after a restart the engine was charged %v for a level-1 search (it waited %v for the searcher before the stop)", charged, waited)
 		}
 	}
+}
+
+// gameWithHeldEngine starts a one-minute game of a guest against the level-1
+// engine on h, both sides' first moves made so that the clocks run, and then
+// another user's untimed level-10 game, whose search takes the one searcher
+// for a second while the first game's engine must wait for it.
+func gameWithHeldEngine(t *testing.T, h *live.Hub) (string, *live.Conn) {
+	t.Helper()
+	ctx := context.Background()
+	human := live.GuestSeat("Guest-human")
+	id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), TC: clock.TimeControl{Base: time.Minute},
+		White: human, Black: live.EngineSeat(1, "Engine 1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := h.Join(ctx, id, human.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	move(c, 0, int(toguz.StartPosition().LegalMoves().First()))
+	awaitPly(t, c, 2)
+	if _, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: live.EngineSeat(10, "Engine 10"),
+		Black: live.GuestSeat("Guest-busy")}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	return id, c
 }
