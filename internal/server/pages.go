@@ -360,10 +360,7 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 		return refused
 	}
 	defer leave()
-	r.Body = http.MaxBytesReader(w, r.Body, maxImportBody)
-	if err := r.ParseMultipartForm(maxImport); err != nil && !errors.Is(err, http.ErrNotMultipart) {
-		return badRequest(live.CodeBadRequest, "the upload could not be read (at most %d bytes): %v", maxImport, err)
-	}
+	// limitBodies has read the form within maxImportBody (bodyLimit).
 	name, text := "record", r.FormValue("text")
 	var src io.Reader = strings.NewReader(text)
 	size := int64(len(text))
