@@ -103,7 +103,10 @@ func TestAttackWithinBounds(t *testing.T) {
 			t.Errorf("connections: none %q…: %v", c.prefix, got["connections"].Answers)
 		}
 	}
-	if n := got["spectators"].Answers["watching"]; n != 2*50 {
-		t.Errorf("spectators: %d watching, want the cap, 50, from each of 2 addresses", n)
+	// Never more than the cap; fewer only by the dials the run's end cut
+	// short (a loaded machine: CI runs other packages beside this one).
+	sp := got["spectators"].Answers
+	if n, cut := sp["watching"], sp["dial: cancelled"]; n > 2*50 || n+cut < 2*50 {
+		t.Errorf("spectators: %d watching and %d dials cut short by the run's end, want the cap, 50, from each of 2 addresses", n, cut)
 	}
 }
