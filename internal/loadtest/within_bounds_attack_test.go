@@ -58,7 +58,7 @@ func TestAttackWithinBounds(t *testing.T) {
 		want   []string // answers that must have come
 		never  []string // answers that must not
 	}{
-		{"logins", []string{"401 bad_credentials", "429 rate_limited", "owner ok"}, []string{"owner 429 rate_limited", "owner 401 bad_credentials", "500", "503 busy"}},
+		{"logins", []string{"401 bad_credentials", "owner ok"}, []string{"owner 429 rate_limited", "owner 401 bad_credentials", "500", "503 busy"}},
 		{"bodies", []string{"65536 B: 400", "65537 B: 413"}, []string{"65536 B: 413", "65536 B: 429"}},
 		{"connections", nil, []string{"dial error"}},
 		{"seeks", []string{"create: ok", "create: 429 too_many_seeks", "cancel: ok"}, []string{"create: 429 rate_limited"}},
@@ -102,6 +102,13 @@ func TestAttackWithinBounds(t *testing.T) {
 		if n == 0 {
 			t.Errorf("connections: none %q…: %v", c.prefix, got["connections"].Answers)
 		}
+	}
+	// The login limit (10 an address, then one per 6 s) refuses only once an
+	// address has tried more than 10: on a loaded machine, where each
+	// argon2 hash waits for its slot, 7 s may not reach it.
+	lg := got["logins"].Answers
+	if tries := lg["401 bad_credentials"] + lg["429 rate_limited"]; tries > 10*acfg.LoginSources && lg["429 rate_limited"] == 0 {
+		t.Errorf("logins: %d wrong tries from %d addresses and no 429 rate_limited: %v", tries, acfg.LoginSources, lg)
 	}
 	// Never more than the cap; fewer only by the dials the run's end cut
 	// short (a loaded machine: CI runs other packages beside this one).
