@@ -5,6 +5,7 @@ package loadtest
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,7 +21,15 @@ import (
 // closes come within the test) while a load plays from other addresses:
 // each attack gets the documented refusal, the account's owner still logs
 // in at his own address, and the load's games go on without an error.
+//
+// Every attack at once takes both CPUs of the machine for its seconds, so
+// the test runs alone: .ci/run runs it in a step of its own with
+// TOGUZ_ATTACK_TEST=1; beside other packages' tests (go test ./... runs two
+// at a time) the slowest attacks do not reach their bounds in time.
 func TestAttackWithinBounds(t *testing.T) {
+	if os.Getenv("TOGUZ_ATTACK_TEST") == "" {
+		t.Skip("every attack at once takes the CPUs: run alone with TOGUZ_ATTACK_TEST=1, as .ci/run does")
+	}
 	s, err := server.StartLocal(context.Background(), server.Options{
 		DB: filepath.Join(t.TempDir(), "toguz.db"), ReadTimeout: 3 * time.Second, IdleTimeout: 2 * time.Second,
 	})
