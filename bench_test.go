@@ -1,6 +1,7 @@
 package toguz
 
 import (
+	"runtime"
 	"testing"
 	"time"
 
@@ -58,6 +59,41 @@ func BenchmarkMakeMove(b *testing.B) {
 		}
 	}
 	_ = sink
+}
+
+// BenchmarkPerft8 is BenchmarkPerft9 one ply shorter (25,166,174 leaves),
+// for a loaded machine.
+func BenchmarkPerft8(b *testing.B) {
+	p := StartPosition()
+	var n uint64
+	cpu0 := cputime.Process()
+	for b.Loop() {
+		n = Perft(p, 8)
+	}
+	reportLeaves(b, n, cpu0)
+}
+
+// BenchmarkPerftMakeMove is perft's own make-move at the last ply: every
+// legal move of the middlegame position of BenchmarkMakeMove, made and
+// folded, per move.
+func BenchmarkPerftMakeMove(b *testing.B) {
+	p, _, err := ParseFEN("13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4", Standard())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := newPerftRun(p)
+	moves := p.LegalMoves()
+	b.ReportAllocs()
+	var n, fold uint64
+	cpu0 := cputime.Process()
+	for b.Loop() {
+		c, f := r.leavesTuzdik(p, moves)
+		n += c
+		fold ^= f
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/move")
+	b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(n), "cpu-ns/move")
+	runtime.KeepAlive(fold)
 }
 
 // BenchmarkPlay is the checked Play of a legal move.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Diagram returns the board diagram of the seeds (RULES.md §5) as text:
@@ -61,6 +62,67 @@ func (p Position) Diagram() string {
 	return b.String()
 }
 
+// DiagramNamed returns Diagram followed by a legend of the holes'
+// traditional names, each after its hole number, in columns that fit a
+// terminal of 80:
+//
+//	1 арт             4 атсыратар       7 қандықақпан
+//	2 тектұрмас       5 бел             8 көкмойын
+//	3 атөтпес         6 белбасар        9 маңдай
+//
+// names[k-1] names hole k (both players' hole k have the same name), and
+// glosses[k-1], where glosses has it and it is not empty, follows it after
+// a dash: "1 art — back". A hole past the end of names is left out. The
+// package holds no names: package internal/i18n has them in each language.
+// ParseDiagram reads the result back, legend ignored.
+func (p Position) DiagramNamed(names, glosses []string) string {
+	var entries []string
+	for k := range min(p.Holes(), len(names)) {
+		e := fmt.Sprintf("%4d %s", k+1, names[k])
+		if k < len(glosses) && glosses[k] != "" {
+			e += " — " + glosses[k]
+		}
+		entries = append(entries, e)
+	}
+	return p.Diagram() + legend(entries)
+}
+
+// legend lays entries out in as many columns (at most 3) as fit in 80
+// characters, filled down each column first.
+func legend(entries []string) string {
+	if len(entries) == 0 {
+		return ""
+	}
+	w := 0
+	for _, e := range entries {
+		w = max(w, utf8.RuneCountInString(e))
+	}
+	w += 2
+	cols := 3
+	for cols > 1 && cols*w > 80 {
+		cols--
+	}
+	rows := (len(entries) + cols - 1) / cols
+	var b strings.Builder
+	for r := range rows {
+		var line strings.Builder
+		for c := range cols {
+			i := c*rows + r
+			if i >= len(entries) {
+				break
+			}
+			e := entries[i]
+			line.WriteString(e)
+			if c < cols-1 && i+rows < len(entries) {
+				line.WriteString(strings.Repeat(" ", w-utf8.RuneCountInString(e)))
+			}
+		}
+		b.WriteString(line.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // ParseDiagram reads a board diagram under r, as Position.Diagram writes it
 // or as the seeds print it. The two rows of holes are the lines that end
 // with a kazan in parentheses, Black's first; a cell is a number of stones,
@@ -69,8 +131,9 @@ func (p Position) Diagram() string {
 // there). A row of hole numbers (optionally "№"-prefixed, after an optional
 // label) may come above and below, and must then count the holes in order.
 // A line "White to move" or "Black to move" gives the turn (White when
-// absent). The error is a *ParseError with the line and column; the
-// position is checked as Setup.Position does.
+// absent). Lines of hole names, as DiagramNamed writes them (a hole number
+// followed by a word), are ignored. The error is a *ParseError with the
+// line and column; the position is checked as Setup.Position does.
 func ParseDiagram(s string, r Rules) (Position, error) {
 	if err := r.Validate(); err != nil {
 		return Position{}, err
@@ -149,6 +212,8 @@ func ParseDiagram(s string, r Rules) (Position, error) {
 			default:
 				return fail(line, cols[0], ErrSyntax, "%q: want White to move or Black to move", text)
 			}
+		case isLegend(fields):
+			// Hole names, not part of the position.
 		default:
 			if err := holeNumbers(fields, cols, rows == 0, r.Holes); err != nil {
 				err.Line = line
@@ -180,6 +245,19 @@ func diagramCell(f string) (int, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// isLegend reports whether a line is one of DiagramNamed's legend: a hole
+// number followed by a word that is not a cell.
+func isLegend(fields []string) bool {
+	if len(fields) < 2 {
+		return false
+	}
+	if _, err := strconv.Atoi(fields[0]); err != nil {
+		return false
+	}
+	_, cell := diagramCell(fields[1])
+	return !cell
 }
 
 // holeNumbers checks a line of hole numbers: n..1 above the rows, 1..n below,

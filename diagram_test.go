@@ -92,6 +92,43 @@ func TestDiagramGolden(t *testing.T) {
 	golden(t, "diagram.txt", []byte(p.Diagram()+"\n"+b.After(3).Diagram()))
 }
 
+// TestDiagramNamed: the legend of hole names in Kazakh, and in Latin
+// script with English glosses (which take two columns to fit 80), compared
+// with testdata/diagram-names.txt; ParseDiagram reads it back.
+func TestDiagramNamed(t *testing.T) {
+	p, _, err := ParseFEN("13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4", Standard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kk := []string{"арт", "тектұрмас", "атөтпес", "атсыратар", "бел", "белбасар", "қандықақпан", "көкмойын", "маңдай"}
+	latn := []string{"art", "tektūrmas", "atötpes", "atsyratar", "bel", "belbasar", "qandyqaqpan", "kökmoiyn", "mañdai"}
+	en := []string{"back", "never idle", "no horse passes", "tires the horse", "waist", "past the waist", "bloody trap", "blue neck", "forehead"}
+	b, _ := NewPosition(Bestemshe())
+	diagrams := []string{p.DiagramNamed(kk, nil), p.DiagramNamed(latn, en), b.DiagramNamed(latn, en[:2])}
+	golden(t, "diagram-names.txt", []byte(strings.Join(diagrams, "\n")))
+	for i, d := range diagrams {
+		if !strings.HasPrefix(d, []Position{p, p, b}[i].Diagram()) {
+			t.Errorf("diagram %d does not start with Diagram:\n%s", i, d)
+		}
+		for _, line := range strings.Split(d, "\n") {
+			if n := len([]rune(line)); n > 80 {
+				t.Errorf("diagram %d: a line of %d characters: %q", i, n, line)
+			}
+		}
+		back, err := ParseDiagram(d, []Position{p, p, b}[i].Rules())
+		if err != nil || back != []Position{p, p, b}[i] {
+			t.Errorf("diagram %d read back: %v\n%s", i, err, d)
+		}
+	}
+	if !strings.Contains(diagrams[0], "   1 арт") || !strings.Contains(diagrams[1], "   7 qandyqaqpan — bloody trap") ||
+		strings.Contains(diagrams[2], "   6 ") {
+		t.Errorf("legends:\n%s", strings.Join(diagrams, "\n"))
+	}
+	if p.DiagramNamed(nil, en) != p.Diagram() {
+		t.Error("no names, yet a legend")
+	}
+}
+
 func TestDiagramErrors(t *testing.T) {
 	tests := []struct {
 		text string

@@ -39,9 +39,17 @@
 //     writer wrote. A GameReader reads them from an io.Reader one game at
 //     a time, in memory bounded by one game (MaxGameBytes), however large
 //     the file; errors quote at most a short excerpt of the bad text.
+//   - Tree (tree.go): a game with its variations, comments and marks
+//     (Node, Mark); ParseTrees reads them from our format, PGN-style
+//     ( … ) variations nested, and WriteTrees writes them back; the other
+//     formats hold only the main line (Tree.MainLine).
 //   - Position.Diagram and ParseDiagram (diagram.go): the text board of the
-//     seed documents.
-//   - Key: a 64-bit hash of a position for tables and books.
+//     seed documents; Position.DiagramNamed adds a legend of the holes'
+//     traditional names (given by the caller: package internal/i18n has
+//     them in each language).
+//   - Key: a 64-bit hash of a position for tables and books; Repetitions
+//     and Game.Repetition count a game's positions by it for an event's
+//     repetition draw (the Nth occurrence, off by default).
 //   - Perft and PerftBulk: move-path counts, the check of a move generator.
 //   - ParseError: every parser's error, naming file, line, column, game and
 //     ply.
@@ -75,8 +83,10 @@
 //   - Ours (FormatToguz, files .tgn): PGN with score-sheet plies. Tag pairs
 //     [Name "Value"], of which Ruleset, FEN, Result and Termination have a
 //     meaning; numbered plies, each optionally followed by the mover's kazan
-//     total "87(10)" and a {comment}; a result token 1-0, 0-1, 1/2-1/2 or *.
-//     What the writer writes reads back to an equal Game.
+//     total "87(10)", a mark (! ? !! ?? !? ?!) and a {comment}; variations
+//     ( … ) after a ply (read by ParseTrees; ParseGames keeps the main
+//     line); a result token 1-0, 0-1, 1/2-1/2 or *. What the writer writes
+//     reads back to an equal Game.
 //   - PlayOK PGN (FormatPlayOK, read only): PGN tags and the same plies;
 //     exactly the plies that capture carry the mover's kazan total, and
 //     {zero} after the result marks an atsyrau ending (MarkingPlayOK); both

@@ -70,6 +70,19 @@ type Game struct {
 	line     int      // line of its first tag or token
 	plyAt    []textAt // plyAt[i] is where ply i was written, when read
 	resultAt textAt   // where the result token or tag was written
+	// What a record in our format has beyond the main line, for
+	// ParseTrees: the marks of the plies (marks[i] is ply i's, NoMark past
+	// the end) and the variations, as written.
+	marks []Mark
+	vars  []rawVariation
+}
+
+// rawVariation is a variation as the game reader found it: its text, where
+// it was, and the main-line ply (0-based) it is an alternative to.
+type rawVariation struct {
+	ply  int
+	at   textAt
+	text string
 }
 
 // textAt is a 1-based line and column (in runes) of a token.

@@ -10,6 +10,23 @@ type sowing struct {
 	delta board
 	last  uint8  // ring index of the hole that gets the last stone
 	side  Player // the owner of that hole
+
+	// The rest is for perft's make-move, which reads the last hole's count
+	// from a byte copy of the board before the move instead of picking it
+	// out of the words after it.
+
+	// add is what the sowing adds to the last hole (it can be negative,
+	// as a wrapping byte, when a long sowing ends in the emptied hole).
+	add uint8
+	// opp is 1 when the last hole is on the side of the emptied hole's
+	// opponent, 0 when it is on the mover's own side.
+	opp uint8
+	// claimable is 1 when the last hole is on the opponent's side and is
+	// not his last hole, where a tuzdik may be made (RULES.md §2.4).
+	claimable uint8
+	// mirror is the ring index of the mover's hole with the same number as
+	// the last one: the opponent's tuzdik must not be there for a claim.
+	mirror uint8
 }
 
 // sowTables[v][from][n] is the sowing of n stones from ring hole from under
@@ -38,11 +55,25 @@ var sowTables = func() *[2 * MaxHoles][2 * MaxHoles][256]sowing {
 					sown = sown.plus(oneAt(next))
 					last := next
 					next++
-					t[v][from][n] = sowing{
-						delta: sown.plus(oneAt(from).times(-uint64(n))),
-						last:  uint8(last),
-						side:  Player(last / holes),
+					me, side, num := from/holes, last/holes, last%holes
+					s := sowing{
+						delta:  sown.plus(oneAt(from).times(-uint64(n))),
+						last:   uint8(last),
+						side:   Player(side),
+						mirror: uint8(me*holes + num),
 					}
+					// Not delta's byte: its subtraction borrows across bytes.
+					s.add = uint8(sown.get(s.last))
+					if last == from {
+						s.add -= uint8(n)
+					}
+					if side != me {
+						s.opp = 1
+						if num != holes-1 {
+							s.claimable = 1
+						}
+					}
+					t[v][from][n] = s
 				}
 			}
 		}
@@ -71,16 +102,18 @@ func (p Position) LegalMoves() MoveSet {
 
 // sideMoves returns pl's non-empty holes, whatever the kazans.
 func (p Position) sideMoves(pl Player) MoveSet {
-	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-	var nonEmpty uint64
-	for w, x := range [3]uint64{p.board.w0, p.board.w1, p.board.w2} {
-		// High bit of each byte set when the byte is not zero.
-		nz := (((x & lo7) + lo7) | x) & hi
-		// Gather the eight high bits into one byte.
-		nonEmpty |= ((nz >> 7) * 0x0102040810204080 >> 56) << (8 * w)
-	}
+	nonEmpty := nonZeroBytes(p.board.w0) | nonZeroBytes(p.board.w1)<<8 | nonZeroBytes(p.board.w2)<<16
 	holes := p.holes()
-	return MoveSet(nonEmpty>>(uint(pl)*uint(holes))) & (1<<holes - 1)
+	return MoveSet(nonEmpty>>(uint(pl)*uint(holes)&63)) & (1<<holes - 1)
+}
+
+// nonZeroBytes returns a byte with bit i set when byte i of x is not zero.
+func nonZeroBytes(x uint64) uint64 {
+	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	// High bit of each byte set when the byte is not zero.
+	nz := (((x & lo7) + lo7) | x) & hi
+	// Gather the eight high bits into one byte.
+	return (nz >> 7) * 0x0102040810204080 >> 56
 }
 
 // kazanWon reports whether a kazan holds more than half of the stones and the

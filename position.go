@@ -241,3 +241,28 @@ func (p Position) OnBoard(pl Player) int {
 func (p Position) ring(pl Player, hole int) int {
 	return int(pl)*p.Holes() + hole - 1
 }
+
+// without2 empties ring holes i and j; an index past the ring changes
+// nothing.
+func (b board) without2(i, j uint8) board {
+	m, n := byteMask[i], byteMask[j]
+	return board{b.w0 &^ (m.w0 | n.w0), b.w1 &^ (m.w1 | n.w1), b.w2 &^ (m.w2 | n.w2)}
+}
+
+func (b board) and(o board) board { return board{b.w0 & o.w0, b.w1 & o.w1, b.w2 & o.w2} }
+
+// keepMask[i] is byteMask[i] inverted: all ones but in ring hole i.
+var keepMask = func() (m [256]board) {
+	for i := range m {
+		b := byteMask[i]
+		m[i] = board{^b.w0, ^b.w1, ^b.w2}
+	}
+	return m
+}()
+
+// keepIf empties ring hole i where mask is all ones and changes nothing
+// where it is zero.
+func (b board) keepIf(i uint8, mask uint64) board {
+	m, keep := keepMask[i], ^mask
+	return board{b.w0 & (m.w0 | keep), b.w1 & (m.w1 | keep), b.w2 & (m.w2 | keep)}
+}

@@ -50,6 +50,12 @@ import (
 //     Comments may span lines and cannot nest; inside one, \} stands for }
 //     and \\ for \ (any other backslash is itself), so that every text
 //     can be written. A comment from ; to the end of the line is read too.
+//   - A variation ( … ) after a ply is another move in its place, written
+//     like the movetext (nested variations too), and a ply may carry a
+//     mark (! ? !! ?? !? ?!) glued after it and its kazan total: see
+//     ParseTrees, which keeps them in a Tree. ParseGames skips the
+//     variations and the Game writer writes the main line, so a game
+//     with none reads and writes exactly as it did before them.
 //   - The result token (1-0, 0-1, 1/2-1/2 or *) ends the movetext; it must
 //     agree with the Result tag.
 //
@@ -646,6 +652,37 @@ func (r *reader) comment() (string, bool) {
 	return "", false
 }
 
+// variation reads a variation ( … ), with the variations nested in it,
+// and returns its text, parentheses included; false when it does not end.
+// Comments are skipped as comment reads them, so that a parenthesis in one
+// counts for nothing; a kazan total such as (10) nests like a variation.
+func (r *reader) variation() (string, bool) {
+	depth := 0
+	for j := r.i; r.avail(j); j++ {
+		switch r.data[j] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				text := strings.Clone(r.data[r.i : j+1])
+				r.advance(j + 1 - r.i)
+				return text, true
+			}
+		case ';':
+			for r.avail(j+1) && r.data[j+1] != '\n' {
+				j++
+			}
+		case '{':
+			for j++; r.avail(j) && r.data[j] != '}'; j++ {
+				if r.data[j] == '\\' && r.avail(j+1) && (r.data[j+1] == '}' || r.data[j+1] == '\\') {
+					j++
+				}
+			}
+		}
+	}
+	return "", false
+}
+
 // moveNumberLen returns the length of the move number ("12." or "12...")
 // at the start of w, or 0.
 func moveNumberLen(w string) int {
@@ -708,6 +745,20 @@ func (r *reader) game(index int) (*Game, error) {
 			}
 			continue
 		}
+		if c := r.peek(); r.format == FormatToguz && (c == '(' || c == ')') {
+			if c == ')' {
+				return nil, r.errorf(at, index, len(g.Plies), ErrSyntax, "a ) with no ( before it")
+			}
+			if len(g.Plies) == 0 {
+				return nil, r.errorf(at, index, 0, ErrSyntax, "a variation ( … ) before the first ply: a variation is another move in place of the ply before it")
+			}
+			text, ok := r.variation()
+			if !ok {
+				return nil, r.errorf(at, index, len(g.Plies), ErrSyntax, "a variation ( with no closing )")
+			}
+			g.vars = append(g.vars, rawVariation{ply: len(g.Plies) - 1, at: at, text: text})
+			continue
+		}
 		w := r.word()
 		if w == "" {
 			return nil, r.errorf(at, index, len(g.Plies)+1, ErrSyntax, "unexpected %q", r.data[r.i:r.i+1])
@@ -746,6 +797,19 @@ func (r *reader) game(index int) (*Game, error) {
 				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x; or the hole alone: 7), a move number, a comment or a result", excerpt(w))
 			}
 			rest = w[n:]
+		}
+		if r.format == FormatToguz {
+			var mk Mark
+			var ok bool
+			if rest, mk, ok = cutMark(rest); !ok {
+				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: a move's mark is one of ! ? !! ?? !? ?!", excerpt(w))
+			}
+			if mk != NoMark {
+				for len(g.marks) < ply {
+					g.marks = append(g.marks, NoMark)
+				}
+				g.marks = append(g.marks, mk)
+			}
 		}
 		if rest != "" {
 			k, ok := parseKazanNote(rest)

@@ -1,13 +1,17 @@
 // Package svg draws a Toguz Kumalak position as an SVG diagram: a wooden
 // board with the holes (otau) of both players, their stones drawn and
 // counted, the two kazans, the tuzdiks, the hole numbers on both rows, and
-// optionally the last move, the players' names and the board turned round.
+// optionally the last move, the players' names, the holes' traditional
+// names beside their numbers and the board turned round.
 //
 // # Index
 //
 //   - Render and Write draw a position with Options.
 //   - Options: Flip (Black at the bottom), From and To (the last move's
-//     emptied and landing holes), White and Black (names), Width.
+//     emptied and landing holes), White and Black (names), HoleNames and
+//     HoleGlosses (the holes' names, from package internal/i18n in each
+//     language), Labels (the board's words in the reader's language),
+//     Width.
 //   - LastMove finds From and To of a move from the position before it.
 //
 // The output depends only on the position and the options, so it can be
@@ -27,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toguz/toguz"
 )
@@ -47,9 +52,36 @@ type Options struct {
 	From, To Hole
 	// White and Black are the players' names, shown by their rows.
 	White, Black string
+	// HoleNames, when not nil, are the holes' traditional names, written
+	// beside the hole numbers on both edges: HoleNames[k-1] by hole k (both
+	// players' hole k have the same name). HoleGlosses, when not nil, are
+	// short glosses of them, in a smaller line under each name. Either has
+	// one entry per hole of the board. The package holds no names: package
+	// internal/i18n has them in each language (i18n.Holes).
+	HoleNames, HoleGlosses []string
+	// Labels, when not nil, are the words drawn on the board in the
+	// reader's language (package internal/i18n has them); nil draws the
+	// English ones.
+	Labels *Labels
 	// Width is the width attribute in pixels; 0 leaves the natural size
-	// (696 × 594 for nine holes). The drawing scales with it.
+	// (696 × 594 for nine holes, taller with names). The drawing scales
+	// with it.
 	Width int
+}
+
+// Labels are the board's words: the sides' names, the word by each kazan
+// and the mark of the side to move.
+type Labels struct {
+	White, Black, Kazan, ToMove string
+}
+
+var english = Labels{White: "White", Black: "Black", Kazan: "kazan", ToMove: "to move"}
+
+func (d *drawing) labels() Labels {
+	if d.opt.Labels != nil {
+		return *d.opt.Labels
+	}
+	return english
 }
 
 // LastMove returns the holes to highlight for m played from before: the
@@ -85,6 +117,14 @@ func Write(w io.Writer, p toguz.Position, opt Options) error {
 	if opt.Width < 0 {
 		return fmt.Errorf("svg: Options.Width %d is negative", opt.Width)
 	}
+	for _, l := range []struct {
+		name  string
+		names []string
+	}{{"HoleNames", opt.HoleNames}, {"HoleGlosses", opt.HoleGlosses}} {
+		if l.names != nil && len(l.names) != p.Holes() {
+			return fmt.Errorf("svg: Options.%s has %d entries for a board of %d holes", l.name, len(l.names), p.Holes())
+		}
+	}
 	d := drawing{p: p, opt: opt}
 	d.draw()
 	_, err := w.Write(d.b.Bytes())
@@ -100,6 +140,8 @@ const (
 	side       = 24  // wood left and right of the holes
 	nameH      = 34  // the name line above and below the board
 	numberH    = 24  // the band with the hole numbers
+	holeNameH  = 18  // the band with the holes' names, outside the numbers
+	glossH     = 14  // a line of glosses under the names
 	countH     = 30  // the line with each hole's count
 	kazanH     = 66  // a kazan's height
 	kazanGap   = 10  // between the two kazans
@@ -125,6 +167,7 @@ type drawing struct {
 	b   bytes.Buffer
 
 	n          int // holes per side
+	namesH     int // the height of the band of hole names: 0 without them
 	inner      int // width of the inside of the board
 	width, hgt int
 	x0         int // x of the first hole's left edge
@@ -154,7 +197,13 @@ func (d *drawing) draw() {
 	d.n = d.p.Holes()
 	d.inner = max(d.n*pitch, minInner)
 	d.width = d.inner + 2*side
-	boardH := 2*(numberH+countH+holeH+rowGap) + 2*kazanH + kazanGap
+	if d.opt.HoleNames != nil {
+		d.namesH = holeNameH
+		if d.opt.HoleGlosses != nil {
+			d.namesH += glossH
+		}
+	}
+	boardH := 2*(d.namesH+numberH+countH+holeH+rowGap) + 2*kazanH + kazanGap
 	d.hgt = boardH + 2*nameH
 	d.x0 = side + (d.inner-d.n*pitch)/2 + (pitch-holeW)/2
 
@@ -170,10 +219,12 @@ func (d *drawing) draw() {
 		nameH, d.width-4, boardH)
 	// A darker rim carries the hole numbers.
 	d.printf(`<rect x="14" y="%d" width="%d" height="%d" rx="14" fill="none" stroke="#7a4a1f" stroke-width="2" opacity="0.6"/>`+"\n",
-		nameH+numberH, d.width-28, boardH-2*numberH)
+		nameH+d.namesH+numberH, d.width-28, boardH-2*(d.namesH+numberH))
 
 	y := nameH
 	d.name(d.top(), nameH/2+6)
+	d.holeNames(d.top(), y)
+	y += d.namesH
 	d.numbers(d.top(), y+numberH/2+5)
 	y += numberH
 	d.counts(d.top(), y+countH/2+7)
@@ -190,6 +241,8 @@ func (d *drawing) draw() {
 	d.counts(d.bottom(), y+countH/2+7)
 	y += countH
 	d.numbers(d.bottom(), y+numberH/2+5)
+	y += numberH
+	d.holeNames(d.bottom(), y)
 	d.name(d.bottom(), d.hgt-nameH/2+6)
 	d.printf("</svg>\n")
 }
@@ -229,10 +282,10 @@ func (d *drawing) colX(col int) int { return d.x0 + col*pitch }
 
 // name writes a player's name, colour and whether he is to move.
 func (d *drawing) name(pl toguz.Player, y int) {
-	label := "White"
+	label := d.labels().White
 	fill, stroke := "#ffffff", colInk
 	if pl == toguz.Black {
-		label, fill, stroke = "Black", "#1c1c1c", "#000000"
+		label, fill, stroke = d.labels().Black, "#1c1c1c", "#000000"
 	}
 	name := d.opt.White
 	if pl == toguz.Black {
@@ -244,8 +297,8 @@ func (d *drawing) name(pl toguz.Player, y int) {
 	d.printf(`<circle cx="%d" cy="%d" r="8" fill="%s" stroke="%s" stroke-width="2"/>`+"\n", side+8, y-5, fill, stroke)
 	d.printf(`<text x="%d" y="%d" font-size="17" fill="%s">%s</text>`+"\n", side+24, y, colInk, escape(label))
 	if d.p.Turn() == pl && !d.p.IsOver() {
-		d.printf(`<text x="%d" y="%d" font-size="15" font-style="italic" fill="%s" text-anchor="end">to move ◀</text>`+"\n",
-			d.width-side, y, colInk)
+		d.printf(`<text x="%d" y="%d" font-size="15" font-style="italic" fill="%s" text-anchor="end">%s ◀</text>`+"\n",
+			d.width-side, y, colInk, escape(d.labels().ToMove))
 	}
 }
 
@@ -255,6 +308,34 @@ func (d *drawing) numbers(pl toguz.Player, y int) {
 		d.printf(`<text x="%d" y="%d" font-size="14" font-weight="bold" fill="#fbe7c6" text-anchor="middle">%d</text>`+"\n",
 			d.colX(col)+holeW/2, y, d.holeAt(pl, col))
 	}
+}
+
+// holeNames writes the names of pl's holes in the band whose top edge is
+// at y, outside the hole numbers, each with its gloss in a line under it.
+func (d *drawing) holeNames(pl toguz.Player, y int) {
+	if d.opt.HoleNames == nil {
+		return
+	}
+	for col := range d.n {
+		h, x := d.holeAt(pl, col), d.colX(col)+holeW/2
+		d.printf(`<text x="%d" y="%d" font-size="11" fill="#fbe7c6" text-anchor="middle"%s>%s</text>`+"\n",
+			x, y+holeNameH-5, fit(d.opt.HoleNames[h-1], 11), escape(d.opt.HoleNames[h-1]))
+		if d.opt.HoleGlosses != nil && d.opt.HoleGlosses[h-1] != "" {
+			d.printf(`<text x="%d" y="%d" font-size="9" font-style="italic" fill="#fbe7c6" text-anchor="middle"%s>%s</text>`+"\n",
+				x, y+holeNameH+glossH-5, fit(d.opt.HoleGlosses[h-1], 9), escape(d.opt.HoleGlosses[h-1]))
+		}
+	}
+}
+
+// fit returns the attributes that squeeze a text of size font into the
+// width of a column when it would be wider (judged at 0.55 em a letter):
+// a name never runs into the next hole's.
+func fit(s string, font int) string {
+	const room = pitch - 6
+	if float64(utf8.RuneCountInString(s))*0.55*float64(font) <= room {
+		return ""
+	}
+	return fmt.Sprintf(` textLength="%d" lengthAdjust="spacingAndGlyphs"`, room)
 }
 
 // counts writes the number of stones in each of pl's holes.
@@ -363,12 +444,12 @@ func (d *drawing) kazan(pl toguz.Player, y int) {
 	x, w := side, d.inner
 	d.printf(`<rect x="%d" y="%d" width="%d" height="%d" rx="%d" fill="url(#tg-hollow)" stroke="#3b200b" stroke-width="2"/>`+"\n",
 		x, y, w, kazanH, kazanH/2)
-	label := "White"
+	label := d.labels().White
 	if pl == toguz.Black {
-		label = "Black"
+		label = d.labels().Black
 	}
-	d.printf(`<text x="%d" y="%d" font-size="13" fill="#fbe7c6">kazan</text>`+"\n", x+26, y+kazanH/2-6)
-	d.printf(`<text x="%d" y="%d" font-size="16" font-weight="bold" fill="#fbe7c6">%s</text>`+"\n", x+26, y+kazanH/2+13, label)
+	d.printf(`<text x="%d" y="%d" font-size="13" fill="#fbe7c6">%s</text>`+"\n", x+26, y+kazanH/2-6, escape(d.labels().Kazan))
+	d.printf(`<text x="%d" y="%d" font-size="16" font-weight="bold" fill="#fbe7c6">%s</text>`+"\n", x+26, y+kazanH/2+13, escape(label))
 	k := d.p.Kazan(pl)
 	d.stones(k, x+kazanLabel, y+5, w-kazanLabel-kazanCount-8, kazanH-10, 12, packMiddle)
 	cx := x + w - kazanCount/2 - 8

@@ -108,7 +108,18 @@ var goldens = []struct {
 		opt: svg.Options{Flip: true, Width: 500}, move: 4},
 	{name: "bestemshe", fen: "5S,5S,5S,5S,5S/5S,5S,5S,5S,5S 0 0 S 1", rules: toguz.Bestemshe()},
 	{name: "two-holes", fen: "40S,30S/100S,2S 50 30 N 1", rules: toguz.Rules{Holes: 2, Stones: 63, OriginSowing: true}},
+	{name: "names-kk", fen: "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", rules: toguz.Standard(),
+		opt: svg.Options{HoleNames: kazakhNames}},
+	{name: "names-en", fen: "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1", rules: toguz.Standard(),
+		opt: svg.Options{Flip: true, HoleNames: latinNames, HoleGlosses: englishGlosses}, move: 4},
 }
+
+// The holes' names as package internal/i18n gives them for kk, and for en.
+var (
+	kazakhNames    = []string{"арт", "тектұрмас", "атөтпес", "атсыратар", "бел", "белбасар", "қандықақпан", "көкмойын", "маңдай"}
+	latinNames     = []string{"art", "tektūrmas", "atötpes", "atsyratar", "bel", "belbasar", "qandyqaqpan", "kökmoiyn", "mañdai"}
+	englishGlosses = []string{"back", "never idle", "no horse passes", "tires the horse", "waist", "past the waist", "bloody trap", "blue neck", "forehead"}
+)
 
 // TestGolden compares the diagrams with testdata/*.svg; run with -update to
 // rewrite them after a deliberate change (and look at them).
@@ -322,6 +333,56 @@ func TestHighlight(t *testing.T) {
 	}
 }
 
+// TestHoleNames: with names, each hole's name stands in its column on both
+// rows, outside its number (above the top row's, below the bottom row's),
+// its gloss under it; a text too long for a column is squeezed into it.
+func TestHoleNames(t *testing.T) {
+	for _, flip := range []bool{false, true} {
+		p := toguz.StartPosition()
+		doc, err := svg.Render(p, svg.Options{Flip: flip, HoleNames: latinNames, HoleGlosses: englishGlosses})
+		if err != nil {
+			t.Fatal(err)
+		}
+		numberY := map[string][]int{} // a hole number's y, by its x
+		type placed struct{ x, y int }
+		at := map[string][]placed{}
+		for _, e := range parse(t, doc) {
+			if e.name != "text" {
+				continue
+			}
+			var x, y int
+			fmt.Sscan(e.attr["x"], &x)
+			fmt.Sscan(e.attr["y"], &y)
+			if e.attr["font-weight"] == "bold" && e.attr["font-size"] == "14" {
+				numberY[e.text+"@"+e.attr["x"]] = append(numberY[e.text+"@"+e.attr["x"]], y)
+			}
+			at[e.text] = append(at[e.text], placed{x, y})
+			if runes := len([]rune(e.text)); runes > 12 && e.attr["textLength"] == "" {
+				t.Errorf("flip=%v: %q (%d letters) is not fitted to its column", flip, e.text, runes)
+			}
+		}
+		for k := 1; k <= 9; k++ {
+			names, glosses := at[latinNames[k-1]], at[englishGlosses[k-1]]
+			if len(names) != 2 || len(glosses) != 2 {
+				t.Fatalf("flip=%v: hole %d: name at %v, gloss at %v; want one on each row", flip, k, names, glosses)
+			}
+			// White's hole k is column k-1 from the left at the bottom,
+			// Black's column 9-k at the top; flipped, the other way round.
+			topCol, bottomCol := 9-k, k-1
+			top, bottom := names[0], names[1]
+			if top.x != 60+72*topCol || bottom.x != 60+72*bottomCol {
+				t.Errorf("flip=%v: hole %d: names at x %d and %d, want %d and %d", flip, k, top.x, bottom.x, 60+72*topCol, 60+72*bottomCol)
+			}
+			ys := numberY[fmt.Sprintf("%d@%d", k, top.x)]
+			yb := numberY[fmt.Sprintf("%d@%d", k, bottom.x)]
+			if len(ys) == 0 || len(yb) == 0 || !(top.y < ys[0] && glosses[0].y < ys[0] && top.y < glosses[0].y) ||
+				!(bottom.y > yb[len(yb)-1] && bottom.y < glosses[1].y) {
+				t.Errorf("flip=%v: hole %d: names at y %d, %d, glosses %d, %d; numbers at %v, %v", flip, k, top.y, bottom.y, glosses[0].y, glosses[1].y, ys, yb)
+			}
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	p := toguz.StartPosition()
 	for _, opt := range []svg.Options{
@@ -329,6 +390,8 @@ func TestErrors(t *testing.T) {
 		{To: svg.Hole{Side: toguz.Black, Number: -1}},
 		{To: svg.Hole{Side: 2, Number: 1}},
 		{Width: -1},
+		{HoleNames: kazakhNames[:5]},
+		{HoleNames: kazakhNames, HoleGlosses: englishGlosses[:8]},
 	} {
 		if _, err := svg.Render(p, opt); err == nil {
 			t.Errorf("Render(%+v) accepted", opt)
@@ -366,4 +429,28 @@ func ExampleRender() {
 	}
 	fmt.Println(string(doc[:bytes.IndexByte(doc, '\n')]))
 	// Output: <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 696 594" font-family="Georgia, 'DejaVu Serif', serif" role="img">
+}
+
+// TestLabels: the board's words are drawn in the reader's language when
+// given, English otherwise.
+func TestLabels(t *testing.T) {
+	p := toguz.StartPosition()
+	b, err := svg.Render(p, svg.Options{Labels: &svg.Labels{White: "Ақ", Black: "Қара", Kazan: "қазан", ToMove: "жүреді"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">Ақ</text>", ">Қара</text>", ">қазан</text>", ">жүреді ◀</text>"} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("no %s", want)
+		}
+	}
+	for _, english := range []string{">White", ">Black", ">kazan", ">to move"} {
+		if bytes.Contains(b, []byte(english)) {
+			t.Errorf("an English %q is drawn", english)
+		}
+	}
+	b, _ = svg.Render(p, svg.Options{})
+	if !bytes.Contains(b, []byte(">White</text>")) || !bytes.Contains(b, []byte(">to move ◀</text>")) {
+		t.Errorf("without Labels the words are not English")
+	}
 }

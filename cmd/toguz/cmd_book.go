@@ -67,8 +67,11 @@ amateurs) and self-play games of the engine. A move stays when it was played
 --min-count times; with --check-depth, moves that lost badly are dropped: those
 the engine finds --check-margin hundredths of a stone worse than its best and
 that scored 10 points below the position's mean in the games. The same
-inputs and flags give the same file. The embedded default book was made with:
-  toguz book build -o internal/book/default.book --games ../shared/data/masters-2018.pgn --check-depth 8`
+inputs and flags give the same file. With -ruleset, the book of another ruleset
+(games of other rulesets are skipped). The embedded books were made with:
+  toguz book build -o internal/book/default.book --games ../shared/data/masters-2018.pgn --check-depth 8
+  toguz book build -ruleset bestemshe -o internal/book/bestemshe.book -selfplay 2000 -selfplay-level 9 -selfplay-depth 10 -check-depth 10
+  toguz book build -ruleset seven -o internal/book/seven.book -selfplay 800 -selfplay-level 9 -selfplay-depth 10 -check-depth 10`
 
 func runBookBuild(ctx context.Context, e env) error {
 	fs := newFlags(e, "book build", "", bookBuildSummary)
@@ -223,7 +226,7 @@ func (s *selfPlayer) Move(ctx context.Context, p toguz.Position) toguz.Move {
 
 func runBookShow(e env) error {
 	fs := newFlags(e, "book show", "[FEN]", "Lists the book moves of a position (the starting position when no FEN is\ngiven): count, results for the mover, score and the engine check's value.")
-	file := fs.String("book", "", "book file (default: the embedded book)")
+	file := fs.String("book", "", "book file (default: the embedded book of the ruleset: standard, bestemshe or seven)")
 	rulesName := fs.String("ruleset", "standard", "ruleset of the position")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
@@ -232,18 +235,20 @@ func runBookShow(e env) error {
 		fs.Usage()
 		return errUsage
 	}
-	var bk *book.Book
-	var err error
-	if *file == "" {
-		bk, err = book.Default()
-	} else {
-		bk, err = book.Open(*file)
-	}
+	rules, err := toguz.ParseRules(*rulesName)
 	if err != nil {
 		return err
 	}
-	rules, err := toguz.ParseRules(*rulesName)
-	if err != nil {
+	var bk *book.Book
+	if *file == "" {
+		set, err := book.DefaultSet()
+		if err != nil {
+			return err
+		}
+		if bk = set.For(rules); bk == nil {
+			return fmt.Errorf("no embedded book of the ruleset %s (give one with -book)", rules)
+		}
+	} else if bk, err = book.Open(*file); err != nil {
 		return err
 	}
 	p, err := toguz.NewPosition(rules)

@@ -38,6 +38,14 @@ func TestBook(t *testing.T) {
 		{[]string{"book", "show", "--book", filepath.Join(dir, "missing.book")}, 1, "no such file"},
 		{[]string{"book", "show", "--book", games}, 1, "corrupt opening book"},
 		{[]string{"book", "show", "x"}, 1, "position string"},
+		// A variant's book by self-play, and the embedded ones.
+		{[]string{"book", "build", "-ruleset", "bestemshe", "-o", small, "--selfplay", "4", "--selfplay-depth", "2", "--min-count", "1", "--max-ply", "4"}, 0,
+			"from 4 games (0 skipped for their rules)"},
+		{[]string{"book", "show", "-ruleset", "bestemshe", "--book", small}, 0, "selfplay 4@1 (depth 2, level 8, seed 1)"},
+		{[]string{"book", "build", "-ruleset", "bestemshe", "-o", small, "--games", games, "--min-count", "1"}, 0, "from 1 games (4 skipped for their rules)"},
+		{[]string{"book", "show", "-ruleset", "bestemshe"}, 0, "selfplay 2000@1 (depth 10, level 9, seed 1)"},
+		{[]string{"book", "show", "-ruleset", "seven"}, 0, "selfplay 800@1 (depth 10, level 9, seed 1)"},
+		{[]string{"book", "show", "-ruleset", "pre1949"}, 1, "no embedded book of the ruleset pre1949"},
 	}
 	for _, tt := range tests {
 		code, out, errs := runRecordCmd(t, tt.args...)

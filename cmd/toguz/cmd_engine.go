@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/protocol"
@@ -35,8 +33,8 @@ func runEngine(ctx context.Context, e env) error {
 	})
 }
 
-// openTablebase opens the tables for the engine: path is a table file, or a
-// directory where the one covering the most stones is taken.
+// openTablebase opens the tables for the engine (openTables): each
+// position is probed in its own ruleset's table.
 func openTablebase(path string) (engine.Tablebase, error) {
 	t, err := openTables(path)
 	if err != nil {
@@ -45,21 +43,18 @@ func openTablebase(path string) (engine.Tablebase, error) {
 	return t, nil
 }
 
-// openTables opens a table file, or in a directory the file of
-// tablebase.FileName with the most stones.
-func openTables(path string) (*tablebase.Tables, error) {
-	st, err := os.Stat(path)
+// openTables opens a table file, or in a directory each ruleset's table
+// file (tablebase.FileName) with the most stones (tablebase.OpenSet). A
+// directory without any table is an error here: the commands that take
+// one have nothing to do with it (serve, which may start without, opens
+// its tables itself).
+func openTables(path string) (*tablebase.Set, error) {
+	s, err := tablebase.OpenSet(path)
 	if err != nil {
 		return nil, err
 	}
-	if !st.IsDir() {
-		return tablebase.Open(path)
+	if len(s.All()) == 0 {
+		return nil, fmt.Errorf("no table file (RULESET-N.tgtb, from toguz tablebase) in %s", path)
 	}
-	for n := 64; n >= 1; n-- {
-		f := filepath.Join(path, tablebase.FileName(n))
-		if _, err := os.Stat(f); err == nil {
-			return tablebase.Open(f)
-		}
-	}
-	return nil, fmt.Errorf("no table file (standard-N.tgtb) in %s", path)
+	return s, nil
 }

@@ -20,7 +20,7 @@ import (
 
 func runLoadtest(ctx context.Context, e env) (err error) {
 	fs := newFlags(e, "loadtest", "", "Plays simulated games against a toguz server over websockets on loopback:\npairs of guests play whole games with random legal moves, a move every\n-interval in each game, for -duration. Reports games per second, the move\nround trip (p50/p90/p99/max) and the errors.")
-	target := fs.String("url", "", "the server to test, http://127.0.0.1:PORT (loopback only; default: start one in this process\nwith a temporary database and no bounds)")
+	target := fs.String("url", "", "the server to test, http://127.0.0.1:PORT (loopback only; default: start one in this process\nwith a temporary database and no bounds); several nodes of one server (serve -nats), comma-separated:\neach game's White plays through one, its Black through the next")
 	sources := fs.Int("sources", -1, "loopback addresses to connect from, 127.0.0.2 and on, so that the games stay within the\nserver's bounds per address (256 connections, 20 writes/s); -1: one per 25 games with -url, none in process")
 	ackLog := fs.String("acklog", "", "write every acknowledged move to this file, a JSON line each\n({\"game\",\"ply\",\"hole\",\"by\",\"clock_ms\"}: the mover's clock in the acknowledgement)")
 	games := fs.Int("games", 100, "games played at the same time (2 websockets each)")
@@ -28,6 +28,7 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 	duration := fs.Duration("duration", time.Minute, "how long to play (at most 30m); games still going are resigned")
 	tc := fs.String("tc", "10+5", "time control of the games (see docs/api.md; \"\" for none)")
 	seed := fs.Int64("seed", 1, "random source of the moves")
+	chatEvery := fs.Int("chat-every", 0, "mix chat into the load: the mover of every Nth ply of a game first sends a chat\nmessage and waits for it to come back (0: no chat)")
 	idle := fs.Int("idle", 0, "first measure the memory of this many idle games (in-process server only)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the run (server and clients) to this file")
@@ -67,8 +68,11 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 	} else if *idle > 0 {
 		return errors.New("-idle: needs the server in this process (no -url)")
 	}
-	if err := checkLoopback(*target); err != nil {
-		return err
+	nodes := strings.Split(*target, ",")
+	for _, u := range nodes {
+		if err := checkLoopback(u); err != nil {
+			return err
+		}
 	}
 	if *sources < 0 {
 		*sources = 0
@@ -111,8 +115,8 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 	}
 	cpu0 := cputime.Process()
 	cfg := loadtest.Config{
-		URL: *target, Games: *games, Interval: *interval, Duration: *duration, TC: *tc, Seed: *seed,
-		Sources: *sources, Progress: e.stderr,
+		URL: nodes[0], Nodes: nodes[1:], Games: *games, Interval: *interval, Duration: *duration, TC: *tc, Seed: *seed,
+		Sources: *sources, Progress: e.stderr, ChatEvery: *chatEvery,
 	}
 	if acks != nil {
 		cfg.AckLog = acks
@@ -164,8 +168,9 @@ func startLocal(ctx context.Context) (*server.Local, func(), error) {
 	}
 	srv, err := server.StartLocal(ctx, server.Options{
 		DB: filepath.Join(dir, "toguz.db"), WritesPerSecond: 1e9, WriteBurst: 1 << 30,
-		MaxConnsPerAddr: -1, // thousands of websockets from loopback
-		Lobby:           live.LobbyConfig{PerAddress: -1},
+		MaxConnsPerAddr:  -1, // thousands of websockets from loopback
+		Lobby:            live.LobbyConfig{PerAddress: -1},
+		NoChatPerAddress: true,
 	})
 	if err != nil {
 		os.RemoveAll(dir)

@@ -42,6 +42,7 @@ func runMatch(ctx context.Context, e env) (err error) {
 	openingsFile := fs.String("openings", "", "file of opening position strings, one per line (default: the built-in suite of\nbalanced positions from the 2018 championship games; for other rulesets, their start)")
 	pgnout := fs.String("pgnout", "", "append the record of every game to this file")
 	maxPlies := fs.Int("maxplies", 0, "adjudicate a draw after this many plies (0: never)")
+	repetition := fs.Int("repetition", 0, "an event's rule: draw when a position occurs for the Nth time (0: off)")
 	tbPath := fs.String("tb", "", "adjudicate positions in the tablebase at this path (file or directory)")
 	margin := fs.Duration("timemargin", 50*time.Millisecond, "how far past its clock an engine may go")
 	ruleset := fs.String("ruleset", "standard", "ruleset of the games")
@@ -66,6 +67,7 @@ func runMatch(ctx context.Context, e env) (err error) {
 		cfg.Games = 2 * *rounds
 	}
 	cfg.MaxPlies = *maxPlies
+	cfg.Repetition = *repetition
 
 	// Engines: -each applies to both, then each -engine's own settings.
 	var each []string
@@ -281,8 +283,9 @@ func applyEngineArgs(spec *match.EngineSpec, words []string) error {
 	return nil
 }
 
-// tablebaseReferee adjudicates the positions the tables hold.
-type tablebaseReferee struct{ t *tablebase.Tables }
+// tablebaseReferee adjudicates the positions the tables of their own
+// ruleset hold.
+type tablebaseReferee struct{ t *tablebase.Set }
 
 func (r tablebaseReferee) Adjudicate(p toguz.Position) (toguz.Result, bool) {
 	wdl, ok := r.t.ProbeWDL(p)

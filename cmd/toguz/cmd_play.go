@@ -28,6 +28,7 @@ func runPlay(ctx context.Context, e env) error {
 	dots := fs.Bool("dots", false, "draw the stones as dots as well as numbers")
 	name := fs.String("name", "You", "your name in the record")
 	hints := fs.Bool("hints", true, "answer h with the full-strength engine's move")
+	lang := holeNamesFlag(fs)
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -52,6 +53,9 @@ func runPlay(ctx context.Context, e env) error {
 	}
 	c.Clear = c.Style.Colour && tty
 	c.Style.Dots = *dots
+	if c.Style.HoleNames, c.Style.HoleGlosses, err = holeNames(*lang, start.Holes()); err != nil {
+		return err
+	}
 	switch *vs {
 	case "human":
 		c.White, c.Black = "White", "Black"

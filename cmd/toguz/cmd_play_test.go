@@ -34,6 +34,9 @@ func TestPlay(t *testing.T) {
 		// a scripted reply names.
 		{"engine, quit", []string{"-level", "1", "-movetime", "20ms", "-side", "white"}, "3\nq\n", 0, "toguz engine level 1 (Black) thinks...", "*", 2},
 		{"hint", []string{"-vs", "human", "-movetime", "20ms"}, "h\nq\n", 0, "Hint: play ", "*", 0},
+		{"hole names", []string{"-vs", "human", "-names", "kk-Latn"}, "q\n", 0, " 7 qandyqaqpan", "*", 0},
+		{"bad names", []string{"-names", "de"}, "", 1, `-names "de": want one of`, "", 0},
+		{"names of another board", []string{"-ruleset", "bestemshe", "-names", "kk"}, "", 1, "-names: the traditional names are those of the 9 holes", "", 0},
 		{"bad level", []string{"-level", "11"}, "", 1, "-level 11: want 1..10", "", 0},
 		{"bad side", []string{"-side", "red"}, "", 1, `-side "red": want white or black`, "", 0},
 		{"bad opponent", []string{"-vs", "cat"}, "", 1, `-vs "cat": want engine or human`, "", 0},

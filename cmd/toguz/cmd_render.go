@@ -28,12 +28,16 @@ func runRender(ctx context.Context, e env) error {
 	white := fs.String("white", "", "White's name")
 	black := fs.String("black", "", "Black's name")
 	width := fs.Int("width", 0, "width in pixels (0: natural size)")
+	lang := holeNamesFlag(fs)
 	b, err := positionFromArgs(fs, e, rules)
 	if err != nil {
 		return err
 	}
 	p := b.pos
 	opt := svg.Options{Flip: *flip, White: *white, Black: *black, Width: *width}
+	if opt.HoleNames, opt.HoleGlosses, err = holeNames(*lang, p.Holes()); err != nil {
+		return err
+	}
 	if b.last != 0 && *last == 0 && *land == "" {
 		opt.From, opt.To = svg.LastMove(b.before, b.last)
 	}

@@ -58,6 +58,17 @@ func TestRender(t *testing.T) {
 	if code, out, _ := renderRun("--ruleset", "bestemshe", "5S,5S,5S,5S,5S/5S,5S,5S,5S,5S 0 0 S 1"); code != 0 || !strings.Contains(out, "bestemshe") {
 		t.Errorf("bestemshe: exit %d", code)
 	}
+	// -names: the holes' names beside their numbers, glossed for ru and en.
+	for _, tc := range []struct{ lang, want string }{{"ky", ">куйрук</text>"}, {"ru", ">кровавый капкан</text>"}, {"kk-Latn", ">mañdai</text>"}} {
+		code, out, errOut := renderRun("-names", tc.lang, afterSeven)
+		if code != 0 || strings.Count(out, tc.want) != 2 {
+			t.Errorf("-names %s: exit %d %s; %q drawn %d times, want 2", tc.lang, code, errOut, tc.want, strings.Count(out, tc.want))
+		}
+		wellFormed(t, out)
+	}
+	if code, _, errOut := renderRun("-names", "xx", afterSeven); code != 1 || !strings.Contains(errOut, `-names "xx"`) {
+		t.Errorf("-names xx: exit %d %s", code, errOut)
+	}
 }
 
 func TestRenderErrors(t *testing.T) {

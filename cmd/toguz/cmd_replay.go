@@ -20,12 +20,16 @@ func runReplay(ctx context.Context, e env) error {
 		"naming the file, game, ply and reason.")
 	jsonOut := fs.Bool("json", false, "print one JSON object per game and line")
 	format := fs.String("format", "", "read this record format instead of detecting it")
+	rep := fs.Int("repetition", 0, "the event rule: a position (board, kazans, tuzdiks, side to move) seen for the Nth\ntime is a draw; print the ply where each game reaches it (0: off)")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return errUsage
+	}
+	if *rep < 0 || *rep == 1 {
+		return fmt.Errorf("-repetition %d: 2 or more, or 0 for off", *rep)
 	}
 	var f toguz.Format
 	if *format != "" {
@@ -36,7 +40,7 @@ func runReplay(ctx context.Context, e env) error {
 	}
 	games, plies := 0, 0
 	for _, name := range fs.Args() {
-		n, p, err := replayFile(ctx, e, name, f, *jsonOut)
+		n, p, err := replayFile(ctx, e, name, f, *jsonOut, *rep)
 		games, plies = games+n, plies+p
 		if err != nil {
 			return err
@@ -51,7 +55,7 @@ func runReplay(ctx context.Context, e env) error {
 // replayFile replays the games of one file as it reads them, one at a
 // time, so that its memory does not grow with the file, and returns the
 // games and plies replayed.
-func replayFile(ctx context.Context, e env, name string, f toguz.Format, jsonOut bool) (games, plies int, err error) {
+func replayFile(ctx context.Context, e env, name string, f toguz.Format, jsonOut bool, rep int) (games, plies int, err error) {
 	file, err := os.Open(name)
 	if err != nil {
 		return 0, 0, err
@@ -72,10 +76,17 @@ func replayFile(ctx context.Context, e env, name string, f toguz.Format, jsonOut
 		if err != nil {
 			return games, plies, err
 		}
+		repPly, repeated, err := g.Repetition(rep)
+		if err != nil {
+			return games, plies, err
+		}
+		if !repeated {
+			repPly = 0
+		}
 		if jsonOut {
-			err = writeReplayJSON(e, name, games+1, g, final, o)
+			err = writeReplayJSON(e, name, games+1, g, final, o, repPly)
 		} else {
-			err = writeReplayText(e, name, games+1, g, final, o)
+			err = writeReplayText(e, name, games+1, g, final, o, rep, repPly)
 		}
 		if err != nil {
 			return games, plies, err
@@ -91,7 +102,7 @@ func replayFile(ctx context.Context, e env, name string, f toguz.Format, jsonOut
 	return games, plies, nil
 }
 
-func writeReplayText(e env, file string, index int, g *toguz.Game, final toguz.Position, o toguz.Outcome) error {
+func writeReplayText(e env, file string, index int, g *toguz.Game, final toguz.Position, o toguz.Outcome, rep, repPly int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, game %d\n", file, index)
 	for _, t := range g.Tags {
@@ -101,7 +112,11 @@ func writeReplayText(e env, file string, index int, g *toguz.Game, final toguz.P
 	fmt.Fprintf(&b, "  %-13s %s\n", "fen:", toguz.FormatFEN(final, g.FullMove()))
 	fmt.Fprintf(&b, "  %-13s %d %d\n", "kazans:", o.Score[0], o.Score[1])
 	fmt.Fprintf(&b, "  %-13s %s\n", "termination:", o.Termination)
-	fmt.Fprintf(&b, "  %-13s %s\n\n", "result:", o.Result)
+	fmt.Fprintf(&b, "  %-13s %s\n", "result:", o.Result)
+	if repPly > 0 {
+		fmt.Fprintf(&b, "  %-13s a draw after ply %d (the position's occurrence %d)\n", "repetition:", repPly, rep)
+	}
+	b.WriteString("\n")
 	_, err := fmt.Fprint(e.stdout, b.String())
 	return err
 }
@@ -119,12 +134,15 @@ type replayJSON struct {
 	Kazans      [2]int            `json:"kazans"`
 	Termination string            `json:"termination"`
 	Result      string            `json:"result"`
+	// RepetitionPly is the ply after which the game reached the
+	// -repetition rule's draw, absent when it did not or the rule is off.
+	RepetitionPly int `json:"repetition_ply,omitempty"`
 }
 
-func writeReplayJSON(e env, file string, index int, g *toguz.Game, final toguz.Position, o toguz.Outcome) error {
+func writeReplayJSON(e env, file string, index int, g *toguz.Game, final toguz.Position, o toguz.Outcome, repPly int) error {
 	j := replayJSON{File: file, Game: index, Tags: make(map[string]string, len(g.Tags)), TagOrder: make([]string, 0, len(g.Tags)),
 		Ruleset: final.Rules().String(), Plies: len(g.Plies), FEN: toguz.FormatFEN(final, g.FullMove()),
-		Kazans: o.Score, Termination: o.Termination.String(), Result: o.Result.String()}
+		Kazans: o.Score, Termination: o.Termination.String(), Result: o.Result.String(), RepetitionPly: repPly}
 	for _, t := range g.Tags {
 		if _, dup := j.Tags[t.Name]; !dup {
 			j.TagOrder = append(j.TagOrder, t.Name)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/shareddata"
 )
 
@@ -101,5 +102,44 @@ func TestReplayErrors(t *testing.T) {
 	}
 	if code, _, _ := runRecordCmd(t, "replay", "-h"); code != 0 {
 		t.Errorf("replay -h: exit %d", code)
+	}
+}
+
+// TestReplayRepetition: -repetition N prints the ply where a game reaches
+// the Nth occurrence of a position. The game is endgame E2 of RULES.md §7
+// played into a cycle of 18 plies: the position after ply 7 recurs after
+// plies 25 and 43.
+func TestReplayRepetition(t *testing.T) {
+	r, _ := toguz.ParseRules("standard")
+	start, _, err := toguz.ParseFEN("1S,3S,6,1S/8,2S 78 77 S 1", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := []toguz.Move{9, 9, 1, 8, 2, 9, 9, 8, 3, 1, 4, 9, 5, 2, 6, 3, 7, 4, 1, 5, 8, 6, 9, 7, 2}
+	moves = append(moves, moves[7:]...)
+	g, err := toguz.NewGame(start, moves...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "cycle.tgn")
+	f, _ := os.Create(file)
+	if err := toguz.WriteGames(f, toguz.FormatToguz, g); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"replay", "--json", "--repetition", "3", file}, `"repetition_ply":43`},
+		{[]string{"replay", "--repetition", "2", file}, "repetition:   a draw after ply 25 (the position's occurrence 2)"},
+	} {
+		code, out, errs := runRecordCmd(t, tc.args...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, %s%s, want %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	if _, out, _ := runRecordCmd(t, "replay", "--json", file); strings.Contains(out, "repetition") {
+		t.Errorf("the rule is off by default: %s", out)
 	}
 }

@@ -6,40 +6,64 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
+	"os"
+	"runtime"
 	"time"
 
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/bus"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/server"
+	"github.com/toguz/toguz/internal/store"
+	"github.com/toguz/toguz/internal/tablebase"
 )
 
 func runServe(ctx context.Context, e env) error {
-	fs := newFlags(e, "serve", "", "Serves the web interface and the HTTP + websocket API (docs/api.md), storing\neverything in an SQLite database. Stops gracefully on SIGTERM or SIGINT.")
+	fs := newFlags(e, "serve", "", "Serves the web interface and the HTTP + websocket API (docs/api.md), storing\neverything in an SQLite database. Stops gracefully on SIGTERM or SIGINT.\n\nEvery flag can also be set in the environment: -addr as TOGUZ_ADDR, -first-move as\nTOGUZ_FIRST_MOVE and so on (a flag on the command line wins; docs/deploy.md).")
 	addr := fs.String("addr", "localhost:8080", "address to listen on (host:port; port 0 picks a free one)")
-	db := fs.String("db", "toguz.db", "SQLite database file (created and migrated at start)")
+	db := fs.String("db", "toguz.db", "SQLite database file, or a PostgreSQL URL postgres://user:password@host:5432/name (created or migrated at start)")
 	logFormat := fs.String("log", "text", "log format: text or json")
 	verbose := fs.Bool("v", false, "log debug messages")
 	grace := fs.Duration("grace", 30*time.Second, "how long a player may be gone before his opponent can claim the win")
 	firstMove := fs.Duration("first-move", 60*time.Second, "abort a real-time game between people when a first move takes longer (0: never)")
 	engines := fs.Int("engines", 0, "engines searching at once for the games against the engine (0: one per CPU but one, at least one)")
+	analysisEngines := fs.Int("analysis-engines", 1, "engines of the analyses asked of the server, POST /api/analysis, apart from the games' (0: none, the endpoint answers 503)")
+	engineYield := fs.Bool("engine-yield", true, "the engine's searches give the Go scheduler a turn every thousand nodes, so that the other games' moves wait for no search (docs/architecture.md)")
+	background := fs.Bool("background-engines", false, "run the engine's searches at the lowest OS priority (Linux): p50 and p90 of the other games' moves drop, their p99 rises (docs/architecture.md)")
 	seeksPerAddr := fs.Int("seeks-per-address", 20, "open seeks one client address may have (a load test from one address needs more; -1: no bound)")
 	seekExpiry := fs.Duration("seek-expiry", 30*time.Minute, "how long a seek stays open")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (when served over HTTPS, e.g. behind a proxy)")
 	readTimeout := fs.Duration("read-timeout", server.DefaultReadTimeout, "longest time to read a request, body included (0: none; websockets are not bound)")
 	writeTimeout := fs.Duration("write-timeout", server.DefaultWriteTimeout, "longest time to answer a request once read (0: none; websockets are not bound)")
 	idleTimeout := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "close a keep-alive connection idle this long (0: none)")
+	proxies := fs.String("trusted-proxies", "", "load balancers in front, comma-separated addresses or CIDR prefixes: their requests' clients are read from X-Forwarded-For and their connections are not capped")
 	maxConns := fs.Int("max-conns-per-addr", server.DefaultMaxConnsPerAddr, "connections open at once from one client address, one /64 for IPv6 (0: no cap)")
 	maxHashes := fs.Int("max-hashes", 0, "password checks (argon2id, 19 MiB each) at once, for logins and sign-ups (0: one per CPU, within 256 MiB)")
 	hashWait := fs.Duration("hash-wait", auth.DefaultHashWait, "how long a login waits for a password-check slot before 503 busy")
 	maxEngineGames := fs.Int("max-engine-games", live.DefaultMaxEngineGames, "games against the engine one person may play at once (0: no bound)")
 	maxEngineGamesPerAddr := fs.Int("max-engine-games-per-addr", live.DefaultMaxEngineGamesPerAddr, "games against the engine played at once from one client address, one /64 for IPv6 (0: no bound)")
+	tbPath := fs.String("tablebase", "", "endgame tables that POST /api/analysis probes and the engines search with, in analyses and games at level 10:\na table file, or a directory where each ruleset's (standard, bestemshe, seven) of the most stones\nis loaded, RULESET-N.tgtb as toguz tablebase writes them; a ruleset without one is searched alone (none when empty)")
+	reviewWorkers := fs.Int("review-workers", 1, "games reviewed at once, each on one CPU at the lowest priority, at most the CPUs\n(0: no game reviews)")
+	reviewDepth := fs.Int("review-depth", review.DefaultDepth, "the search depth of every ply of a game review, the same for every game")
+	databaseDir := fs.String("database-dir", "", "folder of the open database's files (toguz export-db -o), listed at /database (\"\": none)")
+	natsURL := fs.String("nats", "", "NATS server to share the live games with the other nodes on the same database\n(nats://host:port; \"embedded\": one started in this process on a free loopback port,\nfor trying alone; \"\": this is the only node)")
+	reviewRemote := fs.Bool("review-remote", false, "with -nats: the game reviews' searches run in `toguz worker -nats` processes on any machine,\nnot in child processes of this one (-review-workers is then the reviews asked at once)")
+	node := fs.String("node", "", "this node's id among several (-nats; default: random at start)")
 	syncMode := fs.String("sync", "normal", "how durable a commit is: normal (survives the process being killed) or full\n(also a power loss: an fsync per commit, slower)")
+	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics, a listener of their own (e.g. 127.0.0.1:9090;\n\"\": no metrics)")
+	drain := fs.Duration("drain", 0, "at a shutdown, answer GET /readyz with 503 this long before closing the games' sockets,\nso that a load balancer stops sending new players here first")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()
 		return errUsage
+	}
+	if err := flagsFromEnv(fs, e.lookupEnv); err != nil {
+		return err
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -82,13 +106,94 @@ func runServe(ctx context.Context, e env) error {
 			*n = -1
 		}
 	}
-	app, err := server.Open(ctx, server.Options{DB: *db, Logger: log, Engines: *engines, Grace: *grace,
+	if *engines <= 0 {
+		*engines = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	if *reviewWorkers < 0 || *reviewDepth < 1 {
+		return fmt.Errorf("-review-workers %d, -review-depth %d: want at least 0 and 1", *reviewWorkers, *reviewDepth)
+	}
+	*reviewWorkers = min(*reviewWorkers, runtime.NumCPU())
+	var reviewCmd []string
+	if *reviewWorkers > 0 {
+		// The reviews search in child processes (toguz review-worker),
+		// not on low-priority threads of this one (docs/review.md).
+		self, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("-review-workers: finding this program for its review workers: %w", err)
+		}
+		reviewCmd = []string{self, "review-worker"}
+	}
+	if *background {
+		// Each search holds a P while its low-priority thread waits for a
+		// CPU: one P more per searcher keeps the server's own Ps free.
+		// Given back when serve returns (tests run it in-process).
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + *engines + max(*analysisEngines, 0)))
+	}
+	var tb server.Tablebase
+	if *tbPath != "" {
+		set, err := tablebase.OpenSet(*tbPath)
+		if err != nil {
+			return fmt.Errorf("-tablebase: %w", err)
+		}
+		// A ruleset without a table is played and analysed by search
+		// alone: say which have one.
+		for _, t := range set.All() {
+			log.Info("tablebase", "ruleset", t.Rules().String(), "stones", t.MaxStones(), "distances", t.DistanceStones())
+		}
+		if len(set.All()) == 0 {
+			log.Warn("tablebase: no table file (RULESET-N.tgtb) found", "path", *tbPath)
+		}
+		tb = set
+	}
+	if *analysisEngines <= 0 {
+		*analysisEngines = -1
+	}
+	trustedProxies, err := server.ParseTrustedProxies(*proxies)
+	if err != nil {
+		return fmt.Errorf("-trusted-proxies: %w", err)
+	}
+	var m *metrics.Metrics
+	if *metricsAddr != "" {
+		m = metrics.New()
+	}
+	var nodeBus live.Bus
+	var reviewAnalyzer func() (review.Analyzer, error)
+	if *reviewRemote && *natsURL == "" {
+		return errors.New("-review-remote needs -nats")
+	}
+	if *natsURL != "" {
+		url := *natsURL
+		if url == "embedded" {
+			em, err := bus.StartEmbedded("127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			defer em.Close()
+			url = em.URL()
+		}
+		b, err := bus.Connect(url, "toguz serve "+*node, log)
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			b.Observe(m)
+		}
+		defer b.Close()
+		nodeBus = b
+		if *reviewRemote {
+			reviewAnalyzer = func() (review.Analyzer, error) {
+				return &review.Remote{Bus: b, NoWorker: bus.NoResponders}, nil
+			}
+		}
+	}
+	app, err := server.Open(ctx, server.Options{Bus: nodeBus, Node: *node, DB: *db, Logger: log, Engines: *engines, AnalysisEngines: *analysisEngines, Tablebase: tb, BackgroundEngines: *background, EnginesHoldCPU: !*engineYield, Grace: *grace,
 		FirstMoveTimeout: *firstMove, SecureCookies: *secure,
 		ReadTimeout: none(*readTimeout), WriteTimeout: none(*writeTimeout), IdleTimeout: none(*idleTimeout),
-		MaxConnsPerAddr: *maxConns, MaxHashes: *maxHashes, HashWait: *hashWait,
+		MaxConnsPerAddr: *maxConns, TrustedProxies: trustedProxies, MaxHashes: *maxHashes, HashWait: *hashWait,
 		MaxEngineGames: *maxEngineGames, MaxEngineGamesPerAddr: *maxEngineGamesPerAddr,
 		Lobby:    live.LobbyConfig{PerAddress: *seeksPerAddr, Expiry: *seekExpiry},
-		SyncFull: syncFull})
+		SyncFull: syncFull, ReviewWorkers: *reviewWorkers, ReviewDepth: *reviewDepth, ReviewCommand: reviewCmd, ReviewAnalyzer: reviewAnalyzer, DatabaseDir: *databaseDir,
+		Metrics: m})
 	if err != nil {
 		return err
 	}
@@ -98,11 +203,24 @@ func runServe(ctx context.Context, e env) error {
 		app.Close()
 		return err
 	}
-	log.Info("store", "db", *db, "synchronous", map[int]string{0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[mode])
+	if nodeBus != nil {
+		log.Info("node", "id", app.Hub.Node(), "nats", *natsURL)
+	}
+	log.Info("store", "db", store.Redact(*db), "synchronous", map[int]string{0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[mode])
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		app.Close()
 		return err
+	}
+	var ms *metricsServer
+	if m != nil {
+		if ms, err = serveMetrics(*metricsAddr, m, log); err != nil {
+			ln.Close()
+			app.Close()
+			return fmt.Errorf("-metrics-addr: %w", err)
+		}
+		defer ms.close()
+		fmt.Fprintf(e.stderr, "toguz serve: metrics on http://%s/metrics\n", ms.addr)
 	}
 	fmt.Fprintf(e.stderr, "toguz serve: listening on http://%s\n", ln.Addr())
 	errc := make(chan error, 1)
@@ -112,7 +230,50 @@ func runServe(ctx context.Context, e env) error {
 		return errors.Join(err, app.Close())
 	case <-ctx.Done():
 	}
+	// Readiness fails first: the load balancer, checking /readyz, sends
+	// the new players to the other nodes while this one still serves.
+	app.Drain()
+	if *drain > 0 {
+		log.Info("draining", "for", *drain)
+		select {
+		case <-time.After(*drain):
+		case err := <-errc:
+			return errors.Join(err, app.Close())
+		}
+	}
 	log.Info("shutting down")
 	err = app.Close() // closes the websockets: their games stop
 	return errors.Join(err, <-errc)
+}
+
+// metricsServer is the listener of -metrics-addr: GET /metrics only, apart
+// from the site's listener so that it can stay on a private address.
+type metricsServer struct {
+	addr net.Addr
+	hs   *http.Server
+	done chan struct{}
+}
+
+func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (*metricsServer, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	ms := &metricsServer{addr: ln.Addr(), done: make(chan struct{}),
+		hs: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
+			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}}
+	go func() {
+		defer close(ms.done)
+		if err := ms.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener", "err", err)
+		}
+	}()
+	return ms, nil
+}
+
+func (ms *metricsServer) close() {
+	ms.hs.Close()
+	<-ms.done
 }

@@ -7,6 +7,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/tablebase"
 )
 
 // syncBuffer is a strings.Builder safe for a server's log and a test
@@ -68,6 +71,61 @@ func TestServeSync(t *testing.T) {
 		cancel()
 		if code != tt.code || !strings.Contains(out.String()+errs.String(), tt.want) {
 			t.Errorf("%q: exit %d (want %d), output lacks %q:\n%s%s", tt.args, code, tt.code, tt.want, out.String(), errs.String())
+		}
+	}
+}
+
+// serveStart runs `toguz serve` with args in this process until it listens
+// (then stops it) or exits, and returns its exit code and output.
+func serveStart(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errs syncBuffer
+	args = append([]string{"serve", "-addr", "127.0.0.1:0", "-db", filepath.Join(t.TempDir(), "toguz.db"), "-review-workers", "0"}, args...)
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, env{args: args, stdin: strings.NewReader(""), stdout: &out, stderr: &errs}) }()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case code := <-done:
+			return code, out.String() + errs.String()
+		case <-deadline:
+			t.Fatalf("%q: the server did not start:\n%s", args, errs.String())
+		case <-time.After(20 * time.Millisecond):
+			if strings.Contains(errs.String(), "listening on") {
+				cancel()
+				code := <-done
+				return code, out.String() + errs.String()
+			}
+		}
+	}
+}
+
+// TestServeTablebase: -tablebase DIR loads each ruleset's table found
+// there and says which; a directory without any table starts without;
+// a path that does not exist stops the server.
+func TestServeTablebase(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := tablebase.Generate(context.Background(), dir, tablebase.Options{Rules: toguz.Bestemshe(), Stones: 6, DistanceStones: 4, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tablebase.Generate(context.Background(), dir, tablebase.Options{Rules: toguz.Bestemshe(), Stones: 4, DistanceStones: 4, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path  string
+		code  int
+		want  string
+		never string
+	}{
+		{dir, 0, "msg=tablebase ruleset=bestemshe stones=6 distances=4", "ruleset=standard"},
+		{t.TempDir(), 0, "no table file", "ruleset="},
+		{filepath.Join(dir, "missing"), 1, "-tablebase: tablebase: stat", "listening on"},
+	} {
+		code, out := serveStart(t, "-tablebase", tt.path)
+		if code != tt.code || !strings.Contains(out, tt.want) || strings.Contains(out, tt.never) {
+			t.Errorf("-tablebase %s: exit %d (want %d), output lacks %q or has %q:\n%s", tt.path, code, tt.code, tt.want, tt.never, out)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -16,10 +17,15 @@ import (
 )
 
 func runTablebase(ctx context.Context, e env) error {
-	fs := newFlags(e, "tablebase", "N | -probe FEN FILE | -verify FILE",
+	if len(e.args) > 0 && e.args[0] == "generate" {
+		e.args = e.args[1:]
+		return runTablebaseGenerate(ctx, e)
+	}
+	fs := newFlags(e, "tablebase", "N | generate -ruleset R -stones N | -probe FEN FILE | -verify FILE",
 		"Generates the endgame tablebase of the standard game: the result of every position\n"+
 			"with up to N stones on the board (N at most "+strconv.Itoa(tablebase.MaxStones)+"), and the plies to the end up to\n"+
-			"-dtm stones, written to DIR/standard-N.tgtb.\n"+
+			"-dtm stones, written to DIR/standard-N.tgtb. `toguz tablebase generate` does the same\n"+
+			"for every ruleset, resumably.\n"+
 			"With -probe, looks a position up in the table FILE instead. With -verify, checks\n"+
 			"FILE against a reference solver on every position reachable from -roots random\n"+
 			"positions of its three largest layers (minutes and gigabytes for 9 stones).")
@@ -47,18 +53,67 @@ func runTablebase(ctx context.Context, e env) error {
 	if err != nil || n < 0 || n > tablebase.MaxStones {
 		return fmt.Errorf("stone count %q: want a whole number from 0 to %d", fs.Arg(0), tablebase.MaxStones)
 	}
-	if *dtm < -1 {
-		return fmt.Errorf("-dtm %d: want -1 or more", *dtm)
-	}
+	return generateTablebase(ctx, e, tablebase.Options{Rules: toguz.Standard(), Stones: n, DistanceStones: *dtm}, *dir, *verbose)
+}
 
+// runTablebaseGenerate is `toguz tablebase generate`: the tables of any
+// ruleset that has them, with checkpoints so that a stopped generation
+// resumes.
+func runTablebaseGenerate(ctx context.Context, e env) error {
+	fs := newFlags(e, "tablebase generate", "-ruleset R -stones N",
+		"Generates the endgame tablebase of a ruleset (standard, bestemshe or seven): the result\n"+
+			"of every position with up to -stones stones on the board, and the plies to the end up\n"+
+			"to -dtm stones, written to DIR/RULESET-N.tgtb. Each layer is saved in -checkpoints as\n"+
+			"soon as it is solved; stopped (Ctrl-C) and run again, it resumes at the layer it was\n"+
+			"solving. The checkpoints are removed once the table is written.")
+	ruleset := fs.String("ruleset", "standard", "the ruleset: standard, bestemshe or seven")
+	stones := fs.Int("stones", -1, "the most stones on the board the table covers")
+	dtm := fs.Int("dtm", 8, "distances to the end up to this many stones on the board (at most -stones; -1: none)")
+	dir := fs.String("dir", ".", "directory to write the table to")
+	checkpoints := fs.String("checkpoints", "", "directory of the checkpoints (default DIR/RULESET.partial)")
+	verbose := fs.Bool("v", false, "print the time of each stage and layer on stderr")
+	if err := parseFlags(fs, e.args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return errUsage
+	}
+	rules, err := toguz.ParseRules(*ruleset)
+	if err != nil {
+		return fmt.Errorf("-ruleset: %w", err)
+	}
+	limit, ok := tablebase.MaxStonesOf(rules)
+	if !ok {
+		return fmt.Errorf("-ruleset %s: no tables for it (standard, bestemshe or seven)", *ruleset)
+	}
+	if *stones < 0 || *stones > limit {
+		return fmt.Errorf("-stones %d: want a whole number from 0 to %d for %s", *stones, limit, *ruleset)
+	}
+	name, _ := tablebase.RulesetName(rules)
+	cp := *checkpoints
+	if cp == "" {
+		cp = filepath.Join(*dir, name+".partial")
+	}
+	return generateTablebase(ctx, e, tablebase.Options{Rules: rules, Stones: *stones, DistanceStones: *dtm, Checkpoints: cp}, *dir, *verbose)
+}
+
+// generateTablebase generates the tables o asks for into dir, with a
+// progress bar on a terminal.
+func generateTablebase(ctx context.Context, e env, o tablebase.Options, dir string, verbose bool) error {
+	if o.DistanceStones < -1 {
+		return fmt.Errorf("-dtm %d: want -1 or more", o.DistanceStones)
+	}
+	o.DistanceStones = min(o.DistanceStones, o.Stones)
 	start := time.Now()
-	rep := &genReport{w: e.stderr, verbose: *verbose, start: start}
+	rep := &genReport{w: e.stderr, verbose: verbose, start: start}
 	if f, ok := e.stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(f.Fd())) {
 		rep.bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(e.stderr),
 			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("pos"),
 			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
 	}
-	path, err := tablebase.Generate(ctx, *dir, n, min(*dtm, n), rep.progress)
+	o.Progress = rep.progress
+	path, err := tablebase.Generate(ctx, dir, o)
 	rep.finishLayer(time.Now())
 	if err != nil {
 		return err
@@ -68,7 +123,7 @@ func runTablebase(ctx context.Context, e env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: up to %d stones, distances up to %d, %d bytes, %.1fs\n",
-		path, n, min(*dtm, n), info.Size(), time.Since(start).Seconds())
+		path, o.Stones, o.DistanceStones, info.Size(), time.Since(start).Seconds())
 	return nil
 }
 
@@ -133,13 +188,13 @@ func verifyTablebase(ctx context.Context, e env, path string, roots int, seed ui
 }
 
 func probeTablebase(e env, fen, path string) error {
-	p, _, err := toguz.ParseFEN(fen, toguz.Standard())
-	if err != nil {
-		return fmt.Errorf("-probe: %w", err)
-	}
 	t, err := tablebase.Open(path)
 	if err != nil {
 		return err
+	}
+	p, _, err := toguz.ParseFEN(fen, t.Rules())
+	if err != nil {
+		return fmt.Errorf("-probe: %w", err)
 	}
 	wdl, ok := t.ProbeWDL(p)
 	if !ok {

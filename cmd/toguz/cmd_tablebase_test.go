@@ -56,3 +56,37 @@ func TestTablebaseGenerateAndProbe(t *testing.T) {
 		t.Errorf("probing the start position: exit %d, want 1", code)
 	}
 }
+
+// TestTablebaseGenerateRuleset generates a Bestemshe table with
+// `tablebase generate` and verifies it against the reference.
+func TestTablebaseGenerateRuleset(t *testing.T) {
+	dir := t.TempDir()
+	var out, errs bytes.Buffer
+	e := env{args: []string{"tablebase", "generate", "-ruleset", "bestemshe", "-stones", "6", "-dtm", "5", "-dir", dir},
+		stdout: &out, stderr: &errs}
+	if code := run(context.Background(), e); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	path := filepath.Join(dir, "bestemshe-6.tgtb")
+	if _, err := os.Stat(path); err != nil || !strings.Contains(out.String(), "distances up to 5") {
+		t.Fatalf("output %q, file: %v", out.String(), err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bestemshe.partial")); !os.IsNotExist(err) {
+		t.Errorf("checkpoints left behind: %v", err)
+	}
+	out.Reset()
+	e = env{args: []string{"tablebase", "-verify", "-roots", "6", path}, stdout: &out, stderr: &errs}
+	if code := run(context.Background(), e); code != 0 || !strings.Contains(out.String(), "agree") {
+		t.Fatalf("verify: exit %d, %q %s", code, out.String(), errs.String())
+	}
+	for _, args := range [][]string{
+		{"-ruleset", "pre1949", "-stones", "4"},
+		{"-ruleset", "standard", "-stones", "13"},
+		{"-ruleset", "bestemshe"},
+	} {
+		e := env{args: append([]string{"tablebase", "generate", "-dir", dir}, args...), stdout: &out, stderr: &errs}
+		if code := run(context.Background(), e); code == 0 {
+			t.Errorf("%v: exit 0", args)
+		}
+	}
+}

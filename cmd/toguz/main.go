@@ -25,6 +25,9 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// lookupEnv reads the environment (os.LookupEnv; nil in tests: an
+	// empty one), for the commands whose flags it can set (flagsFromEnv).
+	lookupEnv func(string) (string, bool)
 }
 
 // command is one subcommand.
@@ -41,21 +44,32 @@ var commands = []command{
 	{"replay", "replay game files, checking every move and annotation", runReplay},
 	{"convert", "convert game files between record formats", runConvert},
 	{"show", "print the board diagram of a position string, a record's ply or a diagram", runShow},
+	{"key", "calculate on the board as seed 000's key does: + - * / in bases 2..10, step by step", runKey},
 	{"render", "draw a position string, a record's ply or a diagram as SVG", runRender},
 	{"tablebase", "generate, probe or verify the endgame tablebase", runTablebase},
 	{"engine", "speak the engine protocol on stdin/stdout (docs/protocol.md)", runEngine},
+	{"bench", "time to depth and depth in time of the search with 1, 2, 4… threads", runBench},
 	{"sprt", "the SPRT of pair counts, several runs summed (as match computes it)", runSPRT},
 	{"openings", "build an opening suite for match from game files", runOpenings},
 	{"match", "play engines against each other: Elo, SPRT, records (like cutechess-cli)", runMatch},
 	{"duel", "play two engine configurations in this process: a feature off, two levels, new weights", runDuel},
 	{"shortest", "find and prove the shortest game that ends in a win", runShortest},
 	{"analyze", "annotate game records: evaluations, best moves, mistakes", runAnalyze},
+	{"levels", "place the engine's levels on the online rating scale from rated games (the README's level table)", runLevels},
 	{"tune", "fit the engine's evaluation weights (or, with -neural, its network) on games and self-play", runTune},
 	{"book", "build or query the opening book", runBook},
+	{"puzzles", "mine proven puzzles from games and self-play", runPuzzles},
 	{"serve", "serve the web interface and the live-game API (docs/api.md)", runServe},
+	{"nats", "run a NATS server for several serve nodes to share their live games over", runNats},
+	{"worker", "review games for servers over NATS (serve -nats … -review-remote), as lichess's fishnet", runWorker},
 	{"play", "play a game in the terminal against the engine or a person", runPlay},
+	{"bot", "connect an engine to a server as a bot (the bot API, like lichess-bot)", runBot},
 	{"loadtest", "simulated players against a server: games/s, move round trip, errors", runLoadtest},
 	{"attack", "the attacks of issue 15 at a server's bounds, to run beside loadtest: answers counted", runAttack},
+	{"reports", "list the reported chat messages of a server's database (for its administrators)", runReports},
+	{"tournament", "run an event at the arbiter's table: players, pairings, results, standings, TRF", runTournament},
+	{"review-worker", "review games sent on stdin, a JSON line each (serve runs it for its game reviews)", runReviewWorker},
+	{"export-db", "write the open database: every rated game, one compressed record file a month", runExportDB},
 }
 
 // errUsage is returned when the arguments are wrong; the flag set has
@@ -64,7 +78,7 @@ var errUsage = errors.New("usage")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, env{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr})
+	code := run(ctx, env{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv})
 	stop()
 	os.Exit(code)
 }
@@ -258,6 +272,40 @@ func b2i(b bool) int {
 }
 
 // parseFlags parses args and maps a parse failure to errUsage.
+// flagsFromEnv sets each flag of fs that the command line did not from
+// the environment variable of its name: TOGUZ_ and the name in capitals
+// with '-' as '_' (-first-move: TOGUZ_FIRST_MOVE), so that a service
+// manager or a container configures `toguz serve` as its flags do. A flag
+// given on the command line wins; a value the flag refuses is an error
+// that names the variable. A nil lookup is an empty environment.
+func flagsFromEnv(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
+	if lookup == nil {
+		return nil
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if err != nil || given[f.Name] {
+			return
+		}
+		name := envName(f.Name)
+		v, ok := lookup(name)
+		if !ok {
+			return
+		}
+		if serr := fs.Set(f.Name, v); serr != nil {
+			err = fmt.Errorf("environment %s=%q: invalid value for -%s: %w", name, v, f.Name, serr)
+		}
+	})
+	return err
+}
+
+// envName is the environment variable of flag name.
+func envName(name string) string {
+	return "TOGUZ_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -58,8 +58,12 @@ type Ply struct {
 	After     engine.Score // White's view of the position after it
 	Best      toguz.Move   // the engine's choice in the position before the ply
 	BestScore engine.Score // White's view of the best move (Before, seen from White)
-	Cost      float64      // in stones, 0 for the best move
-	Mark      Mark
+	// Line is the engine's principal variation from the position before
+	// the ply, Best first (as far as the search saw it).
+	Line   []toguz.Move
+	Forced bool    // the mover had one legal move: the ply counts for no accuracy
+	Cost   float64 // in stones, 0 for the best move
+	Mark   Mark
 	// End is how the rules end the game after the ply (Termination
 	// Unterminated while it goes on).
 	End toguz.Outcome
@@ -89,6 +93,7 @@ func Analyze(ctx context.Context, eng *engine.Engine, start toguz.Position, move
 	// v[i]: the score of position i from its mover's view, and the best move.
 	v := make([]engine.Score, len(ps))
 	best := make([]toguz.Move, len(ps))
+	lines := make([][]toguz.Move, len(ps))
 	for i, p := range ps {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -98,7 +103,10 @@ func Analyze(ctx context.Context, eng *engine.Engine, start toguz.Position, move
 			continue
 		}
 		r := eng.Search(ctx, p, lim, nil)
-		v[i], best[i] = r.Score, r.Best
+		v[i], best[i], lines[i] = r.Score, r.Best, r.PV
+		if len(r.PV) == 0 || r.PV[0] != r.Best {
+			lines[i] = []toguz.Move{r.Best} // a book or tablebase answer has no line
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -110,7 +118,8 @@ func Analyze(ctx context.Context, eng *engine.Engine, start toguz.Position, move
 		if ps[i].Turn() == toguz.Black {
 			white, bestWhite = -after, -v[i]
 		}
-		pl := Ply{Before: v[i], After: white, Best: best[i], BestScore: bestWhite, End: ps[i+1].Outcome()}
+		pl := Ply{Before: v[i], After: white, Best: best[i], BestScore: bestWhite, Line: lines[i],
+			Forced: ps[i].LegalMoves().Len() == 1, End: ps[i+1].Outcome()}
 		pl.Cost, pl.Mark = judge(v[i], after, moves[i] == best[i], th)
 		out[i] = pl
 	}
@@ -137,6 +146,14 @@ func terminal(p toguz.Position) engine.Score {
 		return -engine.MateScore
 	}
 	return 0
+}
+
+// Judge returns the cost in stones and the mark of a move whose position
+// scores after (the mover's view) where the best move scores before: the
+// judgement of every ply of Analyze, for a move searched apart (the
+// exercises of the game review).
+func Judge(before, after engine.Score, th Thresholds) (float64, Mark) {
+	return judge(before, after, false, th)
 }
 
 // judge returns the cost of a ply in stones and its mark, from the scores

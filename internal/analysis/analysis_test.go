@@ -85,6 +85,12 @@ func TestAnalyzeShortestGame(t *testing.T) {
 		if p.Best == toguz.NoMove {
 			t.Errorf("ply %d: no best move", i+1)
 		}
+		if len(p.Line) == 0 || p.Line[0] != p.Best {
+			t.Errorf("ply %d: line %v does not start with the best move %d", i+1, p.Line, p.Best)
+		}
+		if forced := start.LegalMoves().Len() == 1; i == 0 && p.Forced != forced {
+			t.Errorf("ply 1: forced %v, want %v", p.Forced, forced)
+		}
 		t.Logf("%2d. %d {%s}", i+1, moves[i], p.Comment())
 	}
 	if _, err := Analyze(context.Background(), eng, start, []toguz.Move{7, 6}, engine.Limits{Depth: 1}, DefaultThresholds); err == nil {

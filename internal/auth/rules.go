@@ -22,7 +22,30 @@ const guestPrefix = "Guest-"
 // RuleError says which rule a name or a password breaks.
 type RuleError struct {
 	Field string // "name" or "password"
-	Rule  string
+	Rule  string // the rule, in English
+	// Kind and Args name the rule for a program: the server writes its
+	// message in the user's language from them.
+	Kind Rule
+	Args []any
+}
+
+// Rule names a rule of ValidateName or ValidatePassword.
+type Rule string
+
+// The rules, and the Args of a RuleError that breaks them.
+const (
+	RuleNameUTF8       Rule = "name_utf8"
+	RuleNameLength     Rule = "name_length" // MinNameLen, MaxNameLen, the name's length
+	RuleNameStart      Rule = "name_start"
+	RuleNameChar       Rule = "name_char"      // the character (a rune)
+	RuleNameGuest      Rule = "name_guest"     // the guests' prefix
+	RulePasswordShort  Rule = "password_short" // MinPasswordLen
+	RulePasswordLong   Rule = "password_long"  // MaxPasswordLen
+	RulePasswordIsName Rule = "password_is_name"
+)
+
+func ruleError(field string, kind Rule, rule string, args ...any) *RuleError {
+	return &RuleError{Field: field, Rule: rule, Kind: kind, Args: args}
 }
 
 func (e *RuleError) Error() string { return e.Field + ": " + e.Rule }
@@ -34,21 +57,21 @@ func ValidateName(name string) error {
 	n := utf8.RuneCountInString(name)
 	switch {
 	case !utf8.ValidString(name):
-		return &RuleError{"name", "must be valid UTF-8 text"}
+		return ruleError("name", RuleNameUTF8, "must be valid UTF-8 text")
 	case n < MinNameLen || n > MaxNameLen:
-		return &RuleError{"name", fmt.Sprintf("must be %d to %d characters long, not %d", MinNameLen, MaxNameLen, n)}
+		return ruleError("name", RuleNameLength, fmt.Sprintf("must be %d to %d characters long, not %d", MinNameLen, MaxNameLen, n), MinNameLen, MaxNameLen, n)
 	}
 	for i, r := range name {
 		switch {
 		case i == 0 && !unicode.IsLetter(r):
-			return &RuleError{"name", "must start with a letter"}
+			return ruleError("name", RuleNameStart, "must start with a letter")
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-':
 		default:
-			return &RuleError{"name", fmt.Sprintf("may hold only letters, digits, '_' and '-', not %q", r)}
+			return ruleError("name", RuleNameChar, fmt.Sprintf("may hold only letters, digits, '_' and '-', not %q", r), string(r))
 		}
 	}
 	if len(name) >= len(guestPrefix) && strings.EqualFold(name[:len(guestPrefix)], guestPrefix) {
-		return &RuleError{"name", fmt.Sprintf("must not start with %q, which marks guests", guestPrefix)}
+		return ruleError("name", RuleNameGuest, fmt.Sprintf("must not start with %q, which marks guests", guestPrefix), guestPrefix)
 	}
 	return nil
 }
@@ -58,11 +81,11 @@ func ValidateName(name string) error {
 func ValidatePassword(password, name string) error {
 	switch n := utf8.RuneCountInString(password); {
 	case n < MinPasswordLen:
-		return &RuleError{"password", fmt.Sprintf("must be at least %d characters long", MinPasswordLen)}
+		return ruleError("password", RulePasswordShort, fmt.Sprintf("must be at least %d characters long", MinPasswordLen), MinPasswordLen)
 	case len(password) > MaxPasswordLen:
-		return &RuleError{"password", fmt.Sprintf("must be at most %d bytes long", MaxPasswordLen)}
+		return ruleError("password", RulePasswordLong, fmt.Sprintf("must be at most %d bytes long", MaxPasswordLen), MaxPasswordLen)
 	case strings.EqualFold(password, name):
-		return &RuleError{"password", "must not be the name"}
+		return ruleError("password", RulePasswordIsName, "must not be the name")
 	}
 	return nil
 }

@@ -20,4 +20,8 @@
 //     (Varied), from a random source the caller passes in.
 //   - The default book (Default): built from the 2018 master games with
 //     `toguz book build` and embedded in the binary.
+//   - Every ruleset's book (Set, DefaultSet): the standard game's and the
+//     self-play books of Bestemshe and the 2×7 board (`toguz book build
+//     -ruleset R -selfplay N`), embedded too; a Set answers a position from
+//     its own ruleset's book only, so the engine is given them all at once.
 package book

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/server"
 )
 
@@ -23,6 +24,12 @@ import (
 // headless Chromium. It returns the server's URL, the browser's context and
 // the directory for screenshots.
 func setup(t *testing.T) (string, context.Context, string) {
+	t.Helper()
+	return setupWith(t, server.Options{Engines: 1})
+}
+
+// setupWith is setup with the server's options (its DB is the test's).
+func setupWith(t *testing.T, sopts server.Options) (string, context.Context, string) {
 	t.Helper()
 	if os.Getenv("TOGUZ_E2E") != "1" {
 		t.Skip("browser test: set TOGUZ_E2E=1 to run it (needs Debian's chromium: apt-get install -y chromium)")
@@ -43,7 +50,8 @@ func setup(t *testing.T) (string, context.Context, string) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel)
-	srv, err := server.StartLocal(ctx, server.Options{DB: filepath.Join(t.TempDir(), "toguz.db"), Engines: 1})
+	sopts.DB = filepath.Join(t.TempDir(), "toguz.db")
+	srv, err := server.StartLocal(ctx, sopts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,13 +94,23 @@ type user struct {
 func newUser(t *testing.T, browser context.Context, base, name string) *user {
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
+	// The tab opens on this context, so that do's timeouts, derived from
+	// it, bound an action and not the tab's life.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("%s: opening a tab: %v", name, err)
+	}
 	return &user{t: t, name: name, ctx: ctx, base: base}
 }
 
-// do runs browser actions, failing the test with what it was doing.
+// do runs browser actions, failing the test with what it was doing. A
+// minute bounds them: an action that waits for what never comes (a click
+// on a button that the page has hidden) fails the test at once, not after
+// the browser's four minutes.
 func (u *user) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	u.t.Helper()
-	if err := chromedp.Do(u.ctx, actions...); err != nil {
+	ctx, cancel := context.WithTimeout(u.ctx, time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
 		u.t.Fatalf("%s: %s: %v", u.name, what, err)
 	}
 }
@@ -283,8 +301,8 @@ func TestTwoPlayers(t *testing.T) {
 	for _, u := range players {
 		u.waitFor("the end of the game", `document.getElementById('game').dataset.status === 'ended'`, 10*time.Second)
 		status := eval[string](u, `document.getElementById('status').textContent`)
-		if !strings.Contains(status, o.Result.String()) {
-			t.Errorf("%s sees %q at the end, want the result %s", u.name, status, o.Result)
+		if want := u.outcome(o.Result.String(), o.Termination.String(), o.Score); !strings.HasPrefix(status, want) {
+			t.Errorf("%s sees %q at the end, want %q", u.name, status, want)
 		}
 	}
 	white.screenshot(artifacts, "two-players-white-end.png")
@@ -297,8 +315,9 @@ func TestTwoPlayers(t *testing.T) {
 	for _, u := range players {
 		u.do("profile", chromedp.Navigate(base+"/@/"+u.name), chromedp.WaitVisible(chromedp.CSS("#history")))
 		row := eval[string](u, fmt.Sprintf(`(a => a ? a.closest('tr').textContent : '')(document.querySelector('#history tr.game-row a[href="/game/%s"]'))`, id))
-		if !strings.Contains(row, o.Result.String()) {
-			t.Errorf("%s's history: the row of game %s is %q, want the result %s", u.name, id, row, o.Result)
+		lang := eval[string](u, `document.documentElement.lang`)
+		if want := i18n.New().Outcome(lang, o.Result.String(), o.Termination.String(), nil); !strings.Contains(row, want) {
+			t.Errorf("%s's history: the row of game %s is %q, want the result %q", u.name, id, row, want)
 		}
 	}
 	// Both ratings changed, the winner's up and the loser's down.
@@ -371,6 +390,7 @@ func TestEngineGame(t *testing.T) {
 	var st struct {
 		Status, Result, Termination string
 		FEN                         string
+		Score                       [2]int
 	}
 	getJSON(t, base+"/api/games/"+id, &st)
 	p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard())
@@ -381,9 +401,16 @@ func TestEngineGame(t *testing.T) {
 		t.Errorf("the server ends the game %s %s %s; its final position %s ends it %s by %s", st.Status, st.Result, st.Termination, st.FEN, o.Result, o.Termination)
 	}
 	status := eval[string](u, `document.getElementById('status').textContent`)
-	if !strings.Contains(status, st.Result) {
-		t.Errorf("the page says %q at the end, want the result %s", status, st.Result)
+	if want := u.outcome(st.Result, st.Termination, st.Score); !strings.HasPrefix(status, want) {
+		t.Errorf("the page says %q at the end, want %q", status, want)
 	}
+}
+
+// outcome is the sentence that says how a game ended in the language of
+// u's page.
+func (u *user) outcome(result, termination string, score [2]int) string {
+	u.t.Helper()
+	return i18n.New().Outcome(eval[string](u, `document.documentElement.lang`), result, termination, &score)
 }
 
 // shownLanding returns the hole the board highlights as the last move's

@@ -15,4 +15,32 @@
 //     profiles' histories and both ratings must change.
 //   - TestEngineGame: a user plays the engine (level 1) by clicking, to the
 //     end of the game.
+//   - pages_test.go, on a site with two accounts, open seeks, a game being
+//     played and a finished one, every page (the lobby, the editor of each
+//     ruleset, import, login, sign-up, leaderboard, profile, challenge, the
+//     two games, the error page, the offline engine game): TestPagesFitPhone fails when a document
+//     is wider than a 360 px window; TestPagesVisibleText when a visible
+//     text (text nodes, placeholder, aria-label, title, button values)
+//     outside translate="no" is not a text of the page's language's catalog
+//     (textMatcher, whose own test TestTextMatcher runs without a browser;
+//     the languages are TOGUZ_E2E_TEXT_LANGS, default "en,kk");
+//     TestPageScreenshots keeps page-<name>-<lang>-<width>.png for kk, ky,
+//     ru and en at 1366 and 360 px; TestBoardReadyTime measures the time
+//     from the navigation's start to board.js's performance mark
+//     toguz:board-ready (the first board drawn, playable), under 300 ms.
+//   - TestSeekTabs: the lobby's live list for a seek's creator (in a second
+//     tab: cancel, never play) and for another player (play); a cancel, and
+//     a creator who closed his tabs, take the seek off the list.
+//   - TestHeaderControls: the colour scheme follows the system until the
+//     header's switch overrides it; the language switcher acts on choosing.
+//   - TestEditorRulesetAndFEN: the editor's ruleset control, a pasted FEN,
+//     and the FEN shown as the position is edited.
+//   - engineweb_test.go, the engine in the browser: TestEngineWorker (the
+//     WebAssembly build loads in its worker, answers the start's legal
+//     moves exactly as the server does, gives a best move with MultiPV
+//     lines depth by depth, and stops); TestOfflineGame (once the service
+//     worker has kept the engine, /play-offline opens with the network cut,
+//     plays a move and gets the engine's reply); TestEngineFallback (with
+//     no WebAssembly the same client asks the server); and
+//     TestEngineDepthInBrowser logs the depth reached in 1 s from the start.
 package e2e

@@ -20,8 +20,13 @@
 //     rules library's Outcome at finished positions, with mate distance
 //     pruning; an endgame Tablebase is probed at every interior node (a
 //     win it holds without a distance scores KnownWin less the stones left);
-//   - Lazy SMP: Options.Threads workers share the table, odd helpers one
-//     ply deeper; the main worker owns the limits and the answer;
+//   - Lazy SMP (smp.go): Options.Threads workers share the table; the
+//     helpers skip depths by Stockfish's skip tables (Options.SMPSkip),
+//     order quiet moves each their own way (SMPOrder) and put off the moves
+//     another worker is searching (SMPDefer, after ABDADA); the main
+//     worker owns the limits, and the worker that completed the deepest
+//     iteration gives the answer (SMPVote). On one thread none of this
+//     changes a node;
 //   - time management (limits.go) for sudden death, Fischer increment,
 //     moves to go and fixed time per move, plus depth and node limits;
 //     cancelling ctx stops a search within about a thousand nodes.

@@ -37,6 +37,9 @@ type Engine struct {
 	tt      *table
 	workers []*worker
 	rng     *rand.Rand
+	// busy is the deferral table of Options.SMPDefer, made when first
+	// needed.
+	busy *busyTable
 }
 
 // New returns an engine with opts.
@@ -65,6 +68,9 @@ func (e *Engine) SetOptions(opts Options) error {
 		e.workers = append(e.workers, &worker{id: len(e.workers)})
 	}
 	e.workers = e.workers[:opts.Threads]
+	if opts.Threads > 1 && opts.SMPDefer && e.busy == nil {
+		e.busy = new(busyTable)
+	}
 	weights := eval.Material()
 	if opts.LearnedEval {
 		weights = eval.Learned()
@@ -123,12 +129,15 @@ func (e *Engine) Search(ctx context.Context, p toguz.Position, lim Limits, info 
 		multiPV = p.LegalMoves().Len()
 	}
 	soft, hard := budget(lim, p.Turn())
-	sh := &shared{start: time.Now(), hard: hard, nodeLimit: lim.Nodes}
+	sh := &shared{start: time.Now(), hard: hard, nodeLimit: lim.Nodes, yield: lim.Yield}
 	workers := e.workers
 	if weak {
 		workers = workers[:1]
 	}
 	sh.workers = workers
+	if len(workers) > 1 && e.opts.SMPDefer {
+		sh.busy = e.busy
+	}
 	stopWatch := context.AfterFunc(ctx, func() { sh.stop.Store(true) })
 	defer stopWatch()
 	e.tt.gen++
@@ -148,8 +157,15 @@ func (e *Engine) Search(ctx context.Context, p toguz.Position, lim Limits, info 
 	}
 	sh.stop.Store(true)
 	wg.Wait()
+	for _, w := range workers {
+		w.reported.Store(w.nodes) // the final counts, whichever worker answers
+	}
 
-	res := main.result(sh)
+	answer := main
+	if e.opts.SMPVote && multiPV == 1 {
+		answer = vote(workers)
+	}
+	res := answer.result(sh)
 	if weak {
 		res = e.choose(main, res)
 	}
@@ -164,6 +180,7 @@ func (w *worker) start(sh *shared, p toguz.Position) {
 	w.seldepth = 0
 	w.stopped = false
 	w.completed = 0
+	w.perturbing = w.id > 0 && w.opts.SMPOrder
 	w.stack[0].pos = p
 	w.nroot = 0
 	for m := range p.LegalMoves().All() {
@@ -176,14 +193,18 @@ func (w *worker) start(sh *shared, p toguz.Position) {
 }
 
 // iterate is the iterative deepening of a helper thread: it fills the
-// shared table until stopped. Odd helpers search one ply deeper, so that
-// the threads do not all search the same tree.
+// shared table until stopped, leaving out the depths that skips says, so
+// that the threads do not all search the same tree (smp.go).
 func (w *worker) iterate(maxDepth int, multiPV int) {
-	for depth := 1 + w.id%2; depth < maxPly && (maxDepth == 0 || depth <= maxDepth); depth++ {
+	for depth := 1; depth < maxPly && (maxDepth == 0 || depth <= maxDepth); depth++ {
+		if w.skips(depth) {
+			continue
+		}
 		w.iteration(depth, multiPV)
 		if w.stopped {
 			return
 		}
+		w.completed = depth
 	}
 }
 

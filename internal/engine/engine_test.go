@@ -230,17 +230,24 @@ func TestSearchMoveTime(t *testing.T) {
 	}
 }
 
+// TestLazySMPSameResultOnForcedPositions: 2 and 4 threads prove what one
+// proves. Under -race it is also the check that the shared table and the
+// deferral table are safe without locks.
 func TestLazySMPSameResultOnForcedPositions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	one, err := New(DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := DefaultOptions()
-	opts.Threads = 2
-	two, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
+	var many []*Engine
+	for _, threads := range []int{2, 4} {
+		opts := DefaultOptions()
+		opts.Threads = threads
+		e, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		many = append(many, e)
 	}
 	checked := 0
 	for checked < 10 {
@@ -251,15 +258,28 @@ func TestLazySMPSameResultOnForcedPositions(t *testing.T) {
 		}
 		checked++
 		a := one.Search(context.Background(), p, Limits{Depth: 14}, nil)
-		b := two.Search(context.Background(), p, Limits{Depth: 14}, nil)
-		if a.Score != ref.score || b.Score != ref.score {
-			t.Errorf("%s: 1 thread %v (%v), 2 threads %v (%v), minimax %v", p.FEN(), a.Score, a.Best, b.Score, b.Best, ref.score)
+		if a.Score != ref.score {
+			t.Errorf("%s: 1 thread %v (%v), minimax %v", p.FEN(), a.Score, a.Best, ref.score)
 		}
-		for _, m := range []toguz.Move{a.Best, b.Best} {
+		moves := []toguz.Move{a.Best}
+		for _, e := range many {
+			b := e.Search(context.Background(), p, Limits{Depth: 14}, nil)
+			if b.Score != ref.score {
+				t.Errorf("%s: %d threads %v (%v), minimax %v", p.FEN(), e.Options().Threads, b.Score, b.Best, ref.score)
+			}
+			moves = append(moves, b.Best)
+		}
+		for _, m := range moves {
 			if v := minimax(p.After(m), 6); !v.known || -v.score-1 != ref.score {
 				t.Errorf("%s: move %v does not keep the win %v", p.FEN(), m, ref.score)
 			}
 		}
+	}
+	// A longer search from the start keeps all four workers and the tables
+	// busy together.
+	res := many[1].Search(context.Background(), toguz.StartPosition(), Limits{Depth: 11}, nil)
+	if start := toguz.StartPosition(); !start.LegalMoves().Has(res.Best) || res.Depth < 11 {
+		t.Errorf("4 threads from the start: %v at depth %d", res.Best, res.Depth)
 	}
 }
 
@@ -402,31 +422,75 @@ func TestWeakLevels(t *testing.T) {
 	}
 }
 
-// TestBook checks that a book position is answered from the book without
-// searching, and that analysis (an infinite search) ignores the book.
+// TestBook checks that a book position is answered from the book of its
+// own ruleset without searching, that analysis (an infinite search)
+// ignores the book, and that a position of a ruleset whose book the set
+// lacks is searched: the standard game's book never answers for a variant.
 func TestBook(t *testing.T) {
-	bk, err := book.Default()
+	books, err := book.DefaultSet()
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := DefaultOptions()
-	opts.Book = bk
-	e, err := New(opts)
+	std, err := book.Default()
 	if err != nil {
 		t.Fatal(err)
+	}
+	stdOnly, err := book.NewSet(std)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newEngine := func(b *book.Set) *Engine {
+		opts := DefaultOptions()
+		opts.Book, opts.HashMB = b, 1
+		e, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	all, standardBook := newEngine(books), newEngine(stdOnly)
+	for _, tc := range []struct {
+		rules  toguz.Rules
+		e      *Engine
+		inBook bool
+	}{
+		{toguz.Standard(), all, true},
+		{toguz.Bestemshe(), all, true},
+		{toguz.Seven(), all, true},
+		{toguz.Pre1949(), all, false}, // no book: searched
+		{toguz.Standard(), standardBook, true},
+		{toguz.Bestemshe(), standardBook, false},
+		{toguz.Seven(), standardBook, false},
+	} {
+		start, err := toguz.NewPosition(tc.rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Several seeds: each of them must play a move of the ruleset's
+		// own book.
+		for seed := range int64(8) {
+			opts := tc.e.Options()
+			opts.Seed = seed
+			if err := tc.e.SetOptions(opts); err != nil {
+				t.Fatal(err)
+			}
+			res := tc.e.Search(context.Background(), start, Limits{Depth: 3}, nil)
+			known := false
+			if b := books.For(tc.rules); b != nil {
+				for _, entry := range b.Moves(start) {
+					known = known || entry.Move == res.Best
+				}
+			}
+			if got := known && res.Nodes == 0; got != tc.inBook {
+				t.Errorf("%s, %d books, seed %d: %v after %d nodes (a move of its book: %v), want from the book: %v",
+					tc.rules, len(tc.e.Options().Book.All()), seed, res.Best, res.Nodes, known, tc.inBook)
+			}
+		}
 	}
 	start := toguz.StartPosition()
-	res := e.Search(context.Background(), start, Limits{Depth: 6}, nil)
-	known := false
-	for _, entry := range bk.Moves(start) {
-		known = known || entry.Move == res.Best
-	}
-	if !known || res.Nodes != 0 {
-		t.Errorf("from the start: %v after %d nodes, want a book move without search", res.Best, res.Nodes)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if res := e.Search(ctx, start, Limits{Infinite: true}, nil); res.Nodes == 0 {
+	if res := all.Search(ctx, start, Limits{Infinite: true}, nil); res.Nodes == 0 {
 		t.Errorf("an infinite search answered from the book")
 	}
 }

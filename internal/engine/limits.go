@@ -15,6 +15,11 @@ type Limits struct {
 	Time, Inc [2]time.Duration // remaining clock and increment per player, White first; 0: no clock
 	MovesToGo int              // moves to the next time control; 0: sudden death
 	Infinite  bool             // search until ctx is cancelled
+	// Yield, when not nil, is called by the main search thread every
+	// thousand nodes or so. The browser's build (internal/engineweb) gives
+	// its event loop a turn there, so that a stop can reach a search that
+	// runs on the worker's only thread.
+	Yield func()
 }
 
 // Time management constants.

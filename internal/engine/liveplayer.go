@@ -1,3 +1,8 @@
+//go:build !js
+
+// The browser's build (internal/engineweb/wasm) plays no live game: it
+// leaves this out, and with it package live and its dependencies.
+
 package engine
 
 import (
@@ -17,8 +22,11 @@ import (
 // turns across users (scheduler.go), so that one user's many games cannot
 // starve another's, and each search is bounded by its level and its clock.
 type LivePlayer struct {
-	sched    *scheduler
-	moveTime func(level int) time.Duration
+	sched      *scheduler
+	moveTime   func(level int) time.Duration
+	background bool
+	yield      func()
+	tablebase  Tablebase
 }
 
 var _ live.Engine = (*LivePlayer)(nil)
@@ -30,6 +38,23 @@ type LiveOptions struct {
 	// MoveTime is the most time a search takes at a level, before the
 	// clock's bound (nil: LevelMoveTime).
 	MoveTime func(level int) time.Duration
+	// Background runs each search on an OS thread of the lowest priority
+	// (Linux; elsewhere at the usual one), so that the engine's games use
+	// only the CPU time the server's other work leaves: a move between
+	// people is never queued behind a search. A server that sets it should
+	// give the Go runtime a P more per searcher (runtime.GOMAXPROCS), since
+	// a search holds its P while the OS has its thread waiting.
+	Background bool
+	// Yield, when not nil, is every search's Limits.Yield. A server gives
+	// runtime.Gosched: without it a search holds its P until the runtime
+	// preempts it after 10 ms, and the server's goroutines that are ready
+	// meanwhile queue behind it; with it they wait about a millisecond.
+	Yield func()
+	// Tablebase is the engines' endgame tables (Options.Tablebase; nil:
+	// none), each position probed in its own ruleset's. Only full strength
+	// (MaxLevel) searches with them: a weaker level keeps the mistakes of
+	// its level in the endings too, which exact tables would take away.
+	Tablebase Tablebase
 }
 
 // NewLivePlayer returns an engine player with n engines (n ≤ 0: one per
@@ -54,7 +79,7 @@ func NewLivePlayerWith(o LiveOptions) (*LivePlayer, error) {
 		}
 		engines = append(engines, e)
 	}
-	ep := &LivePlayer{sched: newScheduler(engines), moveTime: o.MoveTime}
+	ep := &LivePlayer{sched: newScheduler(engines), moveTime: o.MoveTime, background: o.Background, yield: o.Yield, tablebase: o.Tablebase}
 	if ep.moveTime == nil {
 		ep.moveTime = LevelMoveTime
 	}
@@ -100,14 +125,25 @@ func (ep *LivePlayer) Move(ctx context.Context, r live.EngineRequest) (toguz.Mov
 	opts := e.Options()
 	opts.Level = min(max(r.Level, 1), MaxLevel)
 	opts.Seed = rand.Int64()
+	opts.Tablebase = nil
+	if opts.Level == MaxLevel {
+		opts.Tablebase = ep.tablebase
+	}
 	if err := e.SetOptions(opts); err != nil {
 		return toguz.NoMove, err
 	}
 	e.NewGame()
 	lim := Limits{MoveTime: ep.searchTime(opts.Level, r)}
+	lim.Yield = ep.yield
 	sctx, cancel := context.WithTimeout(ctx, lim.MoveTime+searchGrace)
 	defer cancel()
-	res := e.Search(sctx, r.Position, lim, nil)
+	var res Result
+	search := func() { res = e.Search(sctx, r.Position, lim, nil) }
+	if ep.background {
+		inBackground(search)
+	} else {
+		search()
+	}
 	if err := ctx.Err(); err != nil {
 		return toguz.NoMove, err
 	}

@@ -1,14 +1,18 @@
+//go:build !js
+
 package engine
 
 import (
 	"context"
 	"errors"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/tablebase"
 )
 
 // TestSchedulerTurns: with one engine busy, the searches waiting for it are
@@ -106,5 +110,97 @@ func TestLiveSearchTime(t *testing.T) {
 	cancel()
 	if _, err := ep.Move(ctx, live.EngineRequest{Position: p, Level: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled search: %v", err)
+	}
+}
+
+// TestSearchesYield: the Yield of LiveOptions and AnalysisOptions reaches
+// every search (the server gives runtime.Gosched there, so that a search
+// never holds a CPU its games' goroutines are waiting for), and a
+// caller's own Limits.Yield is kept.
+func TestSearchesYield(t *testing.T) {
+	var yields atomic.Int64
+	yield := func() { yields.Add(1) }
+	ep, err := NewLivePlayerWith(LiveOptions{Searchers: 1, HashMB: 1, Yield: yield, MoveTime: func(int) time.Duration { return 50 * time.Millisecond }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ep.Move(context.Background(), live.EngineRequest{Position: toguz.StartPosition(), Level: MaxLevel}); err != nil {
+		t.Fatal(err)
+	}
+	if yields.Load() == 0 {
+		t.Error("a live game's search never yielded")
+	}
+	ap, err := NewAnalysisPool(AnalysisOptions{HashMB: 1, Yield: yield})
+	if err != nil {
+		t.Fatal(err)
+	}
+	yields.Store(0)
+	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, Limits{MoveTime: 50 * time.Millisecond}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if yields.Load() == 0 {
+		t.Error("an analysis never yielded")
+	}
+	var own atomic.Int64
+	yields.Store(0)
+	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, Limits{MoveTime: 50 * time.Millisecond, Yield: func() { own.Add(1) }}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if own.Load() == 0 || yields.Load() != 0 {
+		t.Errorf("the caller's Yield called %d times, the pool's %d: want the caller's only", own.Load(), yields.Load())
+	}
+}
+
+// TestLivePlayerTablebase: the engine's games search with the tables at
+// full strength, each move a win the Bestemshe table confirms, and
+// without them at a weaker level.
+func TestLivePlayerTablebase(t *testing.T) {
+	tb, err := tablebase.SolveWith(context.Background(), tablebase.Options{Rules: toguz.Bestemshe(), Stones: 6, DistanceStones: 6, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := tablebase.NewSet(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, err := NewLivePlayerWith(LiveOptions{Searchers: 1, HashMB: 1, Tablebase: set,
+		MoveTime: func(int) time.Duration { return 20 * time.Millisecond }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	searchedWith := func() Tablebase {
+		e, err := ep.sched.acquire(context.Background(), "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ep.sched.release("test", e)
+		return e.Options().Tablebase
+	}
+	// White to move, 25 in his kazan, one capture from the win:
+	// White 0 0 0 2 1, Black 1 1 0 1 0 (kazans 25 and 19).
+	p, err := toguz.Setup{Rules: toguz.Bestemshe(), Turn: toguz.White,
+		Board: [2][]int{{0, 0, 0, 2, 1}, {1, 1, 0, 1, 0}}, Kazan: [2]int{25, 19}}.Position()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, plies, ok := tb.ProbeDTM(p)
+	if !ok || res != tablebase.Win {
+		t.Fatalf("%s: the table says %v in %d (%v), want a win", p.FEN(), res, plies, ok)
+	}
+	for _, tc := range []struct {
+		level int
+		want  Tablebase
+	}{{MaxLevel, set}, {3, nil}, {MaxLevel, set}} {
+		m, err := ep.Move(context.Background(), live.EngineRequest{Position: p, Level: tc.level, User: "u"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := searchedWith(); got != tc.want {
+			t.Errorf("level %d: searched with tables %v, want %v", tc.level, got, tc.want)
+		}
+		after := p.After(m)
+		if r, ok := tb.ProbeWDL(after); tc.level == MaxLevel && !(after.IsOver() || ok && r == tablebase.Loss) {
+			t.Errorf("level %d: move %d of a won position leaves the opponent %v", tc.level, m, r)
+		}
 	}
 }

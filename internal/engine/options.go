@@ -26,7 +26,10 @@ type Options struct {
 	// Book, when set, answers a search from a book position with a book
 	// move (weighted among the good ones by the seeded random source) and
 	// no search, unless the search is infinite (analysis) or MultiPV > 1.
-	Book *book.Book
+	// A position is looked up in the book of its own ruleset only
+	// (book.DefaultSet has one for the standard game, Bestemshe and the
+	// 2×7 board); a ruleset without a book is searched.
+	Book *book.Set
 
 	TT          bool // transposition table (probe cutoffs and move)
 	Killers     bool // two killer moves per ply
@@ -41,6 +44,26 @@ type Options struct {
 	// Neural adds the neural correction (package neural) to the learned
 	// evaluation (docs/engine-testing.md has the matches that adopted it).
 	Neural bool
+
+	// The Lazy SMP switches; they change nothing on one thread (the main
+	// worker searches as alone) and are measured by matches of Threads 2
+	// against 1 (docs/engine-testing.md).
+	//
+	// SMPSkip: helper i skips the depths of Stockfish's skip tables, so
+	// that at any time the helpers spread over several depths; off, odd
+	// helpers start one ply ahead and then search every depth.
+	SMPSkip bool
+	// SMPVote: the answer is the best line of the worker that completed
+	// the deepest iteration (ties go to the main worker); off, always the
+	// main worker's.
+	SMPVote bool
+	// SMPOrder: each helper orders the quiet moves in its own rotation of
+	// the holes, so that the workers do not all walk the same tree.
+	SMPOrder bool
+	// SMPDefer: ABDADA-like deferral (Kerrigan's simplified ABDADA): at
+	// depth deferDepth and more, a move other than the first that another
+	// worker is searching right now is searched after the node's others.
+	SMPDefer bool
 
 	// Eval replaces the embedded learned weights when LearnedEval is on
 	// (nil: the embedded ones). Tuning and weight matches use it.
@@ -58,6 +81,7 @@ func DefaultOptions() Options {
 		TT: true, Killers: true, History: false, CaptureSort: true, PVS: true,
 		Aspiration: true, LMR: true, Quiescence: true, Futility: true,
 		LearnedEval: true, Neural: true,
+		SMPSkip: true, SMPVote: true, SMPOrder: true, SMPDefer: true,
 	}
 }
 
@@ -83,6 +107,10 @@ func Features() []Feature {
 		{"Futility", func(o *Options) *bool { return &o.Futility }},
 		{"LearnedEval", func(o *Options) *bool { return &o.LearnedEval }},
 		{"Neural", func(o *Options) *bool { return &o.Neural }},
+		{"SMPSkip", func(o *Options) *bool { return &o.SMPSkip }},
+		{"SMPVote", func(o *Options) *bool { return &o.SMPVote }},
+		{"SMPOrder", func(o *Options) *bool { return &o.SMPOrder }},
+		{"SMPDefer", func(o *Options) *bool { return &o.SMPDefer }},
 	}
 }
 

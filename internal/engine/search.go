@@ -34,7 +34,11 @@ type shared struct {
 	start     time.Time
 	hard      time.Duration // 0: none
 	nodeLimit uint64        // 0: none
+	yield     func()        // Limits.Yield
 	workers   []*worker
+	// busy, when not nil, is the table of the children being searched
+	// (Options.SMPDefer with more than one worker).
+	busy *busyTable
 }
 
 // totalNodes returns the nodes counted so far by all workers.
@@ -61,6 +65,9 @@ type worker struct {
 	reported atomic.Uint64
 	seldepth int
 	stopped  bool
+	// perturbing says this helper orders quiet moves its own way
+	// (Options.SMPOrder; never the main worker).
+	perturbing bool
 
 	stack   [maxPly + 1]frame
 	pv      [maxPly + 1][maxPly]toguz.Move
@@ -81,6 +88,9 @@ const pollInterval = 1024
 func (w *worker) poll() {
 	w.reported.Store(w.nodes)
 	sh := w.sh
+	if sh.yield != nil && w.id == 0 {
+		sh.yield()
+	}
 	if sh.stop.Load() {
 		w.stopped = true
 		return
@@ -162,6 +172,9 @@ func (w *worker) generate(f *frame, ply int, ttMove toguz.Move) {
 			key = orderKiller
 		case w.opts.History:
 			key = w.history[me][m]
+		}
+		if w.perturbing && key < orderKiller {
+			key += w.perturb(m)
 		}
 		f.order[n] = key
 		n++
@@ -280,10 +293,34 @@ func (w *worker) search(ply, depth int, alpha, beta Score, pvNode bool) Score {
 	best, bestMove := -infinity, toguz.NoMove
 	me := p.Turn()
 	next := &w.stack[ply+1]
-	for i := range f.n {
-		f.pick(i)
+	// With SMPDefer the moves that another worker is searching are put off
+	// (deferred holds their indexes) and searched after the others: the
+	// loop runs on past f.n through them.
+	busy := w.sh.busy
+	if depth < deferDepth {
+		busy = nil
+	}
+	var deferred [toguz.MaxHoles]uint8
+	nd := 0
+	for j := 0; j < f.n+nd; j++ {
+		i := j
+		if j >= f.n {
+			i = int(deferred[j-f.n])
+		} else {
+			f.pick(i)
+		}
 		m := f.move[i]
 		next.pos = f.child[i]
+		var childKey uint64
+		if busy != nil {
+			childKey = next.pos.Key()
+			if j < f.n && i > 0 && busy.searching(childKey) {
+				deferred[nd] = uint8(i)
+				nd++
+				continue
+			}
+			busy.enter(childKey)
+		}
 		var s Score
 		if i == 0 || !w.opts.PVS {
 			s = -w.search(ply+1, depth-1, -beta, -alpha, pvNode)
@@ -299,6 +336,9 @@ func (w *worker) search(ply, depth int, alpha, beta Score, pvNode bool) Score {
 			if s > alpha && s < beta && pvNode {
 				s = -w.search(ply+1, depth-1, -beta, -alpha, true)
 			}
+		}
+		if busy != nil {
+			busy.leave(childKey)
 		}
 		if w.stopped {
 			return 0

@@ -38,6 +38,14 @@ const (
 	CodeCannotClaim   Code = "cannot_claim"  // the opponent has not been gone long enough
 	CodeNoDrawOffer   Code = "no_draw_offer" // accepting a draw nobody offered
 	CodeInternal      Code = "internal"      // the server's fault
+
+	CodeChatEmpty       Code = "chat_empty"        // a chat message with no text
+	CodeChatAnonymous   Code = "chat_anonymous"    // chatting with no identity (not even a guest's)
+	CodeChatTooLong     Code = "chat_too_long"     // over MaxChatRunes
+	CodeChatRateLimited Code = "chat_rate_limited" // past the chat rate of one's identity or address
+	CodeNotOver         Code = "not_over"          // a rematch before the game has ended
+	CodeNoOffer         Code = "no_offer"          // accepting or declining a rematch or takeback nobody offered
+	CodeCannotTakeBack  Code = "cannot_take_back"  // a rated game, or no move of one's own to take back
 )
 
 // GameCodes returns the codes a game's websocket sends to its players: those
@@ -45,7 +53,8 @@ const (
 func GameCodes() []Code {
 	return []Code{CodeNotAPlayer, CodeNotInControl, CodeGameOver, CodeStaleMove, CodeDuplicateMove,
 		CodeFuturePly, CodeNotYourTurn, CodeIllegalMove, CodeCannotAbort, CodeCannotClaim, CodeNoDrawOffer,
-		CodeRateLimited, CodeBadMessage, CodeInternal}
+		CodeRateLimited, CodeBadMessage, CodeInternal,
+		CodeChatEmpty, CodeChatTooLong, CodeChatRateLimited, CodeNotOver, CodeNoOffer, CodeCannotTakeBack, CodeChatAnonymous}
 }
 
 // Codes returns every code of the package: GameCodes and those of the

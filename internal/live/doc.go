@@ -34,6 +34,17 @@
 //   - Lobby and Seek: open seeks and challenges by link, bounded per person
 //     and per client address, expiring, and gone when their creator leaves
 //     the lobby; watchers get the newest seeks once, then deltas.
+//   - Around a game (social.go, chat.go): rematch once a game is over,
+//     takeback by consent in casual games (the plies cut in the store,
+//     then the position rebuilt by replaying the kept moves, as a restart
+//     does; no time given back), the players' chat room (the game's
+//     goroutine) apart from the spectators' (the fan-out's), the lobby's
+//     room (LobbyChat), all bounded in length, rate and history; and
+//     Hub.Games and Hub.TV, the games being played by rating.
+//   - The bot API's actions (api.go): Hub.Act runs a player's message on the
+//     game's goroutine without a connection (the same checks and
+//     store-before-acknowledge as his socket), Hub.PlayPly a move written as
+//     the score sheet writes it, Hub.GamesOf lists a player's games.
 //   - Category: the rating category of a time control.
 //   - Store and Engine: what the package needs from the database and the
 //     engine (consumer-side interfaces; the real ones are store.LiveStore
@@ -43,7 +54,8 @@
 //
 // A move is stored (Store.AddMove returns) before it is applied, broadcast or
 // acknowledged, and an ending before it is announced, so a client is never
-// told of a move a crash can lose. After a restart Resume replays the stored
+// told of a move a crash can lose. A takeback removes the plies from the store
+// before it changes the game or tells anyone. After a restart Resume replays the stored
 // moves with the rules library and rebuilds the clocks: the player to move is
 // charged until the server stopped (the instant Stop stored, or the last
 // heartbeat after a crash) and only the downtime is forgiven.
@@ -53,8 +65,14 @@
 // Hub.mu guards only the map of games; Lobby.mu only the seeks and lobby
 // watchers; engineGames.mu only the counts of engine games (taken under
 // Hub.mu by Hub.start, never the other way round); a fanout's mu only its
-// queue of events, which the game goroutine appends to without waiting on any
-// spectator. A game's fields belong to its goroutine and are reached through
+// queue of events and the spectators' chat room, which the game goroutine and
+// the spectators' handlers append to without waiting on any spectator;
+// LobbyChat.mu only the lobby's chat room and its watchers; the chat rate
+// limiters (Config.ChatPerIdentity, ChatPerAddress) have locks of their own,
+// taken alone. A rematch is created from the game goroutine through
+// Hub.CreateFrom, which takes Hub.mu only briefly and never waits on a game;
+// Hub.Games reads only the games' fixed specs, their atomic over flag and
+// the fan-outs' counts. A game's fields belong to its goroutine and are reached through
 // game.do; nothing is held while a message is sent, and messages to clients
 // are queued without blocking.
 package live

@@ -40,7 +40,8 @@ type fanout struct {
 	events  []fanEvent
 	resync  bool // queued messages were dropped: send everyone the state
 	running bool
-	closed  bool // the game has stopped
+	closed  bool    // the game has stopped
+	chat    chatLog // the spectators' room (social.go)
 
 	// ---- owned by the fan-out goroutine ----
 	subs     map[*Conn]*spectator
@@ -65,13 +66,15 @@ const (
 	fanLeave                // c leaves
 	fanSync                 // c asked for the state
 	fanReply                // msg to c alone
+	fanAll                  // msg to every spectator, the state unchanged (chat)
 )
 
 type fanEvent struct {
 	kind       fanKind
 	c          *Conn
 	msg, state []byte
-	move       bool // msg is a move message
+	history    []byte // a join's: the spectators' chat history, nil if none
+	move       bool   // msg is a move message
 }
 
 // moveType starts every move message (moveMsg, encoded by mustJSON).
@@ -178,7 +181,7 @@ func (f *fanout) join(c *Conn, max int) error {
 		return errorf(CodeTooManySpectators, "this game has %d spectators, the most it may have", f.n)
 	case f.state != nil:
 		f.n++
-		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: f.state})
+		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: f.state, history: f.chat.history(RoomSpectators)})
 		f.mu.Unlock()
 		return nil
 	}
@@ -194,7 +197,7 @@ func (f *fanout) join(c *Conn, max int) error {
 		}
 		f.n++
 		f.state = st
-		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: st})
+		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: st, history: f.chat.history(RoomSpectators)})
 		done <- nil
 	})
 	if !queued {
@@ -241,7 +244,18 @@ func (f *fanout) handle(c *Conn, m ClientMsg) bool {
 	switch m.Type {
 	case "sync":
 		e.kind = fanSync
-	case "move", "resign", "draw_offer", "draw_accept", "draw_decline", "abort", "claim_win":
+	case "chat_history":
+		f.mu.Lock()
+		e.msg = f.chat.historyAll(RoomSpectators)
+		f.mu.Unlock()
+	case "chat":
+		if err := f.postChat(c, m.Text); err != nil {
+			e.msg = EncodeError(err, nil)
+		} else {
+			return true
+		}
+	case "move", "resign", "draw_offer", "draw_accept", "draw_decline", "abort", "claim_win",
+		"rematch_offer", "rematch_accept", "rematch_decline", "takeback_offer", "takeback_accept", "takeback_decline":
 		e.msg = EncodeError(errorf(CodeNotAPlayer, "you are not playing in this game"), nil)
 	case "take_control":
 		e.msg = EncodeError(errorf(CodeNotAPlayer, "spectators have nothing to control"), nil)
@@ -356,6 +370,9 @@ func (f *fanout) round(events []fanEvent, resync bool, latest []byte) {
 			switch e.kind {
 			case fanJoin:
 				f.subs[e.c] = &spectator{}
+				if e.history != nil {
+					f.deliver(e.c, e.history, latest)
+				}
 			case fanMsg:
 			default:
 				f.handleEvent(e)
@@ -391,6 +408,15 @@ func (f *fanout) handleEvent(e fanEvent) {
 		f.subs[e.c] = &spectator{lastState: f.now}
 		f.cur = e.msg
 		f.deliver(e.c, e.msg, e.msg)
+		if e.history != nil {
+			f.deliver(e.c, e.history, e.msg)
+		}
+		return
+	}
+	if e.kind == fanAll {
+		for c := range f.subs {
+			f.deliver(c, e.msg, f.cur)
+		}
 		return
 	}
 	sp, ok := f.subs[e.c]

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toguz/toguz"
@@ -20,6 +22,12 @@ type game struct {
 	cmds chan func()   // functions to run on the game goroutine
 	done chan struct{} // closed once, when the goroutine has exited
 	fan  *fanout       // the spectators (fanout.go)
+	// leased is when the node took the game's lease (set before the
+	// actor runs; several nodes only); kill, closed once, stops the actor
+	// when another node has taken the lease.
+	leased   time.Time
+	kill     chan struct{}
+	killOnce sync.Once
 
 	// ---- owned by the game goroutine ----
 	start     toguz.Position
@@ -40,7 +48,10 @@ type game struct {
 	cancelEng context.CancelFunc
 	// engineHeld: the engine's clock is held while its search waits for
 	// a searcher; engineDone charges it from the search's start.
-	engineHeld bool
+	engineHeld   bool
+	socialFields // chat, rematch, takeback (social.go)
+
+	over atomic.Bool // the game has ended: any goroutine may read it (Hub.Games)
 }
 
 type moveEntry struct {
@@ -50,6 +61,7 @@ type moveEntry struct {
 	captured int
 	landing  LandingJSON
 	fen      string // the position after the move
+	key      uint64 // the position after the move, for the repetition rule
 }
 
 // newGame builds the actor of a stored game (no moves for a new one). It
@@ -66,6 +78,7 @@ func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
 		log:       h.log.With("game", s.ID),
 		cmds:      make(chan func(), 64),
 		done:      make(chan struct{}),
+		kill:      make(chan struct{}),
 		start:     start,
 		startMove: startMove,
 		pos:       start,
@@ -128,6 +141,7 @@ func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
 		}
 	}
 	if s.End != nil {
+		g.over.Store(true)
 		g.status, g.end = s.End.Status, s.End
 		st.Remaining, st.Stopped = s.End.Clock, true
 	}
@@ -150,7 +164,7 @@ func (g *game) entry(p toguz.Position, m PlayedMove) (moveEntry, toguz.Position,
 	m.By = mover
 	return moveEntry{PlayedMove: m, by: mover, notation: notation,
 		captured: next.Kazan(mover) - p.Kazan(mover), landing: Landing(p, m.Hole),
-		fen: toguz.FormatFEN(next, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves)+1))}, next, nil
+		fen: toguz.FormatFEN(next, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves)+1)), key: next.Key()}, next, nil
 }
 
 // do runs f on the game goroutine and reports whether it was queued; it
@@ -188,6 +202,8 @@ func (g *game) run(ctx context.Context) {
 			g.onTimer()
 		case <-ctx.Done():
 			return
+		case <-g.kill:
+			return
 		}
 		if g.status != Playing && len(g.conns) == 0 && g.fan.count() == 0 {
 			return
@@ -199,6 +215,11 @@ func (g *game) run(ctx context.Context) {
 // connection's channel. The hub entry goes first so that a Join that finds
 // the game closed looks it up again and reloads it from the store.
 func (g *game) exit() {
+	if g.hub.cl != nil {
+		// Before the hub forgets the actor: a Join after that takes the
+		// lease again for the next one.
+		g.hub.cl.release(g)
+	}
 	g.hub.remove(g)
 	g.hub.engineGames.release(g.spec.ID)
 	g.stopEngine()
@@ -256,6 +277,19 @@ func (g *game) handle(c *Conn, m ClientMsg) {
 	if _, ok := g.conns[c]; !ok {
 		return // the connection was dropped meanwhile
 	}
+	if err := g.act(c, m); err != nil {
+		var ply *int
+		if m.Type == "move" {
+			n := len(g.moves)
+			ply = &n
+		}
+		g.send(c, EncodeError(err, ply))
+	}
+}
+
+// act runs a client's message on the game goroutine and returns its
+// refusal, if any.
+func (g *game) act(c *Conn, m ClientMsg) *Error {
 	var err *Error
 	switch m.Type {
 	case "move":
@@ -302,16 +336,12 @@ func (g *game) handle(c *Conn, m ClientMsg) {
 	case "sync":
 		g.send(c, g.stateJSON(c))
 	default:
-		err = errorf(CodeBadMessage, "unknown message type %q", m.Type)
-	}
-	if err != nil {
-		var ply *int
-		if m.Type == "move" {
-			n := len(g.moves)
-			ply = &n
+		var ok bool
+		if ok, err = g.handleSocial(c, m); !ok {
+			err = errorf(CodeBadMessage, "unknown message type %q", m.Type)
 		}
-		g.send(c, EncodeError(err, ply))
 	}
+	return err
 }
 
 // mustPlay checks that c may act for a player in a game being played.
@@ -397,19 +427,52 @@ func (g *game) play(mv toguz.Move, now time.Time) *Error {
 		g.log.Error("store move", "ply", n+1, "err", err)
 		return errorf(CodeInternal, "the move could not be stored; try again")
 	}
+	trail := Trail(g.pos, mv)
 	g.clock, g.pos, g.activity = clk, next, now
 	g.moves = append(g.moves, e)
 	g.drawOffer = -1
 	g.broadcast(mustJSON(moveMsg{Type: "move", Ply: n + 1, Hole: int(mv), By: colorName(e.by),
 		Notation: e.notation, FEN: e.fen, Clock: g.clockJSON(), Captured: e.captured,
-		Landing: e.landing, Legal: g.legalHoles()}))
+		Landing: e.landing, Legal: g.legalHoles(), Trail: trail, AbortInMS: g.abortIn(now)}))
 	if next.IsOver() {
 		o := next.Outcome()
 		g.finish(Ending{Status: Ended, Result: o.Result, Termination: o.Termination, Score: o.Score}, now)
 		return nil
 	}
+	if g.repeated() {
+		g.finish(Ending{Status: Ended, Result: toguz.Draw, Termination: toguz.ByAdjudication, Reason: ReasonRepetition,
+			Score: [2]int{next.Kazan(toguz.White), next.Kazan(toguz.Black)}}, now)
+		return nil
+	}
 	g.afterChange()
 	return nil
+}
+
+// Reasons of an adjudication (Ending.Reason, the end message's reason).
+const (
+	ReasonRepetition = "repetition" // the event's repetition rule (Spec.Repetition)
+	ReasonArbiter    = "arbiter"    // an event's arbiter entered the result (Hub.Adjudicate)
+)
+
+// repeated reports whether the current position has now occurred for the
+// Spec.Repetition-th time (toguz.Repetitions' rule: the start and the
+// position after each ply count). It counts from the moves kept, so a
+// takeback takes its positions back too.
+func (g *game) repeated() bool {
+	if g.spec.Repetition < 2 {
+		return false
+	}
+	k := g.pos.Key()
+	n := 0
+	if g.start.Key() == k {
+		n++
+	}
+	for _, m := range g.moves {
+		if m.key == k {
+			n++
+		}
+	}
+	return n >= g.spec.Repetition
 }
 
 // storeCtx is the context of store writes: they are not cut short by the
@@ -485,12 +548,19 @@ func (g *game) finish(e Ending, now time.Time) {
 		return
 	}
 	g.clock, g.status, g.end, g.drawOffer = clk, e.Status, &e, -1
+	g.takeback = offer{}
+	g.over.Store(true)
 	g.stopEngine()
 	g.hub.engineGames.release(g.spec.ID)
 	g.afterChange()
 	g.log.Info("game over", "status", e.Status, "result", e.Result, "termination", e.Termination, "plies", len(g.moves))
-	g.broadcast(mustJSON(endMsg{Type: "end", Status: e.Status.String(), Result: e.Result.String(),
-		Termination: e.Termination.String(), Score: e.Score}))
+	end := endMsg{Type: "end", Status: e.Status.String(), Result: e.Result.String(),
+		Termination: e.Termination.String(), Reason: e.Reason, Score: e.Score, Clock: g.clockJSON()}
+	end.Collected, end.FinalFEN = g.atsyrau()
+	g.broadcast(mustJSON(end))
+	if f := g.hub.cfg.OnEnd; f != nil {
+		f(g.saved())
+	}
 }
 
 func (g *game) saved() Saved {
@@ -603,6 +673,7 @@ func (g *game) join(c *Conn) {
 	c.control = true
 	g.present[c.color]++
 	g.send(c, g.stateJSON(c)) // the state comes first, and says the connection is in control
+	g.sendChatHistory(c)
 	if g.present[c.color] == 1 {
 		g.broadcastPresence()
 	}
@@ -742,13 +813,52 @@ func (g *game) state(c *Conn) State {
 		s.Positions[i+1] = m.fen
 	}
 	if g.end != nil {
-		s.Result, s.Termination, s.Score = g.end.Result.String(), g.end.Termination.String(), g.end.Score
+		s.Result, s.Termination, s.Reason, s.Score = g.end.Result.String(), g.end.Termination.String(), g.end.Reason, g.end.Score
+		s.Collected, s.FinalFEN = g.atsyrau()
+	}
+	s.AbortInMS = g.abortIn(time.Now())
+	s.Rematch = g.rematchG
+	if g.rematch.on {
+		s.RematchOffer = colorName(g.rematch.by)
+	}
+	if g.takeback.on {
+		s.TakebackOffer = colorName(g.takeback.by)
 	}
 	if c != nil && c.color >= 0 {
 		s.You, s.Control = colorOf(c.color), c.control
 		s.CanAbort = g.canAbort(toguz.Player(c.color))
 	}
 	return s
+}
+
+// atsyrau returns, for a game the rules ended by atsyrau, the stones
+// collected and the board after it; nil and "" otherwise.
+func (g *game) atsyrau() (*CollectedJSON, string) {
+	if g.end == nil || g.end.Termination != toguz.ByAtsyrau {
+		return nil, ""
+	}
+	c, fen, ok := Atsyrau(g.pos, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves)))
+	if !ok {
+		return nil, ""
+	}
+	return &c, fen
+}
+
+// abortIn returns the time left at now before the first-move timeout
+// aborts the game, in milliseconds, so that the board counts it down; 0
+// when no such timeout runs (the clocks run, a correspondence, untimed or
+// engine game, whose longer limits are no countdown).
+func (g *game) abortIn(now time.Time) int64 {
+	kind := g.spec.TC.Kind()
+	if g.status != Playing || len(g.moves) >= 2 || kind == clock.Unlimited || kind == clock.Correspondence ||
+		g.spec.White.IsEngine() || g.spec.Black.IsEngine() {
+		return 0
+	}
+	at, ok := g.hub.abandonment().At(&g.spec, len(g.moves), g.activity)
+	if !ok {
+		return 0
+	}
+	return max(at.Sub(now).Milliseconds(), 1)
 }
 
 // legalHoles returns the holes the side to move may play now: none unless

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
 )
 
@@ -48,6 +49,32 @@ type Config struct {
 	// (defaults 2000 and 50; negative: no bound).
 	SpectatorsPerGame    int
 	SpectatorsPerAddress int
+	// ChatPerIdentity and ChatPerAddress rate-limit chat messages per
+	// Seat.ID and per client address (chat.go; nil: no bound), and
+	// ChatHistory is the number of messages a room keeps (default
+	// DefaultChatHistory).
+	ChatPerIdentity ChatLimiter
+	ChatPerAddress  ChatLimiter
+	ChatHistory     int
+	// SeatRating, if set, returns a seat's current rating in a time
+	// control's category, for a rematch (social.go); without it a rematch
+	// keeps the ratings of the game before.
+	SeatRating func(ctx context.Context, s Seat, tc clock.TimeControl) int
+	// OnEnd, if set, is called on a game's goroutine once its ending is
+	// stored (an event learns its games' results from it). It must not
+	// block: it hands the game on to its own goroutine.
+	OnEnd func(Saved)
+
+	// Bus and Leases, both set, make the hub one node of several sharing
+	// the store (cluster.go); without them it is the only one. Node is
+	// this node's id (default: random), LeaseTTL and LeaseRenew the
+	// leases' life and renewal period (defaults DefaultLeaseTTL,
+	// DefaultLeaseRenew).
+	Bus        Bus
+	Leases     Leases
+	Node       string
+	LeaseTTL   time.Duration
+	LeaseRenew time.Duration
 }
 
 // Hub holds the live games.
@@ -72,6 +99,7 @@ type Hub struct {
 
 	engineGames *engineGames // has its own lock
 	spectators  addrCounts   // spectators per client address, with its own lock
+	cl          *cluster     // nil: the only node; has its own lock
 }
 
 // NewHub returns a hub whose games run until ctx is cancelled; Wait then
@@ -100,9 +128,14 @@ func NewHub(ctx context.Context, cfg Config) *Hub {
 	if cfg.SpectatorsPerAddress == 0 {
 		cfg.SpectatorsPerAddress = 50
 	}
+	cfg.ChatHistory = cmp.Or(cfg.ChatHistory, DefaultChatHistory)
 	ctx, cancel := context.WithCancel(ctx)
-	return &Hub{cfg: cfg, ctx: ctx, cancel: cancel, log: cfg.Logger, games: map[string]*game{},
+	h := &Hub{cfg: cfg, ctx: ctx, cancel: cancel, log: cfg.Logger, games: map[string]*game{},
 		engineGames: newEngineGames(cfg.MaxEngineGames, cfg.MaxEngineGamesPerAddr)}
+	if cfg.Bus != nil && cfg.Leases != nil {
+		h.cl = newCluster(h)
+	}
+	return h
 }
 
 // EngineGamesRefused returns the number of games against the engine
@@ -111,6 +144,10 @@ func (h *Hub) EngineGamesRefused() int64 { return h.engineGames.refused.Load() }
 
 // HasEngine reports whether games against the engine can be created.
 func (h *Hub) HasEngine() bool { return h.cfg.Engine != nil }
+
+// Accepting reports whether the hub still starts and runs games: false
+// once Stop (or its context's end) has begun, for a readiness check.
+func (h *Hub) Accepting() bool { return h.ctx.Err() == nil }
 
 // Wait waits until every game goroutine has stopped.
 func (h *Hub) Wait() { h.wg.Wait() }
@@ -136,6 +173,9 @@ func NewID() string { return rand.Text()[:10] }
 // abandonment limits do not run while the server is down either. The games
 // that had been abandoned by then are aborted without being loaded.
 func (h *Hub) Resume(ctx context.Context) (int, error) {
+	if h.cl != nil {
+		return h.resumeNode(ctx)
+	}
 	stopped, err := h.cfg.Store.LastAlive(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("resume: %w", err)
@@ -188,6 +228,31 @@ func (h *Hub) Resume(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// resumeNode is Resume for one node of several: it subscribes to the
+// node's subjects, takes the games no node owns (cluster.resume: each is
+// charged until its owner was last known to run), and renews its leases,
+// sweeps and records the heartbeat until Stop. The abandoned games are
+// aborted by their actors, not in a sweep, since other nodes run theirs.
+func (h *Hub) resumeNode(ctx context.Context) (int, error) {
+	if err := h.cl.start(); err != nil {
+		return 0, err
+	}
+	n, err := h.cl.resume(ctx)
+	if err != nil {
+		h.cl.stop()
+		return 0, err
+	}
+	h.resumed.Store(true)
+	h.wg.Add(2)
+	go h.cl.renewLoop()
+	go h.cl.sweepLoop()
+	if h.cfg.Heartbeat > 0 {
+		h.wg.Add(1)
+		go h.heartbeat()
+	}
+	return n, nil
+}
+
 // resumed is when a restarted server had stopped (zero: not known) and
 // when it started again.
 type resumed struct{ stopped, now time.Time }
@@ -219,6 +284,9 @@ func (h *Hub) Stop(ctx context.Context) error {
 	at := time.Now()
 	h.cancel()
 	h.wg.Wait()
+	if h.cl != nil {
+		h.cl.stop()
+	}
 	if !h.resumed.Load() {
 		return nil
 	}
@@ -260,6 +328,14 @@ func (h *Hub) CreateFrom(ctx context.Context, s Spec, addr string) (string, erro
 			return "", err
 		}
 	}
+	if h.cl != nil {
+		// Leased before it is stored, so that no other node's sweep
+		// takes it as an orphan meanwhile.
+		if _, ok, err := h.cl.leases.TakeLease(ctx, s.ID, h.cl.node, time.Now(), h.cl.ttl); err != nil || !ok {
+			h.engineGames.release(s.ID)
+			return "", fmt.Errorf("create game: lease: %w (taken: %v)", err, !ok)
+		}
+	}
 	if err := h.cfg.Store.CreateGame(ctx, s); err != nil {
 		h.engineGames.release(s.ID)
 		return "", fmt.Errorf("create game: %w", err)
@@ -284,6 +360,7 @@ func (h *Hub) start(s Saved, rs *resumed) (*game, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.leased = time.Now()
 	return h.launch(g), nil
 }
 
@@ -326,6 +403,9 @@ func (h *Hub) lookup(ctx context.Context, id string) (*game, error) {
 	if ok {
 		return g, nil
 	}
+	if h.cl != nil {
+		return h.cl.own(ctx, id)
+	}
 	s, err := h.cfg.Store.Game(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil, errorf(CodeNotFound, "there is no game %q", id)
@@ -346,12 +426,32 @@ func (h *Hub) Join(ctx context.Context, id, viewer string) (*Conn, error) {
 // address (Config.SpectatorsPerAddress). Spectators are served by the
 // game's fan-out (fanout.go), not by its goroutine.
 func (h *Hub) JoinFrom(ctx context.Context, id, viewer, addr string) (*Conn, error) {
+	return h.JoinWith(ctx, id, Chatter{ID: viewer, Addr: addr})
+}
+
+// JoinWith is JoinFrom for who, whose name is shown with his chat messages
+// (a player's is his seat's).
+func (h *Hub) JoinWith(ctx context.Context, id string, who Chatter) (*Conn, error) {
+	return h.join(ctx, id, who, false)
+}
+
+// join is JoinWith; local refuses a game another node owns instead of
+// joining it there (a join asked by another node).
+func (h *Hub) join(ctx context.Context, id string, who Chatter, local bool) (*Conn, error) {
+	viewer, addr := who.ID, who.Addr
 	for range 3 {
 		g, err := h.lookup(ctx, id)
+		var e *elsewhere
+		if errors.As(err, &e) {
+			if local {
+				return nil, errorf(CodeInternal, "game %s moved to another node; reconnect", id)
+			}
+			return h.cl.joinRemote(ctx, e.node, id, who)
+		}
 		if err != nil {
 			return nil, err
 		}
-		c := &Conn{g: g, viewer: viewer, out: make(chan []byte, h.cfg.OutBuffer), seq: h.seq.Add(1)}
+		c := &Conn{g: g, viewer: viewer, out: make(chan []byte, h.cfg.OutBuffer), seq: h.seq.Add(1), who: who}
 		if g.plays(viewer) {
 			if g.do(func() { g.join(c) }) {
 				return c, nil
@@ -376,8 +476,21 @@ func (h *Hub) JoinFrom(ctx context.Context, id, viewer, addr string) (*Conn, err
 
 // State returns the state of game id as a spectator sees it.
 func (h *Hub) State(ctx context.Context, id string) (State, error) {
+	return h.state(ctx, id, false)
+}
+
+// state is State; local refuses a game another node owns instead of
+// asking it (a state asked by another node).
+func (h *Hub) state(ctx context.Context, id string, local bool) (State, error) {
 	for range 3 {
 		g, err := h.lookup(ctx, id)
+		var e *elsewhere
+		if errors.As(err, &e) {
+			if local {
+				return State{}, errorf(CodeInternal, "game %s moved to another node; try again", id)
+			}
+			return h.cl.remoteState(ctx, e.node, id)
+		}
 		if err != nil {
 			return State{}, err
 		}
@@ -395,6 +508,88 @@ func (h *Hub) State(ctx context.Context, id string) (State, error) {
 	return State{}, errors.New("live: game keeps stopping")
 }
 
+// onGame runs f on the goroutine of the running game id and waits for it.
+func (h *Hub) onGame(ctx context.Context, id string, f func(g *game) error) error {
+	g, err := h.lookup(ctx, id)
+	if e := (*elsewhere)(nil); errors.As(err, &e) {
+		// Not forwarded (yet): an arbiter's decision is made where the
+		// game runs.
+		return errorf(CodeInternal, "game %s runs on node %s; try again there", id, e.node)
+	}
+	if err != nil {
+		return err
+	}
+	ch := make(chan error, 1)
+	if !g.do(func() { ch <- f(g) }) {
+		return errorf(CodeGameOver, "the game is over")
+	}
+	select {
+	case err := <-ch:
+		return err
+	case <-g.done:
+		return errorf(CodeGameOver, "the game is over")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Adjudicate ends the running game id with result res (toguz.NoResult
+// aborts it), as an event's arbiter decides: termination adjudication,
+// reason ReasonArbiter. The players hear it as any ending.
+func (h *Hub) Adjudicate(ctx context.Context, id string, res toguz.Result) error {
+	return h.onGame(ctx, id, func(g *game) error {
+		if g.status != Playing {
+			return errorf(CodeGameOver, "the game is over")
+		}
+		e := Ending{Status: Ended, Result: res, Termination: toguz.ByAdjudication, Reason: ReasonArbiter,
+			Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}
+		if res == toguz.NoResult {
+			e = Ending{Status: Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated, Reason: ReasonArbiter}
+		}
+		g.finish(e, time.Now())
+		if g.status == Playing {
+			return errorf(CodeInternal, "the ending could not be stored; try again")
+		}
+		return nil
+	})
+}
+
+// AdjustClock gives pl's clock of the running game id delta more time
+// (less when negative, never under zero), as an event's arbiter decides;
+// the new clock is stored and sent to everyone. An untimed game has no
+// clock to adjust.
+func (h *Hub) AdjustClock(ctx context.Context, id string, pl toguz.Player, delta time.Duration) error {
+	return h.onGame(ctx, id, func(g *game) error {
+		if g.status != Playing {
+			return errorf(CodeGameOver, "the game is over")
+		}
+		if g.spec.TC.Kind() == clock.Unlimited {
+			return errorf(CodeBadTC, "the game has no clock")
+		}
+		st := g.clock.State()
+		if st.Running && st.Turn == pl {
+			// The running side's remaining time is as of Since: charge it
+			// first, so the adjustment counts from now.
+			now := time.Now()
+			st.Remaining[pl] -= now.Sub(st.Since)
+			st.Since = now
+		}
+		st.Remaining[pl] = max(st.Remaining[pl]+delta, 0)
+		if err := h.cfg.Store.SaveClocks(g.storeCtx(), map[string]clock.State{g.spec.ID: st}, time.Now()); err != nil {
+			return errorf(CodeInternal, "the clock could not be stored: %v", err)
+		}
+		g.clock = clock.Restore(g.spec.TC, st, time.Now)
+		g.log.Info("clock adjusted by the arbiter", "player", pl, "delta", delta)
+		// Every board takes the new clocks from a fresh state, as after a
+		// reconnection.
+		for c := range g.conns {
+			g.send(c, g.stateJSON(c))
+		}
+		g.afterChange()
+		return nil
+	})
+}
+
 // Conn is one client connection to a game: a websocket, or a test. Its
 // fields below the line belong to the game goroutine.
 type Conn struct {
@@ -403,8 +598,10 @@ type Conn struct {
 	out    chan []byte
 	seq    uint64
 
-	color   int8 // the player the connection plays for, -1 for a spectator
-	control bool // the connection is its player's one in control
+	px      *proxy  // set when another node owns the game (cluster.go)
+	color   int8    // the player the connection plays for, -1 for a spectator
+	control bool    // the connection is its player's one in control
+	who     Chatter // who chats from it (set before the connection is shared)
 
 	spectatorFields
 }
@@ -416,6 +613,9 @@ func (c *Conn) Out() <-chan []byte { return c.out }
 // Send passes a client's message to the game. It returns false when the
 // game has stopped.
 func (c *Conn) Send(m ClientMsg) bool {
+	if c.px != nil {
+		return c.px.cl.send(c.px, m)
+	}
 	if c.fan != nil {
 		return c.fan.handle(c, m)
 	}
@@ -424,12 +624,19 @@ func (c *Conn) Send(m ClientMsg) bool {
 
 // Leave disconnects c from its game.
 func (c *Conn) Leave() {
+	if c.px != nil {
+		c.px.cl.closeProxy(c.px, true)
+		return
+	}
 	if c.fan != nil {
 		c.fan.leave(c)
 		return
 	}
 	c.g.do(func() { c.g.leave(c) })
 }
+
+// Spectator reports whether c watches the game rather than plays in it.
+func (c *Conn) Spectator() bool { return c.fan != nil }
 
 // Reason returns why the game closed c's channel, when it says more than
 // "reconnect and sync": "" otherwise.

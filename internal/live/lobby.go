@@ -144,6 +144,9 @@ type openSeek struct {
 	// watched: the creator has had a lobby connection since the seek was
 	// made, so his leaving ends it.
 	watched bool
+	// home is the node the seek lives on when it is a copy of another
+	// node's (lobbynodes.go), "" for one of this node's.
+	home string
 }
 
 type takenSeek struct {
@@ -163,6 +166,11 @@ func NewLobbyWith(h *Hub, cfg LobbyConfig) *Lobby {
 	l := &Lobby{hub: h, cfg: cfg, seeks: map[string]*openSeek{}, taken: map[string]takenSeek{},
 		byAddr: map[string]int{}, byWho: map[string]int{}, subs: map[*LobbySub]bool{},
 		present: map[string]int{}, gone: map[string]time.Time{}}
+	if h != nil && h.cl != nil {
+		if err := l.share(); err != nil {
+			h.log.Error("lobby: sharing the seeks with the other nodes", "err", err)
+		}
+	}
 	if h != nil {
 		h.wg.Add(1)
 		go func() {
@@ -206,6 +214,7 @@ func (l *Lobby) Add(s Seek) (Seek, error) {
 	l.seeks[s.ID] = o
 	l.byWho[s.By.ID]++
 	l.byAddr[s.Addr]++
+	l.publishLocked("add", o)
 	if !s.Private {
 		l.public = append(l.public, o)
 		l.notifyLocked(func(viewer string) []byte {
@@ -220,11 +229,21 @@ func (l *Lobby) Cancel(id, by string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s, ok := l.seeks[id]
+	if !ok {
+		// Perhaps another node's, whose copy has not come yet.
+		l.mu.Unlock()
+		s, ok = l.find(context.Background(), id, findWait)
+		l.mu.Lock()
+	}
 	switch {
 	case !ok:
 		return errorf(CodeNotFound, "there is no open seek %q", id)
 	case s.By.ID != by:
 		return errorf(CodeForbidden, "only its creator may cancel a seek")
+	case s.home != "":
+		l.mu.Unlock()
+		defer l.mu.Lock() // for the deferred Unlock
+		return l.cancelRemote(s, by)
 	}
 	l.removeLocked(s)
 	return nil
@@ -240,8 +259,17 @@ func (l *Lobby) Get(id string) (Seek, string, bool) {
 	if t, ok := l.taken[id]; ok {
 		return Seek{ID: id}, t.game, true
 	}
+	l.mu.Unlock()
+	defer l.mu.Lock() // for the deferred Unlock
+	if o, ok := l.find(context.Background(), id, findWait); ok {
+		return o.Seek, "", true
+	}
 	return Seek{}, "", false
 }
+
+// findWait is how long Get waits for another node to say a seek is its
+// own (lobbynodes.go): a few bus round trips.
+const findWait = 500 * time.Millisecond
 
 // List returns the newest open public seeks (at most LobbyConfig.Listed),
 // newest first.
@@ -277,6 +305,9 @@ func (l *Lobby) Accept(ctx context.Context, id string, by Seat) (string, error) 
 		if wasTaken {
 			return "", errorf(CodeSeekGone, "this seek has already been accepted")
 		}
+		if o, ok := l.find(ctx, id, 0); ok && o.By.ID != by.ID && !(o.Rated && by.Guest) {
+			return l.acceptRemote(ctx, o, by)
+		}
 		return "", errorf(CodeNotFound, "there is no open seek %q", id)
 	}
 	switch {
@@ -286,6 +317,9 @@ func (l *Lobby) Accept(ctx context.Context, id string, by Seat) (string, error) 
 	case s.Rated && by.Guest:
 		l.mu.Unlock()
 		return "", errorf(CodeGuestRated, "guests play casual games only: sign up to play rated games")
+	case s.home != "":
+		l.mu.Unlock()
+		return l.acceptRemote(ctx, s, by)
 	}
 	delete(l.seeks, id) // nobody else can take it while the game is created
 	l.mu.Unlock()
@@ -305,11 +339,7 @@ func (l *Lobby) Accept(ctx context.Context, id string, by Seat) (string, error) 
 	l.taken[id] = takenSeek{game: gid, at: l.cfg.Now()}
 	l.seeks[id] = s
 	l.removeLocked(s)
-	started := mustJSON(struct {
-		Type   string `json:"type"`
-		SeekID string `json:"seek_id"`
-		GameID string `json:"game_id"`
-	}{"game_started", id, gid})
+	started := gameStartedMsg(id, gid)
 	for sub := range l.subs {
 		if sub.viewer == s.By.ID || sub.viewer == by.ID {
 			l.sendLocked(sub, started)
@@ -328,7 +358,7 @@ func (l *Lobby) Sweep() {
 	var gone []*openSeek
 	for _, s := range l.seeks {
 		left, ok := l.gone[s.By.ID]
-		if now.Sub(s.Created) >= l.cfg.Expiry ||
+		if now.Sub(s.Created) >= l.cfg.Expiry || (s.home != "" && !l.hub.cl.alive(s.home)) ||
 			(s.watched && l.present[s.By.ID] == 0 && ok && now.Sub(left) >= l.cfg.Grace) {
 			gone = append(gone, s)
 		}
@@ -352,11 +382,14 @@ func (l *Lobby) Sweep() {
 // removeLocked closes open seek s and tells the watchers.
 func (l *Lobby) removeLocked(s *openSeek) {
 	delete(l.seeks, s.ID)
-	if l.byWho[s.By.ID]--; l.byWho[s.By.ID] <= 0 {
-		delete(l.byWho, s.By.ID)
-	}
-	if l.byAddr[s.Addr]--; l.byAddr[s.Addr] <= 0 {
-		delete(l.byAddr, s.Addr)
+	if s.home == "" {
+		if l.byWho[s.By.ID]--; l.byWho[s.By.ID] <= 0 {
+			delete(l.byWho, s.By.ID)
+		}
+		if l.byAddr[s.Addr]--; l.byAddr[s.Addr] <= 0 {
+			delete(l.byAddr, s.Addr)
+		}
+		l.publishLocked("remove", s)
 	}
 	if s.Private {
 		return

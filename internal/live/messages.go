@@ -13,6 +13,7 @@ type ClientMsg struct {
 	Type string `json:"type"`
 	Ply  *int   `json:"ply,omitempty"`
 	Hole int    `json:"hole,omitempty"`
+	Text string `json:"text,omitempty"` // a chat message's
 }
 
 // Error is a refusal with a stable code (docs/api.md, "Error codes") and a
@@ -80,12 +81,25 @@ type State struct {
 	DrawOffer   string     `json:"draw_offer"`
 	Result      string     `json:"result"`
 	Termination string     `json:"termination"`
+	Reason      string     `json:"reason,omitempty"` // as in the end message, while the game is held
 	Score       [2]int     `json:"score"`
 	You         string     `json:"you,omitempty"`
 	Control     bool       `json:"control,omitempty"`
 	GraceMS     int64      `json:"grace_ms"`
 	CanAbort    bool       `json:"can_abort,omitempty"`
-	Created     time.Time  `json:"created"`
+	// AbortInMS is the time left before the first-move timeout aborts a
+	// real-time game between people (0: none runs).
+	AbortInMS int64 `json:"abort_in_ms,omitempty"`
+	// Collected and FinalFEN: after an atsyrau, the stones the player not
+	// to move collected and the board once they are in his kazan.
+	Collected *CollectedJSON `json:"collected,omitempty"`
+	FinalFEN  string         `json:"final_fen,omitempty"`
+	// The offers standing (the offering colour), and the rematch's game
+	// once made (social.go).
+	RematchOffer  string    `json:"rematch_offer,omitempty"`
+	Rematch       string    `json:"rematch,omitempty"`
+	TakebackOffer string    `json:"takeback_offer,omitempty"`
+	Created       time.Time `json:"created"`
 }
 
 type moveMsg struct {
@@ -101,6 +115,10 @@ type moveMsg struct {
 	// stone fell, and the holes the side to move may play next.
 	Landing LandingJSON `json:"landing"`
 	Legal   []int       `json:"legal"`
+	// Trail is every hole a stone fell in, in order, for the animation:
+	// White's hole h is h, Black's -h.
+	Trail     []int `json:"trail"`
+	AbortInMS int64 `json:"abort_in_ms,omitempty"` // as in State
 }
 
 type endMsg struct {
@@ -108,7 +126,12 @@ type endMsg struct {
 	Status      string `json:"status"`
 	Result      string `json:"result"`
 	Termination string `json:"termination"`
+	Reason      string `json:"reason,omitempty"` // an adjudication's: "repetition", "arbiter"
 	Score       [2]int `json:"score"`
+	// Clock is the clocks as they stopped: the board shows them frozen.
+	Clock     ClockJSON      `json:"clock"`
+	Collected *CollectedJSON `json:"collected,omitempty"` // as in State
+	FinalFEN  string         `json:"final_fen,omitempty"`
 }
 
 type byMsg struct {

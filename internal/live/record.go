@@ -46,6 +46,10 @@ type Spec struct {
 	TC       clock.TimeControl
 	Rated    bool
 	Created  time.Time
+	// Repetition is an event's rule: the position (board, kazans, tuzdiks,
+	// side to move) seen for the Repetition-th time ends the game as a draw
+	// by adjudication, as the match runner and replay report it (0: off).
+	Repetition int
 }
 
 // Seat returns pl's seat.
@@ -98,9 +102,13 @@ type Ending struct {
 	Status      Status // Ended or Aborted
 	Result      toguz.Result
 	Termination toguz.Termination
-	Score       [2]int
-	Clock       [2]time.Duration
-	At          time.Time
+	// Reason says why an adjudication ended the game: ReasonRepetition or
+	// ReasonArbiter ("" otherwise; not stored: the store keeps the
+	// termination).
+	Reason string
+	Score  [2]int
+	Clock  [2]time.Duration
+	At     time.Time
 }
 
 // Saved is a game as the store holds it: the moves are the source of truth.
@@ -139,6 +147,10 @@ type Store interface {
 	// MarkAlive records that the server ran at t: a heartbeat, or the
 	// instant of a clean stop.
 	MarkAlive(ctx context.Context, t time.Time) error
+	// TakeBack keeps the first plies moves of game id being played and
+	// removes the others, storing clk (nil: no clock) as its clock state,
+	// in one transaction (a takeback, social.go).
+	TakeBack(ctx context.Context, id string, plies int, clk *clock.State) error
 	// SaveClocks stores the clocks of games as a restart rebuilt them, and
 	// marks the server alive at alive, in one transaction.
 	SaveClocks(ctx context.Context, clocks map[string]clock.State, alive time.Time) error

@@ -58,7 +58,12 @@ import (
 
 // Config is one load test.
 type Config struct {
-	URL      string        // the server, http://127.0.0.1:PORT
+	URL string // the server, http://127.0.0.1:PORT
+	// Nodes are more nodes of the same server (`toguz serve -nats`, on
+	// the same database): with them, pair i's White plays through node i
+	// and its Black through node i+1 (URL first, mod the nodes), so that
+	// every game has a player on a node that does not own it.
+	Nodes    []string
 	Games    int           // games played at the same time
 	Interval time.Duration // time between two moves of a game
 	Duration time.Duration // how long to play; games going at the end are resigned
@@ -94,6 +99,11 @@ type Config struct {
 	AckLog io.Writer
 	// Progress, if not nil, gets a line now and then.
 	Progress io.Writer
+	// ChatEvery mixes chat into the load: before every ChatEvery-th move
+	// of a game its mover sends a chat message and waits for it to come
+	// back (0: no chat). A message refused by the server's chat rate
+	// limits counts in Report.ChatRefused, not as an error.
+	ChatEvery int
 }
 
 // Ack is a line of Config.AckLog: a move the server acknowledged (the
@@ -144,9 +154,14 @@ type Report struct {
 	// lost to a connection error); Reconnects the number of times a game's
 	// players reconnected after losing their websockets.
 	Retries, Reconnects int
-	Errors              int
-	ErrorKinds          map[string]int // errors by kind
-	ErrorSample         []string       // the first few errors in full
+	// Chats is the number of chat messages sent and echoed back,
+	// ChatRefused those the server refused for its chat rate limits, and
+	// ChatLatency their round trip (Config.ChatEvery).
+	Chats, ChatRefused int
+	ChatLatency        Percentiles
+	Errors             int
+	ErrorKinds         map[string]int // errors by kind
+	ErrorSample        []string       // the first few errors in full
 }
 
 // Percentiles of a set of durations.
@@ -191,6 +206,9 @@ func (r Report) WriteTo(w io.Writer) (int64, error) {
 	fmt.Fprintf(&b, "move round trip %v\n", r.Latency)
 	fmt.Fprintf(&b, "  after setup   %v\n", r.Steady)
 	fmt.Fprintf(&b, "retries         %d requests, %d reconnections\n", r.Retries, r.Reconnects)
+	if r.Chats > 0 || r.ChatRefused > 0 {
+		fmt.Fprintf(&b, "chat            %d messages (%d refused by the rate limits), round trip %v\n", r.Chats, r.ChatRefused, r.ChatLatency)
+	}
 	fmt.Fprintf(&b, "errors          %d\n", r.Errors)
 	kinds := make([]string, 0, len(r.ErrorKinds))
 	for k := range r.ErrorKinds {
@@ -218,6 +236,9 @@ type collector struct {
 	latency       []time.Duration
 	steadyLatency []time.Duration
 	moves         int
+	chats         int
+	chatRefused   int
+	chatLatency   []time.Duration
 	started       int
 	finished      int
 	kinds         map[string]int
@@ -334,8 +355,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		done.Go(func() {
 			g := &pair{cfg: cfg, col: col, setup: slots, rnd: rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(i)))}
 			src := srcs[i%len(srcs)]
-			g.white = &client{base: cfg.URL, src: src, retry: retry}
-			g.black = &client{base: cfg.URL, src: src, retry: retry}
+			nodes := append([]string{cfg.URL}, cfg.Nodes...)
+			g.white = &client{base: nodes[i%len(nodes)], src: src, retry: retry}
+			g.black = &client{base: nodes[(i+1)%len(nodes)], src: src, retry: retry}
 			g.run(ctx, playCtx, &ready)
 		})
 	}
@@ -376,6 +398,7 @@ loop:
 		Games: cfg.Games, Started: col.started, Finished: col.finished, Moves: col.moves,
 		Elapsed: elapsed, Setup: setup, Latency: percentiles(col.latency), Steady: percentiles(col.steadyLatency),
 		ErrorKinds: col.kinds, ErrorSample: col.sample,
+		Chats: col.chats, ChatRefused: col.chatRefused, ChatLatency: percentiles(col.chatLatency),
 		Retries: int(col.retried.Load()), Reconnects: int(col.reconnects.Load()),
 	}
 	for _, n := range col.kinds {
@@ -615,6 +638,17 @@ func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 		m := moves[g.rnd.IntN(len(moves))]
 		me := p.Turn()
 		after := p.After(m)
+		if g.cfg.ChatEvery > 0 && (ply+1)%g.cfg.ChatEvery == 0 {
+			if err := g.chat(ctx, conns[me], id, ply); lostConnection(err) {
+				if done, err := resync(err); done || err != nil {
+					ended = done
+					return g.finished(err)
+				}
+				continue
+			} else if err != nil {
+				return fail("chat", fmt.Errorf("game %s before ply %d: %w", id, ply+1, err))
+			}
+		}
 		sent, steady := time.Now(), g.col.steady.Load()
 		err := send(ctx, conns[me], map[string]any{"type": "move", "ply": ply, "hole": int(m)})
 		var got message
@@ -685,6 +719,32 @@ func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 		c.Close(websocket.StatusNormalClosure, "")
 	}
 	return g.finished(nil)
+}
+
+// chat sends a chat message on conn and waits for it to come back; a
+// refusal by the chat rate limits is counted, not an error.
+func (g *pair) chat(ctx context.Context, conn *websocket.Conn, id string, ply int) error {
+	sent := time.Now()
+	if err := send(ctx, conn, map[string]any{"type": "chat", "text": fmt.Sprintf("сәлем, game %s ply %d", id, ply)}); err != nil {
+		return err
+	}
+	_, err := await(ctx, conn, "chat", 0, g.cfg.Timeout)
+	rtt := time.Since(sent)
+	var se *serverError
+	if errors.As(err, &se) && se.Code == "chat_rate_limited" {
+		g.col.mu.Lock()
+		g.col.chatRefused++
+		g.col.mu.Unlock()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	g.col.mu.Lock()
+	g.col.chats++
+	g.col.chatLatency = append(g.col.chatLatency, rtt)
+	g.col.mu.Unlock()
+	return nil
 }
 
 // finished counts a game played to its end when err is nil, and returns err.

@@ -32,11 +32,11 @@ type serveProcess struct {
 	done chan struct{} // closed when it has exited
 }
 
-// startServe starts `toguz serve` on addr with the database db and waits
-// until it listens.
-func startServe(t *testing.T, bin, addr, db string) *serveProcess {
+// startServe starts `toguz serve` on addr with the database db (and the
+// flags more) and waits until it listens.
+func startServe(t *testing.T, bin, addr, db string, more ...string) *serveProcess {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "-addr", addr, "-db", db)
+	cmd := exec.Command(bin, append([]string{"serve", "-addr", addr, "-db", db}, more...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,8 @@
 //     ends by Position.Outcome; an illegal or malformed bestmove, a crash or a
 //     silent engine loses (ByAdjudication), and so does a clock that runs out
 //     beyond Config.TimeMargin (ByTime). Adjudication: a move limit (draw),
-//     agreed resigning scores, and a Referee such as a tablebase.
+//     agreed resigning scores, a Referee such as a tablebase, and an event's
+//     repetition draw (the Nth occurrence of a position, toguz.Repetitions).
 //   - TimeControl and ParseTimeControl: cutechess-cli's tc=MOVES/SECONDS+INC,
 //     plus fixed time per move, depth or nodes.
 //   - Config.Openings: the positions to start from (package openings has

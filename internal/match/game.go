@@ -31,6 +31,10 @@ type Adjudication struct {
 	ResignMoves int
 	// Referee, if not nil, decides a position as soon as it knows it.
 	Referee Adjudicator
+	// Repetition draws a game when a position (board, kazans, tuzdiks,
+	// side to move) occurs for the Repetition-th time: an event's rule
+	// (RULES.md §3), off below 2.
+	Repetition int
 }
 
 // Game is one game played by the referee.
@@ -79,11 +83,17 @@ func playGame(ctx context.Context, g *Game, pl [2]*player, adj Adjudication, mar
 	var losing [2]int // consecutive moves with a resigning score
 	startFEN := g.Opening.FEN()
 	pos := g.Opening.Position
+	reps := toguz.NewRepetitions(adj.Repetition)
 	for {
 		if pos.IsOver() {
 			o := pos.Outcome()
 			g.Result, g.Termination, g.Score = o.Result, o.Termination, o.Score
 			g.Reason = fmt.Sprintf("%s, %d–%d", o.Termination, o.Score[0], o.Score[1])
+			return nil
+		}
+		if reps.Add(pos) {
+			g.Result, g.Termination = toguz.Draw, toguz.ByAdjudication
+			g.Reason = fmt.Sprintf("the position occurred %d times (repetition rule)", adj.Repetition)
 			return nil
 		}
 		if adj.MaxPlies > 0 && len(g.Moves) >= adj.MaxPlies {

@@ -43,6 +43,9 @@ type Report struct {
 
 // Validate reports whether the configuration can be played.
 func (c *Config) Validate() error {
+	if c.Repetition < 0 || c.Repetition == 1 {
+		return fmt.Errorf("repetition %d: the occurrence that draws is 2 or more (0: off)", c.Repetition)
+	}
 	for _, e := range c.Engines {
 		if len(e.Cmd) == 0 {
 			return fmt.Errorf("engine %q has no command", e.Name)

@@ -222,6 +222,56 @@ func TestAdjudication(t *testing.T) {
 	}
 }
 
+// cycleEngine plays, whatever the position, the n-th move of a cycle of
+// 18 plies from endgame E2 of RULES.md §7 (n the plies since the
+// opening), so that its games repeat their positions.
+func cycleEngine(t *testing.T, name string) EngineSpec {
+	path := filepath.Join(t.TempDir(), name+".sh")
+	script := `cycle="8 3 1 4 9 5 2 6 3 7 4 1 5 8 6 9 7 2"
+while read -r line; do
+  case "$line" in
+    uci) echo "id name cycle"; echo uciok;;
+    isready) echo readyok;;
+    position*) pos="$line";;
+    go*) n=$(echo "$pos" | awk '{ i=0; for (k=1; k<=NF; k++) if ($k=="moves") i=NF-k; print i }')
+         set -- $cycle; shift $((n % 18)); echo "bestmove $1";;
+    quit) exit 0;;
+  esac
+done
+`
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return EngineSpec{Name: name, Cmd: []string{"/bin/sh", path}, TC: TimeControl{Depth: 1}}
+}
+
+// TestRepetitionRule: with Repetition 3 the game from the cycle's first
+// position is drawn when it comes back the third time, after 36 plies.
+func TestRepetitionRule(t *testing.T) {
+	start, _, err := toguz.ParseFEN("1S,3S,6,1S/8,2S 78 77 S 1", toguz.Standard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []toguz.Move{9, 9, 1, 8, 2, 9, 9} {
+		start = start.After(m)
+	}
+	rep, err := Run(context.Background(), Config{
+		Engines:      [2]EngineSpec{cycleEngine(t, "a"), cycleEngine(t, "b")},
+		Rules:        toguz.Standard(),
+		Openings:     []openings.Opening{{Position: start, FullMove: 4}},
+		Games:        2,
+		Adjudication: Adjudication{Repetition: 3, MaxPlies: 100}, // the move limit ends the game if the rule fails
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range rep.Finished {
+		if len(g.Moves) != 36 || g.Result != toguz.Draw || !strings.Contains(g.Reason, "occurred 3 times") {
+			t.Errorf("round %d: %d plies, %s %q; want a draw by repetition after 36", g.Round, len(g.Moves), g.Result, g.Reason)
+		}
+	}
+}
+
 func TestValidate(t *testing.T) {
 	ok := Config{
 		Engines:  [2]EngineSpec{self("a", TimeControl{Depth: 2}), self("b", TimeControl{Depth: 2})},
@@ -243,6 +293,7 @@ func TestValidate(t *testing.T) {
 		{"no openings", func(c *Config) { c.Openings = nil }},
 		{"other rules", func(c *Config) { c.Rules = toguz.Bestemshe() }},
 		{"bad sprt", func(c *Config) { c.SPRT = &SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05} }},
+		{"repetition 1", func(c *Config) { c.Repetition = 1 }},
 	}
 	for _, tt := range tests {
 		c := ok

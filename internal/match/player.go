@@ -238,6 +238,33 @@ func (p *player) close() {
 	}
 }
 
+// Program is an engine program started, handshaken and made ready as a
+// match's players are, for the protocol's other drivers (`toguz bot`).
+type Program struct{ p *player }
+
+// StartProgram starts spec's program, sends uci and its options, and waits
+// until it is ready.
+func StartProgram(ctx context.Context, spec EngineSpec) (*Program, error) {
+	p, err := startPlayer(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{p: p}, nil
+}
+
+// Send writes a line of the protocol to the program.
+func (g *Program) Send(line string) error { return g.p.send(line) }
+
+// WaitFor reads the program's lines until one whose first word is word,
+// and returns it; the others are dropped.
+func (g *Program) WaitFor(ctx context.Context, word string, timeout time.Duration) (string, error) {
+	return g.p.waitFor(ctx, word, timeout, nil)
+}
+
+// Close asks the program to quit, and kills it if it has not within a
+// second. Call it once.
+func (g *Program) Close() { g.p.close() }
+
 // searchInfo is what the judge keeps of an engine's info lines: the score of
 // the last one that had a score, in hundredths of a stone from the engine's
 // view (a proven win or loss counts as ±MateCP).

@@ -486,6 +486,26 @@ func TestTablebasePath(t *testing.T) {
 	if errs := errorLines(got); len(errs) > 0 {
 		t.Errorf("errors: %q", errs)
 	}
+
+	// A directory with a Bestemshe table too: a Bestemshe ending (a win in
+	// 17 plies) is scored from it at depth 2, and only with it.
+	if out, err := exec.Command(binary, "tablebase", "generate", "-ruleset", "bestemshe", "-stones", "6", "-dtm", "6", "-dir", dir).CombinedOutput(); err != nil {
+		t.Fatalf("generating a 6-stone Bestemshe table: %v\n%s", err, out)
+	}
+	p.send("setoption name Ruleset value bestemshe")
+	for _, tc := range []struct{ path, want string }{{dir, "score mate 17 "}, {"<empty>", "score cp "}} {
+		p.send("setoption name TablebasePath value "+tc.path, "ucinewgame", "position fen 2,1S,1,1S/2S,2,1S,1 24 21 S 1", "go depth 2")
+		got = p.until("bestmove", 10*time.Second)
+		if errs := errorLines(got); len(errs) > 0 || len(got) < 2 || !strings.Contains(got[len(got)-2], "depth 2 ") || !strings.Contains(got[len(got)-2], tc.want) {
+			t.Errorf("a Bestemshe ending, TablebasePath %s: %q, want %q at depth 2", tc.path, got, tc.want)
+		}
+	}
+	// The Bestemshe book answers its start without a search.
+	p.send("setoption name Book value true", "position startpos", "go depth 6")
+	got = p.until("bestmove", 10*time.Second)
+	if len(got) != 1 || got[0] != "bestmove 2" {
+		t.Errorf("Bestemshe's start with the book: %q, want bestmove 2 alone", got)
+	}
 }
 
 // TestEveryOption takes the options from uci's list: each can be set to

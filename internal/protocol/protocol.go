@@ -338,7 +338,7 @@ func protocolOptions() []option {
 func setBook(_ *server, o *engine.Options, on bool) error {
 	o.Book = nil
 	if on {
-		bk, err := book.Default()
+		bk, err := book.DefaultSet()
 		if err != nil {
 			return err
 		}

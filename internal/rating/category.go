@@ -16,12 +16,36 @@ const (
 	Rapid
 	Classical
 	Correspondence
+	// The bots' categories (the bot API, docs/api.md): a rated game with a
+	// bot on either side is rated in these, so that a bot's rating and a
+	// person's against bots stay apart from the people's.
+	BotBullet
+	BotBlitz
+	BotRapid
+	BotClassical
+	BotCorrespondence
 )
 
-// Categories lists every category, fastest first.
+// Categories lists every category of the people's games, fastest first.
 var Categories = [...]Category{Bullet, Blitz, Rapid, Classical, Correspondence}
 
-var categoryNames = [...]string{"bullet", "blitz", "rapid", "classical", "correspondence"}
+// BotCategories lists the bots' categories, fastest first.
+var BotCategories = [...]Category{BotBullet, BotBlitz, BotRapid, BotClassical, BotCorrespondence}
+
+var categoryNames = [...]string{"bullet", "blitz", "rapid", "classical", "correspondence",
+	"bot_bullet", "bot_blitz", "bot_rapid", "bot_classical", "bot_correspondence"}
+
+// IsBot reports whether c is one of the bots' categories.
+func (c Category) IsBot() bool { return c >= BotBullet && c <= BotCorrespondence }
+
+// Bot returns the bots' category of the same time control as c (c itself
+// when it is one).
+func (c Category) Bot() Category {
+	if c <= Correspondence {
+		return c + BotBullet
+	}
+	return c
+}
 
 func (c Category) String() string {
 	if int(c) < len(categoryNames) {
@@ -37,7 +61,7 @@ func ParseCategory(s string) (Category, error) {
 			return Category(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown rating category %q: want bullet, blitz, rapid, classical or correspondence", s)
+	return 0, fmt.Errorf("unknown rating category %q: want bullet, blitz, rapid, classical or correspondence (bot_… for the bots')", s)
 }
 
 // EstimatedDuration is lichess's estimate of one player's time in a game:

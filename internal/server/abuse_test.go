@@ -171,8 +171,11 @@ func TestSpectatorsDoNotSlowPlayers(t *testing.T) {
 		len(conns), len(rtt), p50, percentile(rtt, 0.9), p99, received.Load()>>10)
 	// p99 is left to the report: on a shared machine one move in a
 	// hundred may wait for another process with or without spectators.
-	if p50 > 10*time.Millisecond && !raceDetector {
-		t.Errorf("with %d spectators the players' round trip is p50 %v (p99 %v), want under 10 ms", len(conns), p50, p99)
+	// The bound is the attack's own scale: unbounded, these spectators made
+	// the p50 133 ms (0.86 ms without them); a loaded CI machine alone has
+	// pushed a bounded run past 10 ms.
+	if p50 > 40*time.Millisecond && !raceDetector {
+		t.Errorf("with %d spectators the players' round trip is p50 %v (p99 %v), want under 40 ms", len(conns), p50, p99)
 	}
 }
 

@@ -19,9 +19,9 @@ func authError(err error) error {
 	var re *auth.RuleError
 	switch {
 	case errors.As(err, &re) && re.Field == "name":
-		return fmt.Errorf("%w: %v", ErrBadName, err)
+		return fmt.Errorf("%w: %w", ErrBadName, err)
 	case errors.As(err, &re):
-		return fmt.Errorf("%w: %v", ErrBadPassword, err)
+		return fmt.Errorf("%w: %w", ErrBadPassword, err)
 	case errors.Is(err, auth.ErrNameTaken):
 		return fmt.Errorf("%w: %v", ErrNameTaken, err)
 	case errors.Is(err, auth.ErrBadCredentials):
@@ -57,7 +57,7 @@ func (a AuthAccounts) LogIn(ctx context.Context, name, password, ip string) (Acc
 		return Account{}, "", authError(err)
 	}
 	t, err := a.session(ctx, u.ID)
-	return Account{ID: u.ID, Name: u.Name}, t, err
+	return Account{ID: u.ID, Name: u.Name, Lang: u.Lang}, t, err
 }
 
 // LogOut ends the session.
@@ -77,5 +77,5 @@ func (a AuthAccounts) Session(ctx context.Context, token string) (Account, error
 	if err != nil {
 		return Account{}, err
 	}
-	return Account{ID: u.ID, Name: u.Name}, nil
+	return Account{ID: u.ID, Name: u.Name, Lang: u.Lang}, nil
 }

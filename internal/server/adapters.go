@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
@@ -54,6 +55,17 @@ func (sa StoreArchive) Profile(ctx context.Context, name string) (Profile, error
 			p.History = append(p.History, RatingPoint{Category: pf.Category.String(), At: pt.At, Rating: pt.Rating.Rating})
 		}
 	}
+	// The bots' categories (a bot's games, a person's against bots): the
+	// ratings, not in the chart's history.
+	for _, c := range rating.BotCategories {
+		pf, err := sa.S.Perf(ctx, u.ID, c)
+		if err != nil {
+			return p, err
+		}
+		if pf.Games > 0 {
+			p.Ratings[c.String()] = RatingInfo{Rating: pf.Rating.Rating, RD: pf.RD, Provisional: pf.Provisional(), Games: pf.Games}
+		}
+	}
 	return p, nil
 }
 
@@ -67,15 +79,43 @@ func (sa StoreArchive) UserGames(ctx context.Context, name string, limit int) ([
 	if err != nil {
 		return nil, err
 	}
+	return summaries(games), nil
+}
+
+func summaries(games []store.Game) []GameSummary {
 	out := make([]GameSummary, len(games))
 	for i, g := range games {
 		status := map[store.Status]string{store.StatusStarted: "playing", store.StatusCreated: "playing",
 			store.StatusEnded: "ended", store.StatusAborted: "aborted"}[g.Status]
-		out[i] = GameSummary{ID: g.ID, White: g.Players[0].Name, Black: g.Players[1].Name, Status: status,
+		out[i] = GameSummary{ID: g.ID, White: g.Players[0].Name, Black: g.Players[1].Name,
+			WhiteEngine: g.Players[0].Engine, BlackEngine: g.Players[1].Engine, Status: status,
 			Result: g.Result.String(), Termination: g.Termination.String(), TC: tcText(g.TimeControl),
-			Rated: g.Rated, Plies: g.Plies, Created: g.Created}
+			Rated: g.Rated, Plies: g.Plies, Created: g.Created, Source: string(g.Source)}
+		if !g.Date.IsZero() {
+			d := g.Date
+			out[i].Date = &d
+		}
 	}
-	return out, nil
+	return out
+}
+
+// Import stores the games of one import in one transaction.
+func (sa StoreArchive) Import(ctx context.Context, by string, perDay int, games []store.Import) ([]store.Stored, error) {
+	return sa.S.ImportGames(ctx, by, perDay, games)
+}
+
+// Search returns a page of the archive.
+func (sa StoreArchive) Search(ctx context.Context, q store.Search) ([]GameSummary, bool, error) {
+	games, more, err := sa.S.SearchGames(ctx, q)
+	if err != nil {
+		return nil, false, err
+	}
+	return summaries(games), more, nil
+}
+
+// SetLang stores an account's language.
+func (sa StoreArchive) SetLang(ctx context.Context, userID int64, lang string) error {
+	return sa.S.SetLang(ctx, userID, lang)
 }
 
 func tcText(tc clock.TimeControl) string {
@@ -96,4 +136,10 @@ func (sa StoreArchive) Leaderboard(ctx context.Context, c rating.Category, limit
 		out[i] = LeaderRow{Name: e.Name, Rating: e.Rating.Rating, RD: e.RD, Games: e.Games}
 	}
 	return out, nil
+}
+
+// Tags returns an imported game's record tags.
+func (sa StoreArchive) Tags(ctx context.Context, id string) ([]toguz.Tag, error) {
+	tags, err := sa.S.Tags(ctx, id)
+	return tags, liveNotFound(err)
 }

@@ -57,7 +57,7 @@ func (s *Server) apiSignup(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) signup(r *http.Request, c credentials) (Account, string, error) {
 	if s.cfg.Accounts == nil {
-		return Account{}, "", &apiError{Status: http.StatusServiceUnavailable, Code: live.CodeInternal, Message: "accounts are not available"}
+		return Account{}, "", newError(http.StatusServiceUnavailable, live.CodeInternal, "apierr.accounts_off")
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
@@ -67,7 +67,7 @@ func (s *Server) signup(r *http.Request, c credentials) (Account, string, error)
 
 func (s *Server) login(r *http.Request, c credentials) (Account, string, error) {
 	if s.cfg.Accounts == nil {
-		return Account{}, "", &apiError{Status: http.StatusServiceUnavailable, Code: live.CodeInternal, Message: "accounts are not available"}
+		return Account{}, "", newError(http.StatusServiceUnavailable, live.CodeInternal, "apierr.accounts_off")
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
@@ -85,6 +85,7 @@ func (s *Server) apiLogin(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.setCookie(w, t, sessionAge)
+	s.accountLang(w, a)
 	return writeJSON(w, http.StatusOK, meJSON{Name: a.Name, Token: t})
 }
 
@@ -120,7 +121,7 @@ func (s *Server) mustIdentity(r *http.Request) (Identity, error) {
 	}
 	id := s.identity(r)
 	if !id.Known() {
-		return id, &apiError{Status: http.StatusUnauthorized, Code: codeUnauthenticated, Message: "no session: log in or POST /api/guest"}
+		return id, newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.unauthenticated")
 	}
 	return id, nil
 }
@@ -188,7 +189,7 @@ func (s *Server) apiCreateSeek(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) apiSeek(w http.ResponseWriter, r *http.Request) error {
 	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
 	if !ok {
-		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such seek"}
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_seek", excerpt(r.PathValue("id")))
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"seek": sk.JSON(), "game_id": gid})
 }
@@ -199,7 +200,7 @@ func (s *Server) apiCancelSeek(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.cfg.Lobby.Cancel(r.PathValue("id"), id.Seat().ID); err != nil {
-		return err
+		return notFound(err, "apierr.no_seek", r.PathValue("id"))
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -208,13 +209,14 @@ func (s *Server) apiCancelSeek(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) acceptSeek(ctx context.Context, id Identity, seekID string) (string, error) {
 	sk, _, ok := s.cfg.Lobby.Get(seekID)
 	if !ok {
-		return "", &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such seek"}
+		return "", newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_seek", excerpt(seekID))
 	}
 	seat, err := s.seatWithRating(ctx, id, sk.TC)
 	if err != nil {
 		return "", err
 	}
-	return s.cfg.Lobby.Accept(ctx, seekID, seat)
+	gid, err := s.cfg.Lobby.Accept(ctx, seekID, seat)
+	return gid, notFound(err, "apierr.no_seek", seekID)
 }
 
 func (s *Server) apiAcceptSeek(w http.ResponseWriter, r *http.Request) error {
@@ -257,7 +259,7 @@ func parseTC(s string) (clock.TimeControl, error) {
 	}
 	tc, err := clock.ParseTimeControl(s)
 	if err != nil {
-		return tc, badRequest(live.CodeBadTC, "%v (want 5+3, 10+0, 2d or empty)", err)
+		return tc, badRequest(live.CodeBadTC, "apierr.bad_tc", excerpt(s)).withDetail(err)
 	}
 	return tc, nil
 }
@@ -268,7 +270,7 @@ func parseRuleset(s string) (toguz.Rules, error) {
 	}
 	r, err := toguz.ParseRules(s)
 	if err != nil {
-		return r, badRequest(live.CodeBadRequest, "%v", err)
+		return r, badRequest(live.CodeBadRequest, "apierr.bad_ruleset", excerpt(s)).withDetail(err)
 	}
 	return r, nil
 }
@@ -287,7 +289,7 @@ type engineRequest struct {
 // (auth.AddrKey), within the bounds on engine games per person and address.
 func (s *Server) createEngineGame(ctx context.Context, id Identity, addr string, req engineRequest) (string, error) {
 	if req.Level < 1 || req.Level > engine.MaxLevel {
-		return "", badRequest(live.CodeBadLevel, "level %d: want 1 to %d", req.Level, engine.MaxLevel)
+		return "", badRequest(live.CodeBadLevel, "apierr.bad_level", req.Level, engine.MaxLevel)
 	}
 	tc, err := parseTC(req.TC)
 	if err != nil {
@@ -301,10 +303,10 @@ func (s *Server) createEngineGame(ctx context.Context, id Identity, addr string,
 	if fen != "" {
 		p, full, err := toguz.ParseFEN(fen, rules)
 		if err != nil {
-			return "", badRequest(live.CodeBadPosition, "%v", err)
+			return "", rulesError(http.StatusBadRequest, live.CodeBadPosition, err)
 		}
 		if p.IsOver() {
-			return "", badRequest(live.CodeBadPosition, "the game is already over in this position")
+			return "", badRequest(live.CodeBadPosition, "apierr.game_over_position")
 		}
 		fen = toguz.FormatFEN(p, full)
 	}
@@ -320,7 +322,7 @@ func (s *Server) createEngineGame(ctx context.Context, id Identity, addr string,
 			spec.White, spec.Black = eng, me
 		}
 	default:
-		return "", badRequest(live.CodeBadRequest, "color must be white, black or random, not %q", req.Color)
+		return "", badRequest(live.CodeBadRequest, "apierr.bad_color", excerpt(req.Color))
 	}
 	return s.cfg.Hub.CreateFrom(ctx, spec, addr)
 }
@@ -360,7 +362,7 @@ func checkPosition(req positionRequest) (toguz.Position, int, error) {
 	if req.FEN != "" {
 		p, full, err := toguz.ParseFEN(req.FEN, rules)
 		if err != nil {
-			return p, 0, badRequest(live.CodeBadPosition, "%v", err)
+			return p, 0, rulesError(http.StatusBadRequest, live.CodeBadPosition, err)
 		}
 		return p, full, nil
 	}
@@ -370,11 +372,11 @@ func checkPosition(req positionRequest) (toguz.Position, int, error) {
 	case "black":
 		st.Turn = toguz.Black
 	default:
-		return toguz.Position{}, 0, badRequest(live.CodeBadPosition, "turn must be white or black, not %q", req.Turn)
+		return toguz.Position{}, 0, badRequest(live.CodeBadPosition, "apierr.bad_turn", excerpt(req.Turn))
 	}
 	p, err := st.Position()
 	if err != nil {
-		return p, 0, badRequest(live.CodeBadPosition, "%v", err)
+		return p, 0, rulesError(http.StatusBadRequest, live.CodeBadPosition, err)
 	}
 	return p, 1, nil
 }
@@ -396,7 +398,7 @@ func (s *Server) apiCheckPosition(w http.ResponseWriter, r *http.Request) error 
 func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) error {
 	st, err := s.cfg.Hub.State(r.Context(), r.PathValue("id"))
 	if err != nil {
-		return err
+		return notFound(err, "apierr.no_game", r.PathValue("id"))
 	}
 	return writeJSON(w, http.StatusOK, st)
 }
@@ -405,7 +407,7 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved, error) {
 	saved, err := s.cfg.Archive.Game(ctx, id)
 	if errors.Is(err, live.ErrNotFound) {
-		return nil, saved, &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such game"}
+		return nil, saved, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_game", excerpt(id))
 	}
 	if err != nil {
 		return nil, saved, err
@@ -423,6 +425,18 @@ func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved
 		return nil, saved, err
 	}
 	g.StartMove = startMove
+	if tags, err := s.cfg.Archive.Tags(ctx, id); err != nil {
+		return nil, saved, err
+	} else if len(tags) > 0 {
+		// An imported game is exported with its record's tags (the ones
+		// with a meaning, Result, FEN and the like, are written from the
+		// game itself).
+		g.Tags = tags
+		if saved.End != nil {
+			g.Result, g.Termination = saved.End.Result, saved.End.Termination
+		}
+		return g, saved, nil
+	}
 	g.SetTag("Event", "toguz online game")
 	g.SetTag("Site", "toguz")
 	g.SetTag("Date", saved.Created.UTC().Format("2006.01.02"))
@@ -459,7 +473,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
 	name := cmp.Or(r.URL.Query().Get("format"), "record")
 	f, ok := exportFormat(name)
 	if !ok {
-		return badRequest(codeBadFormat, "format %q: want record (or toguz), playok, tgk or playstrategy", name)
+		return badRequest(codeBadFormat, "apierr.bad_format", excerpt(name))
 	}
 	g, _, err := s.record(r.Context(), r.PathValue("id"))
 	if err != nil {
@@ -468,7 +482,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
 	var b bytes.Buffer
 	if err := toguz.WriteGames(&b, f, g); errors.Is(err, toguz.ErrUnwritable) {
 		// PlayOK and TGK hold only standard games from the start.
-		return badRequest(codeBadFormat, "%v", err)
+		return rulesError(http.StatusBadRequest, codeBadFormat, err)
 	} else if err != nil {
 		return err
 	}
@@ -484,7 +498,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) apiUser(w http.ResponseWriter, r *http.Request) error {
 	p, err := s.cfg.Archive.Profile(r.Context(), r.PathValue("name"))
 	if err != nil {
-		return archiveError(err)
+		return archiveError(err, r.PathValue("name"))
 	}
 	return writeJSON(w, http.StatusOK, p)
 }
@@ -496,7 +510,7 @@ func (s *Server) apiUserGames(w http.ResponseWriter, r *http.Request) error {
 	}
 	games, err := s.cfg.Archive.UserGames(r.Context(), r.PathValue("name"), limit)
 	if err != nil {
-		return archiveError(err)
+		return archiveError(err, r.PathValue("name"))
 	}
 	if games == nil {
 		games = []GameSummary{}
@@ -507,7 +521,7 @@ func (s *Server) apiUserGames(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
-		return badRequest(live.CodeBadRequest, "%v", err)
+		return badRequest(live.CodeBadRequest, "apierr.bad_category", excerpt(r.URL.Query().Get("category"))).withDetail(err)
 	}
 	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
 	if err != nil {
@@ -519,9 +533,10 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, map[string]any{"category": cat.String(), "players": rows})
 }
 
-func archiveError(err error) error {
+// archiveError is the error of the archive's answer about the player name.
+func archiveError(err error, name string) error {
 	if errors.Is(err, live.ErrNotFound) {
-		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such player"}
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_player", excerpt(name))
 	}
 	return err
 }

@@ -76,7 +76,8 @@ func TestExportFormats(t *testing.T) {
 // own (codeCanceled excepted: no client reads it).
 func apiCodes() []live.Code {
 	return append(live.Codes(), codeBadName, codeBadPassword, codeNameTaken, codeBadCredentials,
-		codeUnauthenticated, codeBadFormat, codeBusy, codeTooLarge, codeBadGuestToken)
+		codeUnauthenticated, codeBadFormat, codeBusy, codeTooLarge, codeBadGuestToken, codeGameInProgress, codeAnalysisRate,
+		codeBadToken, codeMissingScope, codeNotBot, codeNotYourGame, codeHasGames)
 }
 
 // TestErrorCodesDocumented requires docs/api.md's "Error codes" section to

@@ -1,21 +1,28 @@
 package server
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
+	"github.com/toguz/toguz/internal/tournament"
+	"github.com/toguz/toguz/internal/tournament/dutch"
 )
 
 // Options configure Open: the whole server of `toguz serve`.
@@ -26,6 +33,24 @@ type Options struct {
 	// against the engine (0: one per CPU but one, and at least one, so that
 	// engine games at their bounds leave a CPU to the games between people).
 	Engines int
+	// AnalysisEngines is the number of engines of POST /api/analysis,
+	// apart from the games' (0: one; negative: none, and the endpoint
+	// answers 503).
+	AnalysisEngines int
+	// AnalysesPerMinute is Config's (0: its default).
+	AnalysesPerMinute int
+	// BackgroundEngines runs the engine's searches at the lowest priority
+	// of the OS (engine.LiveOptions.Background); `toguz serve
+	// -background-engines` sets it and raises GOMAXPROCS by the engines.
+	// Off by default: measured beside the attacks, it lowered the other
+	// games' p50 and p90 but raised their p99 (docs/architecture.md).
+	BackgroundEngines bool
+	// EnginesHoldCPU leaves the engine's searches (games, analyses,
+	// reviews) to the runtime's 10 ms preemption instead of giving the
+	// scheduler a turn every thousand nodes (engine.LiveOptions.Yield):
+	// `toguz serve -engine-yield=false`, for measuring what the yield buys
+	// (docs/architecture.md).
+	EnginesHoldCPU bool
 	// Grace and FirstMoveTimeout are live.Config's (0: its defaults;
 	// a negative FirstMoveTimeout: never).
 	Grace            time.Duration
@@ -45,6 +70,10 @@ type Options struct {
 	// address, its /64 for IPv6 (0: DefaultMaxConnsPerAddr; negative:
 	// no cap).
 	MaxConnsPerAddr int
+	// TrustedProxies are the load balancers in front (proxy.go): a
+	// request from one of them is the client's that X-Forwarded-For names,
+	// and their connections are not capped per address.
+	TrustedProxies []netip.Prefix
 	// MaxHashes and HashWait bound the password hashing: auth.Config's
 	// (0: its defaults).
 	MaxHashes int
@@ -53,10 +82,18 @@ type Options struct {
 	// engine played at once per person and per client address: live.Config's
 	// (0: its defaults; negative: no bound).
 	MaxEngineGames, MaxEngineGamesPerAddr int
+	// Tablebase is Config's: the endgame tables POST /api/analysis probes,
+	// which its engines and those of the games against the engine search
+	// with too, each position in its own ruleset's table (nil: none).
+	Tablebase Tablebase
 	// GuestKeyFile keeps the key that signs guest tokens ("": the DB's
-	// path with ".guestkey" added; created when missing), so that guests
-	// keep their identity across restarts.
+	// path with ".guestkey" added, created when missing; on PostgreSQL the
+	// key kept in the database, shared by every node), so that guests
+	// keep their identity across restarts and nodes.
 	GuestKeyFile string
+	// DatabaseDir is the folder of the open database's monthly files
+	// (toguz export-db), listed at /database ("": none).
+	DatabaseDir string
 	// Lobby bounds the seeks (live.LobbyConfig: seeks per address, expiry,
 	// the grace after their creator leaves, the number listed; zero fields
 	// take its defaults).
@@ -65,9 +102,45 @@ type Options struct {
 	// defaults; negative: no bound).
 	SpectatorsPerGame    int
 	SpectatorsPerAddress int
+	// NoChatPerAddress lifts the chat's rate limit per client address
+	// (the limit per person stays): for the in-process load test, whose
+	// thousands of players all come from 127.0.0.1.
+	NoChatPerAddress bool
 	// SyncFull makes every commit wait for the disk, so that acknowledged
 	// moves survive a power loss too (store.Options.SyncFull).
 	SyncFull bool
+	// ReviewWorkers is the number of games reviewed at once (internal/review),
+	// at most the CPUs; 0: no reviews (no job is queued, the pages show
+	// none). ReviewDepth is the search of every ply (0: review.DefaultDepth).
+	// ReviewForeground runs the reviews' searches at the server's priority
+	// (BackgroundEngines' counterpart; the default is the lowest).
+	ReviewWorkers, ReviewDepth int
+	ReviewForeground           bool
+	// ReviewCommand, when set, runs each review worker's searches in a
+	// child process of this command (`toguz review-worker`: review.Process)
+	// rather than in the server's: `toguz serve` sets it, since a search
+	// at the lowest priority inside the server's process delays its moves
+	// on a loaded machine (docs/review.md).
+	ReviewCommand []string
+	// ReviewAnalyzer, when set, makes each review worker's analyzer
+	// instead (review.Remote: the searches in `toguz worker` processes
+	// over the bus); it takes precedence over ReviewCommand.
+	ReviewAnalyzer func() (review.Analyzer, error)
+	// Swiss pairs the Swiss events' rounds (nil: the FIDE Dutch system of
+	// internal/tournament/dutch).
+	Swiss tournament.Pairer
+	// Metrics, when set, is fed by the store, the hub, the engine and the
+	// handler (internal/metrics; `toguz serve -metrics-addr` serves it).
+	Metrics *metrics.Metrics
+	// BotLimits and Ladder are Config's: the bot API's bounds per token
+	// and the computer ladder (zero fields take their defaults).
+	BotLimits BotLimits
+	Ladder    LadderConfig
+	// Bus, when set, makes this server one node of several sharing the
+	// database (live.Config.Bus; the store's game leases). Node is its id
+	// (default: random at start).
+	Bus  live.Bus
+	Node string
 }
 
 // App is the whole server wired together: the store, the accounts, the live
@@ -77,6 +150,8 @@ type Options struct {
 type App struct {
 	Store *store.Store
 	Hub   *live.Hub
+	// Reviews is the game review queue (nil: reviews are off).
+	Reviews *review.Queue
 
 	log     *slog.Logger
 	handler http.Handler
@@ -84,8 +159,18 @@ type App struct {
 	hs      *http.Server
 	srv     *Server
 	authSvc *auth.Service
-	perAddr int          // the connection cap per address; 0: none
+	perAddr int // the connection cap per address; 0: none
+	proxies []netip.Prefix
 	refused atomic.Int64 // connections closed by the cap
+	// draining is set by Drain and Close: GET /readyz answers 503 from
+	// then on, while the server still serves.
+	draining atomic.Bool
+	// storeReady caches the store's readiness for storeReadyFor, so that
+	// however often /readyz is asked (by balancers, or by a stranger) the
+	// store is asked at most once a second.
+	storeReadyMu  sync.Mutex
+	storeReadyAt  time.Time
+	storeReadyErr error
 }
 
 // Open opens (creating and migrating) the database, resumes its live games
@@ -95,23 +180,66 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	st, err := store.Open(ctx, opts.DB, store.Options{SyncFull: opts.SyncFull})
+	sopts := store.Options{SyncFull: opts.SyncFull, Reviews: opts.ReviewWorkers > 0}
+	m := opts.Metrics
+	if m != nil {
+		sopts.Observer = m
+	}
+	st, err := store.Open(ctx, opts.DB, sopts)
 	if err != nil {
 		return nil, err
 	}
 	if opts.Engines <= 0 {
 		opts.Engines = max(1, runtime.GOMAXPROCS(0)-1)
 	}
-	player, err := engine.NewLivePlayer(opts.Engines, 16)
+	yield := runtime.Gosched
+	if opts.EnginesHoldCPU {
+		yield = nil
+	}
+	player, err := engine.NewLivePlayerWith(engine.LiveOptions{Searchers: opts.Engines, HashMB: 16, Background: opts.BackgroundEngines, Yield: yield, Tablebase: opts.Tablebase})
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
+	var analysis *engine.AnalysisPool
+	if opts.AnalysisEngines >= 0 {
+		analysis, err = engine.NewAnalysisPool(engine.AnalysisOptions{Searchers: opts.AnalysisEngines, HashMB: 16,
+			Background: opts.BackgroundEngines, Yield: yield, Wait: AnalysisWait, Tablebase: opts.Tablebase})
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	// The events are loaded before the hub resumes its games, so that the
+	// endings of resumed games reach them.
+	swiss := opts.Swiss
+	if swiss == nil {
+		swiss = dutch.Pairer{}
+	}
+	evs, err := events.New(ctx, events.Config{Store: st, Swiss: swiss, Logger: log})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	// The bot API's event streams hear of every game's end (gameFinish).
+	botEvents := NewBotEvents()
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
-	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: player, Logger: log,
+	chatPerID, chatPerAddr := ChatLimiters()
+	if opts.NoChatPerAddress {
+		chatPerAddr = nil
+	}
+	var hubStore live.Store = store.LiveStore{S: st}
+	var hubEngine live.Engine = player
+	if m != nil {
+		hubStore, hubEngine = countedStore{hubStore, m}, timedEngine{hubEngine, m}
+	}
+	hub := live.NewHub(hubCtx, live.Config{Store: hubStore, Engine: hubEngine, Logger: log,
+		ChatPerIdentity: chatPerID, ChatPerAddress: chatPerAddr, SeatRating: SeatRating(StoreArchive{S: st}),
 		Grace: opts.Grace, FirstMoveTimeout: opts.FirstMoveTimeout,
 		MaxEngineGames: opts.MaxEngineGames, MaxEngineGamesPerAddr: opts.MaxEngineGamesPerAddr,
-		SpectatorsPerGame: opts.SpectatorsPerGame, SpectatorsPerAddress: opts.SpectatorsPerAddress})
+		SpectatorsPerGame: opts.SpectatorsPerGame, SpectatorsPerAddress: opts.SpectatorsPerAddress,
+		OnEnd: func(s live.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) },
+		Bus:   opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st)})
 	a := &App{Store: st, Hub: hub, log: log, stopHub: stopHub}
 	fail := func(err error) (*App, error) {
 		a.stop()
@@ -122,22 +250,56 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return fail(err)
 	}
 	log.Info("resumed live games", "games", n)
+	if err := evs.SetGames(ctx, hub); err != nil {
+		return fail(err)
+	}
+	go evs.Run(hubCtx)
 	accounts, err := auth.New(auth.Config{Store: st, Logger: log, MaxHashes: opts.MaxHashes, HashWait: opts.HashWait})
 	if err != nil {
 		return fail(err)
 	}
-	guestKey, err := LoadGuestKey(cmp.Or(opts.GuestKeyFile, opts.DB+".guestkey"))
+	guestKey, err := guestKey(ctx, opts, st)
 	if err != nil {
 		return fail(err)
 	}
-	srv, err := New(Config{Hub: hub, Lobby: live.NewLobbyWith(hub, opts.Lobby), GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
-		Logger: log, SecureCookies: opts.SecureCookies,
+	var reviews Reviews
+	if opts.ReviewWorkers > 0 {
+		// After the hub's resume: the games it aborted are not reviewed.
+		rc := review.Config{Jobs: st, Games: store.LiveStore{S: st}, Workers: opts.ReviewWorkers,
+			Depth: opts.ReviewDepth, Foreground: opts.ReviewForeground, Logger: log}
+		if cmd := opts.ReviewCommand; len(cmd) > 0 {
+			rc.Analyzer = func() (review.Analyzer, error) { return review.NewProcess(cmd), nil }
+		}
+		if opts.ReviewAnalyzer != nil {
+			rc.Analyzer = opts.ReviewAnalyzer
+		}
+		q, err := review.Start(ctx, rc)
+		if err != nil {
+			return fail(err)
+		}
+		a.Reviews = q
+		judge, err := review.NewJudge(1, q.Depth())
+		if err != nil {
+			return fail(err)
+		}
+		reviews = StoreReviews{S: st, Q: q, J: judge}
+	}
+	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
+		Logger: log, SecureCookies: opts.SecureCookies, Analysis: analysis, AnalysesPerMinute: opts.AnalysesPerMinute,
 		MessageRate: opts.MessageRate, MessageBurst: opts.MessageBurst,
-		WritesPerSecond: opts.WritesPerSecond, WriteBurst: opts.WriteBurst})
+		WritesPerSecond: opts.WritesPerSecond, WriteBurst: opts.WriteBurst, Tablebase: opts.Tablebase, DatabaseDir: opts.DatabaseDir,
+		Bots: st, BotEvents: botEvents, BotLimits: opts.BotLimits, Ladder: opts.Ladder,
+		Events: evs, EventUser: func(ctx context.Context, name string) (int64, error) {
+			u, err := st.UserByName(ctx, name)
+			return u.ID, err
+		},
+		Metrics: m, Ready: a.ready})
 	if err != nil {
 		return fail(err)
 	}
-	a.handler = srv.Handler()
+	go srv.RunLadder(hubCtx)
+	a.handler = trustProxies(opts.TrustedProxies, srv.Handler())
+	a.proxies = opts.TrustedProxies
 	a.srv, a.authSvc = srv, accounts
 	a.hs = &http.Server{Handler: a.handler, ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:  orDefault(opts.ReadTimeout, DefaultReadTimeout),
@@ -150,7 +312,94 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	case a.perAddr < 0:
 		a.perAddr = 0
 	}
+	a.registerMetrics(m, player)
 	return a, nil
+}
+
+// registerMetrics registers the gauges and counters read at each scrape:
+// the live games, the engine's queue and the bounds' counters (Stats).
+func (a *App) registerMetrics(m *metrics.Metrics, player *engine.LivePlayer) {
+	if m == nil {
+		return
+	}
+	m.GaugeFunc("toguz_live_games", "Games with a running actor on this node.", func() float64 { return float64(a.Hub.Live()) })
+	m.GaugeFunc("toguz_engine_queue", "Searches of the live games waiting for an engine.", func() float64 { return float64(player.Waiting()) })
+	for _, c := range []struct {
+		name, help string
+		v          func(BoundStats) int64
+	}{
+		{"toguz_bodies_too_large_total", "Request bodies refused with 413 for their route's limit.", func(s BoundStats) int64 { return s.TooLarge }},
+		{"toguz_conns_refused_total", "Connections closed by the cap per client address.", func(s BoundStats) int64 { return s.ConnsRefused }},
+		{"toguz_engine_games_refused_total", "Games against the engine refused for the bounds per person and per address.", func(s BoundStats) int64 { return s.EngineGamesRefused }},
+		{"toguz_password_hashes_total", "Logins and sign-ups that got a password-hashing slot.", func(s BoundStats) int64 { return s.Hashing.Hashed }},
+		{"toguz_password_busy_total", "Logins and sign-ups refused with 503 busy: the hashing slots were full.", func(s BoundStats) int64 { return s.Hashing.Busy }},
+		{"toguz_login_locked_total", "Logins refused because their account and address were locked out.", func(s BoundStats) int64 { return s.Hashing.Locked }},
+	} {
+		m.CounterFunc(c.name, c.help, func() float64 { return float64(c.v(a.Stats())) })
+	}
+}
+
+// ready is the readiness of GET /readyz: not while draining, the hub
+// accepting games, the store reachable and at the latest schema.
+func (a *App) ready(ctx context.Context) error {
+	switch {
+	case a.draining.Load():
+		return errors.New("shutting down")
+	case !a.Hub.Accepting():
+		return errors.New("the live hub has stopped")
+	}
+	a.storeReadyMu.Lock()
+	defer a.storeReadyMu.Unlock()
+	if now := time.Now(); now.Sub(a.storeReadyAt) >= storeReadyFor {
+		a.storeReadyErr, a.storeReadyAt = a.Store.Ready(ctx), now
+	}
+	return a.storeReadyErr
+}
+
+// storeReadyFor is how long a store readiness check's answer is reused.
+const storeReadyFor = time.Second
+
+// Drain makes GET /readyz answer 503 from now on while everything else is
+// served as before: a load balancer that checks it stops sending new
+// connections here before Close ends the games' sockets.
+func (a *App) Drain() { a.draining.Store(true) }
+
+// countedStore counts the moves the hub stores (toguz_moves_total).
+type countedStore struct {
+	live.Store
+	m *metrics.Metrics
+}
+
+func (c countedStore) AddMove(ctx context.Context, id string, ply int, mv live.PlayedMove) error {
+	err := c.Store.AddMove(ctx, id, ply, mv)
+	if err == nil {
+		c.m.MovePlayed()
+	}
+	return err
+}
+
+// timedEngine times each search of the live games' engine from the moment
+// it has an engine (EngineRequest.Started), not counting its wait in the
+// queue, which toguz_engine_queue shows.
+type timedEngine struct {
+	live.Engine
+	m *metrics.Metrics
+}
+
+func (t timedEngine) Move(ctx context.Context, r live.EngineRequest) (toguz.Move, error) {
+	var started time.Time
+	inner := r.Started
+	r.Started = func(at time.Time) {
+		started = at
+		if inner != nil {
+			inner(at)
+		}
+	}
+	mv, err := t.Engine.Move(ctx, r)
+	if !started.IsZero() {
+		t.m.ObserveSearch(time.Since(started))
+	}
+	return mv, err
 }
 
 // Handler returns the routes of the API and the pages.
@@ -160,7 +409,9 @@ func (a *App) Handler() http.Handler { return a.handler }
 // client address; it returns nil after Close.
 func (a *App) Serve(ln net.Listener) error {
 	if a.perAddr > 0 {
-		ln = newConnCap(ln, a.perAddr, a.log, &a.refused)
+		cc := newConnCap(ln, a.perAddr, a.log, &a.refused)
+		cc.exempt = a.proxies
+		ln = cc
 	}
 	if err := a.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
@@ -171,6 +422,7 @@ func (a *App) Serve(ln net.Listener) error {
 // Close stops serving (waiting up to 10 s for requests in progress), stops
 // the live games (which closes their websockets) and closes the database.
 func (a *App) Close() error {
+	a.Drain()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := a.hs.Shutdown(ctx)
@@ -193,5 +445,19 @@ func (a *App) stop() error {
 	err := a.Hub.Stop(context.Background())
 	a.stopHub()
 	a.Hub.Wait()
+	if a.Reviews != nil {
+		// A review in progress stays running in the store: the next
+		// start resumes it.
+		a.Reviews.Stop()
+	}
 	return errors.Join(err, a.Store.Close())
+}
+
+// nodeLeases returns the store's game leases when the server is one node
+// of several (a bus), nil otherwise.
+func nodeLeases(b live.Bus, st *store.Store) live.Leases {
+	if b == nil {
+		return nil
+	}
+	return store.LiveStore{S: st}
 }

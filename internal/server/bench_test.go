@@ -12,7 +12,13 @@ import (
 // transaction) and broadcast back to both players. A new game starts when
 // one ends.
 func BenchmarkMoveRoundTrip(b *testing.B) {
-	s := newTestServer(b, serverOpts{})
+	playMoves(b, newTestServer(b, serverOpts{}))
+}
+
+// playMoves plays random moves of games between two guests of s over
+// their websockets, one move a b.Loop turn, each waited for by both
+// players; a new game starts (off the clock) when one ends.
+func playMoves(b *testing.B, s *testServer) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	var w, k *wsClient
 	var fen string

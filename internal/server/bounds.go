@@ -2,11 +2,11 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,7 +36,7 @@ const maxImportBody = maxImport + 64<<10
 
 // bodyLimit is the largest body the route of r reads.
 func bodyLimit(r *http.Request) int64 {
-	if r.URL.Path == "/import" {
+	if r.URL.Path == "/import" || isBroadcastUpload(r.URL.Path) {
 		return maxImportBody
 	}
 	return maxBody
@@ -81,7 +81,7 @@ func (s *Server) limitBodies(next http.Handler) http.Handler {
 					s.tooLarge(w, r, limit)
 					return
 				}
-				s.writeError(w, r, badRequest("bad_request", "the form could not be read: %v", err))
+				s.writeError(w, r, badRequest("bad_request", "apierr.form_unreadable").withDetail(err))
 				return
 			}
 		}
@@ -95,14 +95,13 @@ func (s *Server) tooLarge(w http.ResponseWriter, r *http.Request, limit int64) {
 		s.log.Warn("request body too large", "path", r.URL.Path, "limit", limit, "ip", auth.ClientIP(r),
 			"refused_total", s.bound.tooLarge.Load())
 	})
-	s.writeError(w, r, &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeTooLarge,
-		Message: fmt.Sprintf("the request body is over %d bytes", limit)})
+	s.writeError(w, r, newError(http.StatusRequestEntityTooLarge, codeTooLarge, "apierr.too_large", limit>>10))
 }
 
 // writeError answers e as JSON under /api/ and as the error page elsewhere.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
 	if strings.HasPrefix(r.URL.Path, "/api/") {
-		writeJSONError(w, e)
+		s.writeJSONError(w, r, e)
 		return
 	}
 	s.pageHandler(func(http.ResponseWriter, *http.Request) error { return e }).ServeHTTP(w, r)
@@ -187,6 +186,7 @@ type connCap struct {
 	log     *slog.Logger
 	refused *atomic.Int64
 	logRef  rate.Sometimes
+	exempt  []netip.Prefix // trusted proxies: many clients' connections
 
 	mu   sync.Mutex
 	open map[string]int
@@ -203,6 +203,11 @@ func (l *connCap) Accept() (net.Conn, error) {
 		c, err := l.Listener.Accept()
 		if err != nil {
 			return nil, err
+		}
+		if len(l.exempt) > 0 {
+			if ap, err := netip.ParseAddrPort(c.RemoteAddr().String()); err == nil && trusted(l.exempt, ap.Addr()) {
+				return c, nil
+			}
 		}
 		key := connKey(c.RemoteAddr())
 		l.mu.Lock()

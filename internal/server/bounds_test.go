@@ -11,12 +11,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -247,8 +249,10 @@ func TestLoginStorm(t *testing.T) {
 		}
 	}
 	// Each slot holds one hash; the garbage collector may let twice the
-	// live heap build up before it runs.
-	if limit := float64(2*(slots+1)*hashMiB + 64); grew > limit {
+	// live heap build up before it runs, and the rest of the server (the
+	// explorer, the engines' tables, the puzzles) allocates at its first
+	// use, within 160 MiB: unbounded, 200 hashes would take 200 × hashMiB.
+	if limit := float64(2*(slots+1)*hashMiB + 160); grew > limit {
 		t.Errorf("the heap grew by %.0f MiB under the storm, want at most %.0f MiB for %d slots", grew, limit, slots)
 	}
 	if ownerTook > 5*time.Second {
@@ -408,7 +412,7 @@ func TestHugeBodies(t *testing.T) {
 			if tt.json && !strings.Contains(string(body), `"code":"too_large"`) {
 				t.Errorf("JSON answer %q, want the code too_large", body)
 			}
-			if !tt.json && !strings.Contains(string(body), "the request body is over") {
+			if !tt.json && !strings.Contains(string(body), fmt.Sprintf("The request body is over %d KiB", bodyLimit(&http.Request{URL: &url.URL{Path: tt.path}})>>10)) {
 				t.Errorf("page %q does not say the body is too large", body)
 			}
 			// Past the limit, net/http drains at most 256 KiB of a chunked
@@ -449,6 +453,11 @@ func TestSlowBody(t *testing.T) {
 	_, err := io.Copy(io.Discard, c)
 	took := time.Since(start)
 	t.Logf("a body at 50 bytes/s was cut after %v (ReadTimeout %v): %v", took.Round(time.Millisecond), readTimeout, err)
+	// The server closes with unread bytes in its buffer, so the close may
+	// come as a reset rather than an end of stream: both end the request.
+	if errors.Is(err, syscall.ECONNRESET) {
+		err = nil
+	}
 	if err != nil || took > readTimeout+time.Second {
 		t.Errorf("the connection was still open after %v (%v), want it closed after %v", took, err, readTimeout)
 	}

@@ -67,7 +67,8 @@ func TestEditorRulesets(t *testing.T) {
 			check["kazan"] = [2]int{1, 0}
 			code, m := s.do("POST", "/api/positions/check", "", check)
 			if e, _ := m["error"].(map[string]any); code != 400 || e == nil ||
-				e["message"] != fmt.Sprintf("impossible position: %d stones in all, want %d", r.Total()+1, r.Total()) {
+				e["message"] != fmt.Sprintf("This position is impossible: %d stones in all, want %d.", r.Total()+1, r.Total()) ||
+				e["detail"] != fmt.Sprintf("%d stones in all, want %d", r.Total()+1, r.Total()) {
 				t.Errorf("check of one stone too many: %d %v", code, m)
 			}
 

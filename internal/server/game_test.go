@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"math/rand/v2"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -595,4 +597,45 @@ func TestLobbySocket(t *testing.T) {
 	}
 	w.send(`{"type":"ping"}`)
 	w.until("pong")
+}
+
+// TestEngineSeatNamed: the replay of a game against the engine names the
+// engine's seat in the page's language, not by its stored English name.
+func TestEngineSeatNamed(t *testing.T) {
+	s := newTestServer(t, serverOpts{})
+	tok := s.guest()
+	code, m := s.do("POST", "/api/engine-games", tok, map[string]any{"level": 2, "color": "white"})
+	if code != 201 {
+		t.Fatalf("engine game: %d %v", code, m)
+	}
+	id := m["game_id"].(string)
+	c := s.dial(id, tok)
+	c.until("state")
+	c.send(`{"type":"resign"}`)
+	c.until("end")
+	for lang, want := range map[string]string{"kk": `data-black="Компьютер, 2-деңгей"`, "en": `data-black="Engine level 2"`} {
+		_, body := requestIn(t, http.DefaultClient, "GET", s.URL+"/game/"+id, lang, "", nil)
+		if !strings.Contains(body, want) {
+			t.Errorf("%s: the replay lacks %s", lang, want)
+		}
+	}
+}
+
+// TestEngineSeatNamedInLists: the profile's games name the engine in the
+// page's language too.
+func TestEngineSeatNamedInLists(t *testing.T) {
+	s := newTestServer(t, serverOpts{})
+	c := s.browser()
+	if code, _, _ := postForm(t, c, s.URL+"/signup", url.Values{"name": {"dana"}, "password": {"dana password"}}); code != 303 {
+		t.Fatalf("signup: %d", code)
+	}
+	if code, _, _ := postForm(t, c, s.URL+"/lobby/engine", url.Values{"level": {"4"}, "color": {"white"}}); code != 303 {
+		t.Fatalf("engine game: %d", code)
+	}
+	for lang, want := range map[string]string{"kk": "<td>Компьютер, 4-деңгей</td>", "ru": "<td>Компьютер, уровень 4</td>"} {
+		_, body := requestIn(t, c, "GET", s.URL+"/@/dana", lang, "", nil)
+		if !strings.Contains(body, want) {
+			t.Errorf("%s: the profile lacks %s", lang, want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -9,8 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"strings"
+
+	"github.com/toguz/toguz/internal/store"
 )
 
 // Guest tokens are issued and signed by the server: guest_ID.MAC, where ID
@@ -24,8 +28,7 @@ import (
 const guestKeySize = 32
 
 // errForgedGuest is the answer to a guest token this server did not sign.
-var errForgedGuest = &apiError{Status: 401, Code: codeBadGuestToken,
-	Message: "this guest token was not issued by this server (or its key changed): POST /api/guest for a new one"}
+var errForgedGuest = newError(http.StatusUnauthorized, codeBadGuestToken, "apierr.forged_guest")
 
 // guestSigner issues and checks guest tokens.
 type guestSigner struct{ key []byte }
@@ -60,6 +63,31 @@ func (g guestSigner) issue() string {
 func (g guestSigner) valid(t string) bool {
 	id, mac, ok := strings.Cut(strings.TrimPrefix(t, guestPrefix), ".")
 	return ok && id != "" && hmac.Equal([]byte(mac), []byte(g.mac(id)))
+}
+
+// guestKeyFile is the file of the guest key that opts name: GuestKeyFile,
+// else beside an SQLite database file, else (a PostgreSQL URL, which is
+// no path) toguz.guestkey in the working directory.
+func guestKeyFile(opts Options) string {
+	if opts.GuestKeyFile != "" {
+		return opts.GuestKeyFile
+	}
+	return opts.DB + ".guestkey"
+}
+
+// guestKey returns the key that signs guest tokens: Options.GuestKeyFile's
+// when set; on PostgreSQL, whose nodes may run on several machines, the
+// one every node shares in the database (made by the first to need it);
+// else the file beside the SQLite database.
+func guestKey(ctx context.Context, opts Options, st *store.Store) ([]byte, error) {
+	if opts.GuestKeyFile == "" && store.IsPostgres(opts.DB) {
+		return st.Secret(ctx, "guest_key", func() ([]byte, error) {
+			key := make([]byte, guestKeySize)
+			_, err := rand.Read(key)
+			return key, err
+		})
+	}
+	return LoadGuestKey(guestKeyFile(opts))
 }
 
 // LoadGuestKey returns the guest key kept in the file at path, creating the

@@ -19,18 +19,20 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
 )
 
 // testServer is a whole server on loopback: a real SQLite file in a temp
 // dir, the real hub and engine, httptest.
 type testServer struct {
-	t     testing.TB
-	URL   string
-	st    *store.Store
-	hub   *live.Hub
-	ts    *httptest.Server
-	close func()
+	t      testing.TB
+	URL    string
+	st     *store.Store
+	hub    *live.Hub
+	server *Server
+	ts     *httptest.Server
+	close  func()
 }
 
 type serverOpts struct {
@@ -42,16 +44,33 @@ type serverOpts struct {
 	// importsPerMinute is Config.ImportsPerMinute; 0 here lifts it, since
 	// the tests import from one address far faster than people.
 	importsPerMinute int
+	// importsPerDay is Config.ImportsPerDay (0: the default).
+	importsPerDay int
+	// tablebase is Config.Tablebase, and the analysis pool's.
+	tablebase Tablebase
+	// analysesPerMinute is Config.AnalysesPerMinute (0: the default).
+	analysesPerMinute int
+	// reviews makes the store queue review jobs and gives the server
+	// Config.Reviews over it, with a judge but no workers: the test
+	// reviews the jobs itself (review_test.go).
+	reviews bool
+	// botLimits and ladder are Config's (botapi_test.go).
+	botLimits BotLimits
+	ladder    LadderConfig
 }
 
 func newTestServer(t testing.TB, o serverOpts) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "toguz.db"), store.Options{})
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "toguz.db"), store.Options{Reviews: o.reviews})
 	if err != nil {
 		t.Fatal(err)
 	}
 	eng, err := engine.NewLivePlayer(2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysis, err := engine.NewAnalysisPool(engine.AnalysisOptions{Searchers: 1, HashMB: 1, Wait: AnalysisWait, Tablebase: o.tablebase})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,15 +89,27 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 	if o.importsPerMinute == 0 {
 		o.importsPerMinute = -1
 	}
-	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: eng, Logger: log, Grace: o.grace, FirstMoveTimeout: o.firstMove})
-	srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), Accounts: testAccounts(st), Archive: StoreArchive{S: st}, Logger: log,
+	botEvents := NewBotEvents()
+	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: eng, Logger: log, Grace: o.grace, FirstMoveTimeout: o.firstMove,
+		OnEnd: botEvents.GameEnded})
+	var reviews Reviews
+	if o.reviews {
+		judge, err := review.NewJudge(1, reviewTestDepth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reviews = StoreReviews{S: st, J: judge}
+	}
+	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobby(hub), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, Accounts: testAccounts(st), Archive: StoreArchive{S: st}, Logger: log,
 		MessageRate: o.msgRate, MessageBurst: o.msgBurst, WritesPerSecond: o.writes, WriteBurst: int(o.writes * 2),
-		ImportsPerMinute: o.importsPerMinute})
+		ImportsPerMinute: o.importsPerMinute, ImportsPerDay: o.importsPerDay,
+		Analysis: analysis, AnalysesPerMinute: o.analysesPerMinute, Tablebase: o.tablebase,
+		Bots: st, BotEvents: botEvents, BotLimits: o.botLimits, Ladder: o.ladder})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv.Handler())
-	s := &testServer{t: t, URL: ts.URL, st: st, hub: hub, ts: ts}
+	s := &testServer{t: t, URL: ts.URL, st: st, hub: hub, server: srv, ts: ts}
 	s.close = func() {
 		ts.CloseClientConnections()
 		ts.Close()

@@ -16,6 +16,7 @@ import (
 type Account struct {
 	ID   int64
 	Name string
+	Lang string // the interface language the account chose; "" when none
 }
 
 // Accounts is what the server needs from internal/auth. Its errors wrap
@@ -41,26 +42,6 @@ var (
 	ErrRateLimited    = errors.New("too many attempts")
 	ErrNoSession      = errors.New("no such session")
 )
-
-func accountError(err error) error {
-	for _, c := range []struct {
-		err    error
-		status int
-		code   live.Code
-	}{
-		{ErrBadName, http.StatusBadRequest, codeBadName},
-		{ErrBadPassword, http.StatusBadRequest, codeBadPassword},
-		{ErrNameTaken, http.StatusConflict, codeNameTaken},
-		{ErrBadCredentials, http.StatusUnauthorized, codeBadCredentials},
-		{ErrRateLimited, http.StatusTooManyRequests, live.CodeRateLimited},
-		{ErrBusy, http.StatusServiceUnavailable, codeBusy},
-	} {
-		if errors.Is(err, c.err) {
-			return &apiError{Status: c.status, Code: c.code, Message: err.Error()}
-		}
-	}
-	return err
-}
 
 // cookieName is the session cookie.
 const cookieName = "toguz_session"

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/store"
 )
 
 // The bounds of an import (docs/api.md, Bounds; issue 15). One request may
@@ -80,8 +82,7 @@ func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (
 	})
 	if g.starts != nil && !g.starts.Allow(addr) {
 		g.refused(log, "per minute", addr, &g.refusedAddr)
-		return nil, &apiError{Status: http.StatusTooManyRequests, Code: live.CodeRateLimited,
-			Message: fmt.Sprintf("more than %d imports a minute from your address: wait a little", cmp.Or(g.perMinute, importsPerMinute))}
+		return nil, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.imports_per_minute", cmp.Or(g.perMinute, importsPerMinute))
 	}
 	g.mu.Lock()
 	ok := g.byAddr[addr] < maxImportsPerAddr
@@ -91,22 +92,22 @@ func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (
 	g.mu.Unlock()
 	if !ok {
 		g.refused(log, "per address", addr, &g.refusedAddr)
-		return nil, &apiError{Status: http.StatusTooManyRequests, Code: live.CodeRateLimited,
-			Message: fmt.Sprintf("%d imports from your address are running already: wait for them to finish", maxImportsPerAddr)}
+		return nil, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.imports_running", maxImportsPerAddr)
 	}
 	wait, cancel := context.WithTimeout(ctx, importWait)
 	defer cancel()
 	if err := g.running.Acquire(wait, 1); err != nil {
 		g.leaveAddr(addr)
 		g.refused(log, "busy", addr, &g.refusedBusy)
-		return nil, &apiError{Status: http.StatusServiceUnavailable, Code: codeBusy,
-			Message: "the server is checking as many imports as it can: try again in a moment"}
+		return nil, newError(http.StatusServiceUnavailable, codeBusy, "apierr.imports_busy")
 	}
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			g.running.Release(1)
+			// The address first: the slot's release may admit a waiter
+			// at once, and its address must already be counted out.
 			g.leaveAddr(addr)
+			g.running.Release(1)
 		})
 	}, nil
 }
@@ -142,14 +143,15 @@ func setRetryAfter(w http.ResponseWriter, e *apiError) {
 }
 
 // importError is why a record cannot be imported: its errors (at most
-// maxImportErrors, each short) and the status to answer.
+// maxImportErrors, each short), put in the page's language when shown,
+// and the status to answer.
 type importError struct {
 	status int
-	msgs   []string
-	more   bool // errors beyond msgs were not listed
+	errs   []*apiError
+	more   bool // errors beyond errs were not listed
 }
 
-func (e *importError) Error() string { return e.msgs[0] }
+func (e *importError) Error() string { return e.errs[0].Error() }
 
 // importGames reads and checks the games of a record as it reads them,
 // one at a time: a summary of each and the replay of the first. A game
@@ -163,11 +165,11 @@ func importGames(ctx context.Context, name string, src io.Reader) ([]imported, e
 	var out []imported
 	bad := &importError{status: http.StatusBadRequest}
 	fail := func(err error) {
-		if len(bad.msgs) == maxImportErrors {
+		if len(bad.errs) == maxImportErrors {
 			bad.more = true
 			return
 		}
-		bad.msgs = append(bad.msgs, err.Error())
+		bad.errs = append(bad.errs, rulesError(http.StatusBadRequest, live.CodeBadRequest, err))
 	}
 	for g, err := range gr.All() {
 		if err != nil {
@@ -177,14 +179,14 @@ func importGames(ctx context.Context, name string, src io.Reader) ([]imported, e
 			fail(err)
 			break
 		}
-		if len(out)+len(bad.msgs) == maxImportGames {
-			return nil, &importError{status: http.StatusRequestEntityTooLarge, msgs: []string{
-				fmt.Sprintf("the record holds more than %d games: import at most %d at a time", maxImportGames, maxImportGames)}}
+		if len(out)+len(bad.errs) == maxImportGames {
+			return nil, &importError{status: http.StatusRequestEntityTooLarge, errs: []*apiError{
+				newError(http.StatusRequestEntityTooLarge, codeTooLarge, "apierr.import_too_many", maxImportGames, maxImportGames)}}
 		}
 		if err := ctx.Err(); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
-				return nil, &importError{status: http.StatusRequestEntityTooLarge, msgs: []string{
-					fmt.Sprintf("checking the record took more than %s (%d games read): import fewer games at a time", importTimeout, len(out)+len(bad.msgs))}}
+				return nil, &importError{status: http.StatusRequestEntityTooLarge, errs: []*apiError{
+					newError(http.StatusRequestEntityTooLarge, codeTooLarge, "apierr.import_too_slow", int(importTimeout/time.Second), len(out)+len(bad.errs))}}
 			}
 			return nil, err
 		}
@@ -198,7 +200,7 @@ func importGames(ctx context.Context, name string, src io.Reader) ([]imported, e
 		}
 		out = append(out, im)
 	}
-	if len(bad.msgs) > 0 {
+	if len(bad.errs) > 0 {
 		return nil, bad
 	}
 	return out, nil
@@ -212,7 +214,11 @@ func importGame(g *toguz.Game, replay bool) (imported, error) {
 		return imported{}, err
 	}
 	im := imported{summary: importedGame{White: shortName(g.Tag("White")), Black: shortName(g.Tag("Black")), Plies: len(g.Plies),
-		Result: g.Result.String(), Termination: o.Termination.String(), Score: fmt.Sprintf("%d–%d", o.Score[0], o.Score[1])}}
+		Result: g.Result.String(), Termination: o.Termination.String(), Score: fmt.Sprintf("%d–%d", o.Score[0], o.Score[1])},
+		score: o.Score}
+	if im.rec, err = archiveRecord(g, o); err != nil {
+		return imported{}, err
+	}
 	if !replay {
 		return im, nil
 	}
@@ -243,4 +249,73 @@ func shortName(s string) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// The daily bound of the archive: one importer (an account, else a client
+// address) stores at most importsPerDay new games in 24 hours (Config.ImportsPerDay),
+// so that a stranger cannot fill the disk; duplicates do not count.
+const importsPerDay = 5000
+
+// importer names who stores an import, for the daily bound.
+func (s *Server) importer(r *http.Request) string {
+	if id := s.identity(r); id.Account.ID != 0 {
+		return "u:" + strconv.FormatInt(id.Account.ID, 10)
+	}
+	return "a:" + auth.AddrKey(auth.ClientIP(r))
+}
+
+// archiveRecord is the game g as the archive stores it: its names (cut
+// as the page shows them), ruleset, start position ("" for the rules'
+// own), moves, result (the record's, else the rules' when it is over),
+// date and tags.
+func archiveRecord(g *toguz.Game, o toguz.Outcome) (store.Import, error) {
+	start, err := g.StartPosition()
+	if err != nil {
+		return store.Import{}, err
+	}
+	im := store.Import{Players: [2]string{shortName(g.Tag("White")), shortName(g.Tag("Black"))}, Rules: start.Rules(),
+		Moves: g.Moves(), Result: g.Result, Termination: g.Termination, Date: recordDate(g.Tag("Date")), Tags: g.Tags}
+	full := max(g.StartMove, 1)
+	if std, err := toguz.NewPosition(start.Rules()); err != nil || std != start || full != 1 {
+		im.StartFEN = toguz.FormatFEN(start, full)
+	}
+	if im.Result == toguz.NoResult {
+		im.Result = o.Result
+	}
+	if im.Termination == toguz.Unterminated {
+		im.Termination = o.Termination
+	}
+	return im, nil
+}
+
+// recordDate reads a record's Date tag: "2018.05.01", "2018-05-01",
+// "2018.05.??", "2018" (the first day of what it says), "01.05.2018";
+// zero when it says nothing readable.
+func recordDate(s string) time.Time {
+	s = strings.TrimSpace(s)
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '-' || r == '/' })
+	if len(parts) == 3 && len(parts[2]) == 4 && len(parts[0]) <= 2 {
+		parts[0], parts[2] = parts[2], parts[0] // day.month.year
+	}
+	num := func(i, lo, hi int) (int, bool) {
+		if i >= len(parts) {
+			return lo, true
+		}
+		n, err := strconv.Atoi(parts[i])
+		if err != nil {
+			return lo, strings.Trim(parts[i], "?") == "" // "??": not known
+		}
+		return n, n >= lo && n <= hi
+	}
+	y, ok1 := num(0, 1, 9999)
+	m, ok2 := num(1, 1, 12)
+	d, ok3 := num(2, 1, 31)
+	if len(parts) == 0 || len(parts) > 3 || !ok1 || !ok2 || !ok3 || y < 1000 {
+		return time.Time{}
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d {
+		return time.Time{} // 31 February
+	}
+	return t
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -134,7 +135,7 @@ func TestImportBadFile(t *testing.T) {
 		{"a huge tag value", "[White \"" + strings.Repeat("<", 70_000) + "\"]\n[Result \"*\"]\n\n1. 76 98 *\n\n" + repeatTo(tinyGame, 1_900_000), "", 413,
 			[]string{"more than 65536 bytes in one game, reading &#34;…&lt;&lt;&lt;"}},
 		{"games that break the rules", repeatTo("[Result \"*\"]\n\n1. 75 *\n\n", 2_000_000), "", 400,
-			[]string{"game 1, ply 1: 75 lands on", "game 5, ply 1", "and more errors"}},
+			[]string{"(game 1, line 3, column 4, ply 1): 75 lands on", "(game 5, line", "and more errors"}},
 		{"pasted garbage", "", repeatTo("\"<&>' ", 2_000_000), 400,
 			[]string{"want a ply"}},
 	} {
@@ -172,8 +173,8 @@ func TestImportGames(t *testing.T) {
 		status int
 		want   string
 	}{
-		{maxImportGames, 200, fmt.Sprintf("%d game(s) read", maxImportGames)},
-		{maxImportGames + 1, 413, "the record holds more than 1000 games: import at most 1000 at a time"},
+		{maxImportGames, 200, fmt.Sprintf("%d games read", maxImportGames)},
+		{maxImportGames + 1, 413, "The record holds more than 1000 games: import at most 1000 at a time"},
 	} {
 		ct, body := importForm("games.pgn", strings.Repeat(tinyGame, tc.games))
 		a := postImport(t, c, s.URL, ct, body)
@@ -186,7 +187,7 @@ func TestImportGames(t *testing.T) {
 	game := "[White \"" + strings.Repeat("<", 2000) + "\"]\n" + tinyGame
 	ct, body := importForm("names.pgn", strings.Repeat(game, maxImportGames))
 	a := postImport(t, c, s.URL, ct, body)
-	if a.status != 200 || len(a.page) > 512<<10 || !strings.Contains(a.page, "<td>"+strings.Repeat("&lt;", maxImportName)+"…</td>") {
+	if a.status != 200 || len(a.page) > 512<<10 || !strings.Contains(a.page, `<td translate="no">`+strings.Repeat("&lt;", maxImportName)+"…</td>") {
 		t.Errorf("long names: status %d, a page of %d bytes; want 200, under 512 KiB, the names cut short", a.status, len(a.page))
 	}
 	t.Logf("%d games with long names, %d bytes: a page of %d bytes", maxImportGames, len(body), len(a.page))
@@ -226,8 +227,8 @@ func TestImportRefusedPages(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"10.0.0.1", 429, "2 imports from your address are running already"},
-		{"10.0.9.9", 503, "the server is checking as many imports as it can"},
+		{"10.0.0.1", 429, "Your address has imports running already (the most at once is 2)"},
+		{"10.0.9.9", 503, "The server is checking as many imports as it can"},
 	} {
 		w := post(tc.addr)
 		if w.Code != tc.status || w.Header().Get("Retry-After") != "1" || !strings.Contains(w.Body.String(), tc.want) {
@@ -249,7 +250,8 @@ func TestImportDeadline(t *testing.T) {
 	defer cancel()
 	_, err := importGames(ctx, "games.pgn", strings.NewReader(strings.Repeat(tinyGame, 10)))
 	var ie *importError
-	if !errors.As(err, &ie) || ie.status != http.StatusRequestEntityTooLarge || !strings.Contains(ie.Error(), "took more than 5s") {
+	if !errors.As(err, &ie) || ie.status != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(message(i18n.New(), "en", ie.errs[0]), "took more than 5 s (games read: 0)") {
 		t.Errorf("past the deadline: %v, want a 413 saying it took too long", err)
 	}
 	ctx, cancel = context.WithCancel(t.Context())

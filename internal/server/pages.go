@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,13 +18,15 @@ import (
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/web"
 )
 
 // page returns the data of a page for r.
 func (s *Server) page(r *http.Request, titleKey string, data any, args ...any) *web.Page {
-	lang := i18n.Match(r.Header.Get("Accept-Language"))
+	lang := s.lang(r)
 	p := s.pages.NewPage(lang, s.cat.T(lang, titleKey, args...), data)
+	p.Path = r.URL.RequestURI()
 	if id := s.identity(r); id.Known() {
 		p.User, p.Guest = id.Name(), id.Guest != ""
 	}
@@ -44,15 +46,63 @@ func (s *Server) pageHandler(h func(http.ResponseWriter, *http.Request) error) h
 		if err := h(w, r); err != nil {
 			e := s.asAPIError(r, err)
 			setBoundHeaders(w, e)
-			p := s.page(r, "error.title", struct {
-				Status  int
-				Message string
-			}{e.Status, e.Message})
+			p := s.page(r, "error.title", s.errorPage(r, e))
 			if err := s.render(w, e.Status, "error", p); err != nil {
 				s.log.Error("render error page", "err", err)
 			}
 		}
 	})
+}
+
+// errorPageData is the error page: what happened to the request, as a
+// sentence for its status, what went wrong, what to do, and the way back.
+type errorPageData struct {
+	Status         int
+	Heading        string // the status as a sentence
+	Message        string // the error's own message
+	Hint           string // what to do next
+	Back           string // where the user came from, "" when not from this site
+	LoginSuggested bool   // a 401/403 to someone not logged in: the page links to the login
+}
+
+// errorStatuses are the statuses with sentences of their own on the
+// error page (errpage.<status>, errpage.hint.<status>); others get 500's
+// or 400's.
+var errorStatuses = []int{400, 401, 403, 404, 409, 410, 413, 429, 499, 500, 503}
+
+func (s *Server) errorPage(r *http.Request, e *apiError) errorPageData {
+	lang := s.lang(r)
+	st := e.Status
+	if !slices.Contains(errorStatuses, st) {
+		st = 500
+		if e.Status < 500 {
+			st = 400
+		}
+	}
+	d := errorPageData{Status: e.Status, Message: s.message(r, e),
+		Heading: s.cat.T(lang, fmt.Sprintf("errpage.%d", st)),
+		Hint:    s.cat.T(lang, fmt.Sprintf("errpage.hint.%d", st)),
+		Back:    sameSiteReferer(r)}
+	// Who is refused and has no account may have one to log in with.
+	d.LoginSuggested = (st == 401 || st == 403) && s.identity(r).Account.ID == 0
+	return d
+}
+
+// sameSiteReferer is the page of this site the request came from, or ""
+// when it came from elsewhere, from nowhere, or from this very page.
+func sameSiteReferer(r *http.Request) string {
+	ref := r.Header.Get("Referer")
+	u, err := url.Parse(ref)
+	if ref == "" || err != nil || u.Host != r.Host || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	back := localPath(u.RequestURI())
+	// A form's page is where its POST goes back to; a page is not a way
+	// back from itself.
+	if back == r.URL.RequestURI() && r.Method == http.MethodGet {
+		return ""
+	}
+	return back
 }
 
 func redirect(w http.ResponseWriter, r *http.Request, url string) error {
@@ -64,18 +114,22 @@ func redirect(w http.ResponseWriter, r *http.Request, url string) error {
 
 func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
 	list := s.cfg.Lobby.List()
+	id := s.identity(r)
 	viewer := ""
-	if id := s.identity(r); id.Known() {
+	if id.Known() {
 		viewer = id.Seat().ID
 	}
-	seeks := make([]live.SeekJSON, len(list))
+	lang := s.lang(r)
+	c := s.choices(lang, r.URL.Query().Get("ruleset"), id.Account.ID != 0)
+	seeks := make([]seekRow, len(list))
 	for i, sk := range list {
-		seeks[i] = sk.JSONFor(viewer)
+		seeks[i] = c.row(sk.JSONFor(viewer))
 	}
 	return s.render(w, http.StatusOK, "lobby", s.page(r, "lobby.title", struct {
-		Seeks     []live.SeekJSON
+		Seeks     []seekRow
 		HasEngine bool
-	}{seeks, s.cfg.Hub.HasEngine()}))
+		formChoices
+	}{seeks, s.cfg.Hub.HasEngine(), c}))
 }
 
 func (s *Server) pageCreateSeek(w http.ResponseWriter, r *http.Request) error {
@@ -97,12 +151,17 @@ type editorData struct {
 	Holes, HolesDesc []int
 	White, Black     []int
 	Kazan            struct{ W, B int }
+	Tuzdiks          struct{ W, B int } // the hole each player owns, 0 for none
+	Turn             string             // "white" or "black"
+	FEN              string             // the position shown, as the server writes it
+	Paste            string             // a FEN the server could not read, shown back
 	Error            string
+	formChoices
 }
 
-func newEditorData(p toguz.Position) editorData {
+func newEditorData(p toguz.Position, full int, c formChoices) editorData {
 	r := p.Rules()
-	d := editorData{Ruleset: r.String(), Total: r.Total(), Tuzdik: r.Tuzdik}
+	d := editorData{Ruleset: r.String(), Total: r.Total(), Tuzdik: r.Tuzdik, FEN: toguz.FormatFEN(p, full), formChoices: c}
 	st := p.Setup()
 	for h := 1; h <= p.Holes(); h++ {
 		d.Holes = append(d.Holes, h)
@@ -111,6 +170,8 @@ func newEditorData(p toguz.Position) editorData {
 	slices.Reverse(d.HolesDesc)
 	d.White, d.Black = st.Board[toguz.White], st.Board[toguz.Black]
 	d.Kazan.W, d.Kazan.B = st.Kazan[0], st.Kazan[1]
+	d.Tuzdiks.W, d.Tuzdiks.B = st.Tuzdik[0], st.Tuzdik[1]
+	d.Turn = st.Turn.String()
 	return d
 }
 
@@ -121,7 +182,7 @@ func formInt(r *http.Request, name string) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, badRequest(live.CodeBadPosition, "%s: %q is not a whole number", name, v)
+		return 0, badRequest(live.CodeBadPosition, "apierr.not_whole", name, excerpt(v))
 	}
 	return n, nil
 }
@@ -166,19 +227,21 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 			p, full, err = checkPosition(preq)
 		}
 		if err == nil && p.IsOver() {
-			err = badRequest(live.CodeBadPosition, "the game is already over in this position")
+			err = badRequest(live.CodeBadPosition, "apierr.game_over_position")
 		}
 		if err != nil {
 			start, serr := toguz.NewPosition(rules)
 			if serr != nil {
 				return serr
 			}
-			d := newEditorData(start)
+			d := newEditorData(start, 1, s.choices(s.lang(r), rules.String(), id.Account.ID != 0))
 			if preq.Board[0] != nil {
 				d.White, d.Black = preq.Board[0], preq.Board[1]
 				d.Kazan.W, d.Kazan.B = preq.Kazan[0], preq.Kazan[1]
+				d.Tuzdiks.W, d.Tuzdiks.B = preq.Tuzdik[0], preq.Tuzdik[1]
+				d.Turn = cmp.Or(preq.Turn, d.Turn)
 			}
-			d.Error = s.asAPIError(r, err).Message
+			d.Error = s.message(r, s.asAPIError(r, err))
 			return s.render(w, http.StatusBadRequest, "editor", s.page(r, "editor.title", d))
 		}
 		req.FEN = toguz.FormatFEN(p, full)
@@ -191,18 +254,45 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 }
 
 // pageEditor shows the editor on the starting position of the ruleset
-// named by ?ruleset= (the standard game when absent).
+// named by ?ruleset= (the standard game when absent), or on the position
+// of ?fen= read under that ruleset by the rules library.
 func (s *Server) pageEditor(w http.ResponseWriter, r *http.Request) error {
-	rules, err := parseRuleset(r.URL.Query().Get("ruleset"))
+	q := r.URL.Query()
+	rules, err := parseRuleset(q.Get("ruleset"))
 	if err != nil {
 		return err
 	}
+	id := s.identity(r)
+	c := s.choices(s.lang(r), rules.String(), id.Account.ID != 0)
 	start, err := toguz.NewPosition(rules)
 	if err != nil {
 		return err
 	}
-	return s.render(w, http.StatusOK, "editor", s.page(r, "editor.title", newEditorData(start)))
+	fen := strings.TrimSpace(q.Get("fen"))
+	if fen == "" {
+		return s.render(w, http.StatusOK, "editor", s.page(r, "editor.title", newEditorData(start, 1, c)))
+	}
+	var p toguz.Position
+	full := 1
+	if len(fen) > maxFEN {
+		err = badRequest(live.CodeBadPosition, "apierr.fen_too_long", maxFEN)
+	} else if p, full, err = toguz.ParseFEN(fen, rules); err != nil {
+		err = rulesError(http.StatusBadRequest, live.CodeBadPosition, err)
+	}
+	if err != nil {
+		d := newEditorData(start, 1, c)
+		d.Error = s.message(r, s.asAPIError(r, err))
+		if len(fen) <= maxFEN {
+			d.Paste = fen // shown back to be mended
+		}
+		return s.render(w, http.StatusBadRequest, "editor", s.page(r, "editor.title", d))
+	}
+	return s.render(w, http.StatusOK, "editor", s.page(r, "editor.title", newEditorData(p, full, c)))
 }
+
+// maxFEN bounds the FEN the editor reads: the longest real one (2×9 holes
+// of 162 stones) is under 100 bytes.
+const maxFEN = 256
 
 // ---- accounts ----
 
@@ -232,13 +322,24 @@ func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title string,
 	act func(*http.Request, credentials) (Account, string, error)) error {
 	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password")}
-	_, t, err := act(r, c)
+	a, t, err := act(r, c)
 	if err != nil {
 		e := s.asAPIError(r, err)
 		setBoundHeaders(w, e)
-		return s.render(w, e.Status, "auth", s.page(r, title, authData{Mode: mode, Name: c.Name, Error: e.Message}))
+		return s.render(w, e.Status, "auth", s.page(r, title, authData{Mode: mode, Name: c.Name, Error: s.message(r, e)}))
 	}
 	s.setCookie(w, t, sessionAge)
+	if mode == "signup" {
+		// A new account keeps the language its browser chose.
+		if c, err := r.Cookie(langCookie); err == nil && s.cfg.Archive != nil {
+			if tag, ok := i18n.Parse(c.Value); ok {
+				if err := s.cfg.Archive.SetLang(r.Context(), a.ID, tag); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	s.accountLang(w, a)
 	return redirect(w, r, "/")
 }
 
@@ -260,52 +361,95 @@ type gameData struct {
 	Positions            []string             // a replay's
 	Moves                []live.MoveJSON      // a replay's
 	White, Black, Result string               // for a replay without a live game
-	Errors               map[live.Code]string // error code → text in the page's language
+	FinalFEN             string               // a replay's board after an atsyrau's collection
+	Errors               map[live.Code]string // error code or close reason → text in the page's language
+	Outcomes             map[string]string    // "result termination" → how a game ended (i18n.OutcomeTemplates)
+	Review               *reviewView          // the game review's section (review.go); nil: none
+	Event                string               // the event the game belongs to ("": none), for the link back
+	EventRound           int
 }
 
 func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 	st, err := s.cfg.Hub.State(r.Context(), r.PathValue("id"))
 	if err != nil {
-		return err
+		return notFound(err, "apierr.no_game", r.PathValue("id"))
 	}
 	p := s.page(r, "game.title", nil, st.ID)
 	// The board explains the game websocket's errors in the page's language.
 	texts := map[live.Code]string{}
-	for _, c := range live.GameCodes() {
+	for _, c := range allCodes() {
 		texts[c] = s.cat.T(p.Lang, "err."+string(c))
 	}
-	d := gameData{ID: st.ID, Mode: "live", HoleNames: p.HoleNames, Errors: texts}
+	// and why the server closed the socket, when it says so.
+	for reason, key := range closeKeys {
+		texts[live.Code(reason)] = s.cat.T(p.Lang, key)
+	}
+	d := gameData{ID: st.ID, Mode: "live", HoleNames: p.HoleNames, Errors: texts, Outcomes: s.cat.OutcomeTemplates(p.Lang)}
 	if st.Status != "playing" {
 		d.Mode, d.Positions, d.Moves = "replay", st.Positions, st.Moves
-		d.White, d.Black = st.White.Name, st.Black.Name
-		d.Result = fmt.Sprintf("%s %s %s (%d–%d)", st.Result, s.cat.T(p.Lang, "result."+st.Result),
-			s.cat.T(p.Lang, "term."+st.Termination), st.Score[0], st.Score[1])
+		d.White, d.Black = s.seatName(p.Lang, st.White), s.seatName(p.Lang, st.Black)
+		d.Result = s.cat.Outcome(p.Lang, st.Result, st.Termination, &st.Score)
+		if c := st.Collected; c != nil {
+			// The board shows the stones in the kazan: say where they came from.
+			d.FinalFEN = st.FinalFEN
+			d.Result += " · " + s.cat.N(p.Lang, "game.collected", c.Stones,
+				s.cat.T(p.Lang, "game."+st.Turn), s.cat.T(p.Lang, "game."+c.Side), c.Stones)
+		}
 		if st.Status == "aborted" {
 			d.Result = s.cat.T(p.Lang, "game.aborted")
 		}
+	}
+	if d.Review, err = s.gameReview(r.Context(), p.Lang, st.ID); err != nil {
+		return err
+	}
+	if s.cfg.Events != nil {
+		d.Event, d.EventRound, _ = s.cfg.Events.ByGame(st.ID)
 	}
 	p.Data = d
 	return s.render(w, http.StatusOK, "game", p)
 }
 
+// seatName is how a page names a seat: the engine by its level in lang.
+func (s *Server) seatName(lang string, seat live.SeatJSON) string {
+	if seat.EngineLevel > 0 {
+		return s.cat.T(lang, "game.engine", seat.EngineLevel)
+	}
+	return seat.Name
+}
+
 func (s *Server) pageChallenge(w http.ResponseWriter, r *http.Request) error {
+	return s.showChallenge(w, r, http.StatusOK, "")
+}
+
+// showChallenge renders the challenge page of seek {id}, with a notice
+// (a text of the page's language) when there is one.
+func (s *Server) showChallenge(w http.ResponseWriter, r *http.Request, status int, notice string) error {
 	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
 	if !ok {
-		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "this challenge does not exist or was cancelled"}
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_challenge")
 	}
 	if gid != "" {
 		return redirect(w, r, "/game/"+gid)
 	}
 	id := s.identity(r)
-	mode := "casual"
+	lang := s.lang(r)
+	mode := s.cat.T(lang, "form.casual")
 	if sk.Rated {
-		mode = "rated"
+		mode = s.cat.T(lang, "form.rated")
 	}
-	return s.render(w, http.StatusOK, "challenge", s.page(r, "challenge.title", struct {
-		Seek      live.SeekJSON
-		Own       bool
-		URL, Mode string
-	}{sk.JSON(), id.Known() && id.Seat().ID == sk.By.ID, "http://" + r.Host + "/challenge/" + sk.ID, mode}))
+	c := s.choices(lang, sk.Rules.String(), id.Account.ID != 0)
+	viewer := ""
+	if id.Known() {
+		viewer = id.Seat().ID
+	}
+	// Own is the creator in any of his tabs: the seek is his to cancel,
+	// never to accept.
+	j := sk.JSONFor(viewer)
+	return s.render(w, status, "challenge", s.page(r, "challenge.title", struct {
+		Seek              seekRow
+		Own               bool
+		URL, Mode, Notice string
+	}{c.row(j), j.Own, "http://" + r.Host + "/challenge/" + sk.ID, mode, notice}))
 }
 
 // pageCancelChallenge is POST /challenge/{id}/cancel: the creator
@@ -313,10 +457,10 @@ func (s *Server) pageChallenge(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) pageCancelChallenge(w http.ResponseWriter, r *http.Request) error {
 	id := s.identity(r)
 	if !id.Known() {
-		return &apiError{Status: http.StatusForbidden, Code: live.CodeForbidden, Message: "only its creator may cancel a seek"}
+		return newError(http.StatusForbidden, live.CodeForbidden, "apierr.cancel_forbidden")
 	}
 	if err := s.cfg.Lobby.Cancel(r.PathValue("id"), id.Seat().ID); err != nil {
-		return err
+		return notFound(err, "apierr.no_seek", r.PathValue("id"))
 	}
 	return redirect(w, r, "/")
 }
@@ -324,6 +468,12 @@ func (s *Server) pageCancelChallenge(w http.ResponseWriter, r *http.Request) err
 func (s *Server) pageAcceptChallenge(w http.ResponseWriter, r *http.Request) error {
 	id := s.ensureIdentity(w, r)
 	gid, err := s.acceptSeek(r.Context(), id, r.PathValue("id"))
+	var le *live.Error
+	if errors.As(err, &le) && le.Code == live.CodeOwnSeek {
+		// One's own seek (a second tab, an old page): the challenge page
+		// says why and offers the cancel button instead.
+		return s.showChallenge(w, r, http.StatusConflict, s.cat.T(s.lang(r), "challenge.own"))
+	}
 	if err != nil {
 		return err
 	}
@@ -337,7 +487,12 @@ const maxImport = 2 << 20
 
 type importedGame struct {
 	White, Black, Result, Termination, Score string
+	Outcome                                  string // how it ended, a sentence in the page's language
 	Plies                                    int
+	// ID is the game's id in the archive, Duplicate whether it was there
+	// already (ID is then the first import's).
+	ID        string
+	Duplicate bool
 }
 
 type importData struct {
@@ -347,6 +502,7 @@ type importData struct {
 	MoreErrors bool     // more errors than these
 	Games      []importedGame
 	Replay     *gameData
+	Quota      string // the archive's daily bound refused the import (in the page's language)
 }
 
 func (s *Server) pageImportForm(w http.ResponseWriter, r *http.Request) error {
@@ -386,36 +542,69 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 	var ie *importError
 	switch {
 	case size > maxImport:
-		d.Error, status = fmt.Sprintf("the file is over %d bytes", maxImport), http.StatusRequestEntityTooLarge
+		d.Error, status = s.message(r, newError(0, codeTooLarge, "apierr.import_too_large", maxImport>>10)), http.StatusRequestEntityTooLarge
 	case errors.As(err, &ie):
-		d.Error, d.Errors, d.MoreErrors, status = ie.msgs[0], ie.msgs[1:], ie.more, ie.status
+		d.Error, d.MoreErrors, status = s.message(r, ie.errs[0]), ie.more, ie.status
+		for _, e := range ie.errs[1:] {
+			d.Errors = append(d.Errors, s.message(r, e))
+		}
 		if ie.status == http.StatusRequestEntityTooLarge {
 			s.imports.refusedSize.Add(1)
 		}
 	case err != nil:
 		return err
 	case len(games) == 0:
-		d.Error, status = "the record is empty: no game found in it", http.StatusBadRequest
+		d.Error, status = s.message(r, newError(0, live.CodeBadRequest, "apierr.import_empty")), http.StatusBadRequest
 	default:
-		for _, g := range games {
+		stored, serr := s.storeImport(r, games)
+		var qe *store.QuotaError
+		if errors.As(serr, &qe) {
+			d.Quota, status = s.cat.T(p.Lang, "archive.quota", qe.Stored, qe.Limit, qe.New), http.StatusTooManyRequests
+			break
+		} else if serr != nil {
+			return serr
+		}
+		for i, g := range games {
+			g.summary.ID, g.summary.Duplicate = stored[i].ID, stored[i].Duplicate
+			g.summary.Outcome = s.cat.Outcome(p.Lang, g.summary.Result, g.summary.Termination, &g.score)
 			d.Games = append(d.Games, g.summary)
 		}
 		first := games[0]
 		d.Replay = &gameData{Mode: "replay", HoleNames: p.HoleNames,
 			Positions: first.positions, Moves: first.moves,
 			White: first.summary.White, Black: first.summary.Black,
-			Result: first.summary.Result + " " + first.summary.Termination + " " + first.summary.Score}
+			Result: d.Games[0].Outcome}
 	}
 	p.Data = d
 	return s.render(w, status, "import", p)
 }
 
-// imported is a game read by an import: its summary, and for the first
-// game its replay.
+// imported is a game read by an import: its summary, the record the
+// archive stores, and for the first game its replay.
 type imported struct {
 	summary   importedGame
+	score     [2]int
+	rec       store.Import
 	positions []string
 	moves     []live.MoveJSON
+}
+
+// storeImport stores the games of an import in the archive, all or none.
+func (s *Server) storeImport(r *http.Request, games []imported) ([]store.Stored, error) {
+	recs := make([]store.Import, len(games))
+	for i, g := range games {
+		recs[i] = g.rec
+	}
+	if s.cfg.Archive == nil {
+		return make([]store.Stored, len(games)), nil // no database: the games are read, not stored
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	defer cancel()
+	perDay := s.cfg.ImportsPerDay
+	if perDay == 0 {
+		perDay = importsPerDay
+	}
+	return s.cfg.Archive.Import(ctx, s.importer(r), perDay, recs)
 }
 
 // ---- profiles and leaderboard ----
@@ -431,70 +620,35 @@ func (s *Server) pageProfile(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("name")
 	prof, err := s.cfg.Archive.Profile(ctx, name)
 	if err != nil {
-		return archiveError(err)
+		return archiveError(err, name)
 	}
 	games, err := s.cfg.Archive.UserGames(ctx, name, 100)
 	if err != nil {
 		return err
 	}
 	var rows []ratingRow
-	for _, c := range rating.Categories {
+	for _, c := range append(rating.Categories[:], rating.BotCategories[:]...) {
 		if ri, ok := prof.Ratings[c.String()]; ok {
 			rows = append(rows, ratingRow{c.String(), ri})
 		}
 	}
-	return s.render(w, http.StatusOK, "profile", s.page(r, "profile.title", struct {
-		Profile Profile
-		Ratings []ratingRow
-		Games   []GameSummary
-		Chart   template.HTML
-	}{prof, rows, games, ratingChart(prof.History)}, prof.Name))
-}
-
-// ratingChart draws the rating history as an inline SVG: one line per
-// category, the rating range on the vertical axis. Only numbers and
-// category names (from a fixed list) go into the markup.
-func ratingChart(h []RatingPoint) template.HTML {
-	if len(h) == 0 {
-		return ""
-	}
-	const W, H, pad = 600.0, 200.0, 30.0
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range h {
-		lo, hi = math.Min(lo, p.Rating), math.Max(hi, p.Rating)
-	}
-	lo, hi = math.Floor(lo/50)*50-50, math.Ceil(hi/50)*50+50
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" id="rating-chart" viewBox="0 0 %.0f %.0f" role="img" aria-label="rating history">`, W, H)
-	fmt.Fprintf(&b, `<text x="2" y="%.0f">%.0f</text><text x="2" y="%.0f">%.0f</text>`, pad, hi, H-4, lo)
-	colors := map[string]string{"bullet": "#b3261e", "blitz": "#1f6f8b", "rapid": "#2e7d32", "classical": "#6a1b9a", "correspondence": "#8a5a2b"}
-	for i, c := range rating.Categories {
-		var pts []RatingPoint
-		for _, p := range h {
-			if p.Category == c.String() {
-				pts = append(pts, p)
-			}
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		b.WriteString(`<polyline class="line" stroke="` + colors[c.String()] + `" points="`)
-		for k, p := range pts {
-			x := pad + (W-2*pad)*float64(k)/math.Max(1, float64(len(pts)-1))
-			y := H - pad - (H-2*pad)*(p.Rating-lo)/(hi-lo)
-			fmt.Fprintf(&b, "%.1f,%.1f ", x, y)
-		}
-		b.WriteString(`"/>`)
-		fmt.Fprintf(&b, `<text x="%.0f" y="12" fill="%s">%s</text>`, pad+float64(i)*100, colors[c.String()], c.String())
-	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	p := s.page(r, "profile.title", nil, prof.Name)
+	chart := ratingChart(prof.History, func(key string, args ...any) string { return s.cat.T(p.Lang, key, args...) })
+	provisional := slices.ContainsFunc(rows, func(r ratingRow) bool { return r.Provisional })
+	p.Data = struct {
+		Profile     Profile
+		Ratings     []ratingRow
+		Games       []GameSummary
+		Chart       template.HTML
+		Provisional bool // a rating is provisional: the page explains the mark
+	}{prof, rows, games, chart, provisional}
+	return s.render(w, http.StatusOK, "profile", p)
 }
 
 func (s *Server) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
-		return badRequest(live.CodeBadRequest, "%v", err)
+		return badRequest(live.CodeBadRequest, "apierr.bad_category", excerpt(r.URL.Query().Get("category"))).withDetail(err)
 	}
 	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
 	if err != nil {

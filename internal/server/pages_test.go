@@ -14,6 +14,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/shareddata"
 )
 
@@ -109,7 +110,7 @@ func TestPages(t *testing.T) {
 		t.Errorf("the creator's link does not lead to the game: %d %s", code, loc2)
 	}
 	code, body = get(t, bob, s.URL+gameLoc)
-	if code != 200 || !strings.Contains(body, `data-mode="live"`) || !strings.Contains(body, "арт") {
+	if code != 200 || !strings.Contains(body, `data-mode="live"`) || !strings.Contains(body, "qandyqaqpan") { // the hole names, in Latin script for English
 		t.Errorf("game page: %d", code)
 	}
 
@@ -183,12 +184,24 @@ func TestImport(t *testing.T) {
 	}
 }
 
-// TestCatalog: every key a template or the server uses exists in English.
+// TestCatalog: every key a template (by T or N) or the server uses exists
+// in English.
 func TestCatalog(t *testing.T) {
 	cat := i18n.New()
 	for _, c := range live.GameCodes() {
 		if !cat.Has("err." + string(c)) {
 			t.Errorf("error code %s has no text", c)
+		}
+	}
+	// Keys the templates build with printf.
+	for _, k := range []string{"result.1-0", "result.0-1", "result.1/2-1/2", "archive.source.play", "archive.source.import"} {
+		if !cat.Has(k) {
+			t.Errorf("key %q, which a template builds, is not in the catalog", k)
+		}
+	}
+	for _, c := range rating.Categories {
+		if !cat.Has("category." + c.String()) {
+			t.Errorf("rating category %s has no name", c)
 		}
 	}
 	for _, dir := range []string{"../web/templates"} {
@@ -198,10 +211,12 @@ func TestCatalog(t *testing.T) {
 		}
 		for _, e := range entries {
 			b, _ := os.ReadFile(dir + "/" + e.Name())
-			for _, part := range strings.Split(string(b), `.T "`)[1:] {
-				key := part[:strings.IndexByte(part, '"')]
-				if !cat.Has(key) {
-					t.Errorf("%s: key %q is not in the catalog", e.Name(), key)
+			for _, call := range []string{`.T "`, `.N "`} {
+				for _, part := range strings.Split(string(b), call)[1:] {
+					key := part[:strings.IndexByte(part, '"')]
+					if !cat.Has(key) {
+						t.Errorf("%s: key %q is not in the catalog", e.Name(), key)
+					}
 				}
 			}
 		}

@@ -13,13 +13,29 @@
 //     (internal/web); Handler returns the whole route table.
 //   - routes (server.go): one stdlib ServeMux with Go 1.22 patterns, every
 //     handler a func(w, r) error; errors become JSON or HTML error pages.
+//   - Compression (server.go, compress): gzhttp gzips pages, assets and API
+//     answers; websocket upgrades pass by it.
+//   - Errors (errors.go): an apiError has a status, a stable code and a
+//     catalog key (locales/*/errors.json) with arguments; its message is
+//     written in the language of the request that gets it (JSON, error
+//     page, form, websocket). live's errors take the text of their code;
+//     the rules library's the text of the sentinel they wrap, with the
+//     line, column, game, ply or hole they point at; auth's rules the
+//     text of the rule. Their English text is the detail.
 //   - Middleware (middleware.go): slog request logs, panic recovery, security
-//     headers with a CSP of script-src 'self', http.CrossOriginProtection for
+//     headers with a CSP of script-src 'self' and 'wasm-unsafe-eval' (the
+//     engine's WebAssembly; no JavaScript eval), http.CrossOriginProtection for
 //     every state-changing request, a per-address rate limit on writes.
 //   - Bounds (bounds.go): a body limit on every route (413 too_large), the
 //     http.Server's timeouts (lifted for websockets), a connection cap per
 //     address (IPv6: /64) at the listener, 503 busy with a Retry-After when
 //     auth's password hashing is full; counters in App.Stats and slog.
+//   - Operations (health.go, internal/metrics): GET /healthz (the process
+//     serves) and GET /readyz (Config.Ready: the store reachable and at
+//     the latest schema, the hub accepting, not draining: App.Drain); the
+//     Prometheus metrics of Config.Metrics, fed by logRequests (requests
+//     by route pattern and status class), the websockets (sockets open,
+//     a move's round trip) and App (store, engine, moves, bounds).
 //   - Identity (identity.go): a session token from the cookie or a Bearer
 //     header names a user (internal/auth) or a guest (a token the server
 //     signed, guestkey.go, whose hash is the guest's name); a guest token
@@ -28,7 +44,53 @@
 //     JSON messages with a type field, a per-connection message rate. Two
 //     goroutines per connection: the handler reads, one writer sends the
 //     game's already-encoded messages; pings run from a timer.
-//   - API (api.go), pages (pages.go), the archive's interface (archive.go).
+//   - API (api.go), pages (pages.go), the archive (archive.go: its
+//     interface, GET /archive and /api/archive; imports.go stores the
+//     imported games in it), the opening explorer (explorer.go: /explorer,
+//     /api/explorer, /explorer/masters/{n}; internal/explorer and the
+//     store's tree), the open database's files (opendb.go: /database),
+//     the profile's rating chart (chart.go), the
+//     language: the switcher, an account's setting, /settings (lang.go).
+//   - The lessons (learn.go): /learn and /learn/{lesson}, boards drawn by
+//     the server, and POST /api/learn/{lesson}/{exercise}, where package
+//     internal/lessons judges an answer by the rules library; an account's
+//     progress kept by Progress (internal/store), a guest's by his browser.
+//   - Around a game (social.go): the lobby's chat socket, chat reports
+//     (stored, listed by `toguz reports`), the games being played and the
+//     TV (API and pages); the chat rate limits given to the hub.
+//   - The learning pages (culture.go): /rules, /history and /key, their
+//     statements as data each with its source (a seed's line, a section
+//     of RULES.md) and its words, the seeds' examples drawn by svg at
+//     /learn/diagram/{name}.svg, and the key's steps (internal/abacus).
+//   - Studies and classes (study.go): /study, /study/{id} and its
+//     websocket GET /api/studies/{id}/ws, where internal/study's hub
+//     applies the editors' ops to the stored chapters and sends them to
+//     the followers; /classes and /class/{id}, a coach's students with
+//     their lessons' progress and recent games.
+//   - The engine in the browser (engineweb.go): POST /api/positions/legal
+//     and /play answer the JSON of the WebAssembly build (internal/engineweb);
+//     POST /api/analysis is its fallback and the endgame tablebase's
+//     (Config.Tablebase) result, bounded, rate-limited per user and
+//     address, searched by Config.Analysis (an engine.AnalysisPool apart
+//     from the live games'), and refused to the players of a game in
+//     progress (refuseLiveGame, also on /play-offline); /play-offline, the
+//     manifest and the service worker make the site an app that plays the
+//     engine and analyses (the bare /analysis) with no network.
+//   - The analysis board (analysis.go): /analysis and /analysis/game/{id},
+//     the move tree's import and export; its rules and lines come from
+//     the engine client, the endpoints above where WebAssembly is missing.
+//   - Broadcasts and simuls (broadcast.go, simul.go): over-the-board
+//     events relayed live from the arbiter's score sheets (each ply checked
+//     by the rules library) or a round's TRF and records, their viewers
+//     told of each change by server-sent events; simuls, one host against
+//     many, each participant's game a live game.
+//   - The bot and board API (botapi.go): lichess's, at its paths:
+//     personal access tokens with scopes (stored hashed, BotStore), bot
+//     accounts, the NDJSON event and game streams, moves in score-sheet
+//     notation and the other actions through live.Hub.Act and PlayPly,
+//     challenges in memory; lichess's {"error"} answers and bounds per
+//     token. The computer ladder and /bots, and the tokens of /settings
+//     (botladder.go).
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
@@ -39,26 +101,51 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
+	"sync"
 	"time"
 
+	"github.com/klauspost/compress/gzhttp"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/events"
+	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/study"
 	"github.com/toguz/toguz/internal/web"
 	"golang.org/x/time/rate"
 )
 
 // Config is what a Server is built from.
 type Config struct {
-	Hub      *live.Hub
-	Lobby    *live.Lobby
+	Hub   *live.Hub
+	Lobby *live.Lobby
+	// LobbyChat is the lobby's chat room and Reports keeps the reported
+	// chat messages (social.go; nil: none).
+	LobbyChat *live.LobbyChat
+	Reports   Reports
+	// Progress keeps the lessons' progress of the accounts (learn.go;
+	// nil: none is kept).
+	Progress Progress
+	// Studies keeps the studies and classes (study.go; nil: none).
+	Studies Studies
+	// Puzzles keeps the puzzle ratings (puzzles.go; nil: no one is rated).
+	Puzzles  PuzzleRatings
 	Accounts Accounts
 	Archive  Archive
-	Logger   *slog.Logger
+	// Explorer is the opening explorer (explorer.go); nil with a
+	// StoreArchive: one of its store and the embedded masters' games.
+	Explorer *Explorer
+	// DatabaseDir is the folder of the open database's files, listed at
+	// /database (opendb.go; "": the page says there are none).
+	DatabaseDir string
+	Logger      *slog.Logger
 	// SecureCookies marks the session cookie Secure (behind HTTPS).
 	SecureCookies bool
 	// MessageRate and MessageBurst limit websocket messages per connection
@@ -72,10 +159,49 @@ type Config struct {
 	// ImportsPerMinute bounds the imports one client address starts a
 	// minute (0: 10; negative: no bound).
 	ImportsPerMinute int
+	// ImportsPerDay bounds the new games one account (else one client
+	// address) stores in the archive in 24 hours (0: 5000; negative: no bound).
+	ImportsPerDay int
+	// Analysis searches the analyses of POST /api/analysis (nil: the
+	// endpoint answers 503); AnalysesPerMinute bounds them per user and
+	// per client address (0: 10; negative: no bound). Tablebase is the
+	// endgame tables the analysis probes for an exact result (nil: none).
+	Analysis          *engine.AnalysisPool
+	AnalysesPerMinute int
+	Tablebase         Tablebase
 	// GuestKey signs the guest tokens (at least 16 bytes; LoadGuestKey
 	// keeps one in a file). Empty: a random key, so that guests lose their
 	// identity when the server restarts.
 	GuestKey []byte
+	// Reviews is the game review (review.go; nil: reviews are off).
+	Reviews Reviews
+
+	// Broadcasts keeps the broadcasts (broadcast.go; nil: none).
+	Broadcasts Broadcasts
+	// Simuls keeps the simuls across restarts (simul.go; nil: in memory
+	// only); New loads them.
+	Simuls SimulStore
+	// Events runs the tournaments of /events (nil: none), and EventUser
+	// finds an account by name (the arbiters an event's creator names).
+	Events    *events.Manager
+	EventUser func(ctx context.Context, name string) (int64, error)
+
+	// Metrics counts the requests, sockets and moves' round trips (nil:
+	// none are kept; internal/metrics).
+	Metrics *metrics.Metrics
+	// Ready answers GET /readyz: nil when the node can take traffic
+	// (nil func: always ready). GET /healthz answers 200 while the
+	// process serves at all.
+	Ready func(ctx context.Context) error
+	// Bots keeps the bot API's tokens and bot accounts (botapi.go; nil:
+	// the API answers 404). BotEvents delivers its event streams: the
+	// hub's Config.OnEnd must call its GameEnded for the gameFinish
+	// events (nil: New makes one, and no game's end is told). BotLimits
+	// bound it per token, Ladder the computer ladder (botladder.go).
+	Bots      BotStore
+	BotEvents *BotEvents
+	BotLimits BotLimits
+	Ladder    LadderConfig
 }
 
 // Server serves the API and the pages.
@@ -89,6 +215,22 @@ type Server struct {
 	guests guestSigner
 	// imports bounds the imports running at once (imports.go).
 	imports importGate
+	// studyHub holds the studies being followed (study.go).
+	studyHub *study.Hub
+	// analyses bounds the analyses a minute (engineweb.go).
+	analyses analysisLimiters
+	// bcFeed tells the viewers of broadcasts of their changes, and simuls
+	// holds the simuls (broadcast.go, simul.go).
+	bcFeed broadcastFeed
+	simuls simulHall
+	// puzzles is the shipped puzzles, read at the first use (puzzles.go).
+	puzzles func() (*puzzleSet, error)
+	// bot is the bot API's bounds, event streams and challenges
+	// (botapi.go).
+	bot *botState
+	// levels places each engine level on the rating scale (forms.go),
+	// from the table internal/levels embeds.
+	levels []levels.Placement
 }
 
 // New returns a server.
@@ -106,6 +248,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sa, ok := cfg.Archive.(StoreArchive); ok && cfg.Explorer == nil && sa.S != nil {
+		masters, err := explorer.DefaultMasters()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Explorer = NewExplorer(sa.S, masters)
+	}
 	cat := i18n.New()
 	pages, err := web.NewPages(cat)
 	if err != nil {
@@ -113,7 +262,32 @@ func New(cfg Config) (*Server, error) {
 	}
 	srv := &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}
+	if cfg.Studies != nil {
+		srv.studyHub = study.NewHub(cfg.Studies)
+	}
 	srv.imports.perMinute = cfg.ImportsPerMinute
+	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
+	srv.puzzles = sync.OnceValues(loadPuzzles)
+	srv.bot = newBotState(cfg.BotLimits, cfg.BotEvents)
+	srv.simuls.st = cfg.Simuls
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := srv.simuls.load(ctx, time.Now()); err != nil {
+		return nil, err
+	}
+	lt, err := levels.Embedded()
+	if err != nil {
+		return nil, err
+	}
+	srv.levels = lt.Placements(engine.MaxLevel)
+	if b := cfg.Bots; b != nil {
+		srv.bot.events.isBot = func(uid int64) bool {
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			defer cancel()
+			bot, _ := b.IsBot(ctx, uid)
+			return bot
+		}
+	}
 	return srv, nil
 }
 
@@ -139,15 +313,37 @@ func (s *Server) Handler() http.Handler {
 	api("POST /api/seeks/{id}/accept", s.apiAcceptSeek)
 	api("POST /api/engine-games", s.apiEngineGame)
 	api("POST /api/positions/check", s.apiCheckPosition)
+	api("POST /api/positions/legal", s.apiLegal)
+	api("POST /api/positions/play", s.apiPlay)
+	api("POST /api/analysis", s.apiAnalysis)
+	api("POST /api/analysis/import", s.apiAnalysisImport)
+	api("POST /api/analysis/export", s.apiAnalysisExport)
 	api("GET /api/games/{id}", s.apiGame)
 	api("GET /api/games/{id}/export", s.apiExport)
 	api("GET /api/users/{name}", s.apiUser)
 	api("GET /api/users/{name}/games", s.apiUserGames)
 	api("GET /api/leaderboard", s.apiLeaderboard)
+	api("GET /api/archive", s.apiArchive)
+	api("GET /api/explorer", s.apiExplorer)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.gameWS)
 	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
-	api("/api/", func(http.ResponseWriter, *http.Request) error {
-		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: "no such API endpoint"}
+	mux.HandleFunc("GET /api/lobby/chat", s.lobbyChatWS)
+	mux.HandleFunc("GET /api/studies/{id}/ws", s.studyWS)
+	api("POST /api/reports", s.apiReport)
+	api("GET /api/games/live", s.apiLiveGames)
+	api("GET /api/tv", s.apiTV)
+	api("POST /api/learn/{lesson}/{exercise}", s.apiLearnCheck)
+	api("GET /api/learn/progress", s.apiLearnProgress)
+	api("GET /api/games/{id}/review", s.apiReview)
+	api("POST /api/games/{id}/review", s.apiRequestReview)
+	api("POST /api/puzzles/{id}", s.apiPuzzle)
+	api("GET /api/events", s.apiEvents)
+	api("GET /api/events/{id}", s.apiEvent)
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
+	s.botRoutes(api)
+	api("/api/", func(_ http.ResponseWriter, r *http.Request) error {
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
 	})
 
 	page("GET /{$}", s.pageLobby)
@@ -163,33 +359,90 @@ func (s *Server) Handler() http.Handler {
 	page("POST /challenge/{id}", s.pageAcceptChallenge)
 	page("POST /challenge/{id}/cancel", s.pageCancelChallenge)
 	page("GET /editor", s.pageEditor)
+	page("GET /analysis", s.pageAnalysis)
+	page("GET /analysis/game/{id}", s.pageAnalysisGame)
 	page("GET /import", s.pageImportForm)
 	page("POST /import", s.pageImport)
 	page("GET /@/{name}", s.pageProfile)
 	page("GET /leaderboard", s.pageLeaderboard)
+	page("POST /lang", s.pageSetLang)
+	page("GET /games", s.pageGames)
+	page("GET /tv", s.pageTV)
+	page("GET /archive", s.pageArchive)
+	page("GET /explorer", s.pageExplorer)
+	page("GET /explorer/masters/{n}", s.pageMasterGame)
+	page("GET /database", s.pageDatabase)
+	page("GET /database/{file}", s.pageDatabaseFile)
+	page("GET /settings", s.pageSettings)
+	page("POST /settings/tokens", s.pageCreateToken)
+	page("POST /settings/tokens/{id}/revoke", s.pageRevokeToken)
+	page("GET /bots", s.pageBots)
+	page("GET /learn", s.pageLearn)
+	page("GET /learn/{lesson}", s.pageLesson)
+	page("GET /puzzles", s.pagePuzzles)
+	page("GET /puzzles/{id}", s.pagePuzzle)
+	page("GET /rules", s.pageRules)
+	page("GET /history", s.pageHistory)
+	page("GET /key", s.pageKey)
+	page("GET /study", s.pageStudies)
+	page("POST /study", s.pageCreateStudy)
+	page("GET /study/{id}", s.pageStudy)
+	page("POST /study/{id}/members", s.pageStudyMember)
+	page("GET /classes", s.pageClasses)
+	page("POST /classes", s.pageCreateClass)
+	page("GET /class/{id}", s.pageClass)
+	page("POST /class/{id}/invite", s.pageClassInvite)
+	page("POST /class/{id}/answer", s.pageClassAnswer)
+	s.broadcastRoutes(api, page, mux)
+	page("GET /events", s.pageEvents)
+	page("POST /events", s.pageCreateEvent)
+	page("GET /event/{id}", s.pageEvent)
+	page("GET /event/{id}/live", s.pageEventLive)
+	page("GET /event/{id}/trf", s.pageEventTRF)
+	page("POST /event/{id}/join", s.pageJoinEvent)
+	page("POST /event/{id}/withdraw", s.pageWithdrawEvent)
+	page("POST /event/{id}/berserk", s.pageBerserk)
+	page("POST /event/{id}/arbiter/{action}", s.pageArbiter)
+	mux.HandleFunc("GET /learn/diagram/{name}", s.learnDiagram)
+	page("GET /play-offline", s.pageOffline)
+	mux.Handle("GET /sw.js", s.pages.ServiceWorker())
+	mux.HandleFunc("GET /manifest.webmanifest", s.manifest)
+	page("GET /game/{id}/review", s.pageReviewSection)
+	page("POST /game/{id}/review", s.pageRequestReview)
+	page("GET /review/{id}/learn", s.pageReviewLearn)
+	page("POST /review/{id}/learn", s.pageReviewLearnAnswer)
 	mux.Handle("GET /static/", s.pages.Static())
-	page("/", func(http.ResponseWriter, *http.Request) error {
-		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Message: s.cat.T("en", "error.notfound")}
+	mux.Handle("GET /favicon.ico", s.pages.Favicon())
+	page("/", func(_ http.ResponseWriter, r *http.Request) error {
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_page", excerpt(r.URL.Path))
 	})
 
-	var h http.Handler = mux
+	var h http.Handler = compress(mux)
 	h = s.limitBodies(h)
-	h = limitWrites(s.ips, h)
+	h = s.limitWrites(h)
 	h = http.NewCrossOriginProtection().Handler(h)
 	h = securityHeaders(h)
-	h = recoverPanics(s.log, h)
-	h = logRequests(s.log, h)
+	h = s.recoverPanics(h)
+	h = logRequests(s.log, s.cfg.Metrics, h)
 	return h
 }
 
-// apiError is an error with an HTTP status and an API code.
-type apiError struct {
-	Status  int
-	Code    live.Code
-	Message string
+// compress gzips the responses of next (pages, assets, the API's JSON) for
+// clients that accept it, with github.com/klauspost/compress/gzhttp; the
+// websockets' upgrades pass by it, since their frames are not an HTTP body.
+func compress(next http.Handler) http.Handler {
+	gz := gzhttp.GzipHandler(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// An event stream (broadcast.go) and the bot API's NDJSON
+		// streams are flushed event by event.
+		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || strings.Contains(r.Header.Get("Accept"), "text/event-stream") ||
+			isStreamPath(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		gz.ServeHTTP(w, r)
+	})
 }
-
-func (e *apiError) Error() string { return string(e.Code) + ": " + e.Message }
 
 // The API's codes beyond live's (docs/api.md, "Error codes").
 const (
@@ -206,10 +459,6 @@ const (
 	// it, so it is not documented.
 	codeCanceled live.Code = "canceled"
 )
-
-func badRequest(code live.Code, format string, args ...any) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: code, Message: fmt.Sprintf(format, args...)}
-}
 
 // codeStatus returns the HTTP status of a live.Error's code: 400 unless
 // the code says otherwise.
@@ -238,28 +487,44 @@ func (s *Server) asAPIError(r *http.Request, err error) *apiError {
 	if errors.As(err, &ae) {
 		return ae
 	}
+	var ee *events.Error
+	if errors.As(err, &ee) {
+		return s.asAPIError(r, eventError(err))
+	}
 	var le *live.Error
 	if errors.As(err, &le) {
-		return &apiError{Status: codeStatus(le.Code), Code: le.Code, Message: le.Message}
+		// live's messages are English: the code's text says it in the
+		// user's language, live's message is the detail.
+		return &apiError{Status: codeStatus(le.Code), Code: le.Code, Key: "err." + string(le.Code), Detail: le.Message}
 	}
 	if errors.Is(err, context.Canceled) {
-		return &apiError{Status: 499, Code: codeCanceled, Message: "request canceled"}
+		return newError(499, codeCanceled, "apierr.canceled")
 	}
 	s.log.Error("handler", "path", r.URL.Path, "err", err)
-	return &apiError{Status: http.StatusInternalServerError, Code: live.CodeInternal, Message: "internal error"}
+	return newError(http.StatusInternalServerError, live.CodeInternal, "apierr.internal")
 }
 
 func (s *Server) jsonHandler(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
-			writeJSONError(w, s.asAPIError(r, err))
+			s.writeJSONError(w, r, s.asAPIError(r, err))
 		}
 	})
 }
 
-func writeJSONError(w http.ResponseWriter, e *apiError) {
+// writeJSONError answers e as the API's error object, its message in the
+// language of r, live's or the rules library's English text as "detail".
+func (s *Server) writeJSONError(w http.ResponseWriter, r *http.Request, e *apiError) {
+	if isBotPath(r.URL.Path) {
+		s.writeBotError(w, r, e)
+		return
+	}
 	setBoundHeaders(w, e)
-	writeJSON(w, e.Status, map[string]any{"error": map[string]string{"code": string(e.Code), "message": e.Message}})
+	body := map[string]string{"code": string(e.Code), "message": s.message(r, e)}
+	if e.Detail != "" {
+		body["detail"] = e.Detail
+	}
+	writeJSON(w, e.Status, map[string]any{"error": body})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {
@@ -281,15 +546,15 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return &apiError{Status: http.StatusRequestEntityTooLarge, Code: codeTooLarge, Message: fmt.Sprintf("the body is over %d bytes", maxBody)}
+			return newError(http.StatusRequestEntityTooLarge, codeTooLarge, "apierr.too_large", maxBody>>10)
 		}
 		if errors.Is(err, io.EOF) {
-			return badRequest(live.CodeBadRequest, "the body is empty; want a JSON object")
+			return badRequest(live.CodeBadRequest, "apierr.json_empty")
 		}
-		return badRequest(live.CodeBadRequest, "the body is not the JSON expected: %v", err)
+		return badRequest(live.CodeBadRequest, "apierr.json_bad").withDetail(err)
 	}
 	if dec.More() {
-		return badRequest(live.CodeBadRequest, "the body has data after the JSON object")
+		return badRequest(live.CodeBadRequest, "apierr.json_trailing")
 	}
 	return nil
 }

@@ -1,20 +1,21 @@
 package server
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
 	"golang.org/x/time/rate"
 
-	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/metrics"
 )
 
 // Websocket limits (docs/api.md).
@@ -54,7 +55,7 @@ func keepAlive(ctx context.Context, c *websocket.Conn) (stop func()) {
 		switch {
 		case ctx.Err() != nil:
 		case err != nil:
-			c.Close(websocket.StatusPolicyViolation, "ping timeout")
+			c.Close(websocket.StatusPolicyViolation, closePingTimeout)
 		default:
 			mu.Lock()
 			t.Reset(wsPingEvery)
@@ -70,39 +71,54 @@ func writeMsg(ctx context.Context, c *websocket.Conn, b []byte) error {
 	return c.Write(ctx, websocket.MessageText, b)
 }
 
-func wsError(code live.Code, format string, args ...any) []byte {
-	e := &live.Error{Code: code}
-	e.Message = format
-	if len(args) > 0 {
-		e.Message = fmt.Sprintf(format, args...)
-	}
-	return live.EncodeError(e, nil)
+// wsError encodes e as a websocket error message, its text in lang.
+func (s *Server) wsError(lang string, e *apiError) []byte {
+	return live.EncodeError(&live.Error{Code: e.Code, Message: message(s.cat, lang, e)}, nil)
 }
 
+// wsBad is a bad_message error with the message key.
+func wsBad(key string) *apiError { return newError(http.StatusBadRequest, live.CodeBadMessage, key) }
+
 var pong = []byte(`{"type":"pong"}`)
+
+// The websockets' close reasons (docs/api.md) other than error codes:
+// protocol words, in English; the board shows closeKeys' texts for them.
+const (
+	closePingTimeout = "ping timeout"
+	closeTooMany     = "too many messages"
+	closeResync      = "reconnect and sync"
+	closeSlowGame    = "too slow: reconnect and sync" // live's, for a spectator that falls behind
+	closeSlowLobby   = "too slow: reconnect for the list"
+)
+
+// closeKeys are the catalog keys of the close reasons' texts.
+var closeKeys = map[string]string{
+	closePingTimeout: "close.ping_timeout",
+	closeTooMany:     "close.too_many",
+	closeResync:      "close.resync",
+	closeSlowGame:    "close.slow_game",
+	closeSlowLobby:   "close.slow_lobby",
+}
 
 // gameWS is GET /api/games/{id}/ws: the game's messages out, the client's
 // moves and requests in.
 func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	if err := s.forgedGuest(r); err != nil {
-		writeJSONError(w, s.asAPIError(r, err))
+		s.writeJSONError(w, r, s.asAPIError(r, err))
 		return
 	}
-	id := s.identity(r)
-	viewer := ""
-	if id.Known() {
-		viewer = id.Seat().ID
-	}
+	who := s.chatter(r)
+	lang := s.lang(r)
 	c, err := accept(w, r)
 	if err != nil {
 		return // Accept has written the error
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
-	conn, err := s.cfg.Hub.JoinFrom(ctx, r.PathValue("id"), viewer, auth.AddrKey(auth.ClientIP(r)))
+	conn, err := s.cfg.Hub.JoinWith(ctx, r.PathValue("id"), who)
 	if err != nil {
-		e := s.asAPIError(r, err)
-		writeMsg(ctx, c, wsError(e.Code, "%s", e.Message))
+		e := s.asAPIError(r, notFound(err, "apierr.no_game", r.PathValue("id")))
+		writeMsg(ctx, c, s.wsError(lang, e))
 		status := websocket.StatusNormalClosure
 		if e.Code == live.CodeTooManySpectators {
 			status = websocket.StatusTryAgainLater
@@ -111,6 +127,15 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer conn.Leave()
+	kind := metrics.Player
+	if conn.Spectator() {
+		kind = metrics.Spectator
+	}
+	defer s.cfg.Metrics.SocketOpened(kind)()
+	// moveAt is when the player's last move was read and not yet answered
+	// (Unix ns; 0: none): the writer times its acknowledgement.
+	var moveAt atomic.Int64
+	timed := s.cfg.Metrics != nil && kind == metrics.Player
 
 	// Writer: the game's messages, in order. When the game drops the
 	// connection (too slow, or the game stopped) the client reconnects.
@@ -120,8 +145,13 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 			if err := writeMsg(ctx, c, b); err != nil {
 				return
 			}
+			if timed && isMoveAnswer(b) {
+				if at := moveAt.Swap(0); at != 0 {
+					s.cfg.Metrics.ObserveMoveAck(time.Since(time.Unix(0, at)))
+				}
+			}
 		}
-		c.Close(websocket.StatusGoingAway, cmp.Or(conn.Reason(), "reconnect and sync"))
+		c.Close(websocket.StatusGoingAway, cmp.Or(conn.Reason(), closeResync))
 	}()
 	defer keepAlive(ctx, c)()
 
@@ -138,37 +168,48 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 		if !lim.Allow() {
 			refused++
 			if refused > wsMaxRefused {
-				c.Close(websocket.StatusPolicyViolation, "too many messages")
+				c.Close(websocket.StatusPolicyViolation, closeTooMany)
 				return
 			}
-			writeMsg(ctx, c, wsError(live.CodeRateLimited, "too many messages: at most %g per second", s.cfg.MessageRate))
+			writeMsg(ctx, c, s.wsError(lang, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.ws_rate", s.cfg.MessageRate)))
 			continue
 		}
 		if typ != websocket.MessageText {
-			writeMsg(ctx, c, wsError(live.CodeBadMessage, "messages are JSON text, not binary"))
+			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_binary")))
 			continue
 		}
 		var m live.ClientMsg
 		if err := json.Unmarshal(data, &m); err != nil {
-			writeMsg(ctx, c, wsError(live.CodeBadMessage, "not a JSON message object: %v", err))
+			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_not_json").withDetail(err)))
 			continue
 		}
 		if m.Type == "ping" {
 			writeMsg(ctx, c, pong)
 			continue
 		}
+		if timed && m.Type == "move" {
+			moveAt.CompareAndSwap(0, time.Now().UnixNano())
+		}
 		if !conn.Send(m) {
-			c.Close(websocket.StatusGoingAway, "reconnect and sync")
+			c.Close(websocket.StatusGoingAway, closeResync)
 			return
 		}
 	}
+}
+
+// isMoveAnswer reports whether b, a message of the game to a player, can
+// answer his move: a move (his own, acknowledged once stored) or an error
+// (his move refused). The opponent cannot move in between: it is not his
+// turn until the player's move is stored.
+func isMoveAnswer(b []byte) bool {
+	return bytes.HasPrefix(b, []byte(`{"type":"move"`)) || bytes.HasPrefix(b, []byte(`{"type":"error"`))
 }
 
 // lobbyWS is GET /api/lobby/ws: the newest seeks, then seek_added and
 // seek_removed, and game_started messages.
 func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	if err := s.forgedGuest(r); err != nil {
-		writeJSONError(w, s.asAPIError(r, err))
+		s.writeJSONError(w, r, s.asAPIError(r, err))
 		return
 	}
 	id := s.identity(r)
@@ -176,6 +217,7 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	if id.Known() {
 		viewer = id.Seat().ID
 	}
+	lang := s.lang(r)
 	c, err := accept(w, r)
 	if err != nil {
 		return
@@ -184,6 +226,7 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	sub := s.cfg.Lobby.Subscribe(viewer)
 	defer s.cfg.Lobby.Unsubscribe(sub)
+	defer s.cfg.Metrics.SocketOpened(metrics.Lobby)()
 	go func() {
 		defer cancel()
 		for b := range sub.Out() {
@@ -193,7 +236,7 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 		}
 		if s.cfg.Lobby.Dropped(sub) {
 			// The watcher missed changes: it reconnects for a new list.
-			c.Close(websocket.StatusTryAgainLater, "too slow: reconnect for the list")
+			c.Close(websocket.StatusTryAgainLater, closeSlowLobby)
 		}
 	}()
 	defer keepAlive(ctx, c)()
@@ -204,17 +247,17 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !lim.Allow() {
-			c.Close(websocket.StatusPolicyViolation, "too many messages")
+			c.Close(websocket.StatusPolicyViolation, closeTooMany)
 			return
 		}
 		var m live.ClientMsg
 		switch err := json.Unmarshal(data, &m); {
 		case err != nil:
-			writeMsg(ctx, c, wsError(live.CodeBadMessage, "not a JSON message object: %v", err))
+			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_not_json").withDetail(err)))
 		case m.Type == "ping":
 			writeMsg(ctx, c, pong)
 		default:
-			writeMsg(ctx, c, wsError(live.CodeBadMessage, "the lobby socket only answers ping"))
+			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_lobby_ping")))
 		}
 	}
 }

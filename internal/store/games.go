@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,6 +45,9 @@ type Game struct {
 	StartFEN    string // "" for the start position of Rules
 	TimeControl clock.TimeControl
 	Rated       bool
+	// Repetition is an event's repetition rule: the Nth occurrence of a
+	// position draws (0: off).
+	Repetition  int
 	Status      Status
 	Result      toguz.Result
 	Termination toguz.Termination
@@ -51,7 +56,22 @@ type Game struct {
 	RatingBefore, RatingDiff [2]int
 	Created, Started, Ended  time.Time
 	Plies                    int // moves played (read only)
+	// Source is where the game comes from: SourcePlay for a game played
+	// on this server, SourceImport for an imported record (read only;
+	// ImportGames stores those).
+	Source Source
+	// Date is when the game was played: Created for a played game, the
+	// record's Date for an imported one (zero: unknown) (read only).
+	Date time.Time
 }
+
+// Source is where a stored game comes from.
+type Source string
+
+const (
+	SourcePlay   Source = "play"   // played on this server
+	SourceImport Source = "import" // an imported record
+)
 
 // Category returns the rating category of the game; ok is false when it has none.
 func (g Game) Category() (rating.Category, bool) { return rating.ForTimeControl(g.TimeControl) }
@@ -95,15 +115,16 @@ func (s *Store) CreateGame(ctx context.Context, g Game, clk *clock.State) (Game,
 	if g.Status == StatusStarted && g.Started.IsZero() {
 		g.Started = g.Created
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.writeGame(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO games (id, white_user_id, white_name, white_engine,
 			black_user_id, black_name, black_engine, rules, start_fen, time_control, rated, status, result,
-			termination, created_ms, started_ms, ended_ms)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+			termination, created_ms, started_ms, ended_ms, date_ms, white_key, black_key, repetition)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
 			g.ID, nullID(g.Players[0].UserID), sideName(g.Players[0]), g.Players[0].Engine,
 			nullID(g.Players[1].UserID), sideName(g.Players[1]), g.Players[1].Engine,
 			g.Rules.String(), g.StartFEN, g.TimeControl.String(), boolInt(g.Rated), string(g.Status),
-			g.Result.String(), g.Termination.String(), ms(g.Created), ms(g.Started), ms(g.Ended))
+			g.Result.String(), g.Termination.String(), ms(g.Created), ms(g.Started), ms(g.Ended),
+			ms(g.Created), nameKey(sideName(g.Players[0])), nameKey(sideName(g.Players[1])), g.Repetition)
 		switch unique, fk := constraint(err); {
 		case fk:
 			return fmt.Errorf("game: a player's account: %w", ErrNotFound)
@@ -135,7 +156,7 @@ const gameSelect = `SELECT g.id, g.white_user_id, COALESCE(wu.name, g.white_name
 	g.black_user_id, COALESCE(bu.name, g.black_name), g.black_engine, g.rules, g.start_fen,
 	g.time_control, g.rated, g.status, g.result, g.termination, g.white_rating, g.white_diff,
 	g.black_rating, g.black_diff, g.created_ms, g.started_ms, g.ended_ms,
-	(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)
+	(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.source, g.date_ms, g.repetition
 	FROM games g LEFT JOIN users wu ON wu.id = g.white_user_id LEFT JOIN users bu ON bu.id = g.black_user_id `
 
 type scanner interface{ Scan(...any) error }
@@ -145,13 +166,15 @@ func scanGame(row scanner) (Game, error) {
 	var wid, bid sql.NullInt64
 	var rules, tc, status, result, term string
 	var rated int
-	var created, started, ended int64
+	var created, started, ended, date int64
 	err := row.Scan(&g.ID, &wid, &g.Players[0].Name, &g.Players[0].Engine, &bid, &g.Players[1].Name,
 		&g.Players[1].Engine, &rules, &g.StartFEN, &tc, &rated, &status, &result, &term,
-		&g.RatingBefore[0], &g.RatingDiff[0], &g.RatingBefore[1], &g.RatingDiff[1], &created, &started, &ended, &g.Plies)
+		&g.RatingBefore[0], &g.RatingDiff[0], &g.RatingBefore[1], &g.RatingDiff[1], &created, &started, &ended, &g.Plies,
+		&g.Source, &date, &g.Repetition)
 	if err != nil {
 		return Game{}, err
 	}
+	g.Date = fromMS(date)
 	g.Players[0].UserID, g.Players[1].UserID = wid.Int64, bid.Int64
 	g.Rated, g.Status = rated != 0, Status(status)
 	g.Created, g.Started, g.Ended = fromMS(created), fromMS(started), fromMS(ended)
@@ -203,16 +226,33 @@ func (s *Store) GamesByUser(ctx context.Context, userID int64, limit, offset int
 // games to resume after a restart (StatusStarted) or the open challenges
 // (StatusCreated).
 func (s *Store) GamesByStatus(ctx context.Context, statuses ...Status) ([]Game, error) {
-	if len(statuses) == 0 {
-		return nil, nil
+	var out []Game
+	for _, st := range statuses {
+		// One query per status with the status written out, so that each
+		// uses its partial index (games_created, games_started).
+		var where string
+		switch st {
+		case StatusCreated:
+			where = `WHERE g.status = 'created'`
+		case StatusStarted:
+			where = `WHERE g.status = 'started'`
+		case StatusEnded:
+			where = `WHERE g.status = 'ended'`
+		case StatusAborted:
+			where = `WHERE g.status = 'aborted'`
+		default:
+			return nil, fmt.Errorf("store: games by status: unknown status %q", st)
+		}
+		gs, err := s.queryGames(ctx, where)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, gs...)
 	}
-	ph := make([]string, len(statuses))
-	args := make([]any, len(statuses))
-	for i, st := range statuses {
-		ph[i] = fmt.Sprintf("$%d", i+1)
-		args[i] = string(st)
-	}
-	return s.queryGames(ctx, `WHERE g.status IN (`+strings.Join(ph, ", ")+`) ORDER BY g.created_ms, g.id`, args...)
+	slices.SortFunc(out, func(a, b Game) int {
+		return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
+	})
+	return out, nil
 }
 
 // JoinGame seats side as pl in a game that is still StatusCreated and whose
@@ -221,9 +261,9 @@ func (s *Store) GamesByStatus(ctx context.Context, statuses ...Status) ([]Game, 
 func (s *Store) JoinGame(ctx context.Context, id string, pl toguz.Player, side Side) (Game, error) {
 	col := [2]string{"white", "black"}[pl]
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE games SET `+col+`_user_id = $1, `+col+`_name = $2, `+col+`_engine = $3
+		res, err := tx.ExecContext(ctx, `UPDATE games SET `+col+`_user_id = $1, `+col+`_name = $2, `+col+`_engine = $3, `+col+`_key = $5
 			WHERE id = $4 AND status = 'created' AND `+col+`_user_id IS NULL AND `+col+`_name = '' AND `+col+`_engine = 0`,
-			nullID(side.UserID), sideName(side), side.Engine, id)
+			nullID(side.UserID), sideName(side), side.Engine, id, nameKey(sideName(side)))
 		if _, fk := constraint(err); fk {
 			return fmt.Errorf("join game %s: account %d: %w", id, side.UserID, ErrNotFound)
 		}
@@ -317,16 +357,47 @@ func (s *Store) FinishGame(ctx context.Context, id string, f Finish) (Game, erro
 		cat, timed := g.Category()
 		if f.Status == StatusEnded && g.Rated && timed && f.Result != toguz.NoResult &&
 			g.Players[0].UserID != 0 && g.Players[1].UserID != 0 && g.Players[0].UserID != g.Players[1].UserID {
+			// A game with a bot on either side is rated in the bots'
+			// categories (the bot API).
+			var bots int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE id IN ($1, $2) AND bot = 1`,
+				g.Players[0].UserID, g.Players[1].UserID).Scan(&bots); err != nil {
+				return fmt.Errorf("store: finish game %s: %w", id, err)
+			}
+			if bots > 0 {
+				cat = cat.Bot()
+			}
 			if before, diff, err = rate(ctx, tx, g, cat, f); err != nil {
 				return err
 			}
 		}
+		// The opening is written once the game is over: the archive
+		// searches only finished games.
 		_, err = tx.ExecContext(ctx, `UPDATE games SET status = $1, result = $2, termination = $3, ended_ms = $4,
-			white_rating = $5, white_diff = $6, black_rating = $7, black_diff = $8 WHERE id = $9`,
+			white_rating = $5, white_diff = $6, black_rating = $7, black_diff = $8,
+			opening = COALESCE((SELECT `+s.dialect("group_concat", "string_agg")+`(CAST(hole AS TEXT) || ' ', '' ORDER BY ply) FROM moves m
+				WHERE m.game_id = $9 AND m.ply <= $10), '') WHERE id = $9`,
 			string(f.Status), f.Result.String(), f.Termination.String(), ms(f.At),
-			before[0], diff[0], before[1], diff[1], id)
+			before[0], diff[0], before[1], diff[1], id, openingPlies)
 		if err != nil {
 			return fmt.Errorf("store: finish game %s: %w", id, err)
+		}
+		if f.Status == StatusEnded && s.reviews && g.Plies > 0 {
+			if err := queueReview(ctx, tx, id, priorityPlayed, "", f.At, s.maxReviews); err != nil {
+				return err
+			}
+		}
+		// The opening explorer's trees learn the game in the same
+		// transaction: a query never sees a game ended but not counted.
+		if f.Status == StatusEnded && explorerCounts(g, f.Result) {
+			g.Result = f.Result
+			eg, err := explorerGameOf(ctx, tx, g, averageRating(before))
+			if err != nil {
+				return err
+			}
+			if err := s.addExplorer(ctx, tx, eg); err != nil {
+				return err
+			}
 		}
 		if f.Clock != nil {
 			return s.saveClock(ctx, tx, id, *f.Clock)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -25,7 +24,7 @@ func TestKillDuringWrites(t *testing.T) {
 		killChild(path)
 		return
 	}
-	path := filepath.Join(t.TempDir(), "kill.db")
+	path := sqliteBackend.db(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillDuringWrites$")
 	cmd.Env = append(os.Environ(), killChildEnv+"="+path)
 	out, err := cmd.StdoutPipe()

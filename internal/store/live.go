@@ -46,8 +46,9 @@ func liveNotFound(err error) error {
 
 // CreateGame stores a started game with its clock (not running yet).
 func (ls LiveStore) CreateGame(ctx context.Context, s live.Spec) error {
+	defer ls.S.observe("create_game", time.Now())
 	g := Game{ID: s.ID, Players: [2]Side{liveSide(s.White), liveSide(s.Black)}, Rules: s.Rules,
-		StartFEN: s.StartFEN, TimeControl: s.TC, Rated: s.Rated, Status: StatusStarted, Created: s.Created}
+		StartFEN: s.StartFEN, TimeControl: s.TC, Rated: s.Rated, Repetition: s.Repetition, Status: StatusStarted, Created: s.Created}
 	var clk *clock.State
 	if s.TC.Kind() != clock.Unlimited {
 		start, _, err := s.Start()
@@ -63,6 +64,7 @@ func (ls LiveStore) CreateGame(ctx context.Context, s live.Spec) error {
 
 // AddMove stores a move and the clock state after it in one transaction.
 func (ls LiveStore) AddMove(ctx context.Context, id string, ply int, m live.PlayedMove) error {
+	defer ls.S.observe("add_move", time.Now())
 	sm := Move{Ply: ply, Hole: m.Hole, Played: m.At, Clock: -1}
 	var clk *clock.State
 	if m.Clock != [2]time.Duration{} {
@@ -79,6 +81,7 @@ func (ls LiveStore) AddMove(ctx context.Context, id string, ply int, m live.Play
 // EndGame stores the ending; the store updates the ratings of a rated game
 // in the same transaction.
 func (ls LiveStore) EndGame(ctx context.Context, g live.Saved) error {
+	defer ls.S.observe("end_game", time.Now())
 	e := g.End
 	status := StatusEnded
 	if e.Status == live.Aborted {
@@ -94,6 +97,7 @@ func (ls LiveStore) EndGame(ctx context.Context, g live.Saved) error {
 
 // Game loads a game with its moves.
 func (ls LiveStore) Game(ctx context.Context, id string) (live.Saved, error) {
+	defer ls.S.observe("game", time.Now())
 	g, err := ls.S.Game(ctx, id)
 	if err != nil {
 		return live.Saved{}, liveNotFound(err)
@@ -103,6 +107,7 @@ func (ls LiveStore) Game(ctx context.Context, id string) (live.Saved, error) {
 
 // LiveGames loads every started game.
 func (ls LiveStore) LiveGames(ctx context.Context) ([]live.Saved, error) {
+	defer ls.S.observe("live_games", time.Now())
 	games, err := ls.S.GamesByStatus(ctx, StatusStarted)
 	if err != nil {
 		return nil, err
@@ -122,7 +127,8 @@ func (ls LiveStore) LiveGames(ctx context.Context) ([]live.Saved, error) {
 // and each move's clocks are the mover's stored time and the other's last.
 func (ls LiveStore) saved(ctx context.Context, g Game) (live.Saved, error) {
 	s := live.Saved{Spec: live.Spec{ID: g.ID, Rules: g.Rules, StartFEN: g.StartFEN,
-		White: liveSeat(g.Players[0]), Black: liveSeat(g.Players[1]), TC: g.TimeControl, Rated: g.Rated, Created: g.Created}}
+		White: liveSeat(g.Players[0]), Black: liveSeat(g.Players[1]), TC: g.TimeControl, Rated: g.Rated, Created: g.Created,
+		Repetition: g.Repetition}}
 	if g.Rated {
 		s.White.Rating, s.Black.Rating = g.RatingBefore[0], g.RatingBefore[1]
 	}
@@ -179,4 +185,10 @@ func (ls LiveStore) saved(ctx context.Context, g Game) (live.Saved, error) {
 		s.End = e
 	}
 	return s, nil
+}
+
+// TakeBack cuts game id's moves to the first plies and stores its clock.
+func (ls LiveStore) TakeBack(ctx context.Context, id string, plies int, clk *clock.State) error {
+	defer ls.S.observe("take_back", time.Now())
+	return liveNotFound(ls.S.TakeBack(ctx, id, plies, clk))
 }

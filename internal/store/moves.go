@@ -40,7 +40,7 @@ func (s *Store) AppendMove(ctx context.Context, gameID string, m Move, clk *cloc
 	if m.Clock >= 0 {
 		cl = m.Clock.Milliseconds()
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeGame(ctx, func(tx *sql.Tx) error {
 		var status string
 		var last int
 		err := tx.StmtContext(ctx, s.stmtNextPly).QueryRowContext(ctx, gameID).Scan(&status, &last)
@@ -69,7 +69,13 @@ func (s *Store) AppendMove(ctx context.Context, gameID string, m Move, clk *cloc
 }
 
 const (
-	sqlNextPly    = `SELECT status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1) FROM games WHERE id = $1`
+	sqlNextPly = `SELECT status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1) FROM games WHERE id = $1`
+	// PostgreSQL's: the game's row updated (to itself) takes its lock, so
+	// that the writes of one game's moves (writeGame, at READ COMMITTED)
+	// follow one another, and a serialisable FinishGame that read the
+	// game before the move committed must run again and see it.
+	sqlNextPlyPG = `UPDATE games SET status = status WHERE id = $1
+		RETURNING status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1)`
 	sqlInsertMove = `INSERT INTO moves (game_id, ply, hole, played_ms, clock_ms) VALUES ($1, $2, $3, $4, $5)`
 	sqlSaveClock  = `INSERT INTO game_clocks (game_id, white_ms, black_ms, turn, running, since_ms, stopped)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -100,7 +106,7 @@ func (s *Store) Moves(ctx context.Context, gameID string) ([]Move, error) {
 
 // SaveClock stores a game's clock state (on a start, a pause, a time bonus).
 func (s *Store) SaveClock(ctx context.Context, gameID string, st clock.State) error {
-	return s.write(ctx, func(tx *sql.Tx) error { return s.saveClock(ctx, tx, gameID, st) })
+	return s.writeGame(ctx, func(tx *sql.Tx) error { return s.saveClock(ctx, tx, gameID, st) })
 }
 
 func (s *Store) saveClock(ctx context.Context, tx *sql.Tx, gameID string, st clock.State) error {

@@ -54,7 +54,8 @@ func (s *Store) Perf(ctx context.Context, userID int64, cat rating.Category) (Pe
 	return perfTx(ctx, s.r, userID, cat)
 }
 
-// Perfs returns a user's rating in every category, indexed by category.
+// Perfs returns a user's rating in every category of the people's games
+// (rating.Categories), indexed by category.
 func (s *Store) Perfs(ctx context.Context, userID int64) ([len(rating.Categories)]Perf, error) {
 	var ps [len(rating.Categories)]Perf
 	for _, c := range rating.Categories {
@@ -75,6 +76,9 @@ func (s *Store) Perfs(ctx context.Context, userID int64) ([len(rating.Categories
 		c, err := rating.ParseCategory(cat)
 		if err != nil {
 			return ps, fmt.Errorf("store: ratings of %d: %w", userID, err)
+		}
+		if c.IsBot() {
+			continue // the bots' categories: Bots
 		}
 		p.Category, p.Updated = c, fromMS(updated)
 		ps[c] = p

@@ -160,5 +160,6 @@ func (ls LiveStore) MarkAlive(ctx context.Context, t time.Time) error { return l
 
 // SaveClocks stores the clocks of resumed games and marks the server alive.
 func (ls LiveStore) SaveClocks(ctx context.Context, clocks map[string]clock.State, alive time.Time) error {
+	defer ls.S.observe("save_clocks", time.Now())
 	return ls.S.SaveClocks(ctx, clocks, alive)
 }

@@ -19,7 +19,7 @@ type Session struct {
 
 // CreateSession stores a session; ErrNotFound when the user does not exist.
 func (s *Store) CreateSession(ctx context.Context, sess Session) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.writeGame(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO sessions (token_hash, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)`,
 			sess.TokenHash, sess.UserID, ms(sess.Created), ms(sess.Expires))
@@ -37,6 +37,7 @@ func (s *Store) CreateSession(ctx context.Context, sess Session) error {
 
 // SessionByTokenHash returns the session, expired or not, or ErrNotFound.
 func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (Session, error) {
+	defer s.observe("session", time.Now())
 	sess := Session{TokenHash: tokenHash}
 	var created, expires int64
 	err := s.r.QueryRowContext(ctx, `SELECT user_id, created_ms, expires_ms FROM sessions WHERE token_hash = $1`, tokenHash).

@@ -1,9 +1,12 @@
-// Package store keeps toguz's accounts, games and ratings in SQLite.
+// Package store keeps toguz's accounts, games and ratings in SQLite or
+// PostgreSQL.
 //
 // Features:
 //   - [Open]: a database file (pure-Go driver modernc.org/sqlite, no cgo) with
 //     WAL, busy_timeout and foreign_keys, its schema migrated by goose from the
-//     embedded migrations/ folder before Open returns.
+//     embedded migrations/ folder before Open returns; or, for a postgres://
+//     URL, a PostgreSQL database (postgres.go: pgx, the migrations/postgres/
+//     twins, serialisable transactions on a pool instead of the one writer).
 //   - One writer: every write runs on one goroutine that owns the single
 //     write connection, in transactions that begin IMMEDIATE, so writes are
 //     serialised in the process and never fail on a lock upgrade. Writes that
@@ -18,7 +21,28 @@
 //     ([Store.Perfs], [Store.RatingHistory], [Store.Leaderboard]; updated by
 //     FinishGame inside its transaction, so concurrent games cannot lose an
 //     update).
+//   - The archive (archive.go): imported games stored in one transaction,
+//     duplicates known by a canonical hash, a daily bound per importer
+//     ([Store.ImportGames]); the finished games searched by player, date,
+//     result, ruleset, opening and source ([Store.SearchGames]). An account's
+//     language ([Store.SetLang]).
+//   - The lessons of /learn (lessons.go): the exercises an account has
+//     solved ([Store.MarkExercise], [Store.Exercises]).
+//   - Studies and classes (studies.go): a study's header, members and roles
+//     and its chapters' records ([Store.CreateStudy], [Store.SaveChapter],
+//     [Store.Chapters], [Store.StudyRole]); a coach's classes and their
+//     students, invited and accepted ([Store.CreateClass],
+//     [Store.InviteStudent], [Store.AnswerClass]).
+//   - The opening explorer (explorer.go): the moves played from each position
+//     of the finished games' first 20 plies, per tree (the site, one player
+//     as one colour) and bucket, updated inside FinishGame's and
+//     ImportGames' transactions ([Store.Explorer]).
 //   - [LiveStore] (live.go): the store behind live.Store, for the live hub.
+//   - Reviews (reviews.go): the job queue of the games' reviews, a job
+//     queued by FinishGame (Options.Reviews) or on request for an imported
+//     game ([Store.RequestReview]), bounded (Options.MaxReviews), taken by
+//     the workers ([Store.NextReview], [Store.FinishReview]) and resumed
+//     after a restart ([Store.ResumeReviews]).
 //   - Restarts and sweeps (resume.go, sessions.go): when the server last ran
 //     ([Store.MarkAlive], [Store.LastAlive]), the clocks a restart rebuilt
 //     ([Store.SaveClocks]), the abandoned games aborted at start-up without
@@ -27,7 +51,8 @@
 //     ([Store.SweepSessions], Options.SessionSweep).
 //   - Errors callers test: [ErrNotFound], [ErrConflict], [ErrDuplicateName].
 //   - SQL with $1 placeholders and portable types (times and durations as
-//     BIGINT milliseconds), to be shared with PostgreSQL later.
+//     BIGINT milliseconds), shared with PostgreSQL; the few statements that
+//     differ have both forms (Store.dialect).
 //
 // A Store is safe for concurrent use.
 package store
@@ -60,7 +85,10 @@ var (
 	ErrDuplicateName = errors.New("name already taken")
 )
 
-//go:embed migrations/*.sql
+// The migrations of SQLite (migrations/) and of PostgreSQL
+// (migrations/postgres/), twins of the same numbers.
+//
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrations embed.FS
 
 // Options configure Open. The zero value is the production configuration.
@@ -72,14 +100,50 @@ type Options struct {
 	Rand io.Reader
 	// SyncFull makes every commit wait for the disk (PRAGMA synchronous=FULL).
 	// By default (NORMAL) a commit survives the process being killed but not
-	// the machine losing power.
+	// the machine losing power. PostgreSQL's commits wait for the disk unless
+	// its server's synchronous_commit is off; SyncFull changes nothing there.
 	SyncFull bool
 	// Readers is the size of the read-only connection pool; the number of
-	// CPUs when zero.
+	// CPUs when zero. On PostgreSQL, whose one pool reads and writes, the
+	// pool has Readers+3 connections (zero: 4 per CPU, at least 16).
 	Readers int
 	// SessionSweep is how often the expired sessions are deleted, in
 	// bounded batches (default DefaultSessionSweep; negative: never).
 	SessionSweep time.Duration
+	// Reviews makes FinishGame queue a review job for every game that
+	// ends with a move played (reviews.go), in the same transaction.
+	Reviews bool
+	// MaxReviews is the pending review jobs beyond which the oldest
+	// imported game's is dropped to make room (0: DefaultMaxReviews;
+	// negative: no bound).
+	MaxReviews int
+	// Observer is told how long the store's operations take (the server's
+	// metrics; nil: nobody). See [Observer] for the operations.
+	Observer Observer
+}
+
+// Observer is told the duration of each store operation, so that a server
+// can export them as metrics without the store knowing how. op is one of:
+//   - "write": one write, from its arrival at the writer's queue to its
+//     commit (what the caller waits);
+//   - "commit": one transaction of the writer, a batch of writes;
+//   - the live hub's operations through [LiveStore]: "create_game",
+//     "add_move", "end_game", "take_back", "save_clocks" (writes), "game"
+//     and "live_games" (reads);
+//   - "session": the session lookup that authenticates a request (a read).
+//
+// ObserveStore is called on the caller's goroutine (the writer's for
+// "commit") and must not block.
+type Observer interface {
+	ObserveStore(op string, d time.Duration)
+}
+
+// observe tells the observer, if any, that op took from start until now.
+// It is deferred as defer s.observe(op, time.Now()).
+func (s *Store) observe(op string, start time.Time) {
+	if s.obs != nil {
+		s.obs.ObserveStore(op, time.Since(start))
+	}
 }
 
 // DefaultSessionSweep is how often an open Store deletes the expired sessions.
@@ -87,10 +151,20 @@ const DefaultSessionSweep = time.Hour
 
 // Store is the database.
 type Store struct {
-	w    *sql.DB // the one writer connection, used only by the writer goroutine
-	r    *sql.DB // read-only connections
-	now  func() time.Time
-	rand io.Reader
+	w  *sql.DB // the one writer connection, used only by the writer goroutine (PostgreSQL: the pool, as r)
+	r  *sql.DB // read-only connections
+	pg bool    // PostgreSQL (postgres.go), not SQLite
+
+	pgSerial chan struct{}  // PostgreSQL: this process's turn at the writer lock (postgres.go)
+	pgMu     sync.Mutex     // guards pgWrites.Add against Close
+	pgWrites sync.WaitGroup // PostgreSQL's writes in progress, waited for by Close
+	now      func() time.Time
+	rand     io.Reader
+
+	obs        Observer // Options.Observer; nil: none
+	latest     int64    // the last embedded migration's version, applied by Open (Ready)
+	reviews    bool     // Options.Reviews
+	maxReviews int      // Options.MaxReviews; 0: no bound
 
 	commits atomic.Int64  // transactions committed, for tests of the grouping
 	reqs    chan writeReq // unbuffered: a request is never left behind in a buffer
@@ -105,21 +179,56 @@ type Store struct {
 	stmtNextPly, stmtInsertMove, stmtSaveClock *sql.Stmt
 	// The savepoints of group commit, one pair per write of a batch.
 	stmtSavepoint, stmtRelease, stmtRollbackTo *sql.Stmt
+	// The opening explorer's upserts (explorer.go), a row of each table per ply of a finished game.
+	stmtExplorerAdd, stmtExplorerSumAdd *sql.Stmt
 }
 
 // ErrClosed is returned by writes after Close.
 var ErrClosed = errors.New("store: closed")
 
-// Open opens (creating if needed) the database file at path and migrates it
-// to the latest schema.
-func Open(ctx context.Context, path string, opts Options) (*Store, error) {
-	s := &Store{now: opts.Now, rand: opts.Rand}
+// Open opens the store that dsn names and migrates it to the latest
+// schema: a PostgreSQL database for a postgres:// or postgresql:// URL
+// (postgres.go), otherwise an SQLite database file at that path (created
+// if needed). The rest of the server does not know which it has.
+func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
+	s := &Store{now: opts.Now, rand: opts.Rand, obs: opts.Observer, reviews: opts.Reviews, maxReviews: cmp.Or(opts.MaxReviews, DefaultMaxReviews)}
+	if s.maxReviews < 0 {
+		s.maxReviews = 0
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}
 	if s.rand == nil {
 		s.rand = rand.Reader
 	}
+	s.reqs, s.quit, s.stopped = make(chan writeReq), make(chan struct{}), make(chan struct{})
+	if IsPostgres(dsn) {
+		if err := s.openPostgres(ctx, dsn, opts); err != nil {
+			return nil, err
+		}
+		close(s.stopped) // no writer goroutine: each write has its own transaction
+	} else {
+		if err := s.openSQLite(ctx, dsn, opts); err != nil {
+			return nil, err
+		}
+		go s.writer()
+	}
+	s.swept = make(chan struct{})
+	if every := cmp.Or(opts.SessionSweep, DefaultSessionSweep); every > 0 {
+		go s.sweepSessions(every)
+	} else {
+		close(s.swept)
+	}
+	if err := s.addPendingExplorer(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openSQLite opens the database file at path: the one writer connection,
+// migrated and with its statements prepared, and the read-only pool.
+func (s *Store) openSQLite(ctx context.Context, path string, opts Options) error {
 	syncMode := "NORMAL"
 	if opts.SyncFull {
 		syncMode = "FULL"
@@ -139,20 +248,20 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	uri := "file:" + (&url.URL{Path: path}).EscapedPath() + "?"
 	var err error
 	if s.w, err = sql.Open("sqlite", uri+wq.Encode()); err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return fmt.Errorf("store: open %s: %w", path, err)
 	}
 	s.w.SetMaxOpenConns(1)
 	if err := s.w.PingContext(ctx); err != nil {
 		s.w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if err := migrate(ctx, s.w); err != nil {
+	if s.latest, err = migrate(ctx, s.w, goose.DialectSQLite3, "migrations"); err != nil {
 		s.w.Close()
-		return nil, fmt.Errorf("store: migrate %s: %w", path, err)
+		return fmt.Errorf("store: migrate %s: %w", path, err)
 	}
 	if err := s.prepare(ctx); err != nil {
 		s.w.Close()
-		return nil, err
+		return err
 	}
 	rq := url.Values{}
 	for k, v := range common {
@@ -161,8 +270,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	rq.Del("_journal_mode") // set once by the writer; it is persistent
 	rq.Set("_query_only", "1")
 	if s.r, err = sql.Open("sqlite", uri+rq.Encode()); err != nil {
+		s.closeStmts()
 		s.w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return fmt.Errorf("store: open %s: %w", path, err)
 	}
 	n := opts.Readers
 	if n <= 0 {
@@ -170,48 +280,78 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
-	s.reqs, s.quit, s.stopped = make(chan writeReq), make(chan struct{}), make(chan struct{})
-	go s.writer()
-	s.swept = make(chan struct{})
-	if every := cmp.Or(opts.SessionSweep, DefaultSessionSweep); every > 0 {
-		go s.sweepSessions(every)
-	} else {
-		close(s.swept)
-	}
-	return s, nil
+	return nil
 }
 
+// prepare prepares the statements of the hot paths on s.w; on PostgreSQL,
+// whose transactions each have their own connection, without the
+// savepoints of group commit.
 func (s *Store) prepare(ctx context.Context) error {
-	var err error
-	for _, p := range []struct {
+	stmts := []struct {
 		stmt **sql.Stmt
 		sql  string
 	}{
-		{&s.stmtNextPly, sqlNextPly},
+		{&s.stmtNextPly, s.dialect(sqlNextPly, sqlNextPlyPG)},
 		{&s.stmtInsertMove, sqlInsertMove},
 		{&s.stmtSaveClock, sqlSaveClock},
-		{&s.stmtSavepoint, `SAVEPOINT w`},
-		{&s.stmtRelease, `RELEASE w`},
-		{&s.stmtRollbackTo, `ROLLBACK TO w`},
-	} {
+		{&s.stmtExplorerAdd, s.dialect(sqlExplorerAdd, sqlExplorerAddPG)},
+		{&s.stmtExplorerSumAdd, s.dialect(sqlExplorerSumAdd, sqlExplorerSumAddPG)},
+	}
+	if !s.pg {
+		stmts = append(stmts, []struct {
+			stmt **sql.Stmt
+			sql  string
+		}{{&s.stmtSavepoint, `SAVEPOINT w`}, {&s.stmtRelease, `RELEASE w`}, {&s.stmtRollbackTo, `ROLLBACK TO w`}}...)
+	}
+	for _, p := range stmts {
+		var err error
 		if *p.stmt, err = s.w.PrepareContext(ctx, p.sql); err != nil {
+			s.closeStmts()
 			return fmt.Errorf("store: prepare: %w", err)
 		}
 	}
 	return nil
 }
 
-func migrate(ctx context.Context, db *sql.DB) error {
-	fsys, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return err
+// closeStmts closes the prepared statements.
+func (s *Store) closeStmts() error {
+	var errs []error
+	for _, st := range []*sql.Stmt{s.stmtNextPly, s.stmtInsertMove, s.stmtSaveClock, s.stmtSavepoint, s.stmtRelease, s.stmtRollbackTo, s.stmtExplorerAdd, s.stmtExplorerSumAdd} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, fsys)
-	if err != nil {
-		return err
+	return errors.Join(errs...)
+}
+
+// dialect returns the SQLite or the PostgreSQL form of a statement, for
+// the few that differ (docs/architecture.md lists them).
+func (s *Store) dialect(sqlite, postgres string) string {
+	if s.pg {
+		return postgres
 	}
-	_, err = p.Up(ctx)
-	return err
+	return sqlite
+}
+
+// migrate applies the migrations of folder dir to db.
+// migrate applies dir's migrations and returns the last one's version.
+func migrate(ctx context.Context, db *sql.DB, d goose.Dialect, dir string) (int64, error) {
+	fsys, err := fs.Sub(migrations, dir)
+	if err != nil {
+		return 0, err
+	}
+	p, err := goose.NewProvider(d, db, fsys)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return 0, err
+	}
+	srcs := p.ListSources()
+	if len(srcs) == 0 {
+		return 0, fmt.Errorf("no migrations in %s", dir)
+	}
+	return srcs[len(srcs)-1].Version, nil
 }
 
 // SchemaVersion returns the version of the last migration applied.
@@ -221,11 +361,36 @@ func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
 	return v, err
 }
 
-// Close waits for the writes in progress, then closes the database; the
+// Ready returns nil when the database answers a read within ctx and its
+// schema is the latest this program knows: a server's readiness check
+// (GET /readyz). A store that Open migrated is; one whose file another,
+// newer program has migrated further is not either.
+func (s *Store) Ready(ctx context.Context) error {
+	v, err := s.SchemaVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("store: not reachable: %w", err)
+	}
+	if v != s.latest {
+		return fmt.Errorf("store: schema version %d, want %d", v, s.latest)
+	}
+	return nil
+}
+
 // Synchronous returns the writer connection's PRAGMA synchronous: 1
 // (NORMAL) or 2 (FULL, Options.SyncFull), so that a server can say how
-// durable its commits are.
+// durable its commits are. On PostgreSQL it is 2 (a commit waits for the
+// disk) unless the server's synchronous_commit is off (0).
 func (s *Store) Synchronous(ctx context.Context) (int, error) {
+	if s.pg {
+		var setting string
+		if err := s.r.QueryRowContext(ctx, "SHOW synchronous_commit").Scan(&setting); err != nil {
+			return 0, fmt.Errorf("store: SHOW synchronous_commit: %w", err)
+		}
+		if setting == "off" {
+			return 0, nil
+		}
+		return 2, nil
+	}
 	var mode int
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		return tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&mode)
@@ -236,14 +401,19 @@ func (s *Store) Synchronous(ctx context.Context) (int, error) {
 	return mode, nil
 }
 
+// Close waits for the writes in progress, then closes the database; the
 // last connection's checkpoint folds the WAL into the file.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.quit)
 		<-s.stopped
 		<-s.swept
-		s.closeErr = errors.Join(s.stmtNextPly.Close(), s.stmtInsertMove.Close(), s.stmtSaveClock.Close(),
-			s.stmtSavepoint.Close(), s.stmtRelease.Close(), s.stmtRollbackTo.Close(), s.r.Close(), s.w.Close())
+		if s.pg {
+			s.pgWrites.Wait()
+			s.closeErr = errors.Join(s.closeStmts(), s.w.Close())
+			return
+		}
+		s.closeErr = errors.Join(s.closeStmts(), s.r.Close(), s.w.Close())
 	})
 	return s.closeErr
 }
@@ -267,6 +437,10 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	defer s.observe("write", time.Now())
+	if s.pg {
+		return s.writePG(ctx, sql.LevelSerializable, fn)
+	}
 	req := writeReq{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	select {
 	case s.reqs <- req:
@@ -276,6 +450,25 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return ctx.Err()
 	}
 	return <-req.done
+}
+
+// writeGame is write for the hot writes of one game's moves and clock
+// (AppendMove, TakeBack, SaveClock), which begin with stmtNextPly or write
+// only the clock's row, and for the writes that only insert rows whose
+// keys and references the database checks (CreateGame, CreateSession). On
+// PostgreSQL they run at READ COMMITTED and without the writer lock: the
+// lock of the game's row that stmtNextPly takes orders a game's moves,
+// where SERIALIZABLE's predicate locks on shared index pages would make the
+// moves of different games refuse each other, and the writer lock would
+// put every move and every new game of the site in one line.
+func (s *Store) writeGame(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if s.pg {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return s.writePG(ctx, sql.LevelReadCommitted, fn)
+	}
+	return s.write(ctx, fn)
 }
 
 // writer is the one goroutine that writes.
@@ -304,6 +497,7 @@ func (s *Store) writer() {
 
 // runBatch runs the writes of batch in one transaction and answers each.
 func (s *Store) runBatch(batch []writeReq) {
+	defer s.observe("commit", time.Now())
 	errs := make([]error, len(batch))
 	fail := func(err error) {
 		for _, r := range batch {
@@ -361,8 +555,11 @@ func (s *Store) runBatch(batch []writeReq) {
 	}
 }
 
-// constraint classifies a SQLite constraint error.
+// constraint classifies a constraint error of SQLite or PostgreSQL.
 func constraint(err error) (unique, foreignKey bool) {
+	if unique, foreignKey, ok := pgConstraint(err); ok {
+		return unique, foreignKey
+	}
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
 		return false, false

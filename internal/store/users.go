@@ -15,6 +15,7 @@ type User struct {
 	Name         string // as the user wrote it; unique regardless of case
 	PasswordHash string // argon2id PHC string
 	Created      time.Time
+	Lang         string // the interface language the user chose (an i18n tag); "" when none
 }
 
 // nameKey is the form in which names are unique.
@@ -38,12 +39,12 @@ func (s *Store) CreateUser(ctx context.Context, name, passwordHash string) (User
 	return u, nil
 }
 
-const userColumns = `id, name, password_hash, created_ms`
+const userColumns = `id, name, password_hash, created_ms, lang`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var u User
 	var created int64
-	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &created)
+	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &created, &u.Lang)
 	u.Created = fromMS(created)
 	return u, err
 }
@@ -73,6 +74,21 @@ func (s *Store) SetPasswordHash(ctx context.Context, id int64, hash string) erro
 		res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = $1 WHERE id = $2`, hash, id)
 		if err != nil {
 			return fmt.Errorf("store: set password of user %d: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("user %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// SetLang stores the interface language a user chose (the caller checks
+// that it is one of the site's; "" forgets the choice).
+func (s *Store) SetLang(ctx context.Context, id int64, lang string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE users SET lang = $1 WHERE id = $2`, lang, id)
+		if err != nil {
+			return fmt.Errorf("store: set language of user %d: %w", id, err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("user %d: %w", id, ErrNotFound)

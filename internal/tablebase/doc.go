@@ -1,16 +1,26 @@
-// Package tablebase solves the endgames of standard Toguz Kumalak exactly:
-// every position with up to N stones left on the board, with and without
-// tuzdiks, either side to move, under every split of the kazans.
+// Package tablebase solves the endgames of Toguz Kumalak exactly: every
+// position with up to N stones left on the board, with and without
+// tuzdiks, either side to move, under every split of the kazans, for the
+// standard game (N ≤ 12), Bestemshe (2×5, no tuzdik, N ≤ 30) and the 2×7
+// board (N ≤ 15); not for the older sowing, which the unplaying of moves
+// (frame.parents) does not know.
 //
 // # Index
 //
-//   - Solve computes the tables in memory, Generate writes them to a file
-//     (`toguz tablebase N`), Open and Parse read one back.
+//   - Solve computes the standard tables in memory, SolveWith any
+//     ruleset's; Generate writes them to a file (`toguz tablebase
+//     generate -ruleset R -stones N`), with a checkpoint per layer so that
+//     a stopped generation resumes; Open and Parse read one back.
 //   - Tables.ProbeWDL: the result under best play (win, draw, loss).
 //   - Tables.ProbeDTM: the result and the plies to the end, up to
 //     DistanceStones() stones on the board.
 //   - The engine's search asks ProbeDTM and ProbeWDL (engine.Tablebase) and
 //     makes the answers scores (engine.TablebaseScore).
+//   - Set holds the tables of several rulesets and answers each probe from
+//     the table of the position's own ruleset, never another's; OpenSet
+//     reads a file, or a directory's table of the most stones per ruleset
+//     (a ruleset without one is simply not in the set). The server, the
+//     engine's TablebasePath and the match referee use it.
 //   - Tables.Value: the two stored counts, below.
 //   - Verify checks tables against an independent reference solver
 //     (`toguz tablebase -verify FILE`).
@@ -21,7 +31,10 @@
 //
 // Take a position with k stones on the board, the side to move holding a in
 // his kazan and his opponent b = 162 − k − a. No move depends on the
-// kazans: they only decide when the game ends. Kazans never shrink, so a
+// kazans: they only decide when the game ends. (The standard game's
+// figures follow; the other rulesets are the same with their own total T
+// and winning score W = T/2 + 1: 50 and 26 in Bestemshe, 98 and 50 on the
+// 2×7 board.) Kazans never shrink, so a
 // player who reaches 82 has won whatever follows (the other cannot reach 82
 // too), and the game ends right then; at atsyrau the player not to move adds
 // his own side to his kazan and the counts decide. So the side to move wins
@@ -43,7 +56,8 @@
 // Then the side to move wins when a(B) ≥ 82 − a, loses when d(B) ≥ 82 − b,
 // and draws otherwise, for every kazan split at once; both cannot hold, as
 // (82 − a) + (82 − b) = k + 2 > k ≥ a(B) + d(B). The two counts, at most
-// MaxStones each, fit a byte: a in the low nibble, d in the high one. (The
+// N each, fit a byte when N ≤ 15: a in the low nibble, d in the high one;
+// deeper tables (Bestemshe's) take two bytes, a then d. (The
 // best final margin under play-out rules would not do: a cycle has no final
 // margin, and the kazan split decides whether a cycle is a draw or comes
 // after a win.)
@@ -76,18 +90,25 @@
 //
 // Positions are stored from the side to move's view (White's holes are the
 // mover's), so a position with Black to move is looked up with the sides
-// swapped. There are 73 tuzdik configurations (none; one of 8 holes for one
-// player; both, on different hole numbers); the stones of a board are ranked
-// among the k-stone boards of its configuration's free holes (18 less the
-// tuzdiks) in the combinatorial number system (stars and bars), a perfect
-// index: layer k has C(k+17, 17) + 16·C(k+16, 16) + 56·C(k+15, 15) positions.
-// The file (file.go) is a 56-byte header, the values, the distances and a
-// CRC-32C, written to a temporary file and renamed.
+// swapped. The standard board has 73 tuzdik configurations (none; one of 8
+// holes for one player; both, on different hole numbers), the 2×7 board 43,
+// Bestemshe one; the stones of a board are ranked among the k-stone boards
+// of its configuration's free holes (18 less the tuzdiks) in the
+// combinatorial number system (stars and bars), a perfect index: layer k
+// has C(k+17, 17) + 16·C(k+16, 16) + 56·C(k+15, 15) positions (Bestemshe:
+// C(k+9, 9)). The file (file.go) is a 56-byte header naming the ruleset,
+// the values, the distances and a CRC-32C, written to a temporary file and
+// renamed (package atomicfile). A generation with a checkpoint directory
+// (checkpoint.go) writes each layer there the same way as soon as it is
+// solved, values and distances apart, and reads back instead of solving
+// again whatever it finds there; a layer depends on nothing but the layers
+// below it, so the checkpoints of N stones serve N+1 too.
 //
 // # Size and generation time
 //
-// Values take one byte per position, distances k+1 bytes per position of
-// layer k:
+// Values take one byte per position (two above 15 stones), distances k+1
+// bytes per position of layer k. The README has the figures of the other
+// rulesets; the standard game's:
 //
 //	stones N   positions    values     distances up to N
 //	4            374,395    0.37 MB      1.8 MB

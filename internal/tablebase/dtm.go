@@ -12,20 +12,20 @@ import (
 // each split of the kazans where the game is not over, the plies to the end
 // under best play: the winner ends the game as soon as he can, the loser
 // holds out as long as he can. With k stones on the board the mover needs
-// r = 82 − kazan ∈ 1..k+1 more stones (the opponent then needs k+2−r), so
+// r = win − kazan ∈ 1..k+1 more stones (the opponent then needs k+2−r), so
 // position i of layer k has k+1 bytes, byte r−1 for need r. A draw stores 0;
 // whether a distance is a win or a loss comes from the value table.
 
 // dtmLayout places the distances: dtmOff[k] is where layer k starts.
 type dtmLayout struct {
 	stones int // −1: no distances
-	off    [MaxStones + 2]int64
+	off    [maxLayers + 2]int64
 }
 
 func newDTMLayout(lay *layout, stones int) dtmLayout {
 	d := dtmLayout{stones: stones}
 	for k := 0; k <= stones; k++ {
-		d.off[k+1] = d.off[k] + int64(k+1)*(lay.off[k][numConfigs]-lay.off[k][0])
+		d.off[k+1] = d.off[k] + int64(k+1)*(lay.end(k)-lay.start(k))
 	}
 	return d
 }
@@ -48,28 +48,24 @@ func (t *Tables) dtl(i int64, k, r int) int { return int(t.dist[t.slot(i, k, k+2
 // generation fail rather than store a wrong value.
 const maxDistance = 255
 
-// solveDistances computes the distances of layers 0..stones of t, whose
-// values must be solved. For each layer k and each need r, the positions
+// solveDistanceLayer computes the distances of layer k of t, whose values
+// and the distances below must be solved. For each layer k and each need r, the positions
 // where the mover can collect r (a ≥ r) and those where his opponent can
 // (d ≥ r) are solved together, in increasing distance (a bucket queue, as
 // in Dijkstra's algorithm): moves leaving the layer give their distance
 // from the layers below; a winning position takes the smallest distance
 // among its winning moves, and a losing one the largest among all its
 // moves, once every quiet move's result is known, found by unplaying moves.
-func solveDistances(ctx context.Context, t *Tables, stones, workers int, progress Progress) error {
-	t.dtm = newDTMLayout(t.lay, stones)
-	t.dist = make([]byte, t.dtm.size())
-	for k := 1; k <= stones; k++ {
-		n := t.lay.off[k][numConfigs] - t.lay.off[k][0]
-		s := &distSolver{t: t, k: k, lo: t.lay.off[k][0], n: n,
-			win: make([]uint16, n), loss: make([]uint16, n), quiet: make([]byte, n)}
-		for r := 1; r <= k; r++ {
-			if err := s.solve(ctx, r, workers); err != nil {
-				return err
-			}
-			if progress != nil {
-				progress("distances", k, int64(r), int64(k))
-			}
+func solveDistanceLayer(ctx context.Context, t *Tables, k, workers int, progress Progress) error {
+	n := t.lay.end(k) - t.lay.start(k)
+	s := &distSolver{t: t, k: k, lo: t.lay.start(k), n: n,
+		win: make([]uint16, n), loss: make([]uint16, n), quiet: make([]byte, n)}
+	for r := 1; r <= k; r++ {
+		if err := s.solve(ctx, r, workers); err != nil {
+			return err
+		}
+		if progress != nil {
+			progress("distances", k, int64(r), int64(k))
 		}
 	}
 	return nil
@@ -92,10 +88,7 @@ const (
 	doneBit    uint16 = 0x8000
 )
 
-func (s *distSolver) value(i int64) (a, d int) {
-	v := s.t.data[s.lo+i]
-	return int(v & 15), int(v >> 4)
-}
+func (s *distSolver) value(i int64) (a, d int) { return s.t.value(s.lo + i) }
 
 func (s *distSolver) solve(ctx context.Context, r, workers int) error {
 	// The moves leaving the layer, in parallel.
@@ -149,7 +142,10 @@ func (s *distSolver) solve(ctx context.Context, r, workers int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		for _, e := range buckets[dist] {
+		for n, e := range buckets[dist] {
+			if n&(1<<16-1) == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			i := int64(e >> 1)
 			if e&1 == 0 {
 				if s.win[i]&doneBit != 0 {
@@ -230,7 +226,7 @@ func (s *distSolver) exits(a, b int64, r int) error {
 			}
 			kc := s.k - gMe - gOpp
 			ci := t.lay.index(&child, kc)
-			ca, cd := int(t.data[ci]&15), int(t.data[ci]>>4)
+			ca, cd := t.value(ci)
 			if va >= r {
 				switch {
 				case gMe >= r:

@@ -17,20 +17,21 @@ import (
 //	offset   size  field
 //	0        8     magic "TOGUZTB\x00"
 //	8        4     format version (1)
-//	12       4     N, the largest number of stones on the board (0..MaxStones)
+//	12       4     N, the largest number of stones on the board (0..MaxStonesOf)
 //	16       4     M+1, where M ≤ N is the largest number of stones with distances (0: none)
 //	20       4     reserved, 0
-//	24       8     n, the number of values, which N fixes
+//	24       8     n, the bytes of the values, which N and the ruleset fix
 //	32       8     m, the number of distances, which M fixes
-//	40       16    ruleset name, NUL-padded ("standard")
-//	56       n     one value per position, in layout order
+//	40       16    ruleset name, NUL-padded ("standard", "bestemshe", "seven")
+//	56       n     one value per position, in layout order: a byte (the
+//	               mover's count in the low nibble) when N ≤ 15, else two
+//	               (the mover's count, then the opponent's)
 //	56+n     m     the distances, in dtmLayout order
 //	56+n+m   4     CRC-32C of every byte before it
 const (
 	fileMagic   = "TOGUZTB\x00"
 	fileVersion = 1
 	headerSize  = 56
-	rulesetName = "standard"
 )
 
 // ErrCorrupt is wrapped by every error about a table file that is not a
@@ -47,7 +48,7 @@ func (t *Tables) header() []byte {
 	binary.LittleEndian.PutUint32(h[16:], uint32(t.dtm.stones+1))
 	binary.LittleEndian.PutUint64(h[24:], uint64(len(t.data)))
 	binary.LittleEndian.PutUint64(h[32:], uint64(len(t.dist)))
-	copy(h[40:], rulesetName)
+	copy(h[40:], t.lay.g.name)
 	return h
 }
 
@@ -112,23 +113,26 @@ func Parse(b []byte) (*Tables, error) {
 	if v := binary.LittleEndian.Uint32(b[8:]); v != fileVersion {
 		return bad("format version %d, want %d", v, fileVersion)
 	}
-	if name := string(bytes.TrimRight(b[40:56], "\x00")); name != rulesetName {
-		return bad("ruleset %q, want %q", name, rulesetName)
+	name := string(bytes.TrimRight(b[40:56], "\x00"))
+	g := geometryNamed(name)
+	if g == nil {
+		return bad("ruleset %q, want standard, bestemshe or seven", name)
 	}
 	maxStones := binary.LittleEndian.Uint32(b[12:])
-	if maxStones > MaxStones {
-		return bad("%d stones, want at most %d", maxStones, MaxStones)
+	if maxStones > uint32(g.limit) {
+		return bad("%d stones, want at most %d for %s", maxStones, g.limit, name)
 	}
 	dtmStones := int(binary.LittleEndian.Uint32(b[16:])) - 1
 	if dtmStones > int(maxStones) {
 		return bad("distances up to %d stones, values only up to %d", dtmStones, maxStones)
 	}
-	lay := newLayout(int(maxStones))
+	lay := newLayout(g, int(maxStones))
+	w := valueWidth(int(maxStones))
 	dtm := newDTMLayout(lay, dtmStones)
 	n, m := binary.LittleEndian.Uint64(b[24:]), binary.LittleEndian.Uint64(b[32:])
-	if n != uint64(lay.size()) || m != uint64(dtm.size()) {
-		return bad("%d values and %d distances, want %d and %d for %d and %d stones",
-			n, m, lay.size(), dtm.size(), maxStones, dtmStones)
+	if n != uint64(lay.size()*w) || m != uint64(dtm.size()) {
+		return bad("%d bytes of values and %d distances, want %d and %d for %d and %d stones",
+			n, m, lay.size()*w, dtm.size(), maxStones, dtmStones)
 	}
 	if uint64(len(b)) != headerSize+n+m+4 {
 		return bad("%d bytes, want %d", len(b), headerSize+n+m+4)
@@ -137,5 +141,5 @@ func Parse(b []byte) (*Tables, error) {
 	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(b[len(body):]); got != want {
 		return bad("checksum %08x, want %08x", got, want)
 	}
-	return &Tables{lay: lay, data: body[headerSize : headerSize+n], dtm: dtm, dist: body[headerSize+n:]}, nil
+	return &Tables{lay: lay, w: w, data: body[headerSize : headerSize+n], dtm: dtm, dist: body[headerSize+n:]}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/toguz/toguz"
 )
 
 // Progress receives the progress of a generation: the stage ("values", then
@@ -16,53 +18,142 @@ import (
 // time.
 type Progress func(stage string, stones int, done, total int64)
 
-// Generate solves every position with up to maxStones stones on the board,
-// with distances to the end up to dtmStones stones (−1 for none), using all
-// CPUs, and writes the tables to dir/FileName(maxStones) (a temporary file
-// renamed into place). It returns the path written.
-func Generate(ctx context.Context, dir string, maxStones, dtmStones int, progress Progress) (string, error) {
-	t, err := Solve(ctx, maxStones, dtmStones, runtime.GOMAXPROCS(0), progress)
+// Options say what to solve.
+type Options struct {
+	// Rules is the ruleset: toguz.Standard(), toguz.Bestemshe() or
+	// toguz.Seven() (the zero value means Standard). MaxStonesOf gives how
+	// deep each may go.
+	Rules toguz.Rules
+	// Stones is the most stones on the board the tables cover, and
+	// DistanceStones the most with distances to the end (−1 for none,
+	// at most Stones).
+	Stones, DistanceStones int
+	// Workers is the number of goroutines; 0 means runtime.GOMAXPROCS.
+	Workers int
+	// Progress, if not nil, receives the progress.
+	Progress Progress
+	// Checkpoints, if not empty, is a directory where each solved layer
+	// is written as soon as it is done (atomically, with a checksum) and
+	// read back instead of solved again: a generation that was stopped
+	// resumes at the layer it was solving. See checkpoint.go.
+	Checkpoints string
+}
+
+// MaxStonesOf returns the most stones on the board a table of rules may
+// cover, and false when no tables exist for rules (only Standard, Bestemshe
+// and Seven have them).
+func MaxStonesOf(rules toguz.Rules) (int, bool) {
+	g := geometryOf(rules)
+	if g == nil {
+		return 0, false
+	}
+	return g.limit, true
+}
+
+// Generate solves what o asks, using all CPUs unless o.Workers says
+// otherwise, and writes the tables to dir/FileName(ruleset, o.Stones) (a
+// temporary file renamed into place). It returns the path written. With
+// o.Checkpoints set, the checkpoints are removed once the file is written.
+func Generate(ctx context.Context, dir string, o Options) (string, error) {
+	t, err := SolveWith(ctx, o)
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, FileName(maxStones))
+	path := filepath.Join(dir, FileName(t.lay.g.name, o.Stones))
 	if err := t.WriteFile(path); err != nil {
 		return "", err
+	}
+	if o.Checkpoints != "" {
+		if err := removeCheckpoints(o.Checkpoints, t); err != nil {
+			return path, err
+		}
 	}
 	return path, nil
 }
 
-// FileName is the name Generate gives the table of up to maxStones stones.
-func FileName(maxStones int) string { return fmt.Sprintf("standard-%d.tgtb", maxStones) }
+// FileName is the name Generate gives the table of the ruleset called
+// ruleset ("standard", "bestemshe", "seven") of up to maxStones stones.
+func FileName(ruleset string, maxStones int) string {
+	return fmt.Sprintf("%s-%d.tgtb", ruleset, maxStones)
+}
 
-// Solve computes the tables in memory with the given number of worker
-// goroutines; progress may be nil. It stops early, with ctx's error, when ctx
-// is cancelled.
+// RulesetName returns the name of rules in table files, and false when no
+// tables exist for them.
+func RulesetName(rules toguz.Rules) (string, bool) {
+	g := geometryOf(rules)
+	if g == nil {
+		return "", false
+	}
+	return g.name, true
+}
+
+// Solve computes the tables of the standard game in memory with the given
+// number of worker goroutines; progress may be nil. It is SolveWith for
+// toguz.Standard().
+func Solve(ctx context.Context, maxStones, dtmStones, workers int, progress Progress) (*Tables, error) {
+	return SolveWith(ctx, Options{Rules: toguz.Standard(), Stones: maxStones, DistanceStones: dtmStones,
+		Workers: max(workers, 1), Progress: progress})
+}
+
+// SolveWith computes the tables o asks for in memory. It stops early, with
+// ctx's error, when ctx is cancelled.
 //
 // The layers are solved from 0 stones up: a move never adds stones to the
 // board, so a layer depends only on itself and the layers below it. Within a
 // layer, play by quiet moves (which capture nothing and sow into no tuzdik)
 // can cycle, so a layer is solved as a reachability game, by attractors, for
 // each threshold X from k down to 1 (see solveLayer).
-func Solve(ctx context.Context, maxStones, dtmStones, workers int, progress Progress) (*Tables, error) {
-	if maxStones < 0 || maxStones > MaxStones {
-		return nil, fmt.Errorf("tablebase: %d stones: want 0..%d", maxStones, MaxStones)
+func SolveWith(ctx context.Context, o Options) (*Tables, error) {
+	if o.Rules == (toguz.Rules{}) {
+		o.Rules = toguz.Standard()
 	}
-	if dtmStones < -1 || dtmStones > maxStones {
-		return nil, fmt.Errorf("tablebase: distances up to %d stones: want −1..%d", dtmStones, maxStones)
+	g := geometryOf(o.Rules)
+	if g == nil {
+		return nil, fmt.Errorf("tablebase: no tables for the ruleset %s: only standard, bestemshe and seven", o.Rules)
 	}
+	if o.Stones < 0 || o.Stones > g.limit {
+		return nil, fmt.Errorf("tablebase: %s, %d stones: want 0..%d", g.name, o.Stones, g.limit)
+	}
+	if o.DistanceStones < -1 || o.DistanceStones > o.Stones {
+		return nil, fmt.Errorf("tablebase: distances up to %d stones: want −1..%d", o.DistanceStones, o.Stones)
+	}
+	workers := o.Workers
 	if workers < 1 {
-		workers = 1
+		workers = runtime.GOMAXPROCS(0)
 	}
-	lay := newLayout(maxStones)
-	t := &Tables{lay: lay, data: make([]byte, lay.size())}
-	for k := 0; k <= maxStones; k++ {
-		if err := solveLayer(ctx, t, k, workers, progress); err != nil {
+	lay := newLayout(g, o.Stones)
+	w := valueWidth(o.Stones)
+	t := &Tables{lay: lay, w: w, data: make([]byte, lay.size()*w)}
+	cp := checkpointer{dir: o.Checkpoints, t: t}
+	for k := 0; k <= o.Stones; k++ {
+		if ok, err := cp.load(stageValues, k); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := solveLayer(ctx, t, k, workers, o.Progress); err != nil {
+			return nil, err
+		}
+		if err := cp.save(stageValues, k); err != nil {
 			return nil, err
 		}
 	}
-	if err := solveDistances(ctx, t, dtmStones, workers, progress); err != nil {
-		return nil, err
+	t.dtm = newDTMLayout(t.lay, o.DistanceStones)
+	t.dist = make([]byte, t.dtm.size())
+	for k := 1; k <= o.DistanceStones; k++ {
+		if ok, err := cp.load(stageDistances, k); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := solveDistanceLayer(ctx, t, k, workers, o.Progress); err != nil {
+			return nil, err
+		}
+		if err := cp.save(stageDistances, k); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }
@@ -76,7 +167,7 @@ type layerSolver struct {
 	lo, n int64
 	// exits[i] packs, like a value, what the moves that leave the layer
 	// give: the mover's best (he can make sure of it), and the opponent's
-	// worst (k when no move leaves the layer).
+	// worst (k when no move leaves the layer); see exit and setExit.
 	exits []byte
 	// quiet[i] counts the quiet moves of position i whose result is not yet
 	// known to let its mover collect the current threshold.
@@ -103,8 +194,8 @@ type layerSolver struct {
 // never enter a set have 0 there.
 func solveLayer(ctx context.Context, t *Tables, k, workers int, progress Progress) error {
 	lay := t.lay
-	s := &layerSolver{t: t, k: k, lo: lay.off[k][0], n: lay.off[k][numConfigs] - lay.off[k][0]}
-	s.exits = make([]byte, s.n)
+	s := &layerSolver{t: t, k: k, lo: lay.start(k), n: lay.end(k) - lay.start(k)}
+	s.exits = make([]byte, s.n*valueWidth(k))
 	s.quiet = make([]byte, s.n)
 	total := s.n * 2
 	report := func(done int64) {
@@ -142,26 +233,29 @@ func solveLayer(ctx context.Context, t *Tables, k, workers int, progress Progres
 		return err
 	}
 
-	val := t.data[s.lo : s.lo+s.n]
 	var queue []uint32
 	for x := k; x >= 1; x-- {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		// The positions that reach x by leaving the layer.
-		for i := range val {
-			v, e := val[i], s.exits[i]
-			if v&15 == 0 && int(e&15) == x {
-				val[i] |= byte(x)
+		for i := range s.n {
+			va, vd := t.value(s.lo + i)
+			ea, ed := s.exit(i)
+			if va == 0 && ea == x {
+				t.setMover(s.lo+i, x)
 				queue = append(queue, uint32(i)<<1)
 			}
-			if v>>4 == 0 && s.quiet[i] == 0 && int(e>>4) == x {
-				val[i] |= byte(x) << 4
+			if vd == 0 && s.quiet[i] == 0 && ed == x {
+				t.setOpponent(s.lo+i, x)
 				queue = append(queue, uint32(i)<<1|1)
 			}
 		}
 		// Their consequences through quiet moves, at the same threshold.
-		for len(queue) > 0 {
+		for pops := 0; len(queue) > 0; pops++ {
+			if pops&(1<<16-1) == 0 && ctx.Err() != nil {
+				return ctx.Err() // a pass of a large layer takes minutes
+			}
 			e := queue[len(queue)-1]
 			queue = queue[:len(queue)-1]
 			var f frame
@@ -172,9 +266,11 @@ func solveLayer(ctx context.Context, t *Tables, k, workers int, progress Progres
 				f.parents(func(p *frame) {
 					j := lay.index(p, k) - s.lo
 					s.quiet[j]--
-					if s.quiet[j] == 0 && val[j]>>4 == 0 && int(s.exits[j]>>4) >= x {
-						val[j] |= byte(x) << 4
-						queue = append(queue, uint32(j)<<1|1)
+					if _, vd := t.value(s.lo + j); s.quiet[j] == 0 && vd == 0 {
+						if _, ed := s.exit(j); ed >= x {
+							t.setOpponent(s.lo+j, x)
+							queue = append(queue, uint32(j)<<1|1)
+						}
 					}
 				})
 			} else {
@@ -182,8 +278,8 @@ func solveLayer(ctx context.Context, t *Tables, k, workers int, progress Progres
 				// parent, by moving to f.
 				f.parents(func(p *frame) {
 					j := lay.index(p, k) - s.lo
-					if val[j]&15 == 0 {
-						val[j] |= byte(x)
+					if va, _ := t.value(s.lo + j); va == 0 {
+						t.setMover(s.lo+j, x)
 						queue = append(queue, uint32(j)<<1)
 					}
 				})
@@ -204,8 +300,10 @@ func (l *layout) frame(f *frame, k int, i int64) {
 	for off[c+1] <= i {
 		c++
 	}
-	unrank(&f.b, i-off[c], k, &configs[c])
-	f.t = configs[c].t
+	g := l.g
+	unrank(&f.b, i-off[c], k, &g.config[c])
+	f.t = g.config[c].t
+	f.h, f.tz = int8(g.holes), g.rules.Tuzdik
 }
 
 // evalExits evaluates the moves leaving the layer, and counts the quiet
@@ -217,7 +315,7 @@ func (s *layerSolver) evalExits(a, b int64) {
 		ms := f.moves()
 		if ms == 0 {
 			// Atsyrau: the opponent collects every stone left.
-			s.exits[i] = pack(0, s.k)
+			s.setExit(i, 0, s.k)
 			continue
 		}
 		best, worst, quiet := 0, s.k, 0
@@ -229,20 +327,54 @@ func (s *layerSolver) evalExits(a, b int64) {
 				quiet++
 				continue
 			}
-			v := s.t.data[s.t.lay.index(&child, s.k-gMe-gOpp)]
-			best = max(best, gMe+int(v>>4))
-			worst = min(worst, gOpp+int(v&15))
+			ca, cd := s.t.value(s.t.lay.index(&child, s.k-gMe-gOpp))
+			best = max(best, gMe+cd)
+			worst = min(worst, gOpp+ca)
 		}
-		s.exits[i] = pack(best, worst)
+		s.setExit(i, best, worst)
 		s.quiet[i] = byte(quiet)
 	}
 }
 
 // index returns the place of f, with k stones on the board, in the table.
 func (l *layout) index(f *frame, k int) int64 {
-	c := configOf(f.t)
-	return l.off[k][c] + rank(&f.b, &configs[c])
+	c := l.g.configOf(f.t)
+	return l.off[k][c] + rank(&f.b, &l.g.config[c])
 }
 
-// pack makes a value from what the mover and the opponent can force.
-func pack(mover, opponent int) uint8 { return uint8(mover | opponent<<4) }
+// exit returns what the moves of layer position i that leave the layer
+// give, and setExit stores it: in a byte up to 15 stones, like a value, in
+// two bytes above.
+func (s *layerSolver) exit(i int64) (best, worst int) {
+	if s.k <= nibbleStones {
+		e := s.exits[i]
+		return int(e & 15), int(e >> 4)
+	}
+	return int(s.exits[2*i]), int(s.exits[2*i+1])
+}
+
+func (s *layerSolver) setExit(i int64, best, worst int) {
+	if s.k <= nibbleStones {
+		s.exits[i] = byte(best | worst<<4)
+		return
+	}
+	s.exits[2*i], s.exits[2*i+1] = byte(best), byte(worst)
+}
+
+// setMover and setOpponent store one of the two counts of table index i,
+// whose count there is still 0.
+func (t *Tables) setMover(i int64, x int) {
+	if t.w == 1 {
+		t.data[i] |= byte(x)
+		return
+	}
+	t.data[2*i] = byte(x)
+}
+
+func (t *Tables) setOpponent(i int64, x int) {
+	if t.w == 1 {
+		t.data[i] |= byte(x) << 4
+		return
+	}
+	t.data[2*i+1] = byte(x)
+}

@@ -10,6 +10,7 @@ import (
 // board. It is immutable and safe for concurrent use.
 type Tables struct {
 	lay  *layout
+	w    int64  // bytes per value: 1 (two nibbles) up to 15 stones, else 2
 	data []byte // one value per position, indexed by layout
 	dtm  dtmLayout
 	dist []byte // distances to the end, indexed by dtm
@@ -18,6 +19,26 @@ type Tables struct {
 // MaxStones returns the largest number of stones on the board the tables
 // cover.
 func (t *Tables) MaxStones() int { return t.lay.maxStones }
+
+// Rules returns the ruleset the tables solve.
+func (t *Tables) Rules() toguz.Rules { return t.lay.g.rules }
+
+// value returns the two counts stored at table index i.
+func (t *Tables) value(i int64) (mover, opponent int) {
+	if t.w == 1 {
+		v := t.data[i]
+		return int(v & 15), int(v >> 4)
+	}
+	return int(t.data[2*i]), int(t.data[2*i+1])
+}
+
+// valueWidth is the bytes per value of a table of up to maxStones stones.
+func valueWidth(maxStones int) int64 {
+	if maxStones <= nibbleStones {
+		return 1
+	}
+	return 2
+}
 
 // DistanceStones returns the largest number of stones on the board for
 // which the tables hold distances to the end, −1 when they hold none.
@@ -52,20 +73,19 @@ func (w WDL) String() string {
 // side to move can make sure to add to his kazan from now on (in finite
 // time, whatever the opponent does), and opponent, the same for the
 // opponent. ok is false when p is not in the tables: another ruleset than
-// toguz.Standard (without play-out), or more than MaxStones() stones on the
-// board. It does not allocate.
+// Rules(), or more than MaxStones() stones on the board. It does not allocate.
 func (t *Tables) Value(p toguz.Position) (mover, opponent int, ok bool) {
 	i, _, ok := t.find(&p)
 	if !ok {
 		return 0, 0, false
 	}
-	v := t.data[i]
-	return int(v & 15), int(v >> 4), true
+	a, d := t.value(i)
+	return a, d, true
 }
 
 // find returns the index of p in the tables and the stones on its board.
 func (t *Tables) find(p *toguz.Position) (i int64, stones int, ok bool) {
-	if p.Rules() != toguz.Standard() {
+	if p.Rules() != t.lay.g.rules {
 		return 0, 0, false
 	}
 	f, k := frameOf(p)
@@ -86,7 +106,7 @@ func (t *Tables) ProbeDTM(p toguz.Position) (result WDL, plies int, ok bool) {
 		return Draw, 0, false
 	}
 	me := p.Turn()
-	r := toguz.Standard().WinningScore() - p.Kazan(me) // what the mover lacks
+	r := t.lay.g.win - p.Kazan(me) // what the mover lacks
 	switch {
 	case r <= 0:
 		return Win, 0, true
@@ -94,11 +114,11 @@ func (t *Tables) ProbeDTM(p toguz.Position) (result WDL, plies int, ok bool) {
 		// The opponent lacks k+2−r ≤ 0: he has won.
 		return Loss, 0, true
 	}
-	v := t.data[i]
+	a, d := t.value(i)
 	switch {
-	case int(v&15) >= r:
+	case a >= r:
 		result = Win
-	case int(v>>4) >= k+2-r:
+	case d >= k+2-r:
 		result = Loss
 	default:
 		return Draw, 0, true
@@ -108,10 +128,11 @@ func (t *Tables) ProbeDTM(p toguz.Position) (result WDL, plies int, ok bool) {
 
 // ProbeWDL returns the exact result of p under best play, from the side to
 // move's view, and ok=false when p is not in the tables (see Value). A game
-// that can go on for ever without either kazan reaching 82 is a draw. It
+// that can go on for ever without either kazan reaching the winning score
+// (82 in the standard game) is a draw. It
 // does not allocate.
 //
-// The side to move wins when he can make sure to collect the 82 − kazan
+// The side to move wins when he can make sure to collect the win − kazan
 // stones he lacks, loses when the opponent can, and draws otherwise; both
 // cannot hold, since they add up to more than the stones on the board
 // (see the package documentation).
@@ -121,7 +142,7 @@ func (t *Tables) ProbeWDL(p toguz.Position) (WDL, bool) {
 		return Draw, false
 	}
 	me := p.Turn()
-	win := toguz.Standard().WinningScore()
+	win := t.lay.g.win
 	switch {
 	case mover >= win-p.Kazan(me):
 		return Win, true

@@ -31,10 +31,17 @@ func tables(t testing.TB, n int) *Tables {
 	return tb
 }
 
-// randomPosition is randomBoard for the tests, which fail on an error.
+// randomPosition is randomBoard of the standard game for the tests, which
+// fail on an error.
 func randomPosition(t testing.TB, rng *rand.Rand, k, c int, turn toguz.Player, a int) toguz.Position {
 	t.Helper()
-	p, err := randomBoard(rng, k, c, turn, a)
+	return randomPositionOf(t, standard, rng, k, c, turn, a)
+}
+
+// randomPositionOf is randomBoard for the tests.
+func randomPositionOf(t testing.TB, g *geometry, rng *rand.Rand, k, c int, turn toguz.Player, a int) toguz.Position {
+	t.Helper()
+	p, err := randomBoard(rng, g, k, c, turn, a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,43 +49,71 @@ func randomPosition(t testing.TB, rng *rand.Rand, k, c int, turn toguz.Player, a
 }
 
 // positionOf is setupOf for the tests, which fail on an error.
-func positionOf(t testing.TB, f frame, tz tuzdiks, turn toguz.Player, a, b int) toguz.Position {
+func positionOf(t testing.TB, g *geometry, f frame, tz tuzdiks, turn toguz.Player, a, b int) toguz.Position {
 	t.Helper()
-	p, err := setupOf(f, tz, turn, a, b)
+	p, err := setupOf(g, f, tz, turn, a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
+// rulesets lists the geometry of every ruleset with tables.
+var rulesets = []*geometry{standard, geometryOf(toguz.Bestemshe()), geometryOf(toguz.Seven())}
+
+// randomFrame returns a board of g with k stones in configuration c: the
+// stones spread at random or, one time in four, most of them in one hole,
+// so that moves that go round the board more than once come up.
+func randomFrame(rng *rand.Rand, g *geometry, k, c int) frame {
+	cf := &g.config[c]
+	f := frame{t: cf.t, h: int8(g.holes), tz: g.rules.Tuzdik}
+	heap := 0
+	if rng.IntN(4) == 0 {
+		heap = k - rng.IntN(3)
+	}
+	hole := cf.free[rng.IntN(cf.nfree)]
+	for s := range k {
+		if s < heap {
+			f.b[hole]++
+			continue
+		}
+		f.b[cf.free[rng.IntN(cf.nfree)]]++
+	}
+	return f
+}
+
 func TestRankIsABijection(t *testing.T) {
-	for k := range 4 {
-		for c := range numConfigs {
-			n := blockSize(k, c)
-			seen := make([]bool, n)
-			// Every board of k stones, by counting in base k+1 over the
-			// free holes would be too many; unrank then rank instead,
-			// and check that the boards are distinct and valid.
-			boards := map[[ringSize]int8]bool{}
-			for r := range n {
-				var b [ringSize]int8
-				unrank(&b, r, k, &configs[c])
-				sum := 0
-				for h, v := range b {
-					if v < 0 || (int8(h) == configs[c].t.my || int8(h) == configs[c].t.opp) && v != 0 {
-						t.Fatalf("k=%d c=%d r=%d: bad board %v", k, c, r, b)
+	for _, g := range rulesets {
+		for k := range 4 {
+			for c := range g.nconf {
+				n := g.blockSize(k, c)
+				seen := make([]bool, n)
+				// Every board of k stones, by counting in base k+1 over
+				// the free holes would be too many; unrank then rank
+				// instead, and check that the boards are distinct and
+				// valid.
+				boards := map[[maxRing]int8]bool{}
+				cf := &g.config[c]
+				for r := range n {
+					var b [maxRing]int8
+					unrank(&b, r, k, cf)
+					sum := 0
+					for h, v := range b {
+						if v < 0 || (int8(h) == cf.t.my || int8(h) == cf.t.opp || h >= g.ring) && v != 0 {
+							t.Fatalf("%s k=%d c=%d r=%d: bad board %v", g.name, k, c, r, b)
+						}
+						sum += int(v)
 					}
-					sum += int(v)
+					if sum != k || boards[b] {
+						t.Fatalf("%s k=%d c=%d r=%d: board %v has %d stones or repeats", g.name, k, c, r, b, sum)
+					}
+					boards[b] = true
+					got := rank(&b, cf)
+					if got != r || seen[got] {
+						t.Fatalf("%s k=%d c=%d: rank(unrank(%d)) = %d", g.name, k, c, r, got)
+					}
+					seen[got] = true
 				}
-				if sum != k || boards[b] {
-					t.Fatalf("k=%d c=%d r=%d: board %v has %d stones or repeats", k, c, r, b, sum)
-				}
-				boards[b] = true
-				got := rank(&b, &configs[c])
-				if got != r || seen[got] {
-					t.Fatalf("k=%d c=%d: rank(unrank(%d)) = %d", k, c, r, got)
-				}
-				seen[got] = true
 			}
 		}
 	}
@@ -86,45 +121,57 @@ func TestRankIsABijection(t *testing.T) {
 
 func TestRankRoundTripRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		k, c := rng.IntN(MaxStones+1), rng.IntN(numConfigs)
-		cf := &configs[c]
-		var b [ringSize]int8
-		for range k {
-			b[cf.free[rng.IntN(cf.nfree)]]++
-		}
-		r := rank(&b, cf)
-		if r < 0 || r >= blockSize(k, c) {
-			t.Fatalf("rank %d out of [0,%d)", r, blockSize(k, c))
-		}
-		var got [ringSize]int8
-		unrank(&got, r, k, cf)
-		if got != b {
-			t.Fatalf("unrank(rank(%v)) = %v", b, got)
+	for _, g := range rulesets {
+		for range 20000 {
+			k, c := rng.IntN(g.limit+1), rng.IntN(g.nconf)
+			f := randomFrame(rng, g, k, c)
+			r := rank(&f.b, &g.config[c])
+			if r < 0 || r >= g.blockSize(k, c) {
+				t.Fatalf("%s: rank %d out of [0,%d)", g.name, r, g.blockSize(k, c))
+			}
+			var got [maxRing]int8
+			unrank(&got, r, k, &g.config[c])
+			if got != f.b {
+				t.Fatalf("%s: unrank(rank(%v)) = %v", g.name, f.b, got)
+			}
 		}
 	}
 }
 
 func TestConfigs(t *testing.T) {
-	for c := range numConfigs {
-		if got := configOf(configs[c].t); got != c {
-			t.Errorf("configOf(%+v) = %d, want %d", configs[c].t, got, c)
+	for _, g := range rulesets {
+		want := 1
+		if g.rules.Tuzdik {
+			want = 1 + (g.holes-1)*g.holes
 		}
+		if g.nconf != want {
+			t.Errorf("%s: %d tuzdik configurations, want %d", g.name, g.nconf, want)
+		}
+		for c := range g.nconf {
+			if got := g.configOf(g.config[c].t); got != c {
+				t.Errorf("%s: configOf(%+v) = %d, want %d", g.name, g.config[c].t, got, c)
+			}
+		}
+	}
+	if g := geometryOf(toguz.Pre1949()); g != nil {
+		t.Errorf("tables for the older sowing: %s", g.name)
 	}
 }
 
 // TestPlayMatchesRules checks the generator's move against the rules
-// library's on random positions of every tuzdik configuration.
+// library's on random positions of every ruleset and tuzdik configuration.
 func TestPlayMatchesRules(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for n := range 20000 {
-		k := rng.IntN(MaxStones + 1)
-		c := n % numConfigs
+	for n := range 60000 {
+		g := rulesets[n%len(rulesets)]
+		k := rng.IntN(g.limit + 1)
+		c := n / len(rulesets) % g.nconf
 		turn := toguz.Player(rng.IntN(2))
-		p := randomPosition(t, rng, k, c, turn, 80-k/2)
+		fr := randomFrame(rng, g, k, c)
+		p := positionOf(t, g, fr, fr.t, turn, g.win-2-k/2, g.total-k-(g.win-2-k/2))
 		f, stones := frameOf(&p)
-		if stones != k || f.t != configs[c].t {
-			t.Fatalf("frameOf: %d stones, tuzdiks %+v; want %d, %+v", stones, f.t, k, configs[c].t)
+		if stones != k || f != fr {
+			t.Fatalf("%s frameOf: %+v, %d stones; want %+v, %d", g.name, f, stones, fr, k)
 		}
 		for m := range p.LegalMoves().All() {
 			q := p.After(m)
@@ -148,18 +195,24 @@ func TestProbeMatchesReference(t *testing.T) {
 	if testing.Short() {
 		maxK, boards = 5, numConfigs
 	}
-	tb := tables(t, maxK)
-	rng := rand.New(rand.NewPCG(5, 6))
+	checkAgainstReference(t, tables(t, maxK), maxK, boards, 5)
+}
+
+// checkAgainstReference compares tb with the reference on boards random
+// boards of up to maxK stones, each under every kazan split where the game
+// is not over.
+func checkAgainstReference(t *testing.T, tb *Tables, maxK, boards int, seed uint64) {
+	g := tb.lay.g
+	rng := rand.New(rand.NewPCG(seed, 6))
 	ref := &reference{id: map[toguz.Position]int32{}}
 	var roots []int32
 	for n := range boards {
 		k := 1 + n%maxK
-		c := n % numConfigs
+		c := n % g.nconf
 		turn := toguz.Player(rng.IntN(2))
-		base := randomPosition(t, rng, k, c, turn, 81)
-		f, _ := frameOf(&base)
-		for a := 81 - k; a <= 81; a++ {
-			p := positionOf(t, f, configs[c].t, turn, a, 162-k-a)
+		f := randomFrame(rng, g, k, c)
+		for a := g.win - 1 - k; a <= g.win-1; a++ {
+			p := positionOf(t, g, f, f.t, turn, a, g.total-k-a)
 			roots = append(roots, ref.add(p))
 		}
 	}
@@ -251,7 +304,7 @@ func TestProbeDoesNotAllocate(t *testing.T) {
 
 func TestFileRoundTrip(t *testing.T) {
 	tb := tables(t, 4)
-	path := filepath.Join(t.TempDir(), FileName(4))
+	path := filepath.Join(t.TempDir(), FileName("standard", 4))
 	if err := tb.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
@@ -271,12 +324,13 @@ func TestFileRoundTrip(t *testing.T) {
 func TestGenerateWritesFile(t *testing.T) {
 	dir := t.TempDir()
 	calls := 0
-	path, err := Generate(context.Background(), dir, 3, 3, func(stage string, stones int, done, total int64) {
-		if done > total || stones > 3 {
-			t.Errorf("progress %d/%d on layer %d", done, total, stones)
-		}
-		calls++
-	})
+	path, err := Generate(context.Background(), dir, Options{Stones: 3, DistanceStones: 3, Workers: 2,
+		Progress: func(stage string, stones int, done, total int64) {
+			if done > total || stones > 3 {
+				t.Errorf("progress %d/%d on layer %d", done, total, stones)
+			}
+			calls++
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,13 +437,10 @@ func BenchmarkSolve(b *testing.B) {
 // positions with a quiet move to a position.
 func TestParentsInvertQuietMoves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for n := range 20000 {
-		k, c := rng.IntN(MaxStones+1), n%numConfigs
-		cf := &configs[c]
-		f := frame{t: cf.t}
-		for range k {
-			f.b[cf.free[rng.IntN(cf.nfree)]]++
-		}
+	for n := range 60000 {
+		g := rulesets[n%len(rulesets)]
+		k, c := rng.IntN(g.limit+1), n/len(rulesets)%g.nconf
+		f := randomFrame(rng, g, k, c)
 		for ms := f.moves(); ms != 0; ms &= ms - 1 {
 			i := bits.TrailingZeros16(ms)
 			child, gMe, gOpp := f.play(i)
@@ -444,5 +495,109 @@ func TestVerify(t *testing.T) {
 	cancel()
 	if _, err := Verify(ctx, tb, 6, 1); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestRulesetsMatchReference checks the tables of Bestemshe (wide values:
+// 16 stones, some boards with more stones in a hole than the ring has
+// holes) and of the 2×7 board against the reference, results and
+// distances, under every kazan split.
+func TestRulesetsMatchReference(t *testing.T) {
+	tests := []struct {
+		rules             toguz.Rules
+		stones, distances int
+		maxK, boards      int
+	}{
+		{toguz.Bestemshe(), 16, 12, 11, 16},
+		{toguz.Seven(), 6, 6, 6, 2 * 43},
+	}
+	if testing.Short() {
+		// The reference graph of 11-stone Bestemshe roots has millions of
+		// positions; TestParentsInvertQuietMoves covers moves that go
+		// round the board more than once.
+		tests[0].maxK, tests[0].boards = 9, 20
+		tests[1].maxK = 5
+	}
+	for _, tt := range tests {
+		t.Run(tt.rules.String(), func(t *testing.T) {
+			tb, err := SolveWith(context.Background(), Options{Rules: tt.rules, Stones: tt.stones,
+				DistanceStones: tt.distances, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tb.Rules() != tt.rules || tb.w != valueWidth(tt.stones) {
+				t.Fatalf("tables of %s, %d bytes a value", tb.Rules(), tb.w)
+			}
+			checkAgainstReference(t, tb, tt.maxK, tt.boards, 15)
+		})
+	}
+}
+
+// TestCheckpointsResume stops a generation in the middle and runs it again:
+// the second run solves only the layers the first did not finish, and the
+// tables are those of a run never stopped. A damaged checkpoint is an error.
+func TestCheckpointsResume(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := Options{Rules: toguz.Bestemshe(), Stones: 8, DistanceStones: 6, Workers: 2, Checkpoints: dir,
+		Progress: func(stage string, stones int, done, total int64) {
+			if stage == "distances" && stones == 4 {
+				cancel()
+			}
+		}}
+	if _, err := SolveWith(ctx, o); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: %v", err)
+	}
+	solved := map[string]bool{}
+	o.Progress = func(stage string, stones int, done, total int64) { solved[stage+string(rune('0'+stones))] = true }
+	got, err := SolveWith(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k <= 8; k++ {
+		if solved["values"+string(rune('0'+k))] {
+			t.Errorf("values of layer %d solved again", k)
+		}
+	}
+	for k := 1; k <= 6; k++ {
+		if again := solved["distances"+string(rune('0'+k))]; again != (k >= 4) {
+			t.Errorf("distances of layer %d solved in the second run: %v, want %v", k, again, k >= 4)
+		}
+	}
+	want, err := SolveWith(context.Background(), Options{Rules: toguz.Bestemshe(), Stones: 8, DistanceStones: 6, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.data, want.data) || !bytes.Equal(got.dist, want.dist) {
+		t.Fatal("resumed tables differ from tables solved at once")
+	}
+
+	// Generate removes its checkpoints once the table is written.
+	out := t.TempDir()
+	if _, err := Generate(context.Background(), out, Options{Rules: toguz.Bestemshe(), Stones: 8, DistanceStones: 6,
+		Checkpoints: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("checkpoints left after Generate: %v", err)
+	}
+
+	// A damaged checkpoint is reported, not trusted.
+	cp := checkpointer{dir: dir, t: want}
+	if err := cp.save(stageValues, 5); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(cp.name(stageValues, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[checkpointHeader+3] ^= 1
+	if err := os.WriteFile(cp.name(stageValues, 5), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.Progress = nil
+	if _, err := SolveWith(context.Background(), o); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("damaged checkpoint: %v, want ErrCorrupt", err)
 	}
 }

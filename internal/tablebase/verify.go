@@ -30,13 +30,14 @@ var ErrMismatch = errors.New("tables and reference disagree")
 // The graph of a few dozen roots of 9 stones takes minutes and gigabytes.
 func Verify(ctx context.Context, t *Tables, roots int, seed uint64) (VerifyReport, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x766572696679))
-	ref := &reference{id: map[toguz.Position]int32{}}
+	ref := &reference{id: map[toguz.Position]int32{}, ctx: ctx}
 	for n := range roots {
 		if err := ctx.Err(); err != nil {
 			return VerifyReport{}, err
 		}
 		k := max(t.MaxStones()-n%3, 1)
-		p, err := randomBoard(rng, k, rng.IntN(numConfigs), toguz.Player(n%2), 81-k+rng.IntN(k+1))
+		g := t.lay.g
+		p, err := randomBoard(rng, g, k, rng.IntN(g.nconf), toguz.Player(n%2), g.win-1-k+rng.IntN(k+1))
 		if err != nil {
 			return VerifyReport{}, err
 		}
@@ -68,30 +69,31 @@ func Verify(ctx context.Context, t *Tables, roots int, seed uint64) (VerifyRepor
 	return rep, nil
 }
 
-// randomBoard returns a standard position with k stones on the board in
-// tuzdik configuration c (mover's view), the given player to move and the
-// side to move holding kazan a.
-func randomBoard(rng *rand.Rand, k, c int, turn toguz.Player, a int) (toguz.Position, error) {
-	cf := &configs[c]
+// randomBoard returns a position of g's ruleset with k stones on the board
+// in tuzdik configuration c (mover's view), the given player to move and
+// the side to move holding kazan a.
+func randomBoard(rng *rand.Rand, g *geometry, k, c int, turn toguz.Player, a int) (toguz.Position, error) {
+	cf := &g.config[c]
 	var f frame
 	for range k {
 		f.b[cf.free[rng.IntN(cf.nfree)]]++
 	}
-	return setupOf(f, cf.t, turn, a, 162-k-a)
+	return setupOf(g, f, cf.t, turn, a, g.total-k-a)
 }
 
-// setupOf builds the position of frame board f with tuzdiks tz, seen from
-// turn, with kazans a (mover) and b.
-func setupOf(f frame, tz tuzdiks, turn toguz.Player, a, b int) (toguz.Position, error) {
-	s := toguz.Setup{Rules: toguz.Standard(), Turn: turn}
+// setupOf builds the position of g's ruleset of frame board f with tuzdiks
+// tz, seen from turn, with kazans a (mover) and b.
+func setupOf(g *geometry, f frame, tz tuzdiks, turn toguz.Player, a, b int) (toguz.Position, error) {
+	s := toguz.Setup{Rules: g.rules, Turn: turn}
 	me, opp := turn, turn.Other()
-	s.Board[me], s.Board[opp] = make([]int, 9), make([]int, 9)
-	for h := range 9 {
-		s.Board[me][h], s.Board[opp][h] = int(f.b[h]), int(f.b[h+9])
+	h := g.holes
+	s.Board[me], s.Board[opp] = make([]int, h), make([]int, h)
+	for i := range h {
+		s.Board[me][i], s.Board[opp][i] = int(f.b[i]), int(f.b[i+h])
 	}
 	s.Kazan[me], s.Kazan[opp] = a, b
 	if tz.my >= 0 {
-		s.Tuzdik[me] = int(tz.my) - 8
+		s.Tuzdik[me] = int(tz.my) - h + 1
 	}
 	if tz.opp >= 0 {
 		s.Tuzdik[opp] = int(tz.opp) + 1
@@ -109,6 +111,9 @@ func setupOf(f frame, tz tuzdiks, turn toguz.Player, a, b int) (toguz.Position, 
 // the opponent, lost when every move leads to a won one, and a draw when
 // neither ever holds (play can go on for ever).
 type reference struct {
+	// ctx, when set, stops an exploration that was cancelled: the graph
+	// of one root of 16 Bestemshe stones grows for minutes and gigabytes.
+	ctx      context.Context
 	id       map[toguz.Position]int32
 	pos      []toguz.Position
 	children [][]int32
@@ -122,7 +127,10 @@ func (r *reference) add(p toguz.Position) int32 {
 	r.id[p] = i
 	r.pos = append(r.pos, p)
 	r.children = append(r.children, nil)
-	for stack := []int32{i}; len(stack) > 0; {
+	for stack, steps := []int32{i}, 1; len(stack) > 0; steps++ {
+		if r.ctx != nil && steps&(1<<16-1) == 0 && r.ctx.Err() != nil {
+			return i // Verify reports the cancellation
+		}
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		q := r.pos[j]

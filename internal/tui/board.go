@@ -28,6 +28,12 @@ type Style struct {
 	Colour bool // ANSI colours; off, the board is plain text
 	Dots   bool // draw the stones as dots under (White) or over (Black) the counts
 	Flip   bool // White's row on top (seen from Black's side)
+	// HoleNames, when not empty, are the holes' traditional names, written
+	// under the board each after its hole number: HoleNames[k-1] for hole k
+	// (both players' hole k have the same name). HoleGlosses[k-1], where
+	// present and not empty, follows its name after a dash. Package
+	// internal/i18n has them in each language (i18n.Holes).
+	HoleNames, HoleGlosses []string
 }
 
 // LastMove is what the board highlights: the hole emptied and the hole where
@@ -162,8 +168,53 @@ func DrawBoard(w io.Writer, p toguz.Position, last LastMove, st Style) error {
 		dots(bottom, 1)
 	}
 	numbers(bottom)
+	b.WriteString(legend(n, st, paint))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// legend returns the lines naming the holes of a board of n, as many
+// entries a line as fit in 80 columns (at most 3), filled down each column
+// first and indented as the board's rows are:
+//
+//	1 арт             4 атсыратар       7 қандықақпан
+func legend(n int, st Style, paint func(sgr, s string) string) string {
+	type entry struct{ number, text string }
+	var es []entry
+	w := 0
+	for k := range min(n, len(st.HoleNames)) {
+		e := entry{fmt.Sprintf("%2d", k+1), st.HoleNames[k]}
+		if k < len(st.HoleGlosses) && st.HoleGlosses[k] != "" {
+			e.text += " — " + st.HoleGlosses[k]
+		}
+		es = append(es, e)
+		w = max(w, len([]rune(e.number+" "+e.text))+3)
+	}
+	if len(es) == 0 {
+		return ""
+	}
+	const margin = 6 // the rows' labels take 8; the numbers right-aligned
+	cols := 3
+	for cols > 1 && margin+cols*w > 80 {
+		cols--
+	}
+	rows := (len(es) + cols - 1) / cols
+	var b strings.Builder
+	for r := range rows {
+		b.WriteString(strings.Repeat(" ", margin))
+		for c := range cols {
+			i := c*rows + r
+			if i >= len(es) {
+				break
+			}
+			b.WriteString(paint(sgrNumber, es[i].number) + " " + es[i].text)
+			if c < cols-1 && i+rows < len(es) {
+				b.WriteString(strings.Repeat(" ", w-len([]rune(es[i].number+" "+es[i].text))))
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // sideName is the name of pl's side, capitalised.

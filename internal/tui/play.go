@@ -8,7 +8,9 @@
 //     drawing the board after every move; it returns the Game for the record.
 //   - DrawBoard draws a position in ANSI colour or plain text: Black's row on
 //     top from the last hole down to 1, White's below from 1 up, kazans,
-//     tuzdiks, the last move highlighted, stones as numbers and optional dots.
+//     tuzdiks, the last move highlighted, stones as numbers and optional dots,
+//     and optionally the holes' traditional names under the board
+//     (Style.HoleNames, HoleGlosses).
 //   - NewPly and ScoreSheet write moves in score-sheet notation ("76", "36x").
 //
 // The loop is line oriented rather than a full-screen program so that it

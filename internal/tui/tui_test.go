@@ -177,6 +177,10 @@ func TestDrawBoard(t *testing.T) {
 		{"board-flip.txt", Style{Flip: true}},
 		{"board-dots.txt", Style{Dots: true}},
 		{"board-colour.txt", Style{Colour: true}},
+		{"board-names-kk.txt", Style{HoleNames: []string{"арт", "тектұрмас", "атөтпес", "атсыратар", "бел", "белбасар", "қандықақпан", "көкмойын", "маңдай"}}},
+		{"board-names-ru.txt", Style{Flip: true, Colour: true,
+			HoleNames:   []string{"арт", "тектұрмас", "атөтпес", "атсыратар", "бел", "белбасар", "қандықақпан", "көкмойын", "маңдай"},
+			HoleGlosses: []string{"зад", "не стоит без дела", "конь не пройдёт", "изнуряет коня", "пояс", "за поясом", "кровавый капкан", "сизая шея", "лоб"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

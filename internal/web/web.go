@@ -12,12 +12,35 @@
 //     own data).
 //   - Static: the assets under /static/, each URL carrying a hash of its
 //     content (Asset) so that browsers may cache it for a year.
+//   - static/boardview.js: what board.js, analysis.js and study.js share:
+//     the position string read for display and the board's DOM pieces.
 //   - static/board.js: the board (2×9 holes with the stones drawn, kazans,
 //     tuzdik marks, hole numbers and names), moves by click or tap, the
 //     score-sheet move list, flip, sound, clocks, the websocket with
 //     reconnect and resync by ply, and the replay of finished games.
 //   - static/editor.js: the position editor's running stone count, and the
-//     server's verdict on the position (POST /api/positions/check).
+//     server's verdict on the position (POST /api/positions/check) and its
+//     FEN; a new ruleset or a pasted FEN reloads the editor (GET /editor).
+//   - static/learn.js: the lessons of /learn: each answer sent to the
+//     server's judge and its verdict shown; a guest's progress kept in
+//     localStorage, an account's read from the page (the store keeps it).
+//     The lessons' boards are drawn by the server (partials/learnboard.html).
+//   - static/puzzles.js: /puzzles: the move (a click or the keys 1–9) sent
+//     to the server's judge (POST /api/puzzles/{id}), its verdict, the
+//     solution and the puzzle rating shown; the streak's next link.
+//   - static/site.js, loaded by every page in <head>: the colour scheme
+//     (data-theme on <html> from localStorage before the first paint), the
+//     language switcher submitted on change, the ruleset descriptions.
+//   - static/engine.wasm: the rules and the engine compiled to WebAssembly
+//     (internal/engineweb, `go generate ./internal/engineweb`), with the Go
+//     toolchain's static/wasm_exec.js; static/engine-worker.js runs them in
+//     a Web Worker and static/engine-client.js, an ES module, wraps the
+//     worker for the pages that need the engine (and falls back to the
+//     server's /api/analysis and /api/positions/* without WebAssembly).
+//     static/offline.js is the offline engine game (/play-offline).
+//   - static/style.css: the site's colours are CSS variables (--bg, --fg,
+//     --panel, --accent, …) redefined for dark mode; use them, not literal
+//     colours. static/favicon.svg is also served at /favicon.ico (Favicon).
 //
 // The JavaScript implements no rule of the game (TestNoRulesInThePages):
 // the server sends the legal moves, each move's landing and capture, and
@@ -41,7 +64,7 @@ import (
 	"github.com/toguz/toguz/internal/i18n"
 )
 
-//go:embed templates/*.html static
+//go:embed templates/*.html templates/partials/*.html static
 var files embed.FS
 
 // Pages renders the pages.
@@ -59,12 +82,26 @@ type Page struct {
 	User      string // the name of who is logged in or the guest, "" for nobody
 	Guest     bool
 	HoleNames [9]string
+	Path      string // the page's own URL, for the language switcher
 	Data      any
 	cat       *i18n.Catalog
 }
 
 // T returns the text of key in the page's language.
 func (p *Page) T(key string, args ...any) string { return p.cat.T(p.Lang, key, args...) }
+
+// N returns the text of key in the page's language in the plural form
+// that n takes there.
+func (p *Page) N(key string, n int, args ...any) string { return p.cat.N(p.Lang, key, n, args...) }
+
+// Outcome returns how a game ended, a sentence in the page's language
+// (i18n.Catalog.Outcome, the score not known).
+func (p *Page) Outcome(result, termination string) string {
+	return p.cat.Outcome(p.Lang, result, termination, nil)
+}
+
+// Languages returns the languages of the switcher.
+func (p *Page) Languages() []i18n.Language { return i18n.Languages() }
 
 // NewPage returns the data of a page in lang.
 func (ps *Pages) NewPage(lang, title string, data any) *Page {
@@ -100,11 +137,17 @@ func NewPages(cat *i18n.Catalog) (*Pages, error) {
 		} else {
 			w.Header().Set("Cache-Control", "no-cache")
 		}
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			// Set, not guessed from the system's MIME table: browsers
+			// compile a module while it downloads only under this type.
+			w.Header().Set("Content-Type", "application/wasm")
+		}
 		fileServer.ServeHTTP(w, r)
 	})
 	funcs := template.FuncMap{
 		"asset": ps.Asset,
 		"add":   func(a, b int) int { return a + b },
+		"kib":   func(n int64) float64 { return float64(n) / 1024 },
 		// json writes a value for the scripts, in a data-* attribute.
 		"json": func(v any) (string, error) {
 			b, err := json.Marshal(v)
@@ -117,7 +160,7 @@ func NewPages(cat *i18n.Catalog) (*Pages, error) {
 			return (v - lo) / (hi - lo) * 100
 		},
 	}
-	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html")
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/partials/*.html")
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +191,34 @@ func (ps *Pages) Asset(name string) string {
 func (ps *Pages) Static() http.Handler { return ps.static }
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// RenderPartial writes the partial template name (templates/partials)
+// with p alone, without the layout: a part of a page that a script
+// fetches again (the game review's section).
+func (ps *Pages) RenderPartial(w io.Writer, name string, p *Page) error {
+	t, ok := ps.pages["error"] // every page's set holds the partials
+	if !ok {
+		return fmt.Errorf("web: no page set for partial %q", name)
+	}
+	b := bufPool.Get().(*bytes.Buffer)
+	b.Reset()
+	defer bufPool.Put(b)
+	if err := t.ExecuteTemplate(b, name, p); err != nil {
+		return fmt.Errorf("web: render partial %s: %w", name, err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// RenderPart renders the template part defined in page name's set,
+// without the layout: a fragment a page's script fetches again.
+func (ps *Pages) RenderPart(w io.Writer, name, part string, p *Page) error {
+	t, ok := ps.pages[name]
+	if !ok {
+		return fmt.Errorf("web: no page %q", name)
+	}
+	return t.ExecuteTemplate(w, part, p)
+}
 
 // Render writes page name with p. The page is rendered to a buffer first, so
 // a template error never sends half a page.

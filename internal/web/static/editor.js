@@ -8,6 +8,7 @@
   if (!form) return;
   const out = document.getElementById('editor-total');
   const errBox = document.getElementById('editor-error');
+  const fen = document.getElementById('editor-fen');
   const want = parseInt(form.dataset.total, 10);
   const holes = form.querySelectorAll('.hole-input').length / 2;
   const num = (name) => {
@@ -49,6 +50,10 @@
       if (mine !== seq) return;
       showError(a.ok ? '' : (a.error && a.error.message) || '');
       form.dataset.checked = a.ok ? 'ok' : 'bad';
+      // The FEN of the position, as the server writes it; a position it
+      // refuses has none, so the last good one is shown struck out.
+      if (a.ok && a.fen) fen.textContent = a.fen;
+      fen.classList.toggle('bad', !a.ok);
     }).catch(() => { /* offline: the server judges on submit */ });
   }
 
@@ -58,4 +63,14 @@
     timer = setTimeout(check, 300);
   });
   total();
+
+  // The ruleset and FEN form: a new ruleset shows its starting position,
+  // a pasted FEN its position, both from the server (GET /editor); the
+  // button does the same without JavaScript.
+  const setup = document.getElementById('editor-setup');
+  if (setup) {
+    const paste = setup.elements.fen;
+    setup.elements.ruleset.addEventListener('change', () => { paste.value = ''; setup.submit(); });
+    paste.addEventListener('paste', () => setTimeout(() => { if (paste.value.trim()) setup.submit(); }, 0));
+  }
 })();

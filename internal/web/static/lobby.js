@@ -7,6 +7,9 @@
   const table = document.getElementById('seeks');
   const challenge = document.getElementById('challenge');
   let seeks = [], limit = 50;
+  const parse = (s) => { try { return JSON.parse(s || '{}'); } catch (e) { return {}; } };
+  const rulesets = table ? parse(table.dataset.tRulesets) : {};
+  const colors = table ? parse(table.dataset.tColors) : {};
   function connect() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(proto + '//' + location.host + '/api/lobby/ws');
@@ -42,14 +45,20 @@
     body.textContent = '';
     if (!seeks.length) {
       const tr = document.createElement('tr'); tr.className = 'empty';
-      const td = document.createElement('td'); td.colSpan = 5; td.textContent = t.tEmpty;
+      const td = document.createElement('td'); td.colSpan = 6; td.textContent = t.tEmpty;
       tr.appendChild(td); body.appendChild(tr); return;
     }
     for (const s of seeks) {
-      const tr = document.createElement('tr');
-      for (const v of [s.by, s.tc || '∞', s.rated ? t.tRated : t.tCasual, s.color]) {
-        const td = document.createElement('td'); td.textContent = v; tr.appendChild(td);
-      }
+      const tr = document.createElement('tr'); tr.dataset.seek = s.id;
+      // The texts are the page's language's, from the server (data-t-*);
+      // the player's name is data, marked translate="no".
+      const cells = [s.by, s.tc || '∞', rulesets[s.ruleset] || s.ruleset, s.rated ? t.tRated : t.tCasual, colors[s.color] || s.color];
+      cells.forEach((v, i) => {
+        const td = document.createElement('td'); td.textContent = v;
+        if (i === 0) td.setAttribute('translate', 'no');
+        if (i >= 3) td.className = 'opt'; // left out on a phone (style.css)
+        tr.appendChild(td);
+      });
       const td = document.createElement('td');
       const url = '/challenge/' + encodeURIComponent(s.id);
       // One's own seek is offered for cancelling, never for playing.

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/opendb"
+	"github.com/toguz/toguz/internal/store"
+)
+
+// TestExportDB writes a server's rated game into the month's file.
+func TestExportDB(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "toguz.db")
+	ctx := context.Background()
+	st, err := store.Open(ctx, db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := st.CreateUser(ctx, "abai", "x")
+	b, _ := st.CreateUser(ctx, "bolat", "x")
+	g, err := st.CreateGame(ctx, store.Game{Players: [2]store.Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
+		TimeControl: clock.TimeControl{Base: 5 * time.Minute}, Rated: true, Status: store.StatusStarted}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.FinishGame(ctx, g.ID, store.Finish{Status: store.StatusEnded, Result: toguz.BlackWins, Termination: toguz.ByResignation}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	dir := filepath.Join(t.TempDir(), "out")
+	code, out, errs := runRecordCmd(t, "export-db", "-db", db, "-o", dir)
+	name := opendb.FileName(g.Created)
+	if code != 0 || !strings.Contains(out, name+"\t1 games") {
+		t.Fatalf("exit %d, %q %q", code, out, errs)
+	}
+	if fs, err := opendb.List(dir); err != nil || len(fs) != 1 || fs[0].Games != 1 {
+		t.Errorf("List: %+v, %v", fs, err)
+	}
+}

@@ -1,0 +1,189 @@
+// Package bus is the message bus between the server's nodes: NATS, through
+// github.com/nats-io/nats.go, behind the small seam the live hub needs
+// (live.Bus). Embedded runs a NATS server in-process
+// (github.com/nats-io/nats-server/v2) for tests and for a single machine.
+package bus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+)
+
+// Bus is one connection to NATS.
+type Bus struct {
+	nc  *nats.Conn
+	log *slog.Logger
+	obs Observer
+}
+
+// Observer is told how long each publish, request and handled message
+// took (internal/metrics' *Metrics is one: toguz_bus_seconds).
+type Observer interface {
+	ObserveBus(op string, d time.Duration)
+}
+
+// Observe makes b tell o how long its operations take; call it before
+// the first.
+func (b *Bus) Observe(o Observer) { b.obs = o }
+
+func (b *Bus) observe(op string, start time.Time) {
+	if b.obs != nil {
+		b.obs.ObserveBus(op, time.Since(start))
+	}
+}
+
+// Connect connects to the NATS server at url (nats://host:port), as name
+// (shown by the server's monitoring). The connection reconnects by itself
+// for as long as it is open; messages published meanwhile are buffered.
+func Connect(url, name string, log *slog.Logger) (*Bus, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	b := &Bus{log: log}
+	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
+		nats.ErrorHandler(func(_ *nats.Conn, s *nats.Subscription, err error) {
+			subj := ""
+			if s != nil {
+				subj = s.Subject
+			}
+			log.Error("bus", "subject", subj, "err", err)
+		}),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil { // nil: closed by Close
+				log.Warn("bus: disconnected", "err", err)
+			}
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) { log.Info("bus: reconnected", "url", nc.ConnectedUrl()) }))
+	if err != nil {
+		return nil, fmt.Errorf("bus: connect %s: %w", url, err)
+	}
+	b.nc = nc
+	return b, nil
+}
+
+// Publish sends data on subject.
+func (b *Bus) Publish(subject string, data []byte) error {
+	defer b.observe("publish", time.Now())
+	if err := b.nc.Publish(subject, data); err != nil {
+		return fmt.Errorf("bus: publish %s: %w", subject, err)
+	}
+	return nil
+}
+
+// Request sends data on subject and waits for the first reply, until ctx
+// ends.
+func (b *Bus) Request(ctx context.Context, subject string, data []byte) ([]byte, error) {
+	defer b.observe("request", time.Now())
+	m, err := b.nc.RequestWithContext(ctx, subject, data)
+	if err != nil {
+		return nil, fmt.Errorf("bus: request %s: %w", subject, err)
+	}
+	return m.Data, nil
+}
+
+// pending bounds what one subscription queues for its handler: past it
+// NATS drops messages (and the error handler logs it), so it is large: a
+// dropped move message would leave a socket waiting for its resync.
+const (
+	pendingMsgs  = 1 << 20
+	pendingBytes = 256 << 20
+)
+
+// Subscribe calls f for each message on subject, one at a time, in the
+// order they arrived; reply answers a request (it does nothing for a
+// plain message).
+func (b *Bus) Subscribe(subject string, f func(subject string, data []byte, reply func([]byte))) (func(), error) {
+	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
+		defer b.observe("handle", time.Now())
+		f(m.Subject, m.Data, func(d []byte) {
+			if m.Reply == "" {
+				return
+			}
+			if err := m.Respond(d); err != nil {
+				b.log.Error("bus: reply", "subject", m.Subject, "err", err)
+			}
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bus: subscribe %s: %w", subject, err)
+	}
+	if err := sub.SetPendingLimits(pendingMsgs, pendingBytes); err != nil {
+		sub.Unsubscribe()
+		return nil, fmt.Errorf("bus: subscribe %s: %w", subject, err)
+	}
+	return func() { sub.Unsubscribe() }, nil
+}
+
+// QueueSubscribe is Subscribe within the queue group queue: each message
+// goes to one subscriber of the group (the review workers share their
+// jobs so).
+func (b *Bus) QueueSubscribe(subject, queue string, f func(subject string, data []byte, reply func([]byte))) (func(), error) {
+	sub, err := b.nc.QueueSubscribe(subject, queue, func(m *nats.Msg) {
+		f(m.Subject, m.Data, func(d []byte) {
+			if err := m.Respond(d); err != nil {
+				b.log.Error("bus: reply", "subject", m.Subject, "err", err)
+			}
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bus: subscribe %s (%s): %w", subject, queue, err)
+	}
+	return func() { sub.Unsubscribe() }, nil
+}
+
+// NoResponders reports whether err is a request that nobody subscribes to.
+func NoResponders(err error) bool { return errors.Is(err, nats.ErrNoResponders) }
+
+// Flush waits until the server has received everything published so far.
+func (b *Bus) Flush(ctx context.Context) error { return b.nc.FlushWithContext(ctx) }
+
+// Close closes the connection.
+func (b *Bus) Close() { b.nc.Close() }
+
+// Embedded is a NATS server running in this process.
+type Embedded struct {
+	s *server.Server
+}
+
+// StartEmbedded starts a NATS server listening on addr (host:port; port 0
+// picks a free one) and waits until it accepts connections.
+func StartEmbedded(addr string) (*Embedded, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("bus: embedded server address %q: %w", addr, err)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		return nil, fmt.Errorf("bus: embedded server port %q: %w", port, err)
+	}
+	if p == 0 {
+		p = server.RANDOM_PORT
+	}
+	s, err := server.NewServer(&server.Options{Host: host, Port: p, NoSigs: true, NoLog: true, MaxPayload: 8 << 20})
+	if err != nil {
+		return nil, fmt.Errorf("bus: embedded server: %w", err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		s.Shutdown()
+		return nil, errors.New("bus: embedded server did not start")
+	}
+	return &Embedded{s: s}, nil
+}
+
+// URL returns the address clients connect to (nats://host:port).
+func (e *Embedded) URL() string { return e.s.ClientURL() }
+
+// Close stops the server.
+func (e *Embedded) Close() {
+	e.s.Shutdown()
+	e.s.WaitForShutdown()
+}

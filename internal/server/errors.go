@@ -1,0 +1,275 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/live"
+)
+
+// apiError is an error with an HTTP status, an API code and a message in
+// the catalog (locales/*/errors.json), written in the language of the
+// request that gets it: the code is for programs, the message for people.
+type apiError struct {
+	Status int
+	Code   live.Code
+	Key    string // the message's catalog key
+	Args   []any  // its arguments; a msgArg is put in the request's language
+	// Detail is the English text of the error behind the message (the
+	// rules library's, the clock's, live's): the API's "detail" field,
+	// and the end of the message in English, so that nothing it says is
+	// lost there.
+	Detail string
+}
+
+func (e *apiError) Error() string {
+	s := string(e.Code) + ": " + e.Key
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
+}
+
+// newError returns the error of status and code with the message key.
+func newError(status int, code live.Code, key string, args ...any) *apiError {
+	return &apiError{Status: status, Code: code, Key: key, Args: args}
+}
+
+func badRequest(code live.Code, key string, args ...any) *apiError {
+	return newError(http.StatusBadRequest, code, key, args...)
+}
+
+// withDetail returns e with the English text of err as its detail.
+func (e *apiError) withDetail(err error) *apiError {
+	if err != nil {
+		e.Detail = err.Error()
+	}
+	return e
+}
+
+// msgArg is an argument of a message that is itself text in the
+// message's language (where in a record an error is).
+type msgArg interface {
+	text(c *i18n.Catalog, lang string) string
+}
+
+// message returns e's message in lang.
+func message(c *i18n.Catalog, lang string, e *apiError) string {
+	args := make([]any, len(e.Args))
+	for i, a := range e.Args {
+		if m, ok := a.(msgArg); ok {
+			a = m.text(c, lang)
+		}
+		args[i] = a
+	}
+	s := c.T(lang, e.Key, args...)
+	if e.Detail != "" && lang == "en" && !strings.Contains(strings.ToLower(s), strings.ToLower(e.Detail)) {
+		s = strings.TrimSuffix(s, ".") + ": " + e.Detail
+		if !strings.HasSuffix(s, ".") {
+			s += "."
+		}
+	}
+	return s
+}
+
+// message returns e's message in the language of r.
+func (s *Server) message(r *http.Request, e *apiError) string { return message(s.cat, s.lang(r), e) }
+
+// errorKeys lists the catalog key of every message the server's errors
+// may have, for the test that finds each in every language.
+func errorKeys() []string {
+	keys := []string{
+		"apierr.no_endpoint", "apierr.no_page", "apierr.accounts_off", "apierr.unauthenticated",
+		"apierr.no_seek", "apierr.bad_tc", "apierr.bad_ruleset", "apierr.bad_level",
+		"apierr.game_over_position", "apierr.bad_color", "apierr.bad_turn", "apierr.no_game",
+		"apierr.bad_format", "apierr.bad_category", "apierr.no_player",
+		"apierr.form_unreadable", "apierr.too_large", "apierr.forged_guest",
+		"apierr.imports_per_minute", "apierr.imports_running", "apierr.imports_busy", "apierr.bad_lang",
+		"apierr.not_whole", "apierr.no_challenge", "apierr.cancel_forbidden", "apierr.rate_limited",
+		"apierr.internal", "apierr.canceled", "apierr.json_empty", "apierr.json_bad", "apierr.json_trailing",
+		"apierr.import_too_large", "apierr.import_empty", "apierr.import_too_many", "apierr.import_too_slow",
+		"apierr.ws_rate", "apierr.ws_binary", "apierr.ws_not_json", "apierr.ws_lobby_ping",
+		"account.name_taken", "account.bad_credentials", "account.rate_limited", "account.busy",
+		"account.bad_name", "account.bad_password",
+		"apierr.no_lobby_chat", "apierr.ws_lobby_chat", "apierr.report_identity", "apierr.no_reports",
+		"apierr.no_tv_game", "apierr.fen_too_long", "apierr.bad_room",
+		"apierr.report_room_game", "apierr.report_user", "apierr.report_text", "archive.busy",
+		"apierr.key.base", "apierr.key.digit", "apierr.key.too_long", "apierr.key.negative", "apierr.key.zero",
+		"apierr.key.op",
+		"apierr.analysis_live_game", "apierr.analysis_rate", "apierr.analysis_busy", "apierr.analysis_off", "apierr.analysis_bad",
+		"apierr.no_review", "apierr.review_requests", "apierr.review_full", "apierr.review_conflict",
+		"apierr.review_not_over", "apierr.learn_illegal", "apierr.learn_busy",
+	}
+	keys = append(keys, learnErrorKeys...)
+	keys = append(keys, puzzleErrorKeys...)
+	keys = append(keys, eventErrorKeys...)
+	keys = append(keys, analysisErrorKeys...)
+	keys = append(keys, studyErrorKeys...)
+	keys = append(keys, explorerErrorKeys...)
+	keys = append(keys, broadcastErrorKeys...)
+	keys = append(keys, botErrorKeys...)
+	for _, k := range archiveFieldKeys {
+		keys = append(keys, k)
+	}
+	for _, k := range ruleErrorKeys {
+		keys = append(keys, k)
+	}
+	for _, k := range rulesKeys {
+		keys = append(keys, k.key)
+	}
+	keys = append(keys, "rules.other", "rules.illegal_hole", "where.line", "where.column", "where.game", "where.ply", "where.list")
+	for _, c := range allCodes() {
+		keys = append(keys, "err."+string(c))
+	}
+	for _, k := range closeKeys {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// allCodes is every code an error of the server may carry: live's and the
+// server's own.
+func allCodes() []live.Code {
+	return append(live.Codes(), codeBadName, codeBadPassword, codeNameTaken, codeBadCredentials,
+		codeUnauthenticated, codeBadFormat, codeBusy, codeTooLarge, codeBadGuestToken, codeCanceled,
+		codeGameInProgress, codeAnalysisRate, codeBadToken, codeMissingScope, codeNotBot, codeNotYourGame, codeHasGames)
+}
+
+// notFound names what was not found: live's not_found error becomes the
+// message key (apierr.no_game, apierr.no_seek) about id; other errors are
+// returned as they are.
+func notFound(err error, key, id string) error {
+	var le *live.Error
+	if errors.As(err, &le) && le.Code == live.CodeNotFound {
+		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Key: key, Args: []any{excerpt(id)}, Detail: le.Message}
+	}
+	return err
+}
+
+// ---- accounts ----
+
+// ruleErrorKeys are the messages of auth's rules for names and passwords.
+var ruleErrorKeys = map[auth.Rule]string{
+	auth.RuleNameUTF8:       "account.name.utf8",
+	auth.RuleNameLength:     "account.name.length",
+	auth.RuleNameStart:      "account.name.start",
+	auth.RuleNameChar:       "account.name.char",
+	auth.RuleNameGuest:      "account.name.guest",
+	auth.RulePasswordShort:  "account.password.short",
+	auth.RulePasswordLong:   "account.password.long",
+	auth.RulePasswordIsName: "account.password.name",
+}
+
+// accountError turns the errors of Accounts into the API's, their
+// messages naming the rule a name or a password breaks.
+func accountError(err error) error {
+	for _, c := range []struct {
+		err    error
+		status int
+		code   live.Code
+		key    string
+	}{
+		{ErrBadName, http.StatusBadRequest, codeBadName, "account.bad_name"},
+		{ErrBadPassword, http.StatusBadRequest, codeBadPassword, "account.bad_password"},
+		{ErrNameTaken, http.StatusConflict, codeNameTaken, "account.name_taken"},
+		{ErrBadCredentials, http.StatusUnauthorized, codeBadCredentials, "account.bad_credentials"},
+		{ErrRateLimited, http.StatusTooManyRequests, live.CodeRateLimited, "account.rate_limited"},
+		{ErrBusy, http.StatusServiceUnavailable, codeBusy, "account.busy"},
+	} {
+		if !errors.Is(err, c.err) {
+			continue
+		}
+		e := newError(c.status, c.code, c.key)
+		var re *auth.RuleError
+		if errors.As(err, &re) {
+			if k, ok := ruleErrorKeys[re.Kind]; ok {
+				e.Key, e.Args = k, re.Args
+			}
+		}
+		return e
+	}
+	return err
+}
+
+// ---- the rules library ----
+
+// rulesKeys maps the rules library's sentinels to messages, the most
+// specific first (an IllegalMoveError after the game's end wraps both
+// ErrIllegalMove and ErrGameOver).
+var rulesKeys = []struct {
+	err error
+	key string
+}{
+	{toguz.ErrTooLarge, "rules.too_large"},
+	{toguz.ErrGameOver, "rules.game_over"},
+	{toguz.ErrIllegalMove, "rules.illegal"},
+	{toguz.ErrNotation, "rules.notation"},
+	{toguz.ErrPosition, "rules.position"},
+	{toguz.ErrRules, "rules.ruleset"},
+	{toguz.ErrUnwritable, "rules.unwritable"},
+	{toguz.ErrSyntax, "rules.syntax"},
+}
+
+// where is the place in a record or position string an error points at.
+type where struct{ Line, Column, Game, Ply int }
+
+// text is " (line 3, game 2, ply 7)" in lang, or "" when nothing is known.
+func (w where) text(c *i18n.Catalog, lang string) string {
+	var parts []string
+	for _, p := range []struct {
+		key string
+		n   int
+	}{{"where.game", w.Game}, {"where.line", w.Line}, {"where.column", w.Column}, {"where.ply", w.Ply}} {
+		if p.n > 0 {
+			parts = append(parts, c.T(lang, p.key, p.n))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return c.T(lang, "where.list", strings.Join(parts, ", "))
+}
+
+// rulesError is the API error of an error of the rules library: code and
+// status as given, the message chosen by the sentinel the error wraps,
+// with the place it points at (line, column, game, ply; the hole of an
+// illegal move). The library's own text, English, is the detail.
+func rulesError(status int, code live.Code, err error) *apiError {
+	var w where
+	detail := err.Error()
+	var pe *toguz.ParseError
+	if errors.As(err, &pe) {
+		w = where{pe.Line, pe.Column, pe.Game, pe.Ply}
+		detail = pe.Msg
+		if pe.Err != nil && !isSentinel(pe.Err) {
+			detail += ": " + pe.Err.Error()
+		}
+	}
+	key := "rules.other"
+	for _, k := range rulesKeys {
+		if errors.Is(err, k.err) {
+			key = k.key
+			detail = strings.TrimPrefix(detail, k.err.Error()+": ")
+			break
+		}
+	}
+	e := &apiError{Status: status, Code: code, Key: key, Args: []any{w}, Detail: detail}
+	var ie *toguz.IllegalMoveError
+	if errors.As(err, &ie) && key == "rules.illegal" {
+		e.Key, e.Args, e.Detail = "rules.illegal_hole", []any{int(ie.Move), w}, ie.Reason
+	}
+	return e
+}
+
+func isSentinel(err error) bool {
+	for _, k := range rulesKeys {
+		if err == k.err {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,107 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/live"
+)
+
+// langCookie remembers the language a visitor chose with the switcher.
+const langCookie = "lang"
+
+// lang returns the interface language of r: the one chosen with the
+// switcher on this browser (its cookie), else the one the account chose,
+// else the best match of Accept-Language.
+func (s *Server) lang(r *http.Request) string {
+	if c, err := r.Cookie(langCookie); err == nil {
+		if tag, ok := i18n.Parse(c.Value); ok {
+			return tag
+		}
+	}
+	if token(r) != "" {
+		if tag, ok := i18n.Parse(s.identity(r).Account.Lang); ok {
+			return tag
+		}
+	}
+	return s.cat.Match(r.Header.Get("Accept-Language"))
+}
+
+// setLangCookie remembers tag on this browser.
+func (s *Server) setLangCookie(w http.ResponseWriter, tag string) {
+	http.SetCookie(w, &http.Cookie{Name: langCookie, Value: tag, Path: "/", Secure: s.cfg.SecureCookies,
+		SameSite: http.SameSiteLaxMode, MaxAge: 400 * 24 * 3600})
+}
+
+// accountLang applies an account's language on login: the browser's
+// cookie takes it, so that every page after is in it.
+func (s *Server) accountLang(w http.ResponseWriter, a Account) {
+	if tag, ok := i18n.Parse(a.Lang); ok {
+		s.setLangCookie(w, tag)
+	}
+}
+
+// pageSetLang is POST /lang, the switcher on every page: lang= is the
+// language, back= the page to return to (a path on this site).
+func (s *Server) pageSetLang(w http.ResponseWriter, r *http.Request) error {
+	tag, ok := i18n.Parse(r.FormValue("lang"))
+	if !ok {
+		return badRequest(live.CodeBadRequest, "apierr.bad_lang", excerpt(r.FormValue("lang")))
+	}
+	s.setLangCookie(w, tag)
+	// A logged-in user's choice is his account's too: his other browsers
+	// and his next login get it.
+	if id := s.identity(r); id.Account.ID != 0 && s.cfg.Archive != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+		defer cancel()
+		if err := s.cfg.Archive.SetLang(ctx, id.Account.ID, tag); err != nil {
+			return err
+		}
+	}
+	return redirect(w, r, localPath(r.FormValue("back")))
+}
+
+// pageSettings is GET /settings: an account's settings (its language).
+func (s *Server) pageSettings(w http.ResponseWriter, r *http.Request) error {
+	id := s.identity(r)
+	if id.Account.ID == 0 {
+		return redirect(w, r, "/login")
+	}
+	return s.renderSettings(w, r, id.Account, settingsTokens{})
+}
+
+// renderSettings renders the settings page of account, its tokens'
+// section with sec's new token or error (botladder.go).
+func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, account Account, sec settingsTokens) error {
+	p := s.page(r, "settings.title", nil)
+	tokens := s.tokensSection(r.Context(), account.ID)
+	tokens.New, tokens.Error = sec.New, sec.Error
+	p.Data = struct {
+		Langs   []i18n.Language
+		Current string
+		Tokens  settingsTokens
+	}{i18n.Languages(), cmp.Or(account.Lang, p.Lang), tokens}
+	return s.render(w, http.StatusOK, "settings", p)
+}
+
+// localPath returns back if it is a path on this site, else "/": the
+// switcher must not redirect elsewhere.
+func localPath(back string) string {
+	u, err := url.Parse(back)
+	if err != nil || back == "" || u.IsAbs() || u.Host != "" || !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(back, "//") || strings.Contains(back, `\`) {
+		return "/"
+	}
+	return u.RequestURI()
+}
+
+// excerpt shortens what a client sent for an error message.
+func excerpt(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}

@@ -1,0 +1,47 @@
+package server
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/opendb"
+)
+
+// The open database's pages: GET /database lists the monthly files of
+// Config.DatabaseDir (toguz export-db writes them), GET /database/{file}
+// sends one.
+
+// databasePage is the list's data.
+type databasePage struct {
+	Files []opendb.File
+}
+
+func (s *Server) pageDatabase(w http.ResponseWriter, r *http.Request) error {
+	var d databasePage
+	if s.cfg.DatabaseDir != "" {
+		fs, err := opendb.List(s.cfg.DatabaseDir)
+		if err != nil {
+			return err
+		}
+		d.Files = fs
+	}
+	return s.render(w, http.StatusOK, "database", s.page(r, "database.title", d))
+}
+
+func (s *Server) pageDatabaseFile(w http.ResponseWriter, r *http.Request) error {
+	name := r.PathValue("file")
+	// Only a month file's name: no other file of the folder, no path.
+	if s.cfg.DatabaseDir == "" || !opendb.NamePattern.MatchString(name) {
+		return newError(http.StatusNotFound, live.CodeNotFound, "database.no_file", excerpt(name))
+	}
+	path := filepath.Join(s.cfg.DatabaseDir, name)
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return newError(http.StatusNotFound, live.CodeNotFound, "database.no_file", excerpt(name))
+	}
+	w.Header().Set("Content-Type", "application/gzip")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	http.ServeFile(w, r, path)
+	return nil
+}

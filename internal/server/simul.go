@@ -1,0 +1,656 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/store"
+	"github.com/toguz/toguz/svg"
+)
+
+// Simuls: one player, the host, against many on the site. The host sets
+// the ruleset, the time control (or none), the most participants and his
+// colour; people join; the host starts it and each participant gets a
+// live game (internal/live) against him, played on the normal game page.
+// The host's grid (/simul/{id}/host) shows all boards at once. The games
+// are casual unless the host makes them rated, which needs an account of
+// every player. The hall keeps the simuls in memory and writes each
+// change through to Config.Simuls (the store, migration 00016): made,
+// joined, left, started with its games' ids, and deleted when it expires;
+// New loads the unexpired ones, so that a restarted server lists them,
+// shows the host's grid and the participants' games (the hub resumes the
+// games themselves) as before. A simul's end is not a change of its own:
+// it is over when all its games are, and the games are stored as every
+// live game is. Without Config.Simuls they live in memory only.
+//
+// With a time control, the hub's first-move timeout aborts a board where
+// a side does not move in time, as in every real-time game between
+// people; a simul without one ("none") has none.
+const (
+	maxSimulPlayers  = 30
+	maxSimulsPerHost = 2   // simuls of one host not yet over
+	maxSimuls        = 500 // simuls held at once
+	// simulKeep is how long a simul is listed after it was made.
+	simulKeep = 24 * time.Hour
+)
+
+// SimulStore keeps the simuls across restarts (*store.Store; simul.go).
+type SimulStore interface {
+	CreateSimul(ctx context.Context, sm store.Simul) error
+	AddSimulPlayer(ctx context.Context, id string, p store.SimulSeat) error
+	RemoveSimulPlayer(ctx context.Context, id, seat string) error
+	StartSimul(ctx context.Context, id string, games []string) error
+	Simuls(ctx context.Context, since time.Time) ([]store.Simul, error)
+	DeleteSimulsBefore(ctx context.Context, t time.Time) (int64, error)
+}
+
+// simul is one simul; its fields are guarded by the hall's lock.
+type simul struct {
+	ID        string
+	Host      live.Seat
+	Rules     toguz.Rules
+	TC        clock.TimeControl
+	Max       int
+	HostWhite bool
+	Rated     bool
+	Players   []live.Seat
+	Games     []string // the game of Players[i], once started
+	Started   bool
+	Created   time.Time
+	starting  bool // its games are being created: nobody joins
+}
+
+// simulHall holds the simuls. Its changes are written to st (when there
+// is one) under mu before they are made in memory, so that the store
+// never lags behind what a client was told.
+type simulHall struct {
+	mu     sync.Mutex
+	byID   map[string]*simul
+	st     SimulStore
+	starts sync.Mutex // one start at a time, outside mu: it creates games
+}
+
+// sweepLocked forgets the simuls older than simulKeep, in the store too.
+func (h *simulHall) sweepLocked(ctx context.Context, now time.Time) error {
+	expired := false
+	for id, sm := range h.byID {
+		if now.Sub(sm.Created) > simulKeep {
+			delete(h.byID, id)
+			expired = true
+		}
+	}
+	if !expired || h.st == nil {
+		return nil
+	}
+	if _, err := h.st.DeleteSimulsBefore(ctx, now.Add(-simulKeep)); err != nil {
+		return fmt.Errorf("simuls: expire: %w", err)
+	}
+	return nil
+}
+
+// load fills the hall from its store: the expired simuls are deleted, the
+// others read back with their participants and games.
+func (h *simulHall) load(ctx context.Context, now time.Time) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.byID = map[string]*simul{}
+	if h.st == nil {
+		return nil
+	}
+	since := now.Add(-simulKeep)
+	if _, err := h.st.DeleteSimulsBefore(ctx, since); err != nil {
+		return fmt.Errorf("simuls: expire: %w", err)
+	}
+	list, err := h.st.Simuls(ctx, since)
+	if err != nil {
+		return fmt.Errorf("simuls: load: %w", err)
+	}
+	for _, r := range list {
+		sm, err := simulFromStore(r)
+		if err != nil {
+			return fmt.Errorf("simuls: load %s: %w", r.ID, err)
+		}
+		h.byID[sm.ID] = sm
+	}
+	return nil
+}
+
+func simulFromStore(r store.Simul) (*simul, error) {
+	rules, err := toguz.ParseRules(r.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := clock.ParseStored(r.TC)
+	if err != nil {
+		return nil, err
+	}
+	sm := &simul{ID: r.ID, Host: seatFromStore(r.Host), Rules: rules, TC: tc, Max: r.Max, HostWhite: r.HostWhite,
+		Rated: r.Rated, Started: r.Started, Created: r.Created}
+	for _, p := range r.Players {
+		sm.Players = append(sm.Players, seatFromStore(p))
+		if sm.Started {
+			sm.Games = append(sm.Games, p.Game)
+		}
+	}
+	return sm, nil
+}
+
+func seatFromStore(p store.SimulSeat) live.Seat {
+	return live.Seat{ID: p.Seat, UserID: p.UserID, Name: p.Name, Guest: p.Guest, Rating: p.Rating}
+}
+
+func seatToStore(p live.Seat) store.SimulSeat {
+	return store.SimulSeat{Seat: p.ID, UserID: p.UserID, Name: p.Name, Guest: p.Guest, Rating: p.Rating}
+}
+
+func (h *simulHall) get(id string) (simul, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sm, ok := h.byID[id]
+	if !ok {
+		return simul{}, false
+	}
+	c := *sm
+	c.Players, c.Games = slices.Clone(sm.Players), slices.Clone(sm.Games)
+	return c, true
+}
+
+func (h *simulHall) list() []simul {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]simul, 0, len(h.byID))
+	for _, sm := range h.byID {
+		out = append(out, *sm)
+	}
+	slices.SortFunc(out, func(a, b simul) int { return b.Created.Compare(a.Created) })
+	return out
+}
+
+type simulRequest struct {
+	Ruleset string `json:"ruleset"`
+	TC      string `json:"tc"`
+	Max     int    `json:"max"`
+	Color   string `json:"color"` // the host's: white or black
+	Rated   bool   `json:"rated"`
+}
+
+// createSimul makes a simul of who.
+func (s *Server) createSimul(ctx context.Context, who Identity, req simulRequest) (string, error) {
+	if !who.Known() {
+		return "", newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.unauthenticated")
+	}
+	rules, err := parseRuleset(req.Ruleset)
+	if err != nil {
+		return "", err
+	}
+	tc, err := parseTC(req.TC)
+	if err != nil {
+		return "", err
+	}
+	if req.Max < 1 || req.Max > maxSimulPlayers {
+		return "", badRequest(live.CodeBadRequest, "apierr.simul_max", maxSimulPlayers)
+	}
+	if req.Color != "white" && req.Color != "black" {
+		return "", badRequest(live.CodeBadRequest, "apierr.simul_color")
+	}
+	if req.Rated && who.Account.ID == 0 {
+		return "", newError(http.StatusForbidden, live.CodeGuestRated, "err.guest_rated")
+	}
+	host, err := s.seatWithRating(ctx, who, tc)
+	if err != nil {
+		return "", err
+	}
+	sm := &simul{ID: live.NewID(), Host: host, Rules: rules, TC: tc, Max: req.Max, HostWhite: req.Color == "white", Rated: req.Rated, Created: time.Now()}
+	h := &s.simuls
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.byID == nil {
+		h.byID = map[string]*simul{}
+	}
+	if err := h.sweepLocked(ctx, sm.Created); err != nil {
+		return "", err
+	}
+	mine := 0
+	for _, o := range h.byID {
+		if o.Host.ID == host.ID && !s.simulOver(o) {
+			mine++
+		}
+	}
+	if mine >= maxSimulsPerHost {
+		return "", newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.simul_many", maxSimulsPerHost)
+	}
+	if len(h.byID) >= maxSimuls {
+		return "", newError(http.StatusServiceUnavailable, codeBusy, "apierr.simul_full_site")
+	}
+	if h.st != nil {
+		err := h.st.CreateSimul(ctx, store.Simul{ID: sm.ID, Host: seatToStore(host), Ruleset: rules.String(), TC: tc.String(),
+			Max: sm.Max, HostWhite: sm.HostWhite, Rated: sm.Rated, Created: sm.Created})
+		if err != nil {
+			return "", fmt.Errorf("simul: %w", err)
+		}
+	}
+	h.byID[sm.ID] = sm
+	return sm.ID, nil
+}
+
+// simulOver reports whether every game of a started simul has ended; the
+// caller holds the hall's lock (the hub's State does not take it).
+func (s *Server) simulOver(sm *simul) bool {
+	if !sm.Started {
+		return false
+	}
+	// A game that does not answer in time counts as not over.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	for _, g := range sm.Games {
+		st, err := s.cfg.Hub.State(ctx, g)
+		if err != nil || !finished(st.Result) {
+			return false
+		}
+	}
+	return true
+}
+
+// joinSimul adds who to simul id.
+func (s *Server) joinSimul(ctx context.Context, who Identity, id string) error {
+	if !who.Known() {
+		return newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.unauthenticated")
+	}
+	sm, ok := s.simuls.get(id)
+	if !ok {
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+	}
+	if sm.Rated && who.Account.ID == 0 {
+		return newError(http.StatusForbidden, live.CodeGuestRated, "err.guest_rated")
+	}
+	seat, err := s.seatWithRating(ctx, who, sm.TC)
+	if err != nil {
+		return err
+	}
+	h := &s.simuls
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.byID[id]
+	switch {
+	case !ok:
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+	case p.Started || p.starting:
+		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_started")
+	case p.Host.ID == seat.ID:
+		return newError(http.StatusConflict, live.CodeOwnSeek, "apierr.simul_own")
+	case slices.ContainsFunc(p.Players, func(o live.Seat) bool { return o.ID == seat.ID }):
+		return nil
+	case len(p.Players) >= p.Max:
+		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_full", p.Max)
+	}
+	if h.st != nil {
+		if err := h.st.AddSimulPlayer(ctx, id, seatToStore(seat)); err != nil {
+			return fmt.Errorf("simul %s: join: %w", id, err)
+		}
+	}
+	p.Players = append(p.Players, seat)
+	return nil
+}
+
+// leaveSimul takes who out of simul id before it starts; leaving one he
+// is not in is no error.
+func (s *Server) leaveSimul(ctx context.Context, who Identity, id string) error {
+	if !who.Known() {
+		return newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.unauthenticated")
+	}
+	me := who.Seat().ID
+	h := &s.simuls
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.byID[id]
+	if !ok {
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+	}
+	i := slices.IndexFunc(p.Players, func(o live.Seat) bool { return o.ID == me })
+	switch {
+	case i < 0:
+		return nil
+	case p.Started || p.starting:
+		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_started")
+	}
+	if h.st != nil {
+		if err := h.st.RemoveSimulPlayer(ctx, id, me); err != nil {
+			return fmt.Errorf("simul %s: leave: %w", id, err)
+		}
+	}
+	p.Players = slices.Delete(p.Players, i, i+1)
+	return nil
+}
+
+// startSimul starts the games of simul id: its host's only.
+func (s *Server) startSimul(ctx context.Context, who Identity, id string) error {
+	h := &s.simuls
+	h.starts.Lock()
+	defer h.starts.Unlock()
+	// Joins are closed first, so that the players given games are all
+	// of them.
+	h.mu.Lock()
+	p, ok := h.byID[id]
+	switch {
+	case !ok:
+		h.mu.Unlock()
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+	case p.Host.ID != who.Seat().ID:
+		h.mu.Unlock()
+		return newError(http.StatusForbidden, live.CodeForbidden, "apierr.simul_not_host")
+	case p.Started:
+		h.mu.Unlock()
+		return nil
+	case len(p.Players) == 0:
+		h.mu.Unlock()
+		return badRequest(live.CodeBadRequest, "apierr.simul_empty")
+	}
+	p.starting = true
+	sm := *p
+	sm.Players = slices.Clone(p.Players)
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		p.starting = false
+		h.mu.Unlock()
+	}()
+	var games []string
+	for _, p := range sm.Players {
+		spec := live.Spec{Rules: sm.Rules, White: sm.Host, Black: p, TC: sm.TC, Rated: sm.Rated}
+		if !sm.HostWhite {
+			spec.White, spec.Black = p, sm.Host
+		}
+		gid, err := s.cfg.Hub.Create(ctx, spec)
+		if err != nil {
+			return fmt.Errorf("simul %s: %w", id, err)
+		}
+		games = append(games, gid)
+	}
+	// The games exist now, whatever the store answers: the simul is
+	// started in memory even if writing it fails, so that a second start
+	// does not make them twice.
+	var err error
+	if h.st != nil {
+		if err = h.st.StartSimul(ctx, id, games); err != nil {
+			err = fmt.Errorf("simul %s: start: %w", id, err)
+		}
+	}
+	h.mu.Lock()
+	p.Games, p.Started = games, true
+	h.mu.Unlock()
+	return err
+}
+
+// simulBoard is a board of a simul as its pages and the API show it.
+type simulBoard struct {
+	N        int    `json:"board"`
+	Player   string `json:"player"`
+	Game     string `json:"game"`
+	Result   string `json:"result"`
+	Status   string `json:"status"`
+	HostTurn bool   `json:"host_to_move"`
+	Ply      int    `json:"ply"`
+}
+
+// simulView is a simul for its pages and GET /api/simuls/{id}.
+type simulView struct {
+	ID        string       `json:"id"`
+	Host      string       `json:"host"`
+	Ruleset   string       `json:"ruleset"`
+	TC        string       `json:"tc"`
+	Max       int          `json:"max"`
+	HostColor string       `json:"host_color"`
+	Rated     bool         `json:"rated"`
+	Started   bool         `json:"started"`
+	Players   []string     `json:"players"`
+	Boards    []simulBoard `json:"boards"`
+	// Score is the host's points and the participants' (1, ½, 0 a game).
+	Score                   [2]float64 `json:"score"`
+	IsHost, Joined, CanJoin bool       `json:"-"`
+}
+
+func (s *Server) simulView(ctx context.Context, sm simul, who Identity) simulView {
+	v := simulView{ID: sm.ID, Host: sm.Host.Name, Ruleset: sm.Rules.String(), TC: sm.TC.String(), Max: sm.Max,
+		HostColor: map[bool]string{true: "white", false: "black"}[sm.HostWhite], Rated: sm.Rated, Started: sm.Started,
+		Players: []string{}, Boards: []simulBoard{}}
+	me := who.Seat().ID
+	v.IsHost = who.Known() && me == sm.Host.ID
+	for _, p := range sm.Players {
+		v.Players = append(v.Players, p.Name)
+		v.Joined = v.Joined || (who.Known() && p.ID == me)
+	}
+	v.CanJoin = !sm.Started && !v.IsHost && !v.Joined && len(sm.Players) < sm.Max
+	for i, g := range sm.Games {
+		b := simulBoard{N: i + 1, Player: sm.Players[i].Name, Game: g}
+		if st, err := s.cfg.Hub.State(ctx, g); err == nil {
+			b.Status, b.Ply = st.Status, st.Ply
+			if finished(st.Result) {
+				b.Result = st.Result
+			}
+			b.HostTurn = b.Result == "" && (st.Turn == "white") == sm.HostWhite
+			hostWins := map[bool]string{true: "1-0", false: "0-1"}[sm.HostWhite]
+			switch {
+			case st.Result == hostWins:
+				v.Score[0]++
+			case st.Result == "1/2-1/2":
+				v.Score[0] += 0.5
+				v.Score[1] += 0.5
+			case st.Result == "1-0" || st.Result == "0-1":
+				v.Score[1]++
+			}
+		}
+		v.Boards = append(v.Boards, b)
+	}
+	return v
+}
+
+// finished reports whether a live game's result says it has ended.
+func finished(result string) bool { return result != "" && result != "*" }
+
+// ---- handlers ----
+
+type simulsData struct {
+	formChoices
+	List []simulView
+	Max  int
+	// Newer and Older are the list's pages either side (0: none).
+	Newer, Older int
+}
+
+// simulsListed is the simuls a page of /simuls lists, newest first.
+const simulsListed = 50
+
+func (s *Server) pageSimuls(w http.ResponseWriter, r *http.Request) error {
+	id := s.identity(r)
+	d := simulsData{formChoices: s.choices(s.lang(r), "", id.Account.ID != 0), Max: maxSimulPlayers}
+	shown, newer, older := pageOf(s.simuls.list(), pageParam(r), simulsListed)
+	d.Newer, d.Older = newer, older
+	for _, sm := range shown {
+		// The list shows no boards: without the games, the view asks the
+		// hub nothing (a page of 50 simuls of 30 boards would ask 1500).
+		sm.Games = nil
+		d.List = append(d.List, s.simulView(r.Context(), sm, id))
+	}
+	return s.render(w, http.StatusOK, "simuls", s.page(r, "simul.list_title", d))
+}
+
+func simulForm(r *http.Request) simulRequest {
+	n, _ := strconv.Atoi(r.FormValue("max"))
+	return simulRequest{Ruleset: r.FormValue("ruleset"), TC: r.FormValue("tc"), Max: n, Color: r.FormValue("color"), Rated: r.FormValue("rated") != ""}
+}
+
+func (s *Server) pageCreateSimul(w http.ResponseWriter, r *http.Request) error {
+	who := s.ensureIdentity(w, r)
+	id, err := s.createSimul(r.Context(), who, simulForm(r))
+	if err != nil {
+		return err
+	}
+	return redirect(w, r, "/simul/"+id)
+}
+
+func (s *Server) apiCreateSimul(w http.ResponseWriter, r *http.Request) error {
+	var req simulRequest
+	if err := readJSON(w, r, &req); err != nil {
+		return err
+	}
+	who, err := s.mustIdentity(r)
+	if err != nil {
+		return err
+	}
+	id, err := s.createSimul(r.Context(), who, req)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, map[string]string{"id": id})
+}
+
+func (s *Server) simulOf(r *http.Request) (simul, error) {
+	sm, ok := s.simuls.get(r.PathValue("id"))
+	if !ok {
+		return sm, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+	}
+	return sm, nil
+}
+
+func (s *Server) pageSimul(w http.ResponseWriter, r *http.Request) error {
+	sm, err := s.simulOf(r)
+	if err != nil {
+		return err
+	}
+	return s.render(w, http.StatusOK, "simul", s.page(r, "simul.title", s.simulView(r.Context(), sm, s.identity(r)), sm.Host.Name))
+}
+
+func (s *Server) apiSimul(w http.ResponseWriter, r *http.Request) error {
+	sm, err := s.simulOf(r)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, s.simulView(r.Context(), sm, s.identity(r)))
+}
+
+func (s *Server) pageJoinSimul(w http.ResponseWriter, r *http.Request) error {
+	who := s.ensureIdentity(w, r)
+	if err := s.joinSimul(r.Context(), who, r.PathValue("id")); err != nil {
+		return err
+	}
+	return redirect(w, r, "/simul/"+r.PathValue("id"))
+}
+
+func (s *Server) pageLeaveSimul(w http.ResponseWriter, r *http.Request) error {
+	if err := s.leaveSimul(r.Context(), s.identity(r), r.PathValue("id")); err != nil {
+		return err
+	}
+	return redirect(w, r, "/simul/"+r.PathValue("id"))
+}
+
+func (s *Server) apiLeaveSimul(w http.ResponseWriter, r *http.Request) error {
+	who, err := s.mustIdentity(r)
+	if err != nil {
+		return err
+	}
+	if err := s.leaveSimul(r.Context(), who, r.PathValue("id")); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+func (s *Server) apiJoinSimul(w http.ResponseWriter, r *http.Request) error {
+	who, err := s.mustIdentity(r)
+	if err != nil {
+		return err
+	}
+	if err := s.joinSimul(r.Context(), who, r.PathValue("id")); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+func (s *Server) pageStartSimul(w http.ResponseWriter, r *http.Request) error {
+	if err := s.startSimul(r.Context(), s.identity(r), r.PathValue("id")); err != nil {
+		return err
+	}
+	return redirect(w, r, "/simul/"+r.PathValue("id")+"/host")
+}
+
+func (s *Server) apiStartSimul(w http.ResponseWriter, r *http.Request) error {
+	who, err := s.mustIdentity(r)
+	if err != nil {
+		return err
+	}
+	if err := s.startSimul(r.Context(), who, r.PathValue("id")); err != nil {
+		return err
+	}
+	sm, _ := s.simuls.get(r.PathValue("id"))
+	return writeJSON(w, http.StatusOK, s.simulView(r.Context(), sm, who))
+}
+
+// pageSimulHost is the host's grid of all boards.
+func (s *Server) pageSimulHost(w http.ResponseWriter, r *http.Request) error {
+	sm, err := s.simulOf(r)
+	if err != nil {
+		return err
+	}
+	v := s.simulView(r.Context(), sm, s.identity(r))
+	if !v.IsHost {
+		return newError(http.StatusForbidden, live.CodeForbidden, "apierr.simul_not_host")
+	}
+	return s.render(w, http.StatusOK, "simul_host", s.page(r, "simul.host_title", v, sm.Host.Name))
+}
+
+// simulBoardSVG draws board {n} of a simul: /simul/{id}/board/{n}.svg.
+func (s *Server) simulBoardSVG(w http.ResponseWriter, r *http.Request) error {
+	sm, err := s.simulOf(r)
+	if err != nil {
+		return err
+	}
+	name, _ := strings.CutSuffix(r.PathValue("n"), ".svg")
+	n, _ := strconv.Atoi(name)
+	if n < 1 || n > len(sm.Games) {
+		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+	}
+	st, err := s.cfg.Hub.State(r.Context(), sm.Games[n-1])
+	if err != nil {
+		return err
+	}
+	p, _, err := toguz.ParseFEN(st.FEN, sm.Rules)
+	if err != nil {
+		return err
+	}
+	lang := s.lang(r)
+	opt := svg.Options{White: st.White.Name, Black: st.Black.Name, Flip: !sm.HostWhite, Width: 300,
+		Labels: &svg.Labels{White: s.cat.T(lang, "game.white"), Black: s.cat.T(lang, "game.black"),
+			Kazan: s.cat.T(lang, "learn.diagram.kazan"), ToMove: s.cat.T(lang, "learn.diagram.tomove")}}
+	out, err := svg.Render(p, opt)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-store")
+	_, err = w.Write(out)
+	return err
+}
+
+func (s *Server) simulRoutes(api, page func(string, func(http.ResponseWriter, *http.Request) error)) {
+	api("POST /api/simuls", s.apiCreateSimul)
+	api("GET /api/simuls/{id}", s.apiSimul)
+	api("POST /api/simuls/{id}/join", s.apiJoinSimul)
+	api("POST /api/simuls/{id}/leave", s.apiLeaveSimul)
+	api("POST /api/simuls/{id}/start", s.apiStartSimul)
+	page("GET /simuls", s.pageSimuls)
+	page("POST /simuls", s.pageCreateSimul)
+	page("GET /simul/{id}", s.pageSimul)
+	page("POST /simul/{id}/join", s.pageJoinSimul)
+	page("POST /simul/{id}/leave", s.pageLeaveSimul)
+	page("POST /simul/{id}/start", s.pageStartSimul)
+	page("GET /simul/{id}/host", s.pageSimulHost)
+	page("GET /simul/{id}/board/{n}", s.simulBoardSVG)
+}
