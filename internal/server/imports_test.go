@@ -333,3 +333,43 @@ func TestImportsPerMinute(t *testing.T) {
 	}
 	leave()
 }
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestImportRefusedUnread: an import that its address's bound refuses is
+// refused before its body is read, so that refused posts of 2 MiB, one
+// after another, cost the server nothing to read or parse; one admitted is
+// read whole.
+func TestImportRefusedUnread(t *testing.T) {
+	s := newTestServer(t, serverOpts{importsPerMinute: 1})
+	h := s.server.Handler()
+	ct, body := importForm("tiny.pgn", strings.Repeat(tinyGame, 100))
+	post := func() (int, int64) {
+		c := &countingReader{r: bytes.NewReader(body)}
+		req := httptest.NewRequest(http.MethodPost, "/import", c)
+		req.Header.Set("Content-Type", ct)
+		req.RemoteAddr = "10.0.0.1:4000"
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w.Code, c.n
+	}
+	// The burst admits importBurst; the next is refused.
+	for i := range importBurst {
+		if code, n := post(); code != http.StatusOK || n != int64(len(body)) {
+			t.Fatalf("import %d: status %d, %d of %d bytes read; want 200, all read", i+1, code, n, len(body))
+		}
+	}
+	if code, n := post(); code != http.StatusTooManyRequests || n != 0 {
+		t.Errorf("refused import: status %d, %d bytes read; want 429, none read", code, n)
+	}
+}

@@ -516,7 +516,11 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 		return refused
 	}
 	defer leave()
-	// limitBodies has read the form within maxImportBody (bodyLimit).
+	// Only now, admitted, is the body read (admitsFirst), within
+	// maxImportBody (bodyLimit).
+	if !s.parseForm(w, r) {
+		return nil
+	}
 	name, text := "record", r.FormValue("text")
 	var src io.Reader = strings.NewReader(text)
 	size := int64(len(text))
