@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -72,6 +74,10 @@ func TestCopyToPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	before, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var reported []string
 	counts, err := CopyToPostgres(ctx, from, to, func(table string, rows int64, done bool) {
 		if done {
@@ -80,6 +86,9 @@ func TestCopyToPostgres(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if after, err := os.ReadFile(from); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("the copy changed the source file (%v)", err)
 	}
 	src := rawDB(t, sqliteBackend, from)
 	dst := pgtest.Open(t, to)
@@ -156,4 +165,39 @@ func tableRows(t *testing.T, db *sql.DB, tb sqliteTable) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestCopyRefusals: CopyToPostgres refuses a source at another schema
+// version (naming both), a missing source, a target that is not
+// PostgreSQL and a source that is, and leaves the target empty.
+func TestCopyRefusals(t *testing.T) {
+	to := pgtest.Schema(t)
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.db")
+	migrateTo(t, sqliteBackend, rawDB(t, sqliteBackend, old), latestVersion(t)-1)
+	cur := filepath.Join(dir, "cur.db")
+	s, err := Open(t.Context(), cur, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, tc := range []struct {
+		name, from, to, want string
+	}{
+		{"older source", old, to, fmt.Sprintf("schema version %d, this program's is %d", latestVersion(t)-1, latestVersion(t))},
+		{"missing source", filepath.Join(dir, "none.db"), to, "none.db"},
+		{"SQLite target", cur, filepath.Join(dir, "x.db"), "not a postgres:// URL"},
+		{"PostgreSQL source", to, to, "must be an SQLite file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := CopyToPostgres(t.Context(), tc.from, tc.to, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("CopyToPostgres(%s, %s) = %v; want an error with %q", tc.from, tc.to, err, tc.want)
+			}
+		})
+	}
+	var users int
+	if err := pgtest.Open(t, to).QueryRow(`SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'users'`).Scan(&users); err != nil || users != 0 {
+		t.Errorf("the refused copies made the target's tables: %d, %v", users, err)
+	}
 }
