@@ -70,6 +70,7 @@ var commands = []command{
 	{"tournament", "run an event at the arbiter's table: players, pairings, results, standings, TRF", runTournament},
 	{"review-worker", "review games sent on stdin, a JSON line each (serve runs it for its game reviews)", runReviewWorker},
 	{"export-db", "write the open database: every rated game, one compressed record file a month", runExportDB},
+	{"copy-db", "copy a server's SQLite database to a new PostgreSQL database (the move to several nodes)", runCopyDB},
 }
 
 // errUsage is returned when the arguments are wrong; the flag set has

@@ -49,6 +49,9 @@
 //     loading them ([Store.StartedGames], [Store.AbortGames]), and the
 //     expired sessions deleted every hour in bounded batches
 //     ([Store.SweepSessions], Options.SessionSweep).
+//   - The move from SQLite to PostgreSQL (copy.go): [CopyToPostgres] copies
+//     a database file, read-only, to a new PostgreSQL database in one
+//     transaction (toguz copy-db).
 //   - Errors callers test: [ErrNotFound], [ErrConflict], [ErrDuplicateName].
 //   - SQL with $1 placeholders and portable types (times and durations as
 //     BIGINT milliseconds), shared with PostgreSQL; the few statements that
