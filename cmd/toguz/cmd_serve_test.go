@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -127,5 +128,37 @@ func TestServeTablebase(t *testing.T) {
 		if code != tt.code || !strings.Contains(out, tt.want) || strings.Contains(out, tt.never) {
 			t.Errorf("-tablebase %s: exit %d (want %d), output lacks %q or has %q:\n%s", tt.path, code, tt.code, tt.want, tt.never, out)
 		}
+	}
+}
+
+// TestGCPercentApplies: serve sets the collector's percentage unless an
+// operator's GOGC says otherwise and the flag is not given.
+func TestGCPercentApplies(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want bool
+	}{
+		{"no GOGC", nil, map[string]string{}, true},
+		{"GOGC kept", nil, map[string]string{"GOGC": "150"}, false},
+		{"flag over GOGC", []string{"-gc-percent", "200"}, map[string]string{"GOGC": "150"}, true},
+		{"TOGUZ_GC_PERCENT over GOGC", nil, map[string]string{"GOGC": "150", "TOGUZ_GC_PERCENT": "200"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
+			e := env{lookupEnv: lookup}
+			fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+			fs.Int("gc-percent", defaultGCPercent, "")
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			if err := flagsFromEnv(fs, lookup); err != nil {
+				t.Fatal(err)
+			}
+			if got := gcPercentApplies(fs, e); got != tc.want {
+				t.Errorf("gcPercentApplies = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
