@@ -196,7 +196,7 @@ type standingRow struct {
 	Rating  int
 	Points  string
 	Values  []string
-	Exact   []float64 // the tie-breaks' values unrounded, for the API
+	Exact   []float64 // the tie-breaks' values unrounded, for the API (a DE that does not apply: 0)
 	History []string  // each round: the opponent and the result
 	Out     bool
 }
@@ -269,8 +269,8 @@ func (s *Server) eventView(ctx context.Context, e *events.Event, me int64) event
 		for _, st := range te.Standings(0) {
 			row := standingRow{Rank: st.Rank, Start: st.Player.Start, Name: st.Player.Name, Rating: st.Player.Rating,
 				Points: points(st.Points), Out: e.Player(st.Player.Start).Withdrawn}
-			for _, val := range st.Values {
-				row.Values = append(row.Values, points(val))
+			for j, val := range st.Values {
+				row.Values = append(row.Values, tournament.ValueText(te.TieBreaks[j], val))
 			}
 			row.Exact = st.Values
 			for ri, en := range st.Player.Rounds {

@@ -98,8 +98,8 @@ func (e *Event) printStandings(after int) []printStanding {
 		if s.Player.Rating > 0 {
 			ps.Rating = strconv.Itoa(s.Player.Rating)
 		}
-		for _, v := range s.Values {
-			ps.Values = append(ps.Values, strconv.FormatFloat(v, 'f', -1, 64))
+		for j, v := range s.Values {
+			ps.Values = append(ps.Values, ValueText(e.TieBreaks[j], v))
 		}
 		out = append(out, ps)
 	}

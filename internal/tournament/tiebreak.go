@@ -91,12 +91,25 @@ func (t TieBreak) String() string {
 
 // Standing is one line of the standings: the player, his rank (tied
 // players share it), points and one value per tie-break. A DE value is the
-// player's place among those tied with him before it (1 first).
+// player's place among those tied with him before it (1 first), or 0 where
+// DE does not apply: a player alone on his points, or a group it does not
+// separate (they have not all met and no one is out of the others' reach,
+// or their games against each other are level).
 type Standing struct {
 	Player *Player
 	Rank   int
 	Points float64
 	Values []float64
+}
+
+// ValueText writes a tie-break's value as the standings show it: exactly
+// (a Sonneborn-Berger with draws has quarters), and nothing for a DE that
+// does not apply.
+func ValueText(k TieBreak, v float64) string {
+	if k.Kind == "DE" && v == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // tb holds what the tie-breaks need, computed once from the rounds.
@@ -322,6 +335,20 @@ func (t *tb) directEncounter(group []int) map[int]int {
 	return place
 }
 
+// separates reports whether DE gave a group at least two places: only
+// then does it apply (C.07 art. 6); a group it leaves whole, or a player
+// alone on his points, has no DE value.
+func separates(place map[int]int) bool {
+	first := -1
+	for _, p := range place {
+		if first >= 0 && p != first {
+			return true
+		}
+		first = p
+	}
+	return false
+}
+
 func (t *tb) deRank(group []int, first int, place map[int]int) {
 	if len(group) == 1 {
 		place[group[0]] = first
@@ -443,6 +470,13 @@ func (e *Event) Standings(rounds int) []Standing {
 					group = append(group, s.Player.Start)
 				}
 				place := t.directEncounter(group)
+				if !separates(place) {
+					// Alone on his points, or a group DE leaves
+					// tied (a pair that drew, players who have not
+					// met): DE does not apply, 0 and no place.
+					i = n
+					continue
+				}
 				for x := i; x < n; x++ {
 					st[x].Values[j] = float64(place[st[x].Player.Start])
 				}

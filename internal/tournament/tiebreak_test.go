@@ -131,7 +131,8 @@ func newEvent(t *testing.T, sys System, n int) *Event {
 
 // TestRoundRobinStandings: a 4-player round robin (Berger: 1-4 2-3, 4-3
 // 1-2, 2-4 3-1). 2 and 3 tie on 2 points and drew their game, so DE (art.
-// 6) leaves them tied; SB (art. 8.2) separates them: 2 has 2×½ + 1½×1 +
+// 6) leaves them tied and has no value for them (nor for 1 and 4, alone on
+// their points); SB (art. 8.2) separates them: 2 has 2×½ + 1½×1 +
 // ½×½ = 2¾, 3 has 2×½ + ½×1 + 1½×½ = 2¼ (1: ½×1 + 2×0 + 2×½ = 1½). Koya (art. 9.1): the opponents
 // with 50% (1½ of 3) or more are 1, 2, 3.
 func TestRoundRobinStandings(t *testing.T) {
@@ -143,7 +144,7 @@ func TestRoundRobinStandings(t *testing.T) {
 		start  int
 		points float64
 		values []float64
-	}{{2, 2, []float64{1, 2.75, 1.5}}, {3, 2, []float64{1, 2.25, 1}}, {1, 1.5, []float64{1, 1.5, 0.5}}, {4, 0.5, []float64{1, 1, 0.5}}}
+	}{{2, 2, []float64{0, 2.75, 1.5}}, {3, 2, []float64{0, 2.25, 1}}, {1, 1.5, []float64{0, 1.5, 0.5}}, {4, 0.5, []float64{0, 1, 0.5}}}
 	for i, w := range want {
 		s := st[i]
 		if s.Player.Start != w.start || s.Points != w.points || s.Rank != i+1 || !slicesEqual(s.Values, w.values) {
@@ -187,6 +188,76 @@ func TestDirectEncounterSwiss(t *testing.T) {
 	// 1 beat 2 (R1): 1, then 2.
 	if got := newTB(e, 2).directEncounter([]int{1, 2}); got[1] != 1 || got[2] != 2 {
 		t.Errorf("places %v", got)
+	}
+}
+
+// TestDirectEncounterValues: the DE column of the standings (art. 6) has
+// a place only where DE separates a group tied on points; a player alone
+// on his points, players who drew their game and players who have not all
+// met (none out of the others' reach) get 0, shown as nothing.
+func TestDirectEncounterValues(t *testing.T) {
+	type game struct {
+		white, black int
+		result       Result
+	}
+	for _, tc := range []struct {
+		name    string
+		players int
+		rounds  [][]game
+		want    map[int]float64 // start number: DE value
+		text    map[int]string  // start number: as shown
+	}{
+		{
+			// 3 2 points, 1 and 2 1 point and 1 beat 2, 4 none.
+			name: "the tied have all met", players: 4,
+			rounds: [][]game{{{1, 2, WhiteWins}, {3, 4, WhiteWins}}, {{3, 1, WhiteWins}, {4, 2, BlackWins}}},
+			want:   map[int]float64{1: 1, 2: 2, 3: 0, 4: 0},
+			text:   map[int]string{1: "1", 2: "2", 3: "", 4: ""},
+		},
+		{
+			// 1, 2 and 4 on 1 point: 1 beat 2, 4 met neither; 1's
+			// point does not exceed the 2 that 4 could have had, so
+			// DE leaves all three tied. 5 and 6 drew. 3 alone.
+			name: "the tied have not all met", players: 6,
+			rounds: [][]game{{{1, 2, WhiteWins}, {3, 4, WhiteWins}, {5, 6, Drawn}}, {{3, 1, WhiteWins}, {2, 5, WhiteWins}, {4, 6, WhiteWins}}},
+			want:   map[int]float64{1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0},
+			text:   map[int]string{1: "", 2: "", 4: "", 5: ""},
+		},
+		{
+			// 1 and 2 on 2 points, 3 and 4 on 1: 1 beat 2, 4 beat 3
+			// (round 1); two groups, each separated.
+			name: "two groups that met", players: 4,
+			rounds: [][]game{{{1, 2, WhiteWins}, {3, 4, BlackWins}}, {{4, 1, BlackWins}, {2, 3, WhiteWins}}, {{3, 1, WhiteWins}, {2, 4, WhiteWins}}},
+			want:   map[int]float64{1: 1, 2: 2, 3: 2, 4: 1},
+			text:   map[int]string{1: "1", 2: "2", 3: "2", 4: "1"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEvent(t, Dutch, tc.players)
+			e.TieBreaks, _ = ParseTieBreaks("DE SB")
+			for i, games := range tc.rounds {
+				var pairs []Pair
+				for _, g := range games {
+					pairs = append(pairs, Pair{g.white, g.black})
+				}
+				if err := e.Apply(i+1, pairs); err != nil {
+					t.Fatal(err)
+				}
+				for _, g := range games {
+					if err := e.SetResult(i+1, g.white, g.result); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for _, s := range e.Standings(0) {
+				if w, ok := tc.want[s.Player.Start]; ok && s.Values[0] != w {
+					t.Errorf("player %d (%v points): DE %v, want %v", s.Player.Start, s.Points, s.Values[0], w)
+				}
+				if w, ok := tc.text[s.Player.Start]; ok && ValueText(e.TieBreaks[0], s.Values[0]) != w {
+					t.Errorf("player %d: DE shown %q, want %q", s.Player.Start, ValueText(e.TieBreaks[0], s.Values[0]), w)
+				}
+			}
+		})
 	}
 }
 
