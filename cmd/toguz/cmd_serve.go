@@ -285,13 +285,13 @@ func (ms *metricsServer) close() {
 }
 
 // defaultGCPercent is serve's -gc-percent: four times Go's default. The
-// server's allocations (requests, websocket frames, an attacker's refused
-// bodies and password hashes) made the collector run every 1.3 s at
-// GOGC=100 with 2,000 games and every attack at its bounds, and the mark
-// assists of those collections were the load's slowest moves: p99 59-65 ms
-// at 100, 44-54 ms at 200, 44-48 ms at 400 (docs/architecture.md). The
-// price is memory: the heap may grow to five times what is live (1.1 GB
-// at most in those runs, 210 MB live).
+// server's allocations (requests, websocket frames, an attacker's password
+// hashes) made the collector run every 1.3 s with 2,000 games and every
+// attack at its bounds, and its mark assists hold up the moves: at 400 it
+// runs a quarter as often and the load's p90 is a fifth lower (p99 within
+// the runs' noise; docs/architecture.md). The price is memory: the heap
+// may grow to five times what is live (1.1 GB at most in those runs, 210
+// MB live).
 const defaultGCPercent = 400
 
 // gcPercentApplies says whether serve sets the collector's percentage from
