@@ -308,8 +308,8 @@ func tnStandings(_ context.Context, e env) error {
 			rating = strconv.Itoa(s.Player.Rating)
 		}
 		line := fmt.Sprintf("%d\t%d\t%s\t%s\t%s\t%s\t", s.Rank, s.Player.Start, s.Player.Name, s.Player.Federation, rating, strconv.FormatFloat(s.Points, 'f', 1, 64))
-		for _, v := range s.Values {
-			line += strconv.FormatFloat(v, 'f', -1, 64) + "\t"
+		for j, v := range s.Values {
+			line += tournament.ValueText(ev.TieBreaks[j], v) + "\t"
 		}
 		fmt.Fprintln(tw, strings.TrimSuffix(line, "\t"))
 	}

@@ -43,7 +43,9 @@ func TestTournamentRoundRobin(t *testing.T) {
 	}
 	st := tn(t, "standings", file)
 	lines := strings.Split(strings.TrimSpace(st), "\n")
-	if len(lines) != 5 || !strings.Contains(lines[0], "SB") || strings.Join(strings.Fields(lines[1]), " ") != "1 2 Bekova, Dana KAZ 2000 2.0 1 2.75 1.5" {
+	// Bekova and Sadykov drew their game: DE does not separate them, and
+	// its cell is empty.
+	if len(lines) != 5 || !strings.Contains(lines[0], "SB") || strings.Join(strings.Fields(lines[1]), " ") != "1 2 Bekova, Dana KAZ 2000 2.0 2.75 1.5" {
 		t.Errorf("standings:\n%s", st)
 	}
 	html := tn(t, "print", file)
