@@ -43,7 +43,7 @@ func runServe(ctx context.Context, e env) error {
 	idleTimeout := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "close a keep-alive connection idle this long (0: none)")
 	proxies := fs.String("trusted-proxies", "", "load balancers in front, comma-separated addresses or CIDR prefixes: their requests' clients are read from X-Forwarded-For and their connections are not capped")
 	maxConns := fs.Int("max-conns-per-addr", server.DefaultMaxConnsPerAddr, "connections open at once from one client address, one /64 for IPv6 (0: no cap)")
-	maxHashes := fs.Int("max-hashes", 0, "password checks (argon2id, 19 MiB each) at once, for logins and sign-ups (0: one per CPU, within 256 MiB)")
+	maxHashes := fs.Int("max-hashes", 0, "password checks (argon2id, 19 MiB each) at once, for logins and sign-ups (0: one per two CPUs, at least 1, within 256 MiB)")
 	hashWait := fs.Duration("hash-wait", auth.DefaultHashWait, "how long a login waits for a password-check slot before 503 busy")
 	maxEngineGames := fs.Int("max-engine-games", live.DefaultMaxEngineGames, "games against the engine one person may play at once (0: no bound)")
 	maxEngineGamesPerAddr := fs.Int("max-engine-games-per-addr", live.DefaultMaxEngineGamesPerAddr, "games against the engine played at once from one client address, one /64 for IPv6 (0: no bound)")

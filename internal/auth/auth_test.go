@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -429,8 +431,8 @@ func TestHashBound(t *testing.T) {
 			t.Errorf("Stats = %+v, want 1 slot, 2 busy, 2 hashed", st)
 		}
 	})
-	if n := DefaultMaxHashes(DefaultParams()); n < 1 || n > runtime.GOMAXPROCS(0) {
-		t.Errorf("DefaultMaxHashes = %d, want 1..GOMAXPROCS", n)
+	if n, want := DefaultMaxHashes(DefaultParams()), max(1, min(13, runtime.GOMAXPROCS(0)/2)); n != want && debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		t.Errorf("DefaultMaxHashes = %d, want %d: half the %d CPUs, at least 1, at most 13 (256 MiB of 19 MiB hashes)", n, want, runtime.GOMAXPROCS(0))
 	}
 	if n := DefaultMaxHashes(Params{Memory: 1 << 20}); n != 1 { // 1 GiB each: over the budget
 		t.Errorf("DefaultMaxHashes(1 GiB) = %d, want 1", n)

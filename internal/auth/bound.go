@@ -27,16 +27,23 @@ const DefaultHashWait = 2 * time.Second
 const hashMemoryBudget = 256 << 20
 
 // DefaultMaxHashes is the default bound on the argon2 hashes that run at
-// once with parameters p: one per CPU (GOMAXPROCS: more only queue for the
-// CPUs), and no more than a memory budget allows (a quarter of GOMEMLIMIT
-// when set, else 256 MiB: 13 hashes of DefaultParams' 19 MiB); at least 1.
+// once with parameters p: one per two CPUs (GOMAXPROCS/2), and no more than
+// a memory budget allows (a quarter of GOMEMLIMIT when set, else 256 MiB:
+// 13 hashes of DefaultParams' 19 MiB); at least 1.
+//
+// Half the CPUs, not all: a hash holds its CPU for 25 ms, and logins come
+// in bursts (ten a client address at once). With every CPU hashing, the
+// live games' moves wait for the scheduler to preempt a hash: on 2 CPUs, 8
+// addresses trying passwords at their limits beside 2,000 games raised the
+// games' move p99 from 8.5 ms to 29–43 ms with 2 hashes at once, and to
+// 14–19 ms with 1 (docs/architecture.md), and no login was refused busy.
 func DefaultMaxHashes(p Params) int {
 	p = p.withDefaults()
 	budget := int64(hashMemoryBudget)
 	if lim := debug.SetMemoryLimit(-1); lim != math.MaxInt64 {
 		budget = lim / 4
 	}
-	return int(max(1, min(int64(runtime.GOMAXPROCS(0)), budget/(int64(p.Memory)<<10))))
+	return int(max(1, min(int64(runtime.GOMAXPROCS(0)/2), budget/(int64(p.Memory)<<10))))
 }
 
 // HashStats are the counters of the hashing bound and the lock-outs.
