@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -56,6 +57,7 @@ func runServe(ctx context.Context, e env) error {
 	node := fs.String("node", "", "this node's id among several (-nats; default: random at start)")
 	syncMode := fs.String("sync", "normal", "how durable a commit is: normal (survives the process being killed) or full\n(also a power loss: an fsync per commit, slower)")
 	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics, a listener of their own (e.g. 127.0.0.1:9090;\n\"\": no metrics)")
+	procs := fs.Int("procs", 0, "threads running Go code at once, Go's GOMAXPROCS (0: twice the CPUs, so that a game's move waits for the OS\nto share a CPU, not behind a search or a password hash; a GOMAXPROCS in the environment is kept unless this flag is given)")
 	gcPercent := fs.Int("gc-percent", defaultGCPercent, "collect garbage when the heap has grown this many percent over what was live, as Go's GOGC\n(a GOGC in the environment is kept unless this flag is given; -1: off, with GOMEMLIMIT to bound the memory)")
 	drain := fs.Duration("drain", 0, "at a shutdown, answer GET /readyz with 503 this long before closing the games' sockets,\nso that a load balancer stops sending new players here first")
 	if err := parseFlags(fs, e.args); err != nil {
@@ -82,7 +84,7 @@ func runServe(ctx context.Context, e env) error {
 		return fmt.Errorf("-log %q: want text or json", *logFormat)
 	}
 	log := slog.New(h)
-	if gcPercentApplies(fs, e) {
+	if envFlagApplies(fs, e, "gc-percent", "GOGC") {
 		defer debug.SetGCPercent(debug.SetGCPercent(*gcPercent))
 	}
 	var syncFull bool
@@ -112,8 +114,17 @@ func runServe(ctx context.Context, e env) error {
 			*n = -1
 		}
 	}
+	// The CPUs' shares (engines, password hashes) come from the CPUs before
+	// -procs raises GOMAXPROCS.
+	cpus := runtime.GOMAXPROCS(0)
 	if *engines <= 0 {
-		*engines = max(1, runtime.GOMAXPROCS(0)-1)
+		*engines = max(1, cpus-1)
+	}
+	if *maxHashes == 0 {
+		*maxHashes = auth.DefaultMaxHashes(auth.DefaultParams())
+	}
+	if *procs < 0 {
+		return fmt.Errorf("-procs %d: want 0 (twice the CPUs) or more", *procs)
 	}
 	if *reviewWorkers < 0 || *reviewDepth < 1 {
 		return fmt.Errorf("-review-workers %d, -review-depth %d: want at least 0 and 1", *reviewWorkers, *reviewDepth)
@@ -129,11 +140,13 @@ func runServe(ctx context.Context, e env) error {
 		}
 		reviewCmd = []string{self, "review-worker"}
 	}
-	if *background {
-		// Each search holds a P while its low-priority thread waits for a
-		// CPU: one P more per searcher keeps the server's own Ps free.
-		// Given back when serve returns (tests run it in-process).
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + *engines + max(*analysisEngines, 0)))
+	// More Ps than CPUs: a searching engine or a password hash holds its P
+	// for tens of milliseconds between preemptions, and a game's goroutine
+	// that became ready behind it waited for it; with a P of its own, it
+	// waits only for the OS, which favours a thread that slept. Given back
+	// when serve returns (tests run it in-process).
+	if n := serveProcs(*procs, cpus, *engines+max(*analysisEngines, 0), envFlagApplies(fs, e, "procs", "GOMAXPROCS"), *background); n > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
 	var tb server.Tablebase
 	if *tbPath != "" {
@@ -294,15 +307,35 @@ func (ms *metricsServer) close() {
 // MB live).
 const defaultGCPercent = 400
 
-// gcPercentApplies says whether serve sets the collector's percentage from
-// -gc-percent: when the flag is given, or when GOGC is not in the
-// environment (an operator's GOGC is kept).
-func gcPercentApplies(fs *flag.FlagSet, e env) bool {
+// serveProcs is the GOMAXPROCS that serve sets, or 0 to leave it: procs
+// (-procs; 0: twice the cpus) when applies (the flag given, or no
+// GOMAXPROCS in the environment), and with background (-background-engines)
+// one P more for each of the searchers, whose low-priority threads hold
+// their Ps while they wait for a CPU.
+func serveProcs(procs, cpus, searchers int, applies, background bool) int {
+	n := 0
+	switch {
+	case applies:
+		n = cmp.Or(procs, 2*cpus)
+	case background:
+		n = cpus
+	}
+	if n > 0 && background {
+		n += searchers
+	}
+	return n
+}
+
+// envFlagApplies says whether serve sets a runtime setting from its flag
+// (-gc-percent, -procs): when the flag is given, or when the Go runtime's
+// own variable for it (GOGC, GOMAXPROCS) is not in the environment (an
+// operator's is kept).
+func envFlagApplies(fs *flag.FlagSet, e env, name, goVar string) bool {
 	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "gc-percent" })
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	if given || e.lookupEnv == nil {
 		return true
 	}
-	_, set := e.lookupEnv("GOGC")
+	_, set := e.lookupEnv(goVar)
 	return !set
 }

@@ -132,7 +132,8 @@ func TestServeTablebase(t *testing.T) {
 }
 
 // TestGCPercentApplies: serve sets the collector's percentage unless an
-// operator's GOGC says otherwise and the flag is not given.
+// operator's GOGC says otherwise and the flag is not given (-procs and
+// GOMAXPROCS take the same path, envFlagApplies).
 func TestGCPercentApplies(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -156,9 +157,31 @@ func TestGCPercentApplies(t *testing.T) {
 			if err := flagsFromEnv(fs, lookup); err != nil {
 				t.Fatal(err)
 			}
-			if got := gcPercentApplies(fs, e); got != tc.want {
-				t.Errorf("gcPercentApplies = %v, want %v", got, tc.want)
+			if got := envFlagApplies(fs, e, "gc-percent", "GOGC"); got != tc.want {
+				t.Errorf("envFlagApplies = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestServeProcs: serve runs twice the CPUs' Ps unless told otherwise, and
+// -background-engines adds one per searcher.
+func TestServeProcs(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		procs, cpus, search int
+		applies, background bool
+		want                int
+	}{
+		{"default", 0, 2, 2, true, false, 4},
+		{"flag", 3, 2, 2, true, false, 3},
+		{"GOMAXPROCS kept", 0, 2, 2, false, false, 0},
+		{"background", 0, 2, 2, true, true, 6},
+		{"background, GOMAXPROCS kept", 0, 2, 2, false, true, 4},
+		{"one CPU", 0, 1, 2, true, false, 2},
+	} {
+		if got := serveProcs(tc.procs, tc.cpus, tc.search, tc.applies, tc.background); got != tc.want {
+			t.Errorf("%s: serveProcs(%d, %d, %d, %v, %v) = %d, want %d", tc.name, tc.procs, tc.cpus, tc.search, tc.applies, tc.background, got, tc.want)
+		}
 	}
 }
