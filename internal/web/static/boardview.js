@@ -1,11 +1,11 @@
 // BoardView: what every page that draws a board shares (board.js,
-// analysis.js, study.js): the position string (RULES.md §6) read for
-// display only, the board's DOM pieces, the page's texts (the catalog's,
-// with their plural forms), the data-* attributes' JSON and the JSON
-// posted to the server. It implements no rule of the game: which moves
-// are legal and what they do come from the server or the engine client.
-// A classic script, loaded before those: it defines BoardView and nothing
-// else.
+// analysis.js, study.js; learn.js takes its format): the position string
+// (RULES.md §6) read for display only, the board's DOM pieces, the page's
+// texts (the catalog's, with their plural forms), the data-* attributes'
+// JSON and the JSON posted to the server. It implements no rule of the
+// game: which moves are legal and what they do come from the server or
+// the engine client. A classic script, loaded before those: it defines
+// BoardView and nothing else.
 const BoardView = (function () {
   'use strict';
 
