@@ -323,6 +323,12 @@ func TestPagesFitPhone(t *testing.T) {
 			wide := eval[string](u, `Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > innerWidth + 0.5).slice(0, 5).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '')).join(', ')`)
 			t.Errorf("%s: %s (%s) is %d px wide at %d px; too wide: %s", u.name, p.name, p.path, w.Doc, w.Win, wide)
 		}
+		// The event page's standings fit too, with no scrolling in their
+		// own box (docs/tournaments.md).
+		tw := eval[widths](u, `(() => { const w = document.querySelector('.event-standings')?.closest('.table-wrap'); return w ? {Doc: w.scrollWidth, Win: w.clientWidth} : {Doc: 0, Win: 0}; })()`)
+		if tw.Doc > tw.Win {
+			t.Errorf("%s: %s (%s): the standings are %d px wide in a box of %d px at 360 px; they scroll", u.name, p.name, p.path, tw.Doc, tw.Win)
+		}
 	}
 }
 

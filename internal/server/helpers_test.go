@@ -57,6 +57,8 @@ type serverOpts struct {
 	// botLimits and ladder are Config's (botapi_test.go).
 	botLimits BotLimits
 	ladder    LadderConfig
+	// simuls, where set, wraps the store as Config.Simuls (simul_test.go).
+	simuls func(SimulStore) SimulStore
 }
 
 func newTestServer(t testing.TB, o serverOpts) *testServer {
@@ -100,7 +102,11 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 		}
 		reviews = StoreReviews{S: st, J: judge}
 	}
-	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobby(hub), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, Accounts: testAccounts(st), Archive: StoreArchive{S: st}, Logger: log,
+	var simuls SimulStore = st
+	if o.simuls != nil {
+		simuls = o.simuls(st)
+	}
+	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobby(hub), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: simuls, Puzzles: st, Accounts: testAccounts(st), Archive: StoreArchive{S: st}, Logger: log,
 		MessageRate: o.msgRate, MessageBurst: o.msgBurst, WritesPerSecond: o.writes, WriteBurst: int(o.writes * 2),
 		ImportsPerMinute: o.importsPerMinute, ImportsPerDay: o.importsPerDay,
 		Analysis: analysis, AnalysesPerMinute: o.analysesPerMinute, Tablebase: o.tablebase,

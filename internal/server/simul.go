@@ -67,11 +67,32 @@ type simul struct {
 	Started   bool
 	Created   time.Time
 	starting  bool // its games are being created: nobody joins
+	// pending: made, and being written to the store: it counts for the
+	// bounds but is not shown, and nobody can join it yet.
+	pending bool
+	// over: every game has ended (asked of the hub once Started; a simul
+	// over stays over).
+	over bool
+	// changes is held by the one change of this simul at a time (a join,
+	// a leave, a start's closing of joins) from its checks to its write
+	// to the store and into memory.
+	changes *sync.Mutex
 }
 
-// simulHall holds the simuls. Its changes are written to st (when there
-// is one) under mu before they are made in memory, so that the store
-// never lags behind what a client was told.
+// simulHall holds the simuls. Each change is written to st (when there
+// is one) before it is made in memory, so that the store never lags
+// behind what a client was told.
+//
+// Locking: mu guards byID and every simul's fields, and is held only to
+// read or change them: never across a call to the store or the hub, so
+// that a slow store or game holds up no other request (the pages read the
+// hall on every view). A change of one simul holds its changes lock from
+// its checks to its write, so that what it checked still holds when it
+// is made in memory; the changes of other simuls, and every read, go on
+// meanwhile. A new simul is in byID as pending while it is written, so
+// that the bounds count it. starts is held by one start at a time, across
+// the creation of its games. Order: starts, then a simul's changes, then
+// mu; nothing takes a changes lock or starts while holding mu.
 type simulHall struct {
 	mu     sync.Mutex
 	byID   map[string]*simul
@@ -79,8 +100,10 @@ type simulHall struct {
 	starts sync.Mutex // one start at a time, outside mu: it creates games
 }
 
-// sweepLocked forgets the simuls older than simulKeep, in the store too.
-func (h *simulHall) sweepLocked(ctx context.Context, now time.Time) error {
+// expireLocked forgets the simuls older than simulKeep and reports
+// whether there were any; the caller holds mu, and deletes them from the
+// store after it lets go of it (deleteExpired).
+func (h *simulHall) expireLocked(now time.Time) bool {
 	expired := false
 	for id, sm := range h.byID {
 		if now.Sub(sm.Created) > simulKeep {
@@ -88,7 +111,13 @@ func (h *simulHall) sweepLocked(ctx context.Context, now time.Time) error {
 			expired = true
 		}
 	}
-	if !expired || h.st == nil {
+	return expired
+}
+
+// deleteExpired deletes from the store the simuls older than simulKeep at
+// now; the caller does not hold mu.
+func (h *simulHall) deleteExpired(ctx context.Context, now time.Time) error {
+	if h.st == nil {
 		return nil
 	}
 	if _, err := h.st.DeleteSimulsBefore(ctx, now.Add(-simulKeep)); err != nil {
@@ -97,30 +126,61 @@ func (h *simulHall) sweepLocked(ctx context.Context, now time.Time) error {
 	return nil
 }
 
+// changing returns simul id (not pending) with its changes lock held, or
+// false where there is none (or it expired while the lock was awaited);
+// the caller unlocks it.
+func (h *simulHall) changing(id string) (*simul, bool) {
+	h.mu.Lock()
+	p, ok := h.byID[id]
+	ok = ok && !p.pending
+	h.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	p.changes.Lock()
+	h.mu.Lock()
+	ok = h.byID[id] == p
+	h.mu.Unlock()
+	if !ok {
+		p.changes.Unlock()
+		return nil, false
+	}
+	return p, true
+}
+
+// remove takes simul p out of byID, if it is still there.
+func (h *simulHall) remove(p *simul) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.byID[p.ID] == p {
+		delete(h.byID, p.ID)
+	}
+}
+
 // load fills the hall from its store: the expired simuls are deleted, the
 // others read back with their participants and games.
 func (h *simulHall) load(ctx context.Context, now time.Time) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.byID = map[string]*simul{}
-	if h.st == nil {
-		return nil
-	}
-	since := now.Add(-simulKeep)
-	if _, err := h.st.DeleteSimulsBefore(ctx, since); err != nil {
-		return fmt.Errorf("simuls: expire: %w", err)
-	}
-	list, err := h.st.Simuls(ctx, since)
-	if err != nil {
-		return fmt.Errorf("simuls: load: %w", err)
-	}
-	for _, r := range list {
-		sm, err := simulFromStore(r)
-		if err != nil {
-			return fmt.Errorf("simuls: load %s: %w", r.ID, err)
+	byID := map[string]*simul{}
+	if h.st != nil {
+		since := now.Add(-simulKeep)
+		if _, err := h.st.DeleteSimulsBefore(ctx, since); err != nil {
+			return fmt.Errorf("simuls: expire: %w", err)
 		}
-		h.byID[sm.ID] = sm
+		list, err := h.st.Simuls(ctx, since)
+		if err != nil {
+			return fmt.Errorf("simuls: load: %w", err)
+		}
+		for _, r := range list {
+			sm, err := simulFromStore(r)
+			if err != nil {
+				return fmt.Errorf("simuls: load %s: %w", r.ID, err)
+			}
+			byID[sm.ID] = sm
+		}
 	}
+	h.mu.Lock()
+	h.byID = byID
+	h.mu.Unlock()
 	return nil
 }
 
@@ -134,7 +194,7 @@ func simulFromStore(r store.Simul) (*simul, error) {
 		return nil, err
 	}
 	sm := &simul{ID: r.ID, Host: seatFromStore(r.Host), Rules: rules, TC: tc, Max: r.Max, HostWhite: r.HostWhite,
-		Rated: r.Rated, Started: r.Started, Created: r.Created}
+		Rated: r.Rated, Started: r.Started, Created: r.Created, changes: new(sync.Mutex)}
 	for _, p := range r.Players {
 		sm.Players = append(sm.Players, seatFromStore(p))
 		if sm.Started {
@@ -156,7 +216,7 @@ func (h *simulHall) get(id string) (simul, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	sm, ok := h.byID[id]
-	if !ok {
+	if !ok || sm.pending {
 		return simul{}, false
 	}
 	c := *sm
@@ -169,7 +229,9 @@ func (h *simulHall) list() []simul {
 	defer h.mu.Unlock()
 	out := make([]simul, 0, len(h.byID))
 	for _, sm := range h.byID {
-		out = append(out, *sm)
+		if !sm.pending {
+			out = append(out, *sm)
+		}
 	}
 	slices.SortFunc(out, func(a, b simul) int { return b.Created.Compare(a.Created) })
 	return out
@@ -209,49 +271,88 @@ func (s *Server) createSimul(ctx context.Context, who Identity, req simulRequest
 	if err != nil {
 		return "", err
 	}
-	sm := &simul{ID: live.NewID(), Host: host, Rules: rules, TC: tc, Max: req.Max, HostWhite: req.Color == "white", Rated: req.Rated, Created: time.Now()}
+	sm := &simul{ID: live.NewID(), Host: host, Rules: rules, TC: tc, Max: req.Max, HostWhite: req.Color == "white", Rated: req.Rated,
+		Created: time.Now(), pending: s.simuls.st != nil, changes: new(sync.Mutex)}
 	h := &s.simuls
+	s.markOver(host.ID)
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.byID == nil {
 		h.byID = map[string]*simul{}
 	}
-	if err := h.sweepLocked(ctx, sm.Created); err != nil {
-		return "", err
-	}
+	expired := h.expireLocked(sm.Created)
 	mine := 0
 	for _, o := range h.byID {
-		if o.Host.ID == host.ID && !s.simulOver(o) {
+		if o.Host.ID == host.ID && !o.over {
 			mine++
 		}
 	}
-	if mine >= maxSimulsPerHost {
-		return "", newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.simul_many", maxSimulsPerHost)
+	switch {
+	case mine >= maxSimulsPerHost:
+		err = newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.simul_many", maxSimulsPerHost)
+	case len(h.byID) >= maxSimuls:
+		err = newError(http.StatusServiceUnavailable, codeBusy, "apierr.simul_full_site")
+	default:
+		h.byID[sm.ID] = sm
 	}
-	if len(h.byID) >= maxSimuls {
-		return "", newError(http.StatusServiceUnavailable, codeBusy, "apierr.simul_full_site")
-	}
-	if h.st != nil {
-		err := h.st.CreateSimul(ctx, store.Simul{ID: sm.ID, Host: seatToStore(host), Ruleset: rules.String(), TC: tc.String(),
-			Max: sm.Max, HostWhite: sm.HostWhite, Rated: sm.Rated, Created: sm.Created})
-		if err != nil {
-			return "", fmt.Errorf("simul: %w", err)
+	h.mu.Unlock()
+	if expired {
+		if derr := h.deleteExpired(ctx, sm.Created); derr != nil && err == nil {
+			h.remove(sm)
+			return "", derr
 		}
 	}
-	h.byID[sm.ID] = sm
+	if err != nil {
+		return "", err
+	}
+	if h.st == nil {
+		return sm.ID, nil
+	}
+	err = h.st.CreateSimul(ctx, store.Simul{ID: sm.ID, Host: seatToStore(host), Ruleset: rules.String(), TC: tc.String(),
+		Max: sm.Max, HostWhite: sm.HostWhite, Rated: sm.Rated, Created: sm.Created})
+	if err != nil {
+		h.remove(sm)
+		return "", fmt.Errorf("simul: %w", err)
+	}
+	h.mu.Lock()
+	sm.pending = false
+	h.mu.Unlock()
 	return sm.ID, nil
 }
 
-// simulOver reports whether every game of a started simul has ended; the
-// caller holds the hall's lock (the hub's State does not take it).
-func (s *Server) simulOver(sm *simul) bool {
-	if !sm.Started {
-		return false
+// markOver asks the hub, outside the hall's lock, whether host's started
+// simuls not known to be over are, and marks those that are. A simul that
+// starts meanwhile counts as not over, as does one with a game that does
+// not answer in time.
+func (s *Server) markOver(host string) {
+	h := &s.simuls
+	h.mu.Lock()
+	var started []*simul
+	var games [][]string
+	for _, sm := range h.byID {
+		if sm.Host.ID == host && sm.Started && !sm.over {
+			started, games = append(started, sm), append(games, slices.Clone(sm.Games))
+		}
 	}
+	h.mu.Unlock()
+	var over []*simul
+	for i, sm := range started {
+		if s.gamesOver(games[i]) {
+			over = append(over, sm)
+		}
+	}
+	h.mu.Lock()
+	for _, sm := range over {
+		sm.over = true
+	}
+	h.mu.Unlock()
+}
+
+// gamesOver reports whether every game of games has ended.
+func (s *Server) gamesOver(games []string) bool {
 	// A game that does not answer in time counts as not over.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	for _, g := range sm.Games {
+	for _, g := range games {
 		st, err := s.cfg.Hub.State(ctx, g)
 		if err != nil || !finished(st.Result) {
 			return false
@@ -277,27 +378,35 @@ func (s *Server) joinSimul(ctx context.Context, who Identity, id string) error {
 		return err
 	}
 	h := &s.simuls
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	p, ok := h.byID[id]
-	switch {
-	case !ok:
+	p, ok := h.changing(id)
+	if !ok {
 		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+	}
+	defer p.changes.Unlock()
+	h.mu.Lock()
+	switch {
 	case p.Started || p.starting:
-		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_started")
+		err = newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_started")
 	case p.Host.ID == seat.ID:
-		return newError(http.StatusConflict, live.CodeOwnSeek, "apierr.simul_own")
+		err = newError(http.StatusConflict, live.CodeOwnSeek, "apierr.simul_own")
 	case slices.ContainsFunc(p.Players, func(o live.Seat) bool { return o.ID == seat.ID }):
+		h.mu.Unlock()
 		return nil
 	case len(p.Players) >= p.Max:
-		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_full", p.Max)
+		err = newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_full", p.Max)
+	}
+	h.mu.Unlock()
+	if err != nil {
+		return err
 	}
 	if h.st != nil {
 		if err := h.st.AddSimulPlayer(ctx, id, seatToStore(seat)); err != nil {
 			return fmt.Errorf("simul %s: join: %w", id, err)
 		}
 	}
+	h.mu.Lock()
 	p.Players = append(p.Players, seat)
+	h.mu.Unlock()
 	return nil
 }
 
@@ -309,17 +418,19 @@ func (s *Server) leaveSimul(ctx context.Context, who Identity, id string) error 
 	}
 	me := who.Seat().ID
 	h := &s.simuls
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	p, ok := h.byID[id]
+	p, ok := h.changing(id)
 	if !ok {
 		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
 	}
-	i := slices.IndexFunc(p.Players, func(o live.Seat) bool { return o.ID == me })
+	defer p.changes.Unlock()
+	h.mu.Lock()
+	in := slices.ContainsFunc(p.Players, func(o live.Seat) bool { return o.ID == me })
+	started := p.Started || p.starting
+	h.mu.Unlock()
 	switch {
-	case i < 0:
+	case !in:
 		return nil
-	case p.Started || p.starting:
+	case started:
 		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_started")
 	}
 	if h.st != nil {
@@ -327,7 +438,13 @@ func (s *Server) leaveSimul(ctx context.Context, who Identity, id string) error 
 			return fmt.Errorf("simul %s: leave: %w", id, err)
 		}
 	}
-	p.Players = slices.Delete(p.Players, i, i+1)
+	h.mu.Lock()
+	// Nobody else changed the players meanwhile (the changes lock): he
+	// is where he was.
+	if i := slices.IndexFunc(p.Players, func(o live.Seat) bool { return o.ID == me }); i >= 0 {
+		p.Players = slices.Delete(p.Players, i, i+1)
+	}
+	h.mu.Unlock()
 	return nil
 }
 
@@ -337,27 +454,32 @@ func (s *Server) startSimul(ctx context.Context, who Identity, id string) error 
 	h.starts.Lock()
 	defer h.starts.Unlock()
 	// Joins are closed first, so that the players given games are all
-	// of them.
-	h.mu.Lock()
-	p, ok := h.byID[id]
-	switch {
-	case !ok:
-		h.mu.Unlock()
+	// of them: a join or leave being written is waited for (the changes
+	// lock), the later ones see starting.
+	p, ok := h.changing(id)
+	if !ok {
 		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+	}
+	h.mu.Lock()
+	switch {
 	case p.Host.ID != who.Seat().ID:
 		h.mu.Unlock()
+		p.changes.Unlock()
 		return newError(http.StatusForbidden, live.CodeForbidden, "apierr.simul_not_host")
 	case p.Started:
 		h.mu.Unlock()
+		p.changes.Unlock()
 		return nil
 	case len(p.Players) == 0:
 		h.mu.Unlock()
+		p.changes.Unlock()
 		return badRequest(live.CodeBadRequest, "apierr.simul_empty")
 	}
 	p.starting = true
 	sm := *p
 	sm.Players = slices.Clone(p.Players)
 	h.mu.Unlock()
+	p.changes.Unlock()
 	defer func() {
 		h.mu.Lock()
 		p.starting = false

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -311,5 +314,259 @@ func TestSimulsPaged(t *testing.T) {
 	if code != 200 || strings.Count(body, `href="/simul/s`) != 3 || !strings.Contains(body, `href="/simul/s000"`) ||
 		!strings.Contains(body, `href="/simuls" id="simuls-newer"`) || strings.Contains(body, `id="simuls-older"`) {
 		t.Errorf("/simuls?page=2: %d, %d simuls listed, the oldest %v", code, strings.Count(body, `href="/simul/s`), strings.Contains(body, `href="/simul/s000"`))
+	}
+}
+
+// gatedSimuls is the store's SimulStore, whose writes of one simul (by
+// its id, or for a new one its host's name) wait while the gate is shut,
+// each saying on arrived that it waits.
+type gatedSimuls struct {
+	SimulStore
+	mu       sync.Mutex
+	id, host string
+	shut     chan struct{} // nil: open
+	arrived  chan string
+}
+
+// close shuts the gate for the writes of simul id, or of a new simul of
+// host.
+func (g *gatedSimuls) close(id, host string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.id, g.host, g.shut = id, host, make(chan struct{})
+}
+
+func (g *gatedSimuls) open() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.shut != nil {
+		close(g.shut)
+		g.shut = nil
+	}
+}
+
+// pass waits at the gate if it is shut for simul id or host.
+func (g *gatedSimuls) pass(ctx context.Context, op, id, host string) error {
+	g.mu.Lock()
+	shut := g.shut
+	if shut == nil || (id != g.id && (host == "" || host != g.host)) {
+		shut = nil
+	}
+	g.mu.Unlock()
+	if shut == nil {
+		return nil
+	}
+	g.arrived <- op
+	select {
+	case <-shut:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (g *gatedSimuls) CreateSimul(ctx context.Context, sm store.Simul) error {
+	if err := g.pass(ctx, "create", sm.ID, sm.Host.Name); err != nil {
+		return err
+	}
+	return g.SimulStore.CreateSimul(ctx, sm)
+}
+
+func (g *gatedSimuls) AddSimulPlayer(ctx context.Context, id string, p store.SimulSeat) error {
+	if err := g.pass(ctx, "join", id, ""); err != nil {
+		return err
+	}
+	return g.SimulStore.AddSimulPlayer(ctx, id, p)
+}
+
+func (g *gatedSimuls) RemoveSimulPlayer(ctx context.Context, id, seat string) error {
+	if err := g.pass(ctx, "leave", id, ""); err != nil {
+		return err
+	}
+	return g.SimulStore.RemoveSimulPlayer(ctx, id, seat)
+}
+
+func (g *gatedSimuls) StartSimul(ctx context.Context, id string, games []string) error {
+	if err := g.pass(ctx, "start", id, ""); err != nil {
+		return err
+	}
+	return g.SimulStore.StartSimul(ctx, id, games)
+}
+
+// TestSimulStoreOutsideLock: while a change of a simul waits in the store,
+// the hall answers everyone else: that simul and the list are shown as
+// they were before the change, another simul can be joined, and the
+// change's rival for the same seat or bound is answered at once or after
+// it, never both let through. After the store answers, the change is
+// there.
+func TestSimulStoreOutsideLock(t *testing.T) {
+	g := &gatedSimuls{arrived: make(chan string, 16)}
+	s := newTestServer(t, serverOpts{simuls: func(st SimulStore) SimulStore { g.SimulStore = st; return g }})
+	t.Cleanup(g.open) // before the server closes
+	quick := &http.Client{Timeout: 3 * time.Second}
+	// ask sends a request that must be answered while the change waits.
+	ask := func(method, path, token string) (int, map[string]any) {
+		t.Helper()
+		req, _ := newReq(method, s.URL+path, token)
+		resp, err := quick.Do(req)
+		if err != nil {
+			t.Errorf("%s %s while a write of the simul waits in the store: %v", method, path, err)
+			return 0, nil
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		return resp.StatusCode, m
+	}
+	create := func(host string, max int) string {
+		t.Helper()
+		code, m := s.do("POST", "/api/simuls", host, map[string]any{"ruleset": "standard", "tc": "none", "max": max, "color": "white"})
+		if code != 201 {
+			t.Fatalf("create: %d %v", code, m)
+		}
+		return m["id"].(string)
+	}
+	join := func(id, p string) {
+		t.Helper()
+		if code, m := s.do("POST", "/api/simuls/"+id+"/join", p, nil); code != 200 {
+			t.Fatalf("join: %d %v", code, m)
+		}
+	}
+	shown := func(id string) (players int, started bool) {
+		t.Helper()
+		code, m := ask("GET", "/api/simuls/"+id, "")
+		if code != 200 {
+			t.Errorf("GET /api/simuls/%s: %d %v", id, code, m)
+			return -1, false
+		}
+		return len(m["players"].([]any)), m["started"] == true
+	}
+	tests := []struct {
+		name   string
+		max    int
+		joined int // participants before the change
+		// change is the request that waits in the store (on simul id of
+		// host, players the participants); rival, where set, is sent
+		// while it waits, and both must not get in.
+		change     func(id, host string, players []string) (method, path, token string)
+		rival      func(id, host string, players []string) (method, path, token string)
+		code       int // the change's answer
+		rivalCode  int // the rival's
+		wait       string
+		while      int // participants shown while it waits
+		after      int // and after
+		startedNow bool
+	}{
+		{name: "join, a rival for the last seat", max: 1, joined: 0,
+			change: func(id, _ string, _ []string) (string, string, string) {
+				return "POST", "/api/simuls/" + id + "/join", s.guest()
+			},
+			rival: func(id, _ string, _ []string) (string, string, string) {
+				return "POST", "/api/simuls/" + id + "/join", s.guest()
+			},
+			code: 200, rivalCode: 409, wait: "join", while: 0, after: 1},
+		{name: "leave", max: 3, joined: 2,
+			change: func(id, _ string, players []string) (string, string, string) {
+				return "POST", "/api/simuls/" + id + "/leave", players[0]
+			},
+			code: 200, wait: "leave", while: 2, after: 1},
+		{name: "create, a rival past the host's bound", max: 2, joined: 1,
+			change: func(_, host string, _ []string) (string, string, string) {
+				return "POST", "/api/simuls", host
+			},
+			rival: func(_, host string, _ []string) (string, string, string) {
+				return "POST", "/api/simuls", host
+			},
+			code: 201, rivalCode: 429, wait: "create", while: 1, after: 1},
+		{name: "start, a join while the games are made", max: 3, joined: 2,
+			change: func(id, host string, _ []string) (string, string, string) {
+				return "POST", "/api/simuls/" + id + "/start", host
+			},
+			rival: func(id, _ string, _ []string) (string, string, string) {
+				return "POST", "/api/simuls/" + id + "/join", s.guest()
+			},
+			code: 200, rivalCode: 409, wait: "start", while: 2, after: 2, startedNow: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			host := s.guest()
+			_, me := s.do("GET", "/api/me", host, nil)
+			id := create(host, tt.max)
+			var players []string
+			for range tt.joined {
+				p := s.guest()
+				join(id, p)
+				players = append(players, p)
+			}
+			other := create(s.guest(), 2)
+			g.close(id, me["name"].(string))
+			defer g.open()
+			method, path, token := tt.change(id, host, players)
+			type answer struct {
+				code int
+				m    map[string]any
+			}
+			changed := make(chan answer, 1)
+			go func() {
+				code, m := s.do(method, path, token, map[string]any{"ruleset": "standard", "tc": "none", "max": 2, "color": "white"})
+				changed <- answer{code, m}
+			}()
+			select {
+			case op := <-g.arrived:
+				if op != tt.wait {
+					t.Fatalf("%s waits in the store, want %s", op, tt.wait)
+				}
+			case a := <-changed:
+				t.Fatalf("%s %s did not reach the store: %d %v", method, path, a.code, a.m)
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s %s did not reach the store in 10 s", method, path)
+			}
+			// While it waits: the simul as before, the list, another
+			// simul's join.
+			if n, started := shown(id); n != tt.while || started {
+				t.Errorf("while the %s waits: %d participants shown, started %v; want %d, not started", tt.wait, n, started, tt.while)
+			}
+			if code, _ := ask("GET", "/simuls", ""); code != 200 {
+				t.Errorf("GET /simuls while the %s waits: %d", tt.wait, code)
+			}
+			if code, m := ask("POST", "/api/simuls/"+other+"/join", s.guest()); code != 200 {
+				t.Errorf("joining another simul while the %s waits: %d %v", tt.wait, code, m)
+			}
+			rivals := make(chan answer, 1)
+			if tt.rival != nil {
+				method, path, token := tt.rival(id, host, players)
+				go func() {
+					code, m := s.do(method, path, token, map[string]any{"ruleset": "standard", "tc": "none", "max": 2, "color": "white"})
+					rivals <- answer{code, m}
+				}()
+				// The rival is answered at once, or waits for the change
+				// (not in the store: the gate would tell).
+				select {
+				case a := <-rivals:
+					rivals <- a
+				case op := <-g.arrived:
+					t.Errorf("the rival's %s reached the store while the change's waits", op)
+				case <-time.After(200 * time.Millisecond):
+				}
+			}
+			g.open()
+			a := <-changed
+			if a.code != tt.code {
+				t.Errorf("%s %s: %d %v, want %d", method, path, a.code, a.m, tt.code)
+			}
+			if tt.rival != nil {
+				if r := <-rivals; r.code != tt.rivalCode {
+					t.Errorf("the rival: %d %v, want %d", r.code, r.m, tt.rivalCode)
+				}
+			}
+			if n, started := shown(id); n != tt.after || started != tt.startedNow {
+				t.Errorf("after the %s: %d participants, started %v; want %d, %v", tt.wait, n, started, tt.after, tt.startedNow)
+			}
+			if tt.wait == "create" {
+				if code, m := ask("GET", "/api/simuls/"+a.m["id"].(string), ""); code != 200 {
+					t.Errorf("the new simul: %d %v", code, m)
+				}
+			}
+		})
 	}
 }

@@ -13,7 +13,10 @@
 //   - Static: the assets under /static/, each URL carrying a hash of its
 //     content (Asset) so that browsers may cache it for a year.
 //   - static/boardview.js: what board.js, analysis.js and study.js share:
-//     the position string read for display and the board's DOM pieces.
+//     the position string read for display, the board's DOM pieces, the
+//     page's texts (T, N: the catalog's verbs and plural forms), the
+//     data-* attributes' JSON and the JSON posted to the server (and
+//     learn.js, which draws no board, its format).
 //   - static/board.js: the board (2×9 holes with the stones drawn, kazans,
 //     tuzdik marks, hole numbers and names), moves by click or tap, the
 //     score-sheet move list, flip, sound, clocks, the websocket with

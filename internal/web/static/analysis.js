@@ -15,43 +15,13 @@
   const root = document.getElementById('analysis');
   if (!root) return;
   const $ = (id) => document.getElementById(id);
-  const parseJSON = (s, dflt) => { try { return s ? JSON.parse(s) : dflt; } catch (e) { return dflt; } };
+  const { parseJSON, translator, postJSON: post } = BoardView; // boardview.js
   const texts = parseJSON(root.dataset.texts, {});
   const outcomes = parseJSON(root.dataset.outcomes, {});
   const holeNames = parseJSON(root.dataset.holenames, []);
   // The most stones of a position the server's tables hold, per ruleset.
   const tbStones = parseJSON(root.dataset.tbstones, {});
-  const lang = document.documentElement.lang || 'en';
-  let plurals = null;
-  try { plurals = new Intl.PluralRules(lang); } catch (e) { plurals = null; }
-
-  function format(s, args) {
-    let k = 0;
-    return String(s).replace(/%(?:\[(\d+)\])?([sdv%])/g, (all, idx, verb) => {
-      if (verb === '%') return '%';
-      const v = idx ? args[+idx - 1] : args[k++];
-      return v === undefined ? '' : String(v);
-    });
-  }
-  function T(key, ...args) {
-    let s = texts[key];
-    if (s === undefined) return key;
-    if (typeof s === 'object') s = s.other || Object.values(s)[0];
-    return format(s, args);
-  }
-  function N(key, n, ...args) {
-    const s = texts[key];
-    if (!s || typeof s !== 'object') return T(key, ...args);
-    const form = plurals ? plurals.select(n) : 'other';
-    return format(s[form] || s.other || s.many || s.one, args);
-  }
-
-  async function post(url, body) {
-    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    const j = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error((j.error && j.error.message) || String(r.status));
-    return j;
-  }
+  const { T, N } = translator(texts);
 
   // The engine client, loaded as a module from this classic script: the
   // worker's engine (WebAssembly, the server where it is missing) for the

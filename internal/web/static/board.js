@@ -10,45 +10,21 @@
   const root = document.getElementById('game');
   if (!root) return;
   const $ = (id) => document.getElementById(id);
+  const { parseJSON, translator } = BoardView; // boardview.js
   const texts = parseJSON(root.dataset.texts, {});
-  const lang = document.documentElement.lang || 'en';
-  let plurals = null;
-  try { plurals = new Intl.PluralRules(lang); } catch (e) { plurals = null; }
   const holeNames = parseJSON(root.dataset.holenames, []);
   // Short glosses of the names (ru, en), where the page gives them.
   const holeGlosses = parseJSON(root.dataset.holeglosses, []);
   const errorTexts = parseJSON(root.dataset.errors, {});
   const reduceMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)');
 
-  // format fills a catalog text's verbs (%s, %d, %[2]s, %%) with args.
-  function format(s, args) {
-    let k = 0;
-    return String(s).replace(/%(?:\[(\d+)\])?([sdv%])/g, (all, idx, verb) => {
-      if (verb === '%') return '%';
-      const v = idx ? args[+idx - 1] : args[k++];
-      return v === undefined ? '' : String(v);
-    });
-  }
   // T is the text of key, formatted; old pages give data-t-* attributes.
-  function T(key, ...args) {
-    let s = texts[key];
-    if (s === undefined) {
-      const short = key.replace(/^game\./, '');
-      s = root.dataset['t' + short.charAt(0).toUpperCase() + short.slice(1)];
-      if (s === undefined) return key;
-      s = s.replace('0', '%d');
-    }
-    if (typeof s === 'object') s = s.other || Object.values(s)[0];
-    return format(s, args);
-  }
-  // N is the text of key in the plural form that n takes (the browser's
-  // CLDR rules), formatted.
-  function N(key, n, ...args) {
-    const s = texts[key];
-    if (!s || typeof s !== 'object') return T(key, ...args);
-    const form = plurals ? plurals.select(n) : 'other';
-    return format(s[form] || s.other || s.many || s.one, args);
-  }
+  // N is the text of key in the plural form that n takes, formatted.
+  const { T, N } = translator(texts, (key) => {
+    const short = key.replace(/^game\./, '');
+    const s = root.dataset['t' + short.charAt(0).toUpperCase() + short.slice(1)];
+    return s === undefined ? undefined : s.replace('0', '%d');
+  });
   const outcomes = parseJSON(root.dataset.outcomes, {});
 
   const st = {
@@ -78,11 +54,6 @@
   st.notation = localStorage.getItem('toguz.notation') !== '0';
   st.names = localStorage.getItem('toguz.names') === '1';
   st.shownPly = st.positions.length - 1;
-
-  function parseJSON(s, dflt) {
-    if (!s) return dflt;
-    try { return JSON.parse(s); } catch (e) { return dflt; }
-  }
 
   const { parseFEN, other, el, stones } = BoardView; // boardview.js
 

@@ -51,14 +51,7 @@
     keep(left);
     if (moved > 0) location.reload();
   }
-  function format(s, args) {
-    let k = 0;
-    return String(s).replace(/%(?:\[(\d+)\])?([sdv%])/g, (all, idx, verb) => {
-      if (verb === '%') return '%';
-      const v = idx ? args[+idx - 1] : args[k++];
-      return v === undefined ? '' : String(v);
-    });
-  }
+  const { format } = BoardView; // boardview.js: a catalog text's verbs filled
   // solved is the set of exercises done: the account's (data-done), else
   // this browser's.
   function solved(root) {
