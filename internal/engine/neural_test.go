@@ -28,7 +28,9 @@ func TestNeuralEvaluation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := e.workers[0].evaluate(&p); got != clampEval(tt.want) {
+		w := e.workers[0]
+		w.eval, w.network = e.evalFor(p.Rules())
+		if got := w.evaluate(&p); got != clampEval(tt.want) {
 			t.Errorf("%s: evaluate %d, want %d", tt.name, got, tt.want)
 		}
 	}
