@@ -69,7 +69,7 @@ func runTune(ctx context.Context, e env) error {
 	}
 	header := []string{
 		what + ", in 1/256 hundredths of a stone per feature unit.",
-		fmt.Sprintf("Made by: toguz tune %s %s", made, strings.Join(fs.Args(), " ")),
+		strings.TrimSpace(fmt.Sprintf("Made by: toguz tune %s %s", made, strings.Join(fs.Args(), " "))),
 		fmt.Sprintf("%d positions, %d recorded games, %d self-play games; K = %.5f", rep.Positions, rep.Games, rep.SelfPlay, rep.K),
 		fmt.Sprintf("validation cross-entropy: %.5f learned, %.5f kazan difference alone", rep.ValidLoss, rep.MaterialLoss),
 	}
