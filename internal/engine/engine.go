@@ -91,12 +91,8 @@ func (e *Engine) evalFor(r toguz.Rules) (*eval.Weights, *neural.Network) {
 	if o.Eval != nil {
 		return o.Eval, e.network()
 	}
-	if o.RulesetEval {
-		if r.PlayOut = false; r != toguz.Standard() {
-			if w, ok := eval.ForRules(r); ok {
-				return w, nil // the network corrects the standard weights only
-			}
-		}
+	if w, ok := eval.ForRules(r); o.RulesetEval && ok && w != eval.Learned() {
+		return w, nil // the network corrects the standard weights only
 	}
 	return eval.Learned(), e.network()
 }
