@@ -47,8 +47,9 @@ func TestNeuralEvaluation(t *testing.T) {
 // with them.
 func TestRulesetEval(t *testing.T) {
 	own, ok := eval.ForRules(toguz.Bestemshe())
-	if !ok || own == eval.Learned() {
-		t.Fatal("Bestemshe has no weights of its own embedded")
+	seven, ok7 := eval.ForRules(toguz.Seven())
+	if !ok || !ok7 || own == eval.Learned() || seven == eval.Learned() || own == seven {
+		t.Fatal("Bestemshe and the 2×7 board have no weights of their own embedded")
 	}
 	playout := toguz.Bestemshe()
 	playout.PlayOut = true
@@ -63,6 +64,8 @@ func TestRulesetEval(t *testing.T) {
 		{"bestemshe", toguz.Bestemshe(), true, own, false},
 		{"bestemshe with play-out", playout, true, own, false},
 		{"bestemshe, RulesetEval off", toguz.Bestemshe(), false, eval.Learned(), true},
+		{"seven", toguz.Seven(), true, seven, false},
+		{"seven, RulesetEval off", toguz.Seven(), false, eval.Learned(), true},
 		{"pre1949 (no weights of its own)", toguz.Pre1949(), true, eval.Learned(), true},
 	} {
 		o := DefaultOptions()
