@@ -71,9 +71,13 @@ func (e *Engine) SetOptions(opts Options) error {
 	if opts.Threads > 1 && opts.SMPDefer && e.busy == nil {
 		e.busy = new(busyTable)
 	}
+	// Search sets each position's evaluation (evalFor); until then the
+	// workers have the standard game's.
+	weights, network := e.evalFor(toguz.Standard())
 	for _, w := range e.workers {
 		w.opts = &e.opts
 		w.tt = e.tt
+		w.eval, w.network = weights, network
 	}
 	return nil
 }
