@@ -59,6 +59,12 @@ func TestOpeningsBuiltIn(t *testing.T) {
 		{[]string{"openings", "nothere.pgn"}, 1, "nothere.pgn"},
 		{[]string{"openings", bad}, 1, "ply 1"},
 		{[]string{"openings", "-min", "1", "-max", "1", "-gap", "0", masters}, 1, "no position of 742 games"},
+		{[]string{"openings", "-ruleset", "bestemshe", "-min", "5", "-max", "5", "-gap", "4"}, 0, "957 openings from the start of bestemshe"},
+		{[]string{"openings", "-ruleset", "bestemshe", "-min", "1", "-max", "1"}, 0, "5S,5S,5S,5S,5S/1S,6S,6S,6S,6S 0 0 N 1\n"},
+		{[]string{"openings", "-ruleset", "bestemshe", "-min", "1", "-max", "1", "-gap", "50"}, 0, "5 openings from the start of bestemshe"},
+		{[]string{"openings", "-ruleset", "bestemshe", masters}, 2, "Usage"},
+		{[]string{"openings", "-ruleset", "nosuch"}, 1, "-ruleset"},
+		{[]string{"openings", "-ruleset", "bestemshe", "-min", "1", "-max", "1", "-gap", "-1"}, 2, "Usage"},
 	}
 	for _, tt := range tests {
 		code, out, errs := runRecordCmd(t, tt.args...)

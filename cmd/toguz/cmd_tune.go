@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/engine/eval"
 	"github.com/toguz/toguz/internal/engine/neural"
@@ -14,7 +15,7 @@ import (
 )
 
 func runTune(ctx context.Context, e env) error {
-	fs := newFlags(e, "tune", "FILE...", "Fits the engine's evaluation weights by logistic regression on the games in\nFILEs (any record format, labelled by their results) and on self-play games\n(labelled by a blend of result and search score), and writes them in the format\nof internal/engine/eval/weights.txt (embedded at build time). With -neural it\ntrains the neural correction to the linear weights instead. The embedded files\nwere made with these (their headers say so too; -cache saves the 15 CPU minutes\nof self-play the second time):\n  toguz tune -cache /tmp/selfplay.txt -o internal/engine/eval/weights.txt ../shared/data/masters-2018.pgn ../shared/data/playok-2024-2025.pgn\n  toguz tune -neural -base internal/engine/eval/weights.txt -cache /tmp/selfplay.txt -o internal/engine/neural/network.txt ../shared/data/masters-2018.pgn ../shared/data/playok-2024-2025.pgn\n(the network corrects the weights of -base, which the first wrote)")
+	fs := newFlags(e, "tune", "FILE...", "Fits the engine's evaluation weights by logistic regression on the games in\nFILEs (any record format, labelled by their results) and on self-play games\n(labelled by a blend of result and search score), and writes them in the format\nof internal/engine/eval/weights.txt (embedded at build time). With -neural it\ntrains the neural correction to the linear weights instead. The embedded files\nwere made with these (their headers say so too; -cache saves the 15 CPU minutes\nof self-play the second time):\n  toguz tune -cache /tmp/selfplay.txt -o internal/engine/eval/weights.txt ../shared/data/masters-2018.pgn ../shared/data/playok-2024-2025.pgn\n  toguz tune -neural -base internal/engine/eval/weights.txt -cache /tmp/selfplay.txt -o internal/engine/neural/network.txt ../shared/data/masters-2018.pgn ../shared/data/playok-2024-2025.pgn\n(the network corrects the weights of -base, which the first wrote)\n\nWith -ruleset it trains another ruleset's weights (FILEs optional, of that ruleset):\nits self-play starts from the embedded standard weights, and the engine plays\nthat ruleset with the file embedded as internal/engine/eval/weights-NAME.txt:\n  toguz tune -ruleset bestemshe -cache /tmp/selfplay-bestemshe.txt -o internal/engine/eval/weights-bestemshe.txt")
 	def := train.DefaultConfig(nil)
 	out := fs.String("o", "-", "write the weights to this file (- for standard output)")
 	games := fs.Int("selfplay", def.SelfPlayGames, "self-play games to add")
@@ -30,14 +31,27 @@ func runTune(ctx context.Context, e env) error {
 	nrate := fs.Float64("nrate", ndef.Rate, "with -neural: Adam's step")
 	nl2 := fs.Float64("nl2", ndef.L2, "with -neural: weight decay of the first layer")
 	cache := fs.String("cache", "", "keep the self-play positions in this file and reuse them when made with the same settings")
+	ruleset := fs.String("ruleset", "standard", "the ruleset to train for (standard, bestemshe, seven, pre1949 or parameters)")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
+	rules, err := toguz.ParseRules(*ruleset)
+	if err != nil {
+		return fmt.Errorf("-ruleset: %w", err)
+	}
 	cfg := train.DefaultConfig(fs.Args())
 	cfg.SelfPlayGames, cfg.SelfPlayNodes, cfg.Epochs, cfg.Seed, cfg.L2 = *games, *nodes, *epochs, *seed, *l2
-	cfg.Blend, cfg.Cache = *blend, *cache
+	cfg.Blend, cfg.Cache, cfg.Rules = *blend, *cache, rules
 	made := fmt.Sprintf("-selfplay %d -nodes %d -epochs %d -seed %d -l2 %g -blend %g",
 		cfg.SelfPlayGames, cfg.SelfPlayNodes, cfg.Epochs, cfg.Seed, cfg.L2, cfg.Blend)
+	if rules != toguz.Standard() {
+		made = "-ruleset " + rules.String() + " " + made
+	}
+	if *nn && rules != toguz.Standard() {
+		// The network corrects the standard weights on the standard board;
+		// the engine plays other rulesets with their own weights alone.
+		return fmt.Errorf("-neural trains the standard game's network only, not one for %s", rules)
+	}
 	if *nn {
 		if *base != "" {
 			made = "-base " + *base + " " + made
@@ -49,9 +63,13 @@ func runTune(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
+	what := "Evaluation weights of the toguz engine"
+	if rules != toguz.Standard() {
+		what += " for the ruleset " + rules.String()
+	}
 	header := []string{
-		"Evaluation weights of the toguz engine, in 1/256 hundredths of a stone per feature unit.",
-		fmt.Sprintf("Made by: toguz tune %s %s", made, strings.Join(fs.Args(), " ")),
+		what + ", in 1/256 hundredths of a stone per feature unit.",
+		strings.TrimSpace(fmt.Sprintf("Made by: toguz tune %s %s", made, strings.Join(fs.Args(), " "))),
 		fmt.Sprintf("%d positions, %d recorded games, %d self-play games; K = %.5f", rep.Positions, rep.Games, rep.SelfPlay, rep.K),
 		fmt.Sprintf("validation cross-entropy: %.5f learned, %.5f kazan difference alone", rep.ValidLoss, rep.MaterialLoss),
 	}

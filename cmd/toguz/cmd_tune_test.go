@@ -47,6 +47,46 @@ func TestTune(t *testing.T) {
 	}
 }
 
+// TestTuneRuleset trains a ruleset's weights on a little self-play alone
+// and checks the file says how it was made; the errors name what was
+// wrong.
+func TestTuneRuleset(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "weights-bestemshe.txt")
+	cache := filepath.Join(t.TempDir(), "selfplay.txt")
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string // in stdout, stderr or the file written
+	}{
+		{[]string{"tune", "-ruleset", "bestemshe", "-selfplay", "2", "-nodes", "200", "-epochs", "2", "-cache", cache, "-o", out}, 0,
+			"self-play: 1 of 2 games"},
+		{[]string{"tune", "-ruleset", "bestemshe", "-selfplay", "2", "-nodes", "200", "-epochs", "2", "-cache", cache, "-o", out}, 0,
+			"# Made by: toguz tune -ruleset bestemshe -selfplay 2 -nodes 200"},
+		{[]string{"tune", "-ruleset", "bestemshe", "-selfplay", "2", "-nodes", "200", "-epochs", "2", "-cache", cache, "-o", out}, 0,
+			"positions read from " + cache}, // the second run reuses the first's games
+		{[]string{"tune", "-ruleset", "nosuch"}, 1, "-ruleset"},
+		{[]string{"tune", "-ruleset", "bestemshe", "-neural"}, 1, "standard game's network only"},
+		{[]string{"tune", "-ruleset", "bestemshe", "-selfplay", "0", "../../internal/engine/train/testdata/masters-2018-first200.pgn"}, 1,
+			"not the bestemshe being trained"},
+	} {
+		code, stdout, stderr := runRecordCmd(t, tt.args...)
+		text := stdout + stderr
+		if code == 0 {
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := eval.ParseWeights(bytes.NewReader(data)); err != nil {
+				t.Errorf("%q: the weights written do not read back: %v", tt.args, err)
+			}
+			text += string(data)
+		}
+		if code != tt.code || !strings.Contains(text, tt.want) {
+			t.Errorf("%q: exit %d, %q; want %d and %q", tt.args, code, text, tt.code, tt.want)
+		}
+	}
+}
+
 func TestTuneNeural(t *testing.T) {
 	games := "../../internal/engine/train/testdata/masters-2018-first200.pgn"
 	out := filepath.Join(t.TempDir(), "network.txt")

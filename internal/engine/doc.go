@@ -36,6 +36,9 @@
 // search scores (package train, `toguz tune`); Options.LearnedEval off gives
 // the plain kazan difference. Options.Neural adds a small integer network
 // (package neural) trained on the linear evaluation's residual.
+// Options.RulesetEval plays a ruleset that has weights of its own
+// (eval.ForRules, trained by `toguz tune -ruleset`) with them and without
+// the network, which corrects the standard weights only.
 //
 // Strength levels (level.go): below MaxLevel the search is shallow and the
 // move is drawn, from Options.Seed, among the root moves close to the best,

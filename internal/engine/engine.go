@@ -71,27 +71,45 @@ func (e *Engine) SetOptions(opts Options) error {
 	if opts.Threads > 1 && opts.SMPDefer && e.busy == nil {
 		e.busy = new(busyTable)
 	}
-	weights := eval.Material()
-	if opts.LearnedEval {
-		weights = eval.Learned()
-		if opts.Eval != nil {
-			weights = opts.Eval
-		}
-	}
-	var network *neural.Network
-	if opts.LearnedEval && opts.Neural {
-		network = neural.Embedded()
-		if opts.Network != nil {
-			network = opts.Network
-		}
-	}
+	// Search sets each position's evaluation (evalFor); until then the
+	// workers have the standard game's.
+	weights, network := e.evalFor(toguz.Standard())
 	for _, w := range e.workers {
 		w.opts = &e.opts
 		w.tt = e.tt
-		w.eval = weights
-		w.network = network
+		w.eval, w.network = weights, network
 	}
 	return nil
+}
+
+// material is the evaluation with LearnedEval off.
+var material = eval.Material()
+
+// evalFor returns the evaluation a position under r is searched with: the
+// linear weights and the network (nil for none) that the options say.
+func (e *Engine) evalFor(r toguz.Rules) (*eval.Weights, *neural.Network) {
+	o := &e.opts
+	if !o.LearnedEval {
+		return material, nil
+	}
+	if o.Eval != nil {
+		return o.Eval, e.network()
+	}
+	if w, ok := eval.ForRules(r); o.RulesetEval && ok && w != eval.Learned() {
+		return w, nil // the network corrects the standard weights only
+	}
+	return eval.Learned(), e.network()
+}
+
+// network returns the network of the options, nil when Neural is off.
+func (e *Engine) network() *neural.Network {
+	if !e.opts.Neural {
+		return nil
+	}
+	if e.opts.Network != nil {
+		return e.opts.Network
+	}
+	return neural.Embedded()
 }
 
 // Options returns the current options.
@@ -142,7 +160,9 @@ func (e *Engine) Search(ctx context.Context, p toguz.Position, lim Limits, info 
 	defer stopWatch()
 	e.tt.gen++
 
+	weights, network := e.evalFor(p.Rules())
 	for _, w := range workers {
+		w.eval, w.network = weights, network
 		w.start(sh, p)
 	}
 	var wg sync.WaitGroup

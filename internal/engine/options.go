@@ -44,6 +44,13 @@ type Options struct {
 	// Neural adds the neural correction (package neural) to the learned
 	// evaluation (docs/engine-testing.md has the matches that adopted it).
 	Neural bool
+	// RulesetEval plays a position of a ruleset that has weights of its
+	// own (eval.ForRules: trained by `toguz tune -ruleset`) with those,
+	// and without the network, which corrects the standard weights only;
+	// off, every ruleset is played with the standard weights (and the
+	// network), as before they were trained. docs/engine-testing.md has
+	// the matches that decided which rulesets have their own.
+	RulesetEval bool
 
 	// The Lazy SMP switches; they change nothing on one thread (the main
 	// worker searches as alone) and are measured by matches of Threads 2
@@ -66,7 +73,8 @@ type Options struct {
 	SMPDefer bool
 
 	// Eval replaces the embedded learned weights when LearnedEval is on
-	// (nil: the embedded ones). Tuning and weight matches use it.
+	// (nil: the embedded ones), for every ruleset. Tuning and weight
+	// matches use it.
 	Eval *eval.Weights
 	// Network replaces the embedded network when Neural is on (nil: the
 	// embedded one).
@@ -80,7 +88,7 @@ func DefaultOptions() Options {
 		Threads: 1, HashMB: 64, Level: MaxLevel, MultiPV: 1,
 		TT: true, Killers: true, History: false, CaptureSort: true, PVS: true,
 		Aspiration: true, LMR: true, Quiescence: true, Futility: true,
-		LearnedEval: true, Neural: true,
+		LearnedEval: true, Neural: true, RulesetEval: true,
 		SMPSkip: true, SMPVote: true, SMPOrder: true, SMPDefer: true,
 	}
 }
@@ -107,6 +115,7 @@ func Features() []Feature {
 		{"Futility", func(o *Options) *bool { return &o.Futility }},
 		{"LearnedEval", func(o *Options) *bool { return &o.LearnedEval }},
 		{"Neural", func(o *Options) *bool { return &o.Neural }},
+		{"RulesetEval", func(o *Options) *bool { return &o.RulesetEval }},
 		{"SMPSkip", func(o *Options) *bool { return &o.SMPSkip }},
 		{"SMPVote", func(o *Options) *bool { return &o.SMPVote }},
 		{"SMPOrder", func(o *Options) *bool { return &o.SMPOrder }},

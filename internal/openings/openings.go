@@ -98,6 +98,40 @@ func Build(games [][]toguz.Move, minPly, maxPly, maxGap int) []Opening {
 	return out
 }
 
+// Tree returns the distinct positions reached from the start of rules by
+// every sequence of minPly..maxPly moves whose kazans differ by at most
+// maxGap stones and where the game goes on, in the order of a
+// breadth-first walk (by plies, then by the moves in order), each with
+// its move number. It is the suite of a ruleset without recorded games.
+func Tree(rules toguz.Rules, minPly, maxPly, maxGap int) ([]Opening, error) {
+	start, err := toguz.NewPosition(rules)
+	if err != nil {
+		return nil, fmt.Errorf("openings: %w", err)
+	}
+	seen := map[toguz.Position]bool{start: true}
+	level := []toguz.Position{start}
+	var out []Opening
+	for ply := 1; ply <= maxPly; ply++ {
+		var next []toguz.Position
+		for _, p := range level {
+			for m := range p.LegalMoves().All() {
+				q := p.After(m)
+				if q.IsOver() || seen[q] {
+					continue
+				}
+				seen[q] = true
+				next = append(next, q)
+				gap := q.Kazan(toguz.White) - q.Kazan(toguz.Black)
+				if ply >= minPly && gap >= -maxGap && gap <= maxGap {
+					out = append(out, Opening{q, toguz.FullMove(toguz.White, 1, ply)})
+				}
+			}
+		}
+		level = next
+	}
+	return out, nil
+}
+
 // ReadGames returns the moves of every game in a record file (any format
 // toguz.ParseGames reads), checking each game against the rules.
 func ReadGames(name string, data []byte) ([][]toguz.Move, error) {

@@ -72,3 +72,39 @@ func TestReadGamesErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTree counts the positions after a few plies of small games, and
+// checks the filters on them.
+func TestTree(t *testing.T) {
+	for _, tt := range []struct {
+		rules         toguz.Rules
+		minPly, plies int
+		gap           int
+		want          int
+	}{
+		{toguz.Bestemshe(), 1, 1, 50, 5},
+		{toguz.Bestemshe(), 3, 3, 50, 91},  // as docs/engine-testing.md says
+		{toguz.Bestemshe(), 4, 4, 50, 407}, // likewise
+		{toguz.Bestemshe(), 5, 5, 4, 957},  // the suite of the Bestemshe weights' SPRT
+		{toguz.Standard(), 1, 1, 50, 9},
+	} {
+		suite, err := Tree(tt.rules, tt.minPly, tt.plies, tt.gap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(suite) != tt.want {
+			t.Errorf("%s, plies %d..%d, gap %d: %d positions, want %d", tt.rules, tt.minPly, tt.plies, tt.gap, len(suite), tt.want)
+		}
+		seen := map[toguz.Position]bool{}
+		for _, o := range suite {
+			gap := o.Position.Kazan(toguz.White) - o.Position.Kazan(toguz.Black)
+			if seen[o.Position] || o.Position.IsOver() || gap > tt.gap || gap < -tt.gap || o.Position.Rules() != tt.rules {
+				t.Errorf("%s: %s repeated, over, off its ruleset or unbalanced", tt.rules, o.FEN())
+			}
+			seen[o.Position] = true
+		}
+	}
+	if _, err := Tree(toguz.Rules{Holes: 1}, 1, 1, 0); err == nil {
+		t.Error("no error for an invalid ruleset")
+	}
+}

@@ -93,3 +93,32 @@ func sownInto(p *toguz.Position, m toguz.Move, t int) int {
 	}
 	return count
 }
+
+// TestForRules: the rulesets with weights of their own get them (with or
+// without PlayOut), the others the standard weights.
+func TestForRules(t *testing.T) {
+	playout := toguz.Bestemshe()
+	playout.PlayOut = true
+	for _, tt := range []struct {
+		rules    toguz.Rules
+		own      bool
+		standard bool // the weights are the standard ones
+	}{
+		{toguz.Standard(), true, true},
+		{toguz.Bestemshe(), true, false},
+		{playout, true, false},
+		{toguz.Seven(), true, false},
+		{toguz.Pre1949(), false, true},
+		{toguz.Rules{Holes: 6, Stones: 6, Tuzdik: true, OriginSowing: true}, false, true},
+	} {
+		w, ok := ForRules(tt.rules)
+		if ok != tt.own || (w == Learned()) != tt.standard {
+			t.Errorf("%s: own %v, standard %v; want %v, %v", tt.rules, ok, w == Learned(), tt.own, tt.standard)
+		}
+	}
+	b, _ := ForRules(toguz.Bestemshe())
+	s, _ := ForRules(toguz.Seven())
+	if *b == *s || b[Tuzdik] != 0 || s[Tuzdik] == 0 {
+		t.Errorf("Bestemshe's weights (tuzdik %d) and the 2×7 board's (tuzdik %d) are not their own", b[Tuzdik], s[Tuzdik])
+	}
+}

@@ -2,28 +2,77 @@ package eval
 
 import (
 	"bufio"
-	_ "embed"
+	"embed"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/toguz/toguz"
 )
 
-//go:embed weights.txt
-var weightsText string
+// weightFiles are the embedded weights: weights.txt for the standard game
+// (and every ruleset without its own), weights-NAME.txt for the named
+// ruleset NAME (toguz.ParseRules), each made by `toguz tune -ruleset NAME`.
+//
+//go:embed weights*.txt
+var weightFiles embed.FS
 
-// learned holds the embedded weights, parsed once.
-var learned = func() *Weights {
-	w, err := ParseWeights(strings.NewReader(weightsText))
+// learned holds the embedded standard weights, parsed once.
+var learned = mustParse("weights.txt")
+
+// own holds the embedded weights of the rulesets that have their own,
+// keyed by the ruleset without PlayOut (which does not change the board).
+var own = func() map[toguz.Rules]*Weights {
+	m := make(map[toguz.Rules]*Weights)
+	files, err := weightFiles.ReadDir(".")
 	if err != nil {
-		panic("eval: embedded weights.txt: " + err.Error())
+		panic("eval: embedded weights: " + err.Error())
 	}
-	return w
+	for _, f := range files {
+		name, ok := strings.CutPrefix(f.Name(), "weights-")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSuffix(name, ".txt")
+		r, err := toguz.ParseRules(name)
+		if err != nil {
+			panic("eval: embedded " + f.Name() + ": " + err.Error())
+		}
+		m[r] = mustParse(f.Name())
+	}
+	return m
 }()
 
-// Learned returns the embedded trained weights. The caller must not modify
-// them.
+// mustParse parses the embedded weights file name.
+func mustParse(name string) *Weights {
+	text, err := weightFiles.ReadFile(name)
+	if err == nil {
+		var w *Weights
+		if w, err = ParseWeights(strings.NewReader(string(text))); err == nil {
+			return w
+		}
+	}
+	panic("eval: embedded " + name + ": " + err.Error())
+}
+
+// Learned returns the embedded trained weights of the standard game. The
+// caller must not modify them.
 func Learned() *Weights { return learned }
+
+// ForRules returns the embedded weights trained for r's ruleset (PlayOut
+// aside), with ok false and the standard weights when r has none of its
+// own. The caller must not modify them.
+func ForRules(r toguz.Rules) (w *Weights, ok bool) {
+	r.PlayOut = false
+	if r == toguz.Standard() {
+		return learned, true
+	}
+	if w, ok := own[r]; ok {
+		return w, true
+	}
+	return learned, false
+}
 
 // ParseWeights reads weights in the format WriteWeights writes: one
 // "name value" pair a line, value in 1/2^Shift hundredths of a stone per

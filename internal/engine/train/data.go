@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
@@ -46,8 +47,9 @@ func (l *Labelled) Target(blend, k float64) float64 {
 }
 
 // readGames reads the recorded games of files, every tenth game (counted
-// over all files) held out, the first skip plies of each dropped.
-func readGames(files []string, skip int, log io.Writer) ([]Labelled, int, error) {
+// over all files) held out, the first skip plies of each dropped. Every
+// game must be of the ruleset rules (PlayOut aside).
+func readGames(files []string, rules toguz.Rules, skip int, log io.Writer) ([]Labelled, int, error) {
 	var out []Labelled
 	game := 0
 	for _, file := range files {
@@ -60,10 +62,13 @@ func readGames(files []string, skip int, log io.Writer) ([]Labelled, int, error)
 			return nil, 0, fmt.Errorf("reading games: %w", err)
 		}
 		used := 0
-		for _, g := range games {
+		for i, g := range games {
 			ps, err := g.Positions()
 			if err != nil {
 				return nil, 0, fmt.Errorf("replaying games: %w", err)
+			}
+			if r := ps[0].Rules(); !sameBoard(r, rules) {
+				return nil, 0, fmt.Errorf("%s: game %d is played under %s, not the %s being trained", file, i+1, r, rules)
 			}
 			res := g.Result
 			if final := ps[len(ps)-1]; final.IsOver() {
@@ -79,6 +84,12 @@ func readGames(files []string, skip int, log io.Writer) ([]Labelled, int, error)
 		fmt.Fprintf(log, "%s: %d games, %d with a result\n", file, len(games), used)
 	}
 	return out, game, nil
+}
+
+// sameBoard says whether a and b differ in PlayOut alone.
+func sameBoard(a, b toguz.Rules) bool {
+	a.PlayOut, b.PlayOut = false, false
+	return a == b
 }
 
 // addGame adds the positions of one game with result res, from ply skip on;
@@ -105,10 +116,11 @@ func addGame(out []Labelled, ps []toguz.Position, scores []int32, res toguz.Resu
 }
 
 // selfPlay plays games games of the engine with weights w against itself
-// at nodes a move on one thread, the first 2–9 plies drawn at random for
-// variety, and returns the positions the engine searched with their scores.
-// Game numbers (for the held-out tenth) continue from first.
-func selfPlay(ctx context.Context, w *eval.Weights, games int, nodes, seed uint64, first int) ([]Labelled, error) {
+// under rules at nodes a move on one thread, the first 2–9 plies drawn at
+// random for variety, and returns the positions the engine searched with
+// their scores. Game numbers (for the held-out tenth) continue from first.
+// It writes a line of progress to log every tenth of the games.
+func selfPlay(ctx context.Context, w *eval.Weights, rules toguz.Rules, games int, nodes, seed uint64, first int, log io.Writer) ([]Labelled, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x73656c66))
 	opts := engine.DefaultOptions()
 	opts.HashMB = 16
@@ -118,14 +130,22 @@ func selfPlay(ctx context.Context, w *eval.Weights, games int, nodes, seed uint6
 	if err != nil {
 		return nil, err
 	}
+	start, err := toguz.NewPosition(rules)
+	if err != nil {
+		return nil, fmt.Errorf("self-play: %w", err)
+	}
+	began := time.Now()
 	var out []Labelled
 	game := first
-	for range games {
+	for i := range games {
 		if ctx.Err() != nil {
 			return out, ctx.Err()
 		}
+		if step := max(games/10, 1); i > 0 && i%step == 0 {
+			fmt.Fprintf(log, "self-play: %d of %d games, %d positions, %v\n", i, games, len(out), time.Since(began).Round(time.Second))
+		}
 		e.NewGame()
-		p := toguz.StartPosition()
+		p := start
 		ps := []toguz.Position{p}
 		scores := []int32{0}
 		random := 2 + rng.IntN(8)
@@ -177,9 +197,9 @@ func writeData(path, key string, k float64, data []Labelled) error {
 	return f.Close()
 }
 
-// readData reads what writeData wrote, with ok=false when path does not
-// exist or was made with another key.
-func readData(path, key string) (data []Labelled, k float64, ok bool, err error) {
+// readData reads what writeData wrote, positions under rules, with
+// ok=false when path does not exist or was made with another key.
+func readData(path, key string, rules toguz.Rules) (data []Labelled, k float64, ok bool, err error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return nil, 0, false, nil
@@ -203,7 +223,7 @@ func readData(path, key string) (data []Labelled, k float64, ok bool, err error)
 		if len(fields) != 4 {
 			return nil, 0, false, fmt.Errorf("%s:%d: want 4 fields, got %d", path, line, len(fields))
 		}
-		p, _, err := toguz.ParseFEN(fields[0], toguz.Standard())
+		p, _, err := toguz.ParseFEN(fields[0], rules)
 		if err != nil {
 			return nil, 0, false, fmt.Errorf("%s:%d: %w", path, line, err)
 		}

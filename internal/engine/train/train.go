@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/engine/eval"
 )
 
@@ -53,6 +54,20 @@ type Config struct {
 	// when it was made with the same settings, else written. The data do
 	// not depend on it.
 	Cache string
+	// Rules is the ruleset trained for; the zero value is the standard
+	// game. The recorded games must be of it. Another ruleset than the
+	// standard may have no recorded games: its self-play engine then uses
+	// the embedded standard weights, the ones it played with before it
+	// had its own.
+	Rules toguz.Rules
+}
+
+// rules returns cfg's ruleset, Standard for the zero value.
+func (cfg *Config) rules() toguz.Rules {
+	if cfg.Rules == (toguz.Rules{}) {
+		return toguz.Standard()
+	}
+	return cfg.Rules
 }
 
 // DefaultConfig is the configuration the embedded weights were made with,
@@ -120,7 +135,8 @@ type Data struct {
 // self-play games. The self-play engine uses weights fitted on the
 // recorded games first, so that the data depend on cfg alone.
 func Load(ctx context.Context, cfg Config, log io.Writer) (*Data, error) {
-	recorded, games, err := readGames(cfg.Files, cfg.SkipPlies, log)
+	rules := cfg.rules()
+	recorded, games, err := readGames(cfg.Files, rules, cfg.SkipPlies, log)
 	if err != nil {
 		return nil, err
 	}
@@ -128,19 +144,28 @@ func Load(ctx context.Context, cfg Config, log io.Writer) (*Data, error) {
 	if cfg.SelfPlayGames <= 0 {
 		return d, nil
 	}
-	if len(recorded) == 0 {
+	standard := rules == toguz.Standard()
+	if len(recorded) == 0 && standard {
 		return nil, fmt.Errorf("self-play needs recorded games to fit its first weights")
 	}
 	// The key names the settings and the game files (by base name, so
-	// that a cache serves the same command run from another directory).
+	// that a cache serves the same command run from another directory);
+	// for another ruleset also the ruleset and, without recorded games,
+	// the standard weights its self-play engine used.
 	names := make([]string, len(cfg.Files))
 	for i, f := range cfg.Files {
 		names[i] = filepath.Base(f)
 	}
 	key := fmt.Sprintf("games %d nodes %d seed %d skip %d epochs %d l2 %g files %s",
 		cfg.SelfPlayGames, cfg.SelfPlayNodes, cfg.Seed, cfg.SkipPlies, cfg.Epochs, cfg.L2, strings.Join(names, " "))
+	if !standard {
+		key += " rules " + rules.String()
+		if len(recorded) == 0 {
+			key += fmt.Sprintf(" standard weights %016x", weightsHash(eval.Learned()))
+		}
+	}
 	if cfg.Cache != "" {
-		data, k, ok, err := readData(cfg.Cache, key)
+		data, k, ok, err := readData(cfg.Cache, key, rules)
 		if err != nil {
 			return nil, err
 		}
@@ -152,15 +177,30 @@ func Load(ctx context.Context, cfg Config, log io.Writer) (*Data, error) {
 			return d, nil
 		}
 	}
-	samples := make([]sample, len(recorded))
-	for i := range recorded {
-		samples[i] = newSample(&recorded[i].Pos, float64(recorded[i].Result), recorded[i].Hold)
+	var first *eval.Weights
+	var k float64
+	if len(recorded) > 0 {
+		samples := make([]sample, len(recorded))
+		for i := range recorded {
+			samples[i] = newSample(&recorded[i].Pos, float64(recorded[i].Result), recorded[i].Hold)
+		}
+		var w []float64
+		w, k = fitWeights(ctx, samples, cfg, io.Discard)
+		first = integer(w)
+	} else {
+		first = eval.Learned()
 	}
-	first, k := fitWeights(ctx, samples, cfg, io.Discard)
 	start := time.Now()
-	data, err := selfPlay(ctx, integer(first), cfg.SelfPlayGames, cfg.SelfPlayNodes, cfg.Seed, games)
+	data, err := selfPlay(ctx, first, rules, cfg.SelfPlayGames, cfg.SelfPlayNodes, cfg.Seed, games, log)
 	if err != nil {
 		return nil, err
+	}
+	if len(recorded) == 0 {
+		// No fit gave the scale of the self-play engine's scores: fit it
+		// to the results of its own games (a stone weighs more on a
+		// smaller board).
+		k = fitScoreK(data)
+		fmt.Fprintf(log, "self-play: K = %.5f per hundredth of a stone for the search scores\n", k)
 	}
 	fmt.Fprintf(log, "self-play: %d positions of %d games at %d nodes a move in %v\n",
 		len(data), cfg.SelfPlayGames, cfg.SelfPlayNodes, time.Since(start).Round(time.Second))
@@ -239,7 +279,7 @@ func fitWeights(ctx context.Context, samples []sample, cfg Config, log io.Writer
 	// Rescale so that a stone of kazan difference is worth 100 when half
 	// of the stones are on the board: the search's margins are in those
 	// units. The curve's scale K changes inversely, the loss not at all.
-	unit := w[eval.Kazan] + w[eval.KazanPhase]*float64(toguz.Standard().Total()/2)/16
+	unit := w[eval.Kazan] + w[eval.KazanPhase]*float64(cfg.rules().Total()/2)/16
 	if unit > 0 {
 		for j := range w {
 			w[j] *= 100 / unit
@@ -291,6 +331,47 @@ func fitK(samples []sample) float64 {
 		}
 	}
 	return (lo + hi) / 2
+}
+
+// fitScoreK finds the scale of the logistic curve that best fits the
+// search scores of data to the game results, by golden-section search;
+// proven scores are left out.
+func fitScoreK(data []Labelled) float64 {
+	lossAt := func(k float64) float64 {
+		var sum float64
+		for i := range data {
+			l := &data[i]
+			if s := engine.Score(l.Score); l.Scored && !s.IsMate() {
+				sum += crossEntropy(sigmoid(k*float64(s)), float64(l.Result))
+			}
+		}
+		return sum
+	}
+	lo, hi := 1e-5, 0.05
+	const phi = 0.6180339887498949
+	for range 60 {
+		a := hi - phi*(hi-lo)
+		b := lo + phi*(hi-lo)
+		if lossAt(a) < lossAt(b) {
+			hi = b
+		} else {
+			lo = a
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// weightsHash returns the FNV-1a hash of w, which names the weights in a
+// cache key.
+func weightsHash(w *eval.Weights) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range w {
+		for b := range 4 {
+			h ^= uint64(uint8(x >> (8 * b)))
+			h *= 1099511628211
+		}
+	}
+	return h
 }
 
 // fit runs Adam over standardised features and returns the weights in
