@@ -41,6 +41,24 @@ func TrainNeural(ctx context.Context, d *Data, w *eval.Weights, cfg Config, ncfg
 	return neural.Train(ctx, ex, nc, log)
 }
 
+// minimizeScale returns the scale of a logistic curve, in 1e-5..0.05 a
+// centistone, at which lossAt is least, by golden-section search (lossAt
+// has one minimum there).
+func minimizeScale(lossAt func(k float64) float64) float64 {
+	lo, hi := 1e-5, 0.05
+	const phi = 0.6180339887498949
+	for range 60 {
+		a := hi - phi*(hi-lo)
+		b := lo + phi*(hi-lo)
+		if lossAt(a) < lossAt(b) {
+			hi = b
+		} else {
+			lo = a
+		}
+	}
+	return (lo + hi) / 2
+}
+
 // fitScale finds the logistic scale that best fits the examples' base
 // evaluations to their targets on the training set, by golden-section
 // search.
@@ -54,16 +72,5 @@ func fitScale(ex []neural.Example) float64 {
 		}
 		return sum
 	}
-	lo, hi := 1e-5, 0.05
-	const phi = 0.6180339887498949
-	for range 60 {
-		a := hi - phi*(hi-lo)
-		b := lo + phi*(hi-lo)
-		if lossAt(a) < lossAt(b) {
-			hi = b
-		} else {
-			lo = a
-		}
-	}
-	return (lo + hi) / 2
+	return minimizeScale(lossAt)
 }

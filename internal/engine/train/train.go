@@ -347,18 +347,7 @@ func fitScoreK(data []Labelled) float64 {
 		}
 		return sum
 	}
-	lo, hi := 1e-5, 0.05
-	const phi = 0.6180339887498949
-	for range 60 {
-		a := hi - phi*(hi-lo)
-		b := lo + phi*(hi-lo)
-		if lossAt(a) < lossAt(b) {
-			hi = b
-		} else {
-			lo = a
-		}
-	}
-	return (lo + hi) / 2
+	return minimizeScale(lossAt)
 }
 
 // weightsHash returns the FNV-1a hash of w, which names the weights in a
