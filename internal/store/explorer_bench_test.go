@@ -102,6 +102,12 @@ func explorerBenchGames(b *testing.B) int {
 // for a CPU of a process at nice 19 on a machine loaded 6–8 times its
 // cores. The dearest query reads all 13,544 rows in 12.5 ms of CPU (p50;
 // p99 14.5 ms), rising with the months of data kept.
+//
+// Cold, on the idle machine (2 Dec 2026, not niced): after `sync; echo 3 >
+// /proc/sys/vm/drop_caches`, a run on the kept million-game file had wall
+// p50 0.79 and 0.76 ms, p99 3.50 and 3.55 ms (two runs, each after a drop);
+// the run after the first, warm, p50 0.34 ms and p99 1.17 ms; the dearest
+// query 9.1–9.5 ms of CPU at p50.
 func BenchmarkExplorer(b *testing.B) {
 	n := explorerBenchGames(b)
 	ctx := context.Background()
