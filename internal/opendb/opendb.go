@@ -11,11 +11,17 @@
 //     written again at every export, until the month is over.
 //   - The number of games of a file is in its gzip header's comment
 //     ("games=N"), so that List reads it without decompressing.
+//   - A game with a finished review (internal/review) carries it: each
+//     ply's evaluation after the review's search, from White's side, as a
+//     comment after the ply, {[%eval +1.25]} (see Eval for proven
+//     results), and the tags Review (the search's settings, "depth 10"),
+//     WhiteAccuracy and BlackAccuracy (docs/review.md; absent for a side
+//     with no move to judge). A game with no finished review is written
+//     without them. The readers of the rules library (toguz.ParseGames,
+//     ParseTrees) keep the comments as they are, and the files write back
+//     to the same bytes.
 //   - List returns the files of a folder, newest month first, for the
 //     server's /database page.
-//
-// The reviews' evaluations (issue 9, item 3) are not in the files yet: the
-// records have room for them as comments once the reviews are stored.
 package opendb
 
 import (
@@ -36,6 +42,8 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -58,6 +66,7 @@ type Store interface {
 	RatedSpan(ctx context.Context) (first, last time.Time, ok bool, err error)
 	RatedGames(ctx context.Context, from, to time.Time, afterMS int64, afterID string, limit int) ([]store.Game, error)
 	Moves(ctx context.Context, gameID string) ([]store.Move, error)
+	Review(ctx context.Context, gameID string) (store.Review, error)
 }
 
 // Export writes the monthly files of st's rated games into dir (created if
@@ -199,7 +208,81 @@ func record(ctx context.Context, st Store, g store.Game) (*toguz.Game, error) {
 	}
 	rec.SetTag("ID", g.ID)
 	rec.Result, rec.Termination = g.Result, g.Termination
+	if err := addReview(ctx, st, g.ID, rec); err != nil {
+		return nil, err
+	}
 	return rec, nil
+}
+
+// addReview writes game id's finished review into rec: each ply's
+// evaluation as a comment {[%eval …]} after it (Eval), and the tags Review
+// (the settings of its search), WhiteAccuracy and BlackAccuracy. A game
+// with no finished review, or one of another format or of other moves, is
+// left as it is.
+func addReview(ctx context.Context, st Store, id string, rec *toguz.Game) error {
+	r, err := st.Review(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("opendb: review of game %s: %w", id, err)
+	}
+	if r.Status != store.ReviewDone {
+		return nil
+	}
+	d, err := review.Decode(r.Data)
+	if errors.Is(err, review.ErrVersion) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("opendb: review of game %s: %w", id, err)
+	}
+	if len(d.Plies) != len(rec.Plies) {
+		return nil
+	}
+	for i, p := range d.Plies {
+		if p.Move != rec.Plies[i].Move {
+			return nil
+		}
+	}
+	settings := r.Settings
+	if settings == "" {
+		settings = review.Settings(d.Depth)
+	}
+	rec.SetTag("Review", settings)
+	for pl, name := range [2]string{"WhiteAccuracy", "BlackAccuracy"} {
+		if d.Accuracy[pl] >= 0 {
+			rec.SetTag(name, strconv.FormatFloat(d.Accuracy[pl], 'f', 1, 64))
+		}
+	}
+	for i, p := range d.Plies {
+		rec.Plies[i].Comment = "[%eval " + Eval(p.Eval) + "]"
+	}
+	return nil
+}
+
+// knownWin is below the scores of wins proven without their distance
+// (engine.KnownWin less the stones left) and above every static
+// evaluation.
+const knownWin = engine.KnownWin - 1000
+
+// Eval writes a review's evaluation (White's view) as the files carry it:
+// stones with a sign and two decimals ("+1.25", "-0.50", "+0.00"); a
+// proven result as "#N", White wins in N plies, or "#-N", Black does
+// ("#0" and "#-0": the game is over); a win proven without its distance
+// as "#+" (White's) or "#-" (Black's).
+func Eval(s engine.Score) string {
+	switch n := s.MatePlies(); {
+	case n > 0 || s == engine.MateScore:
+		return "#" + strconv.Itoa(n)
+	case n < 0 || s == -engine.MateScore:
+		return "#-" + strconv.Itoa(-n)
+	case s >= knownWin:
+		return "#+"
+	case s <= -knownWin:
+		return "#-"
+	}
+	return fmt.Sprintf("%+.2f", float64(s)/100)
 }
 
 // List returns the month files of dir, the newest month first; a missing
