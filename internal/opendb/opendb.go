@@ -43,20 +43,26 @@ import (
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
 )
 
-// File is one month's file.
+// File is one month's file, or the puzzle file.
 type File struct {
-	Name  string    // toguz-rated-2026-11.pgn.gz
-	Month time.Time // the first instant of the month, UTC
-	Games int
-	Size  int64
+	Name    string    // toguz-rated-2026-11.pgn.gz, or PuzzlesName
+	Month   time.Time // the first instant of the month, UTC; zero for the puzzle file
+	Games   int
+	Puzzles int // the puzzle file's
+	Size    int64
 }
 
 // NamePattern matches a file's name; its groups are the year and month.
 var NamePattern = regexp.MustCompile(`^toguz-rated-(\d{4})-(\d{2})\.pgn\.gz$`)
+
+// Served reports whether name is a file of the open database: a month's
+// or the puzzle file. No other file of the folder is served.
+func Served(name string) bool { return name == PuzzlesName || NamePattern.MatchString(name) }
 
 // FileName is the file of the month of t.
 func FileName(t time.Time) string { return "toguz-rated-" + t.UTC().Format("2006-01") + ".pgn.gz" }
@@ -67,15 +73,34 @@ type Store interface {
 	RatedGames(ctx context.Context, from, to time.Time, afterMS int64, afterID string, limit int) ([]store.Game, error)
 	Moves(ctx context.Context, gameID string) ([]store.Move, error)
 	Review(ctx context.Context, gameID string) (store.Review, error)
+	PuzzleStore
 }
 
 // Export writes the monthly files of st's rated games into dir (created if
 // needed) as of now: the months already written and over are left alone.
-// It returns the files written.
+// Then it writes the site's shipped puzzles (puzzle.Shipped) with their
+// ratings as PuzzlesName (ExportPuzzles). It returns the files written,
+// the months in order and the puzzle file last.
 func Export(ctx context.Context, st Store, dir string, now time.Time) ([]File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("opendb: %w", err)
 	}
+	out, err := exportMonths(ctx, st, dir, now)
+	if err != nil {
+		return out, err
+	}
+	ps, err := puzzle.Shipped()
+	if err != nil {
+		return out, fmt.Errorf("opendb: the shipped puzzles: %w", err)
+	}
+	f, err := ExportPuzzles(ctx, st, dir, ps)
+	if err != nil {
+		return out, err
+	}
+	return append(out, f), nil
+}
+
+func exportMonths(ctx context.Context, st Store, dir string, now time.Time) ([]File, error) {
 	first, last, ok, err := st.RatedSpan(ctx)
 	if err != nil || !ok {
 		return nil, err
@@ -319,4 +344,25 @@ func List(dir string) ([]File, error) {
 	}
 	slices.SortFunc(out, func(a, b File) int { return b.Month.Compare(a.Month) })
 	return out, nil
+}
+
+// ListPuzzles returns the puzzle file of dir; ok is false when there is
+// none.
+func ListPuzzles(dir string) (f File, ok bool) {
+	fh, err := os.Open(filepath.Join(dir, PuzzlesName))
+	if err != nil {
+		return f, false
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return f, false
+	}
+	f = File{Name: PuzzlesName, Size: fi.Size()}
+	if zr, err := gzip.NewReader(fh); err == nil {
+		if v, ok := strings.CutPrefix(zr.Comment, "puzzles="); ok {
+			f.Puzzles, _ = strconv.Atoi(v)
+		}
+	}
+	return f, true
 }

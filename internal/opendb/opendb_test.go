@@ -85,7 +85,8 @@ func TestExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 2 || files[0].Name != "toguz-rated-2026-10.pgn.gz" || files[0].Games != 2 || files[1].Games != 1 {
+	if len(files) != 3 || files[0].Name != "toguz-rated-2026-10.pgn.gz" || files[0].Games != 2 || files[1].Games != 1 ||
+		files[2].Name != PuzzlesName || files[2].Puzzles < 3000 {
 		t.Fatalf("files %+v", files)
 	}
 	octGames := readFile(t, filepath.Join(dir, files[0].Name))
@@ -107,7 +108,7 @@ func TestExport(t *testing.T) {
 	os.WriteFile(octPath, mark, 0o644)
 	n2 := play(nov.Add(2*time.Hour), true, []toguz.Move{1}, toguz.WhiteWins)
 	files, err = Export(ctx, st, dir, now)
-	if err != nil || len(files) != 1 || files[0].Games != 2 {
+	if err != nil || len(files) != 2 || files[0].Games != 2 || files[1].Name != PuzzlesName {
 		t.Fatalf("second export: %+v, %v", files, err)
 	}
 	if b, _ := os.ReadFile(octPath); !bytes.Equal(b, mark) {
@@ -223,7 +224,7 @@ func TestExportReviews(t *testing.T) {
 	}
 	dir := t.TempDir()
 	files, err := Export(ctx, st, dir, time.Date(2026, 11, 15, 0, 0, 0, 0, time.UTC))
-	if err != nil || len(files) != 1 || files[0].Games != len(tests) {
+	if err != nil || len(files) != 2 || files[0].Games != len(tests) {
 		t.Fatalf("Export: %+v, %v", files, err)
 	}
 	path := filepath.Join(dir, files[0].Name)
