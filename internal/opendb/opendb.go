@@ -1,6 +1,8 @@
 // Package opendb is the open database: every rated game of the site,
 // published as one gzip-compressed file a month in our record format
-// (toguz.FormatToguz), for players and researchers.
+// (toguz.FormatToguz) with its review's evaluations, and the site's
+// puzzles as one gzip-compressed CSV file, for players and researchers
+// (docs/api.md, "The open database").
 //
 // Features:
 //   - Export writes the files of the months with rated games into a
@@ -20,8 +22,14 @@
 //     without them. The readers of the rules library (toguz.ParseGames,
 //     ParseTrees) keep the comments as they are, and the files write back
 //     to the same bytes.
-//   - List returns the files of a folder, newest month first, for the
-//     server's /database page.
+//   - ExportPuzzles (which Export runs with puzzle.Shipped) writes the
+//     puzzles with their Glicko-2 ratings on the site as PuzzlesName,
+//     again at every export, one row a puzzle under a header line of
+//     PuzzleColumns; the count is in the gzip header's comment
+//     ("puzzles=N").
+//   - List returns the month files of a folder, newest month first, and
+//     ListPuzzles its puzzle file, for the server's /database page, which
+//     sends only the names Served admits.
 package opendb
 
 import (
