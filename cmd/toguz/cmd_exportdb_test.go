@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,10 +11,12 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/opendb"
+	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/store"
 )
 
-// TestExportDB writes a server's rated game into the month's file.
+// TestExportDB writes a server's rated game into the month's file, and the
+// shipped puzzles.
 func TestExportDB(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "toguz.db")
 	ctx := context.Background()
@@ -32,10 +35,14 @@ func TestExportDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
+	shipped, err := puzzle.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := filepath.Join(t.TempDir(), "out")
 	code, out, errs := runRecordCmd(t, "export-db", "-db", db, "-o", dir)
 	name := opendb.FileName(g.Created)
-	if code != 0 || !strings.Contains(out, name+"\t1 games") {
+	if code != 0 || !strings.Contains(out, name+"\t1 games") || !strings.Contains(out, fmt.Sprintf("%s\t%d puzzles", opendb.PuzzlesName, len(shipped))) {
 		t.Fatalf("exit %d, %q %q", code, out, errs)
 	}
 	if fs, err := opendb.List(dir); err != nil || len(fs) != 1 || fs[0].Games != 1 {

@@ -69,7 +69,7 @@ var commands = []command{
 	{"reports", "list the reported chat messages of a server's database (for its administrators)", runReports},
 	{"tournament", "run an event at the arbiter's table: players, pairings, results, standings, TRF", runTournament},
 	{"review-worker", "review games sent on stdin, a JSON line each (serve runs it for its game reviews)", runReviewWorker},
-	{"export-db", "write the open database: every rated game, one compressed record file a month", runExportDB},
+	{"export-db", "write the open database: every rated game with its review, one compressed record file a month, and the puzzles", runExportDB},
 	{"copy-db", "copy a server's SQLite database to a new PostgreSQL database (the move to several nodes)", runCopyDB},
 }
 

@@ -1,6 +1,8 @@
 // Package opendb is the open database: every rated game of the site,
 // published as one gzip-compressed file a month in our record format
-// (toguz.FormatToguz), for players and researchers.
+// (toguz.FormatToguz) with its review's evaluations, and the site's
+// puzzles as one gzip-compressed CSV file, for players and researchers
+// (docs/api.md, "The open database").
 //
 // Features:
 //   - Export writes the files of the months with rated games into a
@@ -11,11 +13,23 @@
 //     written again at every export, until the month is over.
 //   - The number of games of a file is in its gzip header's comment
 //     ("games=N"), so that List reads it without decompressing.
-//   - List returns the files of a folder, newest month first, for the
-//     server's /database page.
-//
-// The reviews' evaluations (issue 9, item 3) are not in the files yet: the
-// records have room for them as comments once the reviews are stored.
+//   - A game with a finished review (internal/review) carries it: each
+//     ply's evaluation after the review's search, from White's side, as a
+//     comment after the ply, {[%eval +1.25]} (see Eval for proven
+//     results), and the tags Review (the search's settings, "depth 10"),
+//     WhiteAccuracy and BlackAccuracy (docs/review.md; absent for a side
+//     with no move to judge). A game with no finished review is written
+//     without them. The readers of the rules library (toguz.ParseGames,
+//     ParseTrees) keep the comments as they are, and the files write back
+//     to the same bytes.
+//   - ExportPuzzles (which Export runs with puzzle.Shipped) writes the
+//     puzzles with their Glicko-2 ratings on the site as PuzzlesName,
+//     again at every export, one row a puzzle under a header line of
+//     PuzzleColumns; the count is in the gzip header's comment
+//     ("puzzles=N").
+//   - List returns the month files of a folder, newest month first, and
+//     ListPuzzles its puzzle file, for the server's /database page, which
+//     sends only the names Served admits.
 package opendb
 
 import (
@@ -36,19 +50,27 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/puzzle"
+	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
 )
 
-// File is one month's file.
+// File is one month's file, or the puzzle file.
 type File struct {
-	Name  string    // toguz-rated-2026-11.pgn.gz
-	Month time.Time // the first instant of the month, UTC
-	Games int
-	Size  int64
+	Name    string    // toguz-rated-2026-11.pgn.gz, or PuzzlesName
+	Month   time.Time // the first instant of the month, UTC; zero for the puzzle file
+	Games   int
+	Puzzles int // the puzzle file's
+	Size    int64
 }
 
 // NamePattern matches a file's name; its groups are the year and month.
 var NamePattern = regexp.MustCompile(`^toguz-rated-(\d{4})-(\d{2})\.pgn\.gz$`)
+
+// Served reports whether name is a file of the open database: a month's
+// or the puzzle file. No other file of the folder is served.
+func Served(name string) bool { return name == PuzzlesName || NamePattern.MatchString(name) }
 
 // FileName is the file of the month of t.
 func FileName(t time.Time) string { return "toguz-rated-" + t.UTC().Format("2006-01") + ".pgn.gz" }
@@ -58,15 +80,35 @@ type Store interface {
 	RatedSpan(ctx context.Context) (first, last time.Time, ok bool, err error)
 	RatedGames(ctx context.Context, from, to time.Time, afterMS int64, afterID string, limit int) ([]store.Game, error)
 	Moves(ctx context.Context, gameID string) ([]store.Move, error)
+	Review(ctx context.Context, gameID string) (store.Review, error)
+	PuzzleStore
 }
 
 // Export writes the monthly files of st's rated games into dir (created if
 // needed) as of now: the months already written and over are left alone.
-// It returns the files written.
+// Then it writes the site's shipped puzzles (puzzle.Shipped) with their
+// ratings as PuzzlesName (ExportPuzzles). It returns the files written,
+// the months in order and the puzzle file last.
 func Export(ctx context.Context, st Store, dir string, now time.Time) ([]File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("opendb: %w", err)
 	}
+	out, err := exportMonths(ctx, st, dir, now)
+	if err != nil {
+		return out, err
+	}
+	ps, err := puzzle.Shipped()
+	if err != nil {
+		return out, fmt.Errorf("opendb: the shipped puzzles: %w", err)
+	}
+	f, err := ExportPuzzles(ctx, st, dir, ps)
+	if err != nil {
+		return out, err
+	}
+	return append(out, f), nil
+}
+
+func exportMonths(ctx context.Context, st Store, dir string, now time.Time) ([]File, error) {
 	first, last, ok, err := st.RatedSpan(ctx)
 	if err != nil || !ok {
 		return nil, err
@@ -199,7 +241,81 @@ func record(ctx context.Context, st Store, g store.Game) (*toguz.Game, error) {
 	}
 	rec.SetTag("ID", g.ID)
 	rec.Result, rec.Termination = g.Result, g.Termination
+	if err := addReview(ctx, st, g.ID, rec); err != nil {
+		return nil, err
+	}
 	return rec, nil
+}
+
+// addReview writes game id's finished review into rec: each ply's
+// evaluation as a comment {[%eval …]} after it (Eval), and the tags Review
+// (the settings of its search), WhiteAccuracy and BlackAccuracy. A game
+// with no finished review, or one of another format or of other moves, is
+// left as it is.
+func addReview(ctx context.Context, st Store, id string, rec *toguz.Game) error {
+	r, err := st.Review(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("opendb: review of game %s: %w", id, err)
+	}
+	if r.Status != store.ReviewDone {
+		return nil
+	}
+	d, err := review.Decode(r.Data)
+	if errors.Is(err, review.ErrVersion) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("opendb: review of game %s: %w", id, err)
+	}
+	if len(d.Plies) != len(rec.Plies) {
+		return nil
+	}
+	for i, p := range d.Plies {
+		if p.Move != rec.Plies[i].Move {
+			return nil
+		}
+	}
+	settings := r.Settings
+	if settings == "" {
+		settings = review.Settings(d.Depth)
+	}
+	rec.SetTag("Review", settings)
+	for pl, name := range [2]string{"WhiteAccuracy", "BlackAccuracy"} {
+		if d.Accuracy[pl] >= 0 {
+			rec.SetTag(name, strconv.FormatFloat(d.Accuracy[pl], 'f', 1, 64))
+		}
+	}
+	for i, p := range d.Plies {
+		rec.Plies[i].Comment = "[%eval " + Eval(p.Eval) + "]"
+	}
+	return nil
+}
+
+// knownWin is below the scores of wins proven without their distance
+// (engine.KnownWin less the stones left) and above every static
+// evaluation.
+const knownWin = engine.KnownWin - 1000
+
+// Eval writes a review's evaluation (White's view) as the files carry it:
+// stones with a sign and two decimals ("+1.25", "-0.50", "+0.00"); a
+// proven result as "#N", White wins in N plies, or "#-N", Black does
+// ("#0" and "#-0": the game is over); a win proven without its distance
+// as "#+" (White's) or "#-" (Black's).
+func Eval(s engine.Score) string {
+	switch n := s.MatePlies(); {
+	case n > 0 || s == engine.MateScore:
+		return "#" + strconv.Itoa(n)
+	case n < 0 || s == -engine.MateScore:
+		return "#-" + strconv.Itoa(-n)
+	case s >= knownWin:
+		return "#+"
+	case s <= -knownWin:
+		return "#-"
+	}
+	return fmt.Sprintf("%+.2f", float64(s)/100)
 }
 
 // List returns the month files of dir, the newest month first; a missing
@@ -236,4 +352,25 @@ func List(dir string) ([]File, error) {
 	}
 	slices.SortFunc(out, func(a, b File) int { return b.Month.Compare(a.Month) })
 	return out, nil
+}
+
+// ListPuzzles returns the puzzle file of dir; ok is false when there is
+// none.
+func ListPuzzles(dir string) (f File, ok bool) {
+	fh, err := os.Open(filepath.Join(dir, PuzzlesName))
+	if err != nil {
+		return f, false
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return f, false
+	}
+	f = File{Name: PuzzlesName, Size: fi.Size()}
+	if zr, err := gzip.NewReader(fh); err == nil {
+		if v, ok := strings.CutPrefix(zr.Comment, "puzzles="); ok {
+			f.Puzzles, _ = strconv.Atoi(v)
+		}
+	}
+	return f, true
 }

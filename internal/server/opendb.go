@@ -10,12 +10,13 @@ import (
 )
 
 // The open database's pages: GET /database lists the monthly files of
-// Config.DatabaseDir (toguz export-db writes them), GET /database/{file}
-// sends one.
+// Config.DatabaseDir and its puzzle file (toguz export-db writes them),
+// GET /database/{file} sends one.
 
 // databasePage is the list's data.
 type databasePage struct {
-	Files []opendb.File
+	Files   []opendb.File
+	Puzzles *opendb.File // nil: none
 }
 
 func (s *Server) pageDatabase(w http.ResponseWriter, r *http.Request) error {
@@ -26,14 +27,18 @@ func (s *Server) pageDatabase(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		d.Files = fs
+		if f, ok := opendb.ListPuzzles(s.cfg.DatabaseDir); ok {
+			d.Puzzles = &f
+		}
 	}
 	return s.render(w, http.StatusOK, "database", s.page(r, "database.title", d))
 }
 
 func (s *Server) pageDatabaseFile(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("file")
-	// Only a month file's name: no other file of the folder, no path.
-	if s.cfg.DatabaseDir == "" || !opendb.NamePattern.MatchString(name) {
+	// Only a month file's name or the puzzle file's: no other file of the
+	// folder, no path.
+	if s.cfg.DatabaseDir == "" || !opendb.Served(name) {
 		return newError(http.StatusNotFound, live.CodeNotFound, "database.no_file", excerpt(name))
 	}
 	path := filepath.Join(s.cfg.DatabaseDir, name)

@@ -11,8 +11,8 @@ import (
 	"testing"
 )
 
-// TestDatabasePage lists the open database's month files and sends one;
-// any other name of the folder is not served.
+// TestDatabasePage lists the open database's month files and its puzzle
+// file and sends them; any other name of the folder is not served.
 func TestDatabasePage(t *testing.T) {
 	dir := t.TempDir()
 	f, err := os.Create(filepath.Join(dir, "toguz-rated-2026-10.pgn.gz"))
@@ -25,6 +25,16 @@ func TestDatabasePage(t *testing.T) {
 	zw.Close()
 	f.Close()
 	os.WriteFile(filepath.Join(dir, "secret.txt"), []byte("no"), 0o644)
+	os.WriteFile(filepath.Join(dir, "toguz-puzzles.csv"), []byte("no"), 0o644)
+	pf, err := os.Create(filepath.Join(dir, "toguz-puzzles.csv.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw = gzip.NewWriter(pf)
+	zw.Comment = "puzzles=21"
+	io.WriteString(zw, "id,fen\n")
+	zw.Close()
+	pf.Close()
 	srv, err := New(Config{DatabaseDir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -39,13 +49,16 @@ func TestDatabasePage(t *testing.T) {
 	}
 	code, body := get("/database")
 	if code != 200 || !strings.Contains(body, `href="/database/toguz-rated-2026-10.pgn.gz"`) || !strings.Contains(body, "<td>7</td>") ||
-		!strings.Contains(body, "Ачык маалымат базасы") {
+		!strings.Contains(body, "Ачык маалымат базасы") || !strings.Contains(body, `href="/database/toguz-puzzles.csv.gz"`) ||
+		!strings.Contains(body, "21 табышмак") || !strings.Contains(body, "WhiteAccuracy") {
 		t.Errorf("the list: %d %s", code, body)
 	}
-	if code, body := get("/database/toguz-rated-2026-10.pgn.gz"); code != http.StatusOK || len(body) == 0 {
-		t.Errorf("the file: %d", code)
+	for _, p := range []string{"/database/toguz-rated-2026-10.pgn.gz", "/database/toguz-puzzles.csv.gz"} {
+		if code, body := get(p); code != http.StatusOK || len(body) == 0 {
+			t.Errorf("%s: %d", p, code)
+		}
 	}
-	for _, p := range []string{"/database/secret.txt", "/database/..%2Fsecret.txt", "/database/toguz-rated-2026-11.pgn.gz"} {
+	for _, p := range []string{"/database/secret.txt", "/database/toguz-puzzles.csv", "/database/..%2Fsecret.txt", "/database/toguz-rated-2026-11.pgn.gz"} {
 		if code, _ := get(p); code != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", p, code)
 		}

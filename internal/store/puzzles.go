@@ -95,3 +95,32 @@ func (s *Store) RecordPuzzle(ctx context.Context, userID int64, puzzleID string,
 	}
 	return a, nil
 }
+
+// PuzzleStat is a puzzle's rating on the site and its rated attempts.
+type PuzzleStat struct {
+	Rating           rating.Rating
+	Attempts, Solved int
+}
+
+// PuzzleStats returns the rating and attempts of every puzzle tried on
+// the site, by puzzle id; a puzzle never tried has none.
+func (s *Store) PuzzleStats(ctx context.Context) (map[string]PuzzleStat, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT puzzle_id, rating, rd, volatility, attempts, solved FROM puzzle_ratings`)
+	if err != nil {
+		return nil, fmt.Errorf("store: puzzle stats: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]PuzzleStat{}
+	for rows.Next() {
+		var id string
+		var p PuzzleStat
+		if err := rows.Scan(&id, &p.Rating.Rating, &p.Rating.RD, &p.Rating.Volatility, &p.Attempts, &p.Solved); err != nil {
+			return nil, fmt.Errorf("store: puzzle stats: %w", err)
+		}
+		out[id] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: puzzle stats: %w", err)
+	}
+	return out, nil
+}

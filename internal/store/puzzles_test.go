@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"maps"
 	"testing"
 
 	"github.com/toguz/toguz/internal/rating"
@@ -43,6 +44,11 @@ func TestRecordPuzzle(t *testing.T) {
 		r, n, solved, err := st.PuzzleRating(ctx, u.ID)
 		if err != nil || r != b.PlayerAfter || n != 2 || solved != 1 {
 			t.Errorf("PuzzleRating = %v %d %d %v, want %v 2 1", r, n, solved, err, b.PlayerAfter)
+		}
+		stats, err := st.PuzzleStats(ctx)
+		want := map[string]PuzzleStat{"abc": {a.PuzzleAfter, 1, 1}, "abd": {b.PuzzleAfter, 1, 0}}
+		if err != nil || !maps.Equal(stats, want) {
+			t.Errorf("PuzzleStats = %+v, %v, want %+v", stats, err, want)
 		}
 	})
 }
