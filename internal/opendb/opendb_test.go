@@ -208,9 +208,9 @@ func TestExportReviews(t *testing.T) {
 		tc := tests[byID[r.GameID]]
 		switch tc.status {
 		case store.ReviewDone:
-			data, err := json.Marshal(review.Data{Version: tc.version, Depth: 10, Plies: tc.plies(tc.moves), Accuracy: tc.accuracy})
-			if err != nil {
-				t.Fatal(err)
+			data, merr := json.Marshal(review.Data{Version: tc.version, Depth: 10, Plies: tc.plies(tc.moves), Accuracy: tc.accuracy})
+			if merr != nil {
+				t.Fatal(merr)
 			}
 			err = st.FinishReview(ctx, r.GameID, review.Settings(10), data, false)
 		case store.ReviewFailed:
