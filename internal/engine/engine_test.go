@@ -494,3 +494,25 @@ func TestBook(t *testing.T) {
 		t.Errorf("an infinite search answered from the book")
 	}
 }
+
+// TestIsKnownWin: a tablebase's win without a distance is a known win
+// whatever the stones left; a static evaluation and a proven distance are
+// not.
+func TestIsKnownWin(t *testing.T) {
+	for _, tc := range []struct {
+		s    Score
+		want bool
+	}{
+		{KnownWin, true},
+		{KnownWin - 162, true},
+		{maxEval, false},
+		{0, false},
+		{winIn(7), false},
+		{MateScore, false},
+		{-KnownWin, false},
+	} {
+		if got := tc.s.IsKnownWin(); got != tc.want {
+			t.Errorf("Score(%d).IsKnownWin() = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}

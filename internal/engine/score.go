@@ -57,6 +57,11 @@ func (s Score) String() string {
 	return fmt.Sprintf("%+.2f", float64(s)/100)
 }
 
+// IsKnownWin reports whether s is a win a tablebase proves without its
+// distance (KnownWin less the stones left: above every static evaluation,
+// maxEval, and not IsMate); -s for a loss.
+func (s Score) IsKnownWin() bool { return s > maxEval && s <= KnownWin }
+
 // winIn returns the score of a win ply plies from the root.
 func winIn(ply int) Score { return MateScore - Score(ply) }
 

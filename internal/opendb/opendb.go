@@ -294,11 +294,6 @@ func addReview(ctx context.Context, st Store, id string, rec *toguz.Game) error 
 	return nil
 }
 
-// knownWin is below the scores of wins proven without their distance
-// (engine.KnownWin less the stones left) and above every static
-// evaluation.
-const knownWin = engine.KnownWin - 1000
-
 // Eval writes a review's evaluation (White's view) as the files carry it:
 // stones with a sign and two decimals ("+1.25", "-0.50", "+0.00"); a
 // proven result as "#N", White wins in N plies, or "#-N", Black does
@@ -310,9 +305,9 @@ func Eval(s engine.Score) string {
 		return "#" + strconv.Itoa(n)
 	case n < 0 || s == -engine.MateScore:
 		return "#-" + strconv.Itoa(-n)
-	case s >= knownWin:
+	case s.IsKnownWin():
 		return "#+"
-	case s <= -knownWin:
+	case (-s).IsKnownWin():
 		return "#-"
 	}
 	return fmt.Sprintf("%+.2f", float64(s)/100)

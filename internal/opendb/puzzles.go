@@ -15,7 +15,6 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/puzzle"
-	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -113,8 +112,7 @@ func puzzleRow(p puzzle.Puzzle, stats map[string]store.PuzzleStat) ([]string, er
 	}
 	st, ok := stats[p.ID]
 	if !ok {
-		st.Rating = rating.Default()
-		st.Rating.Rating = p.InitialRating() // as the server rates its first attempt
+		st.Rating = p.StartRating() // as the server rates its first attempt
 	}
 	moves := max(p.Moves, 1)
 	return []string{p.ID, toguz.FormatFEN(p.Start, 1), p.Goal.String(), strconv.Itoa(moves), strings.Join(sol, " "),

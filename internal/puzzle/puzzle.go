@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/rating"
 )
 
 // Goal is what the solution achieves and no other move does.
@@ -125,6 +126,14 @@ func (p Puzzle) Has(t Theme) bool { return slices.Contains(p.Themes, t) }
 // difficulty: 1000 plus 150 per ply of depth, so that deeper puzzles start
 // harder; attempts then move it.
 func (p Puzzle) InitialRating() float64 { return 1000 + 150*float64(min(p.Depth, 10)) }
+
+// StartRating is the puzzle's Glicko-2 rating before its first rated
+// attempt: InitialRating, with the default deviation and volatility.
+func (p Puzzle) StartRating() rating.Rating {
+	r := rating.Default()
+	r.Rating = p.InitialRating()
+	return r
+}
 
 // Format writes p as one line of the puzzle file: tab-separated fields
 // id, FEN, goal, solution (holes, space-separated), themes (comma-separated,

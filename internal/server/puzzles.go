@@ -272,9 +272,7 @@ func (s *Server) apiPuzzle(w http.ResponseWriter, r *http.Request) error {
 	if id := s.identity(r); id.Account.ID != 0 && s.cfg.Puzzles != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 		defer cancel()
-		initial := rating.Default()
-		initial.Rating = p.InitialRating()
-		a, err := s.cfg.Puzzles.RecordPuzzle(ctx, id.Account.ID, p.ID, right, initial)
+		a, err := s.cfg.Puzzles.RecordPuzzle(ctx, id.Account.ID, p.ID, right, p.StartRating())
 		if err != nil {
 			return err
 		}
