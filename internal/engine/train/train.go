@@ -24,7 +24,9 @@ package train
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -319,18 +321,7 @@ func loss(samples []sample, w []float64, k float64, valid bool) float64 {
 func fitK(samples []sample) float64 {
 	w := make([]float64, eval.NumFeatures)
 	w[eval.Kazan] = 100
-	lo, hi := 1e-5, 0.05
-	const phi = 0.6180339887498949
-	for range 60 {
-		a := hi - phi*(hi-lo)
-		b := lo + phi*(hi-lo)
-		if loss(samples, w, a, false) < loss(samples, w, b, false) {
-			hi = b
-		} else {
-			lo = a
-		}
-	}
-	return (lo + hi) / 2
+	return minimizeScale(func(k float64) float64 { return loss(samples, w, k, false) })
 }
 
 // fitScoreK finds the scale of the logistic curve that best fits the
@@ -351,16 +342,15 @@ func fitScoreK(data []Labelled) float64 {
 }
 
 // weightsHash returns the FNV-1a hash of w, which names the weights in a
-// cache key.
+// cache key (its weights in little-endian order).
 func weightsHash(w *eval.Weights) uint64 {
-	h := uint64(14695981039346656037)
+	h := fnv.New64a()
+	var b []byte
 	for _, x := range w {
-		for b := range 4 {
-			h ^= uint64(uint8(x >> (8 * b)))
-			h *= 1099511628211
-		}
+		b = binary.LittleEndian.AppendUint32(b, uint32(x))
 	}
-	return h
+	h.Write(b)
+	return h.Sum64()
 }
 
 // fit runs Adam over standardised features and returns the weights in
