@@ -116,11 +116,14 @@ func TestLiveSearchTime(t *testing.T) {
 // TestSearchesYield: the Yield of LiveOptions and AnalysisOptions reaches
 // every search (the server gives runtime.Gosched there, so that a search
 // never holds a CPU its games' goroutines are waiting for), and a
-// caller's own Limits.Yield is kept.
+// caller's own Limits.Yield is kept. The searches are long enough in
+// nodes that the main thread polls however loaded the machine: a 50 ms
+// search could end after its first iterations, under a poll's 1024
+// nodes, when a loaded machine descheduled it (it failed so in CI).
 func TestSearchesYield(t *testing.T) {
 	var yields atomic.Int64
 	yield := func() { yields.Add(1) }
-	ep, err := NewLivePlayerWith(LiveOptions{Searchers: 1, HashMB: 1, Yield: yield, MoveTime: func(int) time.Duration { return 50 * time.Millisecond }})
+	ep, err := NewLivePlayerWith(LiveOptions{Searchers: 1, HashMB: 1, Yield: yield, MoveTime: func(int) time.Duration { return 500 * time.Millisecond }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +138,7 @@ func TestSearchesYield(t *testing.T) {
 		t.Fatal(err)
 	}
 	yields.Store(0)
-	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, Limits{MoveTime: 50 * time.Millisecond}, nil); err != nil {
+	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, Limits{Depth: 8}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if yields.Load() == 0 {
@@ -143,7 +146,7 @@ func TestSearchesYield(t *testing.T) {
 	}
 	var own atomic.Int64
 	yields.Store(0)
-	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, Limits{MoveTime: 50 * time.Millisecond, Yield: func() { own.Add(1) }}, nil); err != nil {
+	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, Limits{Depth: 8, Yield: func() { own.Add(1) }}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if own.Load() == 0 || yields.Load() != 0 {
