@@ -28,13 +28,15 @@ func runTablebase(ctx context.Context, e env) error {
 			"for every ruleset, resumably.\n"+
 			"With -probe, looks a position up in the table FILE instead. With -verify, checks\n"+
 			"FILE against a reference solver on every position reachable from -roots random\n"+
-			"positions of its three largest layers (minutes and gigabytes for 9 stones).")
+			"positions of -root-stones stones, or of its three largest layers (minutes and\n"+
+			"gigabytes for 9 standard stones).")
 	dir := fs.String("dir", ".", "directory to write the table to")
 	dtm := fs.Int("dtm", 8, "distances to the end up to this many stones on the board (at most N; -1: none)")
 	verbose := fs.Bool("v", false, "print the time of each stage and layer on stderr")
 	probe := fs.String("probe", "", "look this position string up in the table FILE")
 	verify := fs.Bool("verify", false, "check the table FILE against the reference solver")
 	roots := fs.Int("roots", 24, "with -verify: random positions to explore from")
+	rootStones := fs.Int("root-stones", 0, "with -verify: stones on the board of each root (0: the table's three largest layers)")
 	seed := fs.Uint64("seed", 1, "with -verify: random seed of the positions")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
@@ -47,13 +49,13 @@ func runTablebase(ctx context.Context, e env) error {
 		return probeTablebase(e, *probe, fs.Arg(0))
 	}
 	if *verify {
-		return verifyTablebase(ctx, e, fs.Arg(0), *roots, *seed)
+		return verifyTablebase(ctx, e, fs.Arg(0), tablebase.VerifyOptions{Roots: *roots, Stones: *rootStones, Seed: *seed})
 	}
 	n, err := strconv.Atoi(fs.Arg(0))
 	if err != nil || n < 0 || n > tablebase.MaxStones {
 		return fmt.Errorf("stone count %q: want a whole number from 0 to %d", fs.Arg(0), tablebase.MaxStones)
 	}
-	return generateTablebase(ctx, e, tablebase.Options{Rules: toguz.Standard(), Stones: n, DistanceStones: *dtm}, *dir, *verbose)
+	return generateTablebase(ctx, e, tablebase.Options{Rules: toguz.Standard(), Stones: n, DistanceStones: *dtm}, *dir, *verbose, genCheck{})
 }
 
 // runTablebaseGenerate is `toguz tablebase generate`: the tables of any
@@ -65,13 +67,18 @@ func runTablebaseGenerate(ctx context.Context, e env) error {
 			"of every position with up to -stones stones on the board, and the plies to the end up\n"+
 			"to -dtm stones, written to DIR/RULESET-N.tgtb. Each layer is saved in -checkpoints as\n"+
 			"soon as it is solved; stopped (Ctrl-C) and run again, it resumes at the layer it was\n"+
-			"solving. The checkpoints are removed once the table is written.")
+			"solving. The checkpoints are removed once the table is written. The table written is\n"+
+			"then checked against a reference solver from -check random positions of -check-stones\n"+
+			"stones (as `toguz tablebase -verify`).")
 	ruleset := fs.String("ruleset", "standard", "the ruleset: standard, bestemshe or seven")
 	stones := fs.Int("stones", -1, "the most stones on the board the table covers")
 	dtm := fs.Int("dtm", 8, "distances to the end up to this many stones on the board (at most -stones; -1: none)")
 	dir := fs.String("dir", ".", "directory to write the table to")
 	checkpoints := fs.String("checkpoints", "", "directory of the checkpoints (default DIR/RULESET.partial)")
 	verbose := fs.Bool("v", false, "print the time of each stage and layer on stderr")
+	check := fs.Int("check", 4, "random positions to check the written table from (0: no check)")
+	checkStones := fs.Int("check-stones", 8, "stones on the board of each position checked from (at most -stones)")
+	seed := fs.Uint64("seed", 1, "random seed of the positions checked from")
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -90,17 +97,24 @@ func runTablebaseGenerate(ctx context.Context, e env) error {
 	if *stones < 0 || *stones > limit {
 		return fmt.Errorf("-stones %d: want a whole number from 0 to %d for %s", *stones, limit, *ruleset)
 	}
+	if *check < 0 || *checkStones < 1 {
+		return fmt.Errorf("-check %d -check-stones %d: want 0 or more positions of 1 or more stones", *check, *checkStones)
+	}
 	name, _ := tablebase.RulesetName(rules)
 	cp := *checkpoints
 	if cp == "" {
 		cp = filepath.Join(*dir, name+".partial")
 	}
-	return generateTablebase(ctx, e, tablebase.Options{Rules: rules, Stones: *stones, DistanceStones: *dtm, Checkpoints: cp}, *dir, *verbose)
+	return generateTablebase(ctx, e, tablebase.Options{Rules: rules, Stones: *stones, DistanceStones: *dtm, Checkpoints: cp}, *dir, *verbose,
+		genCheck{tablebase.VerifyOptions{Roots: *check, Stones: min(*checkStones, *stones), Seed: *seed}})
 }
+
+// genCheck is what a generation checks its table from once written.
+type genCheck struct{ tablebase.VerifyOptions }
 
 // generateTablebase generates the tables o asks for into dir, with a
 // progress bar on a terminal.
-func generateTablebase(ctx context.Context, e env, o tablebase.Options, dir string, verbose bool) error {
+func generateTablebase(ctx context.Context, e env, o tablebase.Options, dir string, verbose bool, check genCheck) error {
 	if o.DistanceStones < -1 {
 		return fmt.Errorf("-dtm %d: want -1 or more", o.DistanceStones)
 	}
@@ -124,7 +138,12 @@ func generateTablebase(ctx context.Context, e env, o tablebase.Options, dir stri
 	}
 	fmt.Fprintf(e.stdout, "%s: up to %d stones, distances up to %d, %d bytes, %.1fs\n",
 		path, o.Stones, o.DistanceStones, info.Size(), time.Since(start).Seconds())
-	return nil
+	if check.Roots == 0 || o.Stones == 0 {
+		return nil
+	}
+	// The generator's own result is not taken on trust: it is read back
+	// from the file and checked against the reference solver.
+	return verifyTablebase(ctx, e, path, check.VerifyOptions)
 }
 
 // genReport turns the generator's progress into a bar (on a terminal) and,
@@ -169,21 +188,25 @@ func (r *genReport) finishLayer(now time.Time) {
 	r.stage = ""
 }
 
-func verifyTablebase(ctx context.Context, e env, path string, roots int, seed uint64) error {
-	if roots < 1 {
-		return fmt.Errorf("-roots %d: want at least 1", roots)
+func verifyTablebase(ctx context.Context, e env, path string, o tablebase.VerifyOptions) error {
+	if o.Roots < 1 {
+		return fmt.Errorf("-roots %d: want at least 1", o.Roots)
 	}
 	t, err := tablebase.Open(path)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	rep, err := tablebase.Verify(ctx, t, roots, seed)
+	rep, err := tablebase.Verify(ctx, t, o)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	fmt.Fprintf(e.stdout, "%s: %d positions reached from %d roots: results all agree, distances of %d agree (%v)\n",
-		path, rep.Positions, rep.Roots, rep.Distances, time.Since(start).Round(time.Millisecond))
+	of := "of its largest layers"
+	if o.Stones > 0 {
+		of = fmt.Sprintf("of %d stones", o.Stones)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d positions reached from %d roots %s: results all agree, distances of %d agree (%v)\n",
+		path, rep.Positions, rep.Roots, of, rep.Distances, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -68,7 +68,10 @@ func TestTablebaseGenerateRuleset(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
 	path := filepath.Join(dir, "bestemshe-6.tgtb")
-	if _, err := os.Stat(path); err != nil || !strings.Contains(out.String(), "distances up to 5") {
+	// The generation checked its table: 4 roots of the 6 stones it has
+	// (-check-stones 8 is cut to -stones).
+	if _, err := os.Stat(path); err != nil || !strings.Contains(out.String(), "distances up to 5") ||
+		!strings.Contains(out.String(), "from 4 roots of 6 stones: results all agree") {
 		t.Fatalf("output %q, file: %v", out.String(), err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bestemshe.partial")); !os.IsNotExist(err) {
@@ -83,6 +86,8 @@ func TestTablebaseGenerateRuleset(t *testing.T) {
 		{"-ruleset", "pre1949", "-stones", "4"},
 		{"-ruleset", "standard", "-stones", "13"},
 		{"-ruleset", "bestemshe"},
+		{"-ruleset", "bestemshe", "-stones", "4", "-check-stones", "0"},
+		{"-ruleset", "bestemshe", "-stones", "4", "-check", "-1"},
 	} {
 		e := env{args: append([]string{"tablebase", "generate", "-dir", dir}, args...), stdout: &out, stderr: &errs}
 		if code := run(context.Background(), e); code == 0 {

@@ -479,21 +479,28 @@ func BenchmarkSolveDistances(b *testing.B) {
 // were damaged.
 func TestVerify(t *testing.T) {
 	tb := tables(t, 5)
-	rep, err := Verify(context.Background(), tb, 6, 1)
+	rep, err := Verify(context.Background(), tb, VerifyOptions{Roots: 6, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Roots != 6 || rep.Positions < rep.Roots || rep.Distances != rep.Positions {
 		t.Errorf("report %+v: want 6 roots, every position reached with its distance checked", rep)
 	}
+	rep, err = Verify(context.Background(), tb, VerifyOptions{Roots: 3, Stones: 3, Seed: 2})
+	if err != nil || rep.Roots != 3 || rep.Positions < 3 {
+		t.Errorf("roots of 3 stones: %+v, %v", rep, err)
+	}
+	if _, err := Verify(context.Background(), tb, VerifyOptions{Roots: 3, Stones: 6}); err == nil {
+		t.Error("roots of 6 stones in a table of 5: no error")
+	}
 	damaged := *tb
 	damaged.data = make([]byte, len(tb.data)) // nobody can gain a stone: wins become draws
-	if _, err := Verify(context.Background(), &damaged, 6, 1); !errors.Is(err, ErrMismatch) {
+	if _, err := Verify(context.Background(), &damaged, VerifyOptions{Roots: 6, Seed: 1}); !errors.Is(err, ErrMismatch) {
 		t.Errorf("damaged tables: %v, want ErrMismatch", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Verify(ctx, tb, 6, 1); !errors.Is(err, context.Canceled) {
+	if _, err := Verify(ctx, tb, VerifyOptions{Roots: 6, Seed: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

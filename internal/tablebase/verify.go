@@ -20,22 +20,39 @@ type VerifyReport struct {
 // and the reference disagree.
 var ErrMismatch = errors.New("tables and reference disagree")
 
+// VerifyOptions says where Verify explores from.
+type VerifyOptions struct {
+	Roots int // random positions to explore from
+	// Stones is the stones on the board of every root; 0: the table's
+	// three largest layers in turn. A root of k stones reaches a graph
+	// that grows steeply with k (a few dozen of 9 standard stones take
+	// minutes and gigabytes), so a big table is checked from smaller
+	// roots.
+	Stones int
+	Seed   uint64 // of the random roots
+}
+
 // Verify checks t against a reference solver that shares nothing with the
-// tables but the rules library: from roots random positions of its three
-// largest layers (seeded by seed), it explores every position reachable
-// (full positions, kazans and all) and solves the graph by the textbook
-// fixed point. Every position reached must have the reference's result,
-// and its distance to the end where the tables hold one. The first
-// disagreement is an error wrapping ErrMismatch that names the position.
-// The graph of a few dozen roots of 9 stones takes minutes and gigabytes.
-func Verify(ctx context.Context, t *Tables, roots int, seed uint64) (VerifyReport, error) {
-	rng := rand.New(rand.NewPCG(seed, 0x766572696679))
+// tables but the rules library: from o.Roots random positions (seeded by
+// o.Seed), it explores every position reachable (full positions, kazans
+// and all) and solves the graph by the textbook fixed point. Every
+// position reached must have the reference's result, and its distance to
+// the end where the tables hold one. The first disagreement is an error
+// wrapping ErrMismatch that names the position.
+func Verify(ctx context.Context, t *Tables, o VerifyOptions) (VerifyReport, error) {
+	if o.Stones < 0 || o.Stones > t.MaxStones() {
+		return VerifyReport{}, fmt.Errorf("roots of %d stones: the table has 0 to %d", o.Stones, t.MaxStones())
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x766572696679))
 	ref := &reference{id: map[toguz.Position]int32{}, ctx: ctx}
-	for n := range roots {
+	for n := range o.Roots {
 		if err := ctx.Err(); err != nil {
 			return VerifyReport{}, err
 		}
 		k := max(t.MaxStones()-n%3, 1)
+		if o.Stones > 0 {
+			k = o.Stones
+		}
 		g := t.lay.g
 		p, err := randomBoard(rng, g, k, rng.IntN(g.nconf), toguz.Player(n%2), g.win-1-k+rng.IntN(k+1))
 		if err != nil {
@@ -48,7 +65,7 @@ func Verify(ctx context.Context, t *Tables, roots int, seed uint64) (VerifyRepor
 	}
 	val := ref.solve()
 	dist := ref.distances(val)
-	rep := VerifyReport{Roots: roots, Positions: len(ref.pos)}
+	rep := VerifyReport{Roots: o.Roots, Positions: len(ref.pos)}
 	for i, p := range ref.pos {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
