@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -34,23 +35,42 @@ const schedIdle = 5
 // (internal/review), whose runtime's own threads would otherwise compete
 // with the server at its priority. Nice 19 alone still takes a share of
 // a busy CPU, and a woken thread of the server may wait for it.
+//
+// A thread that has not been lowered yet may start one while the threads
+// are listed, so the listing is read again until it holds no thread that
+// was not lowered (it failed so under the race detector, whose runtime
+// starts threads at any time).
 func LowerProcessPriority() error {
-	tasks, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return err
-	}
-	for _, t := range tasks {
-		tid, err := strconv.Atoi(t.Name())
+	lowered := map[int]bool{}
+	for {
+		tasks, err := os.ReadDir("/proc/self/task")
 		if err != nil {
-			continue
-		}
-		if err := syscall.Setpriority(syscall.PRIO_PROCESS, tid, backgroundNice); err != nil {
 			return err
 		}
-		var param [1]int32 // struct sched_param: priority 0
-		if _, _, e := syscall.Syscall(syscall.SYS_SCHED_SETSCHEDULER, uintptr(tid), schedIdle, uintptr(unsafe.Pointer(&param[0]))); e != 0 {
-			return fmt.Errorf("sched_setscheduler SCHED_IDLE: %w", e)
+		fresh := 0
+		for _, t := range tasks {
+			tid, err := strconv.Atoi(t.Name())
+			if err != nil || lowered[tid] {
+				continue
+			}
+			if err := syscall.Setpriority(syscall.PRIO_PROCESS, tid, backgroundNice); err != nil {
+				if errors.Is(err, syscall.ESRCH) {
+					continue // ended since it was listed
+				}
+				return err
+			}
+			var param [1]int32 // struct sched_param: priority 0
+			if _, _, e := syscall.Syscall(syscall.SYS_SCHED_SETSCHEDULER, uintptr(tid), schedIdle, uintptr(unsafe.Pointer(&param[0]))); e != 0 {
+				if e == syscall.ESRCH {
+					continue
+				}
+				return fmt.Errorf("sched_setscheduler SCHED_IDLE: %w", e)
+			}
+			lowered[tid] = true
+			fresh++
+		}
+		if fresh == 0 {
+			return nil
 		}
 	}
-	return nil
 }
