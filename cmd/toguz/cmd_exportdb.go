@@ -16,7 +16,7 @@ import (
 // and the site's puzzles as a gzip CSV file (internal/opendb), which `serve
 // -database-dir` lists at /database.
 func runExportDB(ctx context.Context, e env) error {
-	fs := newFlags(e, "export-db", "", "Write every rated game of a server's database, with its review's evaluations, as monthly compressed record files (toguz-rated-YYYY-MM.pgn.gz), and the site's puzzles with their ratings as toguz-puzzles.csv.gz. A finished month's file is written once; the current month's and the puzzles again each time.")
+	fs := newFlags(e, "export-db", "", "Write every rated game of a server's database, with its review's evaluations, as monthly compressed record files (toguz-rated-YYYY-MM.pgn.gz), and the site's puzzles with their ratings as toguz-puzzles.csv.gz. A finished month's file is written again only while some of its games' reviews were still to come (a pending=P in its gzip comment); the current month's and the puzzles each time.")
 	db := fs.String("db", "toguz.db", "the server's database: an SQLite file or a PostgreSQL URL postgres://…")
 	out := fs.String("o", "database", "folder of the files (created if needed)")
 	if err := fs.Parse(e.args); err != nil {

@@ -9,10 +9,14 @@
 //     folder: toguz-rated-YYYY-MM.pgn.gz, each game with its players,
 //     their ratings before the game (WhiteElo, BlackElo), the time
 //     control, the date, the site's id and the termination. A finished
-//     month's file is written once (atomically); the current month's is
-//     written again at every export, until the month is over.
+//     month's file is written once (atomically), or again at each export
+//     while some of its games' reviews were still to come when it was
+//     written (a game of the month's last minutes is reviewed in the
+//     next); the current month's is written again at every export, until
+//     the month is over.
 //   - The number of games of a file is in its gzip header's comment
-//     ("games=N"), so that List reads it without decompressing.
+//     ("games=N", and " pending=P" for the games whose review was queued
+//     or running), so that List and Export read it without decompressing.
 //   - A game with a finished review (internal/review) carries it: each
 //     ply's evaluation after the review's search, from White's side, as a
 //     comment after the ply, {[%eval +1.25]} (see Eval for proven
@@ -58,9 +62,12 @@ import (
 
 // File is one month's file, or the puzzle file.
 type File struct {
-	Name    string    // toguz-rated-2026-11.pgn.gz, or PuzzlesName
-	Month   time.Time // the first instant of the month, UTC; zero for the puzzle file
-	Games   int
+	Name  string    // toguz-rated-2026-11.pgn.gz, or PuzzlesName
+	Month time.Time // the first instant of the month, UTC; zero for the puzzle file
+	Games int
+	// Pending is how many of the games had a review queued or running
+	// when the file was written: they carry no evaluations yet.
+	Pending int
 	Puzzles int // the puzzle file's
 	Size    int64
 }
@@ -118,8 +125,8 @@ func exportMonths(ctx context.Context, st Store, dir string, now time.Time) ([]F
 	for m := monthOf(first); !m.After(monthOf(last)); m = m.AddDate(0, 1, 0) {
 		path := filepath.Join(dir, FileName(m))
 		if m.Before(current) {
-			if _, err := os.Stat(path); err == nil {
-				continue // a finished month's file does not change
+			if _, pending, err := readComment(path); err == nil && pending == 0 {
+				continue // a finished month's file with every review in does not change
 			}
 		}
 		f, err := writeMonth(ctx, st, path, m)
@@ -147,11 +154,11 @@ func writeMonth(ctx context.Context, st Store, path string, month time.Time) (Fi
 	f := File{Name: filepath.Base(path), Month: month}
 	// The count goes in the gzip header, which comes first: the month is
 	// read twice, once to count and once to write, rather than held.
-	n, err := eachGame(ctx, st, month, func(*toguz.Game) error { return nil })
+	n, pending, err := eachGame(ctx, st, month, func(*toguz.Game) error { return nil })
 	if err != nil {
 		return f, err
 	}
-	f.Games = n
+	f.Games, f.Pending = n, pending
 	if n == 0 {
 		return f, nil
 	}
@@ -161,9 +168,14 @@ func writeMonth(ctx context.Context, st Store, path string, month time.Time) (Fi
 			return err
 		}
 		zw.Comment = "games=" + strconv.Itoa(n)
+		if pending > 0 {
+			// Counted before the games are written: a review that
+			// finishes in between costs one more write, never a miss.
+			zw.Comment += " pending=" + strconv.Itoa(pending)
+		}
 		zw.ModTime = month
 		gw := toguz.NewGameWriter(zw, toguz.FormatToguz)
-		if _, err := eachGame(ctx, st, month, gw.Write); err != nil {
+		if _, _, err := eachGame(ctx, st, month, gw.Write); err != nil {
 			return err
 		}
 		return zw.Close()
@@ -178,55 +190,59 @@ func writeMonth(ctx context.Context, st Store, path string, month time.Time) (Fi
 }
 
 // eachGame calls fn with the record of each rated game of the month, in
-// the order played, and returns how many there were.
-func eachGame(ctx context.Context, st Store, month time.Time, fn func(*toguz.Game) error) (int, error) {
-	n := 0
+// the order played, and returns how many there were and how many of them
+// had a review queued or running.
+func eachGame(ctx context.Context, st Store, month time.Time, fn func(*toguz.Game) error) (n, pending int, err error) {
 	var afterMS int64
 	afterID := ""
 	for {
 		gs, err := st.RatedGames(ctx, month, month.AddDate(0, 1, 0), afterMS, afterID, pageSize)
 		if err != nil {
-			return n, err
+			return n, pending, err
 		}
 		for _, g := range gs {
-			rec, err := record(ctx, st, g)
+			rec, waiting, err := record(ctx, st, g)
 			if err != nil {
-				return n, err
+				return n, pending, err
 			}
 			if err := fn(rec); err != nil {
-				return n, err
+				return n, pending, err
 			}
 			n++
+			if waiting {
+				pending++
+			}
 		}
 		if len(gs) < pageSize {
-			return n, nil
+			return n, pending, nil
 		}
 		last := gs[len(gs)-1]
 		afterMS, afterID = last.Date.UnixMilli(), last.ID
 	}
 }
 
-// record is a stored game as a record.
-func record(ctx context.Context, st Store, g store.Game) (*toguz.Game, error) {
+// record is a stored game as a record; pending says that its review is
+// queued or running.
+func record(ctx context.Context, st Store, g store.Game) (rec *toguz.Game, pending bool, err error) {
 	start, err := toguz.NewPosition(g.Rules)
 	startMove := 1
 	if err == nil && g.StartFEN != "" {
 		start, startMove, err = toguz.ParseFEN(g.StartFEN, g.Rules)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("opendb: game %s: %w", g.ID, err)
+		return nil, false, fmt.Errorf("opendb: game %s: %w", g.ID, err)
 	}
 	ms, err := st.Moves(ctx, g.ID)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	moves := make([]toguz.Move, len(ms))
 	for i, m := range ms {
 		moves[i] = m.Hole
 	}
-	rec, err := toguz.NewGame(start, moves...)
+	rec, err = toguz.NewGame(start, moves...)
 	if err != nil {
-		return nil, fmt.Errorf("opendb: game %s: %w", g.ID, err)
+		return nil, false, fmt.Errorf("opendb: game %s: %w", g.ID, err)
 	}
 	rec.StartMove = startMove
 	rec.SetTag("Event", "toguz rated game")
@@ -241,41 +257,45 @@ func record(ctx context.Context, st Store, g store.Game) (*toguz.Game, error) {
 	}
 	rec.SetTag("ID", g.ID)
 	rec.Result, rec.Termination = g.Result, g.Termination
-	if err := addReview(ctx, st, g.ID, rec); err != nil {
-		return nil, err
+	pending, err = addReview(ctx, st, g.ID, rec)
+	if err != nil {
+		return nil, false, err
 	}
-	return rec, nil
+	return rec, pending, nil
 }
 
 // addReview writes game id's finished review into rec: each ply's
 // evaluation as a comment {[%eval …]} after it (Eval), and the tags Review
 // (the settings of its search), WhiteAccuracy and BlackAccuracy. A game
 // with no finished review, or one of another format or of other moves, is
-// left as it is.
-func addReview(ctx context.Context, st Store, id string, rec *toguz.Game) error {
+// left as it is; pending says that its review is queued or running.
+func addReview(ctx context.Context, st Store, id string, rec *toguz.Game) (pending bool, err error) {
 	r, err := st.Review(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return fmt.Errorf("opendb: review of game %s: %w", id, err)
+		return false, fmt.Errorf("opendb: review of game %s: %w", id, err)
+	}
+	if r.Status == store.ReviewPending || r.Status == store.ReviewRunning {
+		return true, nil
 	}
 	if r.Status != store.ReviewDone {
-		return nil
+		return false, nil
 	}
 	d, err := review.Decode(r.Data)
 	if errors.Is(err, review.ErrVersion) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return fmt.Errorf("opendb: review of game %s: %w", id, err)
+		return false, fmt.Errorf("opendb: review of game %s: %w", id, err)
 	}
 	if len(d.Plies) != len(rec.Plies) {
-		return nil
+		return false, nil
 	}
 	for i, p := range d.Plies {
 		if p.Move != rec.Plies[i].Move {
-			return nil
+			return false, nil
 		}
 	}
 	settings := r.Settings
@@ -291,7 +311,7 @@ func addReview(ctx context.Context, st Store, id string, rec *toguz.Game) error 
 	for i, p := range d.Plies {
 		rec.Plies[i].Comment = "[%eval " + Eval(p.Eval) + "]"
 	}
-	return nil
+	return false, nil
 }
 
 // Eval writes a review's evaluation (White's view) as the files carry it:
@@ -335,18 +355,38 @@ func List(dir string) ([]File, error) {
 		if fi, err := e.Info(); err == nil {
 			f.Size = fi.Size()
 		}
-		if fh, err := os.Open(filepath.Join(dir, e.Name())); err == nil {
-			if zr, err := gzip.NewReader(fh); err == nil {
-				if v, ok := strings.CutPrefix(zr.Comment, "games="); ok {
-					f.Games, _ = strconv.Atoi(v)
-				}
-			}
-			fh.Close()
-		}
+		f.Games, f.Pending, _ = readComment(filepath.Join(dir, e.Name()))
 		out = append(out, f)
 	}
 	slices.SortFunc(out, func(a, b File) int { return b.Month.Compare(a.Month) })
 	return out, nil
+}
+
+// readComment reads a month file's counts from its gzip header.
+func readComment(path string) (games, pending int, err error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer fh.Close()
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, field := range strings.Fields(zr.Comment) {
+		k, v, _ := strings.Cut(field, "=")
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, 0, fmt.Errorf("opendb: %s: gzip comment %q", filepath.Base(path), zr.Comment)
+		}
+		switch k {
+		case "games":
+			games = n
+		case "pending":
+			pending = n
+		}
+	}
+	return games, pending, nil
 }
 
 // ListPuzzles returns the puzzle file of dir; ok is false when there is

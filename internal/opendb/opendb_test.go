@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -39,6 +40,24 @@ func readFile(t *testing.T, path string) []*toguz.Game {
 		t.Fatal(err)
 	}
 	return gs
+}
+
+// markFile writes path as a gzip file of the given header comment and
+// other contents, which an export that writes it again replaces; it
+// returns the bytes written.
+func markFile(t *testing.T, path, comment string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Comment = comment
+	zw.Write([]byte("kept"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // TestExport: the rated games of two months go to two files, in order,
@@ -101,11 +120,11 @@ func TestExport(t *testing.T) {
 	if g := readFile(t, filepath.Join(dir, files[1].Name)); len(g) != 1 || g[0].Tag("ID") != n1 || g[0].Result != toguz.Draw {
 		t.Errorf("November: %v", g)
 	}
-	// Again: October is over and stays as written (marked here), November
-	// is written again with its new game.
+	// Again: October is over and stays as written (marked here: a file of
+	// its header's counts and other games), November is written again with
+	// its new game.
 	octPath := filepath.Join(dir, files[0].Name)
-	mark := []byte("kept")
-	os.WriteFile(octPath, mark, 0o644)
+	mark := markFile(t, octPath, "games=2")
 	n2 := play(nov.Add(2*time.Hour), true, []toguz.Move{1}, toguz.WhiteWins)
 	files, err = Export(ctx, st, dir, now)
 	if err != nil || len(files) != 2 || files[0].Games != 2 || files[1].Name != PuzzlesName {
@@ -223,9 +242,13 @@ func TestExportReviews(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	files, err := Export(ctx, st, dir, time.Date(2026, 11, 15, 0, 0, 0, 0, time.UTC))
-	if err != nil || len(files) != 2 || files[0].Games != len(tests) {
-		t.Fatalf("Export: %+v, %v", files, err)
+	now := time.Date(2026, 11, 15, 0, 0, 0, 0, time.UTC)
+	files, err := Export(ctx, st, dir, now)
+	if err != nil || len(files) != 2 || files[0].Games != len(tests) || files[0].Pending != 1 {
+		t.Fatalf("Export: %+v, %v (want the running review pending)", files, err)
+	}
+	if list, err := List(dir); err != nil || len(list) != 1 || list[0].Pending != 1 || list[0].Games != len(tests) {
+		t.Errorf("List: %+v, %v", list, err)
 	}
 	path := filepath.Join(dir, files[0].Name)
 	games := readFile(t, path)
@@ -272,6 +295,32 @@ func TestExportReviews(t *testing.T) {
 	}
 	if n := trees[0].Root.Children[0]; n.Comment != "[%eval +1.25]" {
 		t.Errorf("tree: first comment %q", n.Comment)
+	}
+
+	// October is over, but a review was still running: the next export
+	// writes the month again, with the review now finished, and the one
+	// after that leaves it (marked here) alone.
+	run := ids[2]
+	data, err = json.Marshal(review.Data{Version: review.Version, Depth: 10, Plies: plies(30, 40)(tests[2].moves), Accuracy: [2]float64{70, 71}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.FinishReview(ctx, run, review.Settings(10), data, false); err != nil {
+		t.Fatal(err)
+	}
+	files, err = Export(ctx, st, dir, now)
+	if err != nil || len(files) != 2 || files[0].Pending != 0 {
+		t.Fatalf("export after the review: %+v, %v", files, err)
+	}
+	if g := readFile(t, path)[2]; g.Tag("ID") != run || g.Tag("WhiteAccuracy") != "70.0" || g.Plies[1].Comment != "[%eval +0.40]" {
+		t.Errorf("the late review is not in October's file: %v %q", g.Tags, g.Plies[1].Comment)
+	}
+	mark := markFile(t, path, "games="+strconv.Itoa(len(tests)))
+	if files, err = Export(ctx, st, dir, now); err != nil || len(files) != 1 {
+		t.Fatalf("third export: %+v, %v", files, err)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, mark) {
+		t.Error("October's file was written again with every review in")
 	}
 }
 
