@@ -55,7 +55,7 @@ func runTablebase(ctx context.Context, e env) error {
 	if err != nil || n < 0 || n > tablebase.MaxStones {
 		return fmt.Errorf("stone count %q: want a whole number from 0 to %d", fs.Arg(0), tablebase.MaxStones)
 	}
-	return generateTablebase(ctx, e, tablebase.Options{Rules: toguz.Standard(), Stones: n, DistanceStones: *dtm}, *dir, *verbose, genCheck{})
+	return generateTablebase(ctx, e, tablebase.Options{Rules: toguz.Standard(), Stones: n, DistanceStones: *dtm}, *dir, *verbose, tablebase.VerifyOptions{})
 }
 
 // runTablebaseGenerate is `toguz tablebase generate`: the tables of any
@@ -106,15 +106,12 @@ func runTablebaseGenerate(ctx context.Context, e env) error {
 		cp = filepath.Join(*dir, name+".partial")
 	}
 	return generateTablebase(ctx, e, tablebase.Options{Rules: rules, Stones: *stones, DistanceStones: *dtm, Checkpoints: cp}, *dir, *verbose,
-		genCheck{tablebase.VerifyOptions{Roots: *check, Stones: min(*checkStones, *stones), Seed: *seed}})
+		tablebase.VerifyOptions{Roots: *check, Stones: min(*checkStones, *stones), Seed: *seed})
 }
-
-// genCheck is what a generation checks its table from once written.
-type genCheck struct{ tablebase.VerifyOptions }
 
 // generateTablebase generates the tables o asks for into dir, with a
 // progress bar on a terminal.
-func generateTablebase(ctx context.Context, e env, o tablebase.Options, dir string, verbose bool, check genCheck) error {
+func generateTablebase(ctx context.Context, e env, o tablebase.Options, dir string, verbose bool, check tablebase.VerifyOptions) error {
 	if o.DistanceStones < -1 {
 		return fmt.Errorf("-dtm %d: want -1 or more", o.DistanceStones)
 	}
@@ -143,7 +140,7 @@ func generateTablebase(ctx context.Context, e env, o tablebase.Options, dir stri
 	}
 	// The generator's own result is not taken on trust: it is read back
 	// from the file and checked against the reference solver.
-	return verifyTablebase(ctx, e, path, check.VerifyOptions)
+	return verifyTablebase(ctx, e, path, check)
 }
 
 // genReport turns the generator's progress into a bar (on a terminal) and,
