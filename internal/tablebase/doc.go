@@ -78,8 +78,13 @@
 // attractors, following quiet moves backwards (frame.parents unplays them)
 // with a count of unresolved quiet moves per position for the minimizing
 // side; every position enters each set once. Distances are solved the same
-// way per need r, in increasing distance with a bucket queue. The moves that
-// leave the layer are evaluated in parallel on all CPUs.
+// way per need r, in increasing distance with a bucket queue. The values'
+// passes all run on every CPU: the moves that leave the layer over chunks of
+// positions, and each threshold's attractor a round at a time (the workers
+// follow back the positions the last round placed), with each count claimed
+// by a compare-and-swap of its word so that a position enters a set once
+// whoever finds it; the result does not depend on the order
+// (TestWorkersAgree). The distances' bucket queue runs on one CPU.
 //
 // The tests check every value and distance against a plain solver of the
 // whole game graph (the rules library's positions and moves, kazans and all,

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/toguz/toguz"
 )
@@ -123,7 +124,7 @@ func SolveWith(ctx context.Context, o Options) (*Tables, error) {
 	}
 	lay := newLayout(g, o.Stones)
 	w := valueWidth(o.Stones)
-	t := &Tables{lay: lay, w: w, data: make([]byte, lay.size()*w)}
+	t := &Tables{lay: lay, w: w, data: alignedBytes(lay.size() * w)}
 	cp := checkpointer{dir: o.Checkpoints, t: t}
 	for k := 0; k <= o.Stones; k++ {
 		if ok, err := cp.load(stageValues, k); err != nil || ok {
@@ -172,6 +173,9 @@ type layerSolver struct {
 	// quiet[i] counts the quiet moves of position i whose result is not yet
 	// known to let its mover collect the current threshold.
 	quiet []byte
+	// values and quietWords are t.data and quiet as words, for the atomic
+	// updates of the parallel passes.
+	values, quietWords []uint32
 }
 
 // solveLayer solves layer k, whose moves lead into layers already solved or
@@ -183,7 +187,7 @@ type layerSolver struct {
 // (a = 0, d = k when the mover has no move), and the value of the game is the
 // least solution: stones must be collected in finite time, so a cycle of
 // quiet moves collects nothing. The moves that leave the layer are
-// evaluated first (in parallel), from the layers below. Then, for each
+// evaluated first, from the layers below. Then, for each
 // threshold X from k down to 1, the positions with a(B) ≥ X and d(B) ≥ X are
 // found as an attractor: B gets a ≥ X when a move leaving the layer gives X
 // or a quiet move leads to a position with d ≥ X, and d ≥ X when the moves
@@ -191,12 +195,13 @@ type layerSolver struct {
 // a ≥ X (counted down in quiet). Positions enter these sets from the highest
 // threshold down, and each enters each set once, at its value; quiet moves
 // are followed backwards by unplaying them (frame.parents). Positions that
-// never enter a set have 0 there.
+// never enter a set have 0 there. Every pass runs on all the workers.
 func solveLayer(ctx context.Context, t *Tables, k, workers int, progress Progress) error {
 	lay := t.lay
 	s := &layerSolver{t: t, k: k, lo: lay.start(k), n: lay.end(k) - lay.start(k)}
 	s.exits = make([]byte, s.n*valueWidth(k))
-	s.quiet = make([]byte, s.n)
+	s.quiet = alignedBytes(s.n)
+	s.values, s.quietWords = wordsOf(t.data), wordsOf(s.quiet)
 	total := s.n * 2
 	report := func(done int64) {
 		if progress != nil {
@@ -204,85 +209,50 @@ func solveLayer(ctx context.Context, t *Tables, k, workers int, progress Progres
 		}
 	}
 
-	// The moves that leave the layer, in parallel over chunks of positions.
-	const chunk = 1 << 14
+	// The moves that leave the layer.
 	var (
-		next atomic.Int64
 		mu   sync.Mutex
 		done int64
-		wg   sync.WaitGroup
 	)
-	for range workers {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				a := (next.Add(1) - 1) * chunk
-				if a >= s.n {
-					return
-				}
-				b := min(s.n, a+chunk)
-				s.evalExits(a, b)
-				mu.Lock()
-				done += b - a
-				report(done)
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err := parallel(ctx, workers, s.n, 1<<14, func(_ int, a, b int64) {
+		s.evalExits(a, b)
+		mu.Lock()
+		done += b - a
+		report(done)
+		mu.Unlock()
+	})
+	if err != nil {
 		return err
 	}
 
-	var queue []uint32
+	// For each threshold, the positions that reach it by leaving the layer,
+	// then their consequences through quiet moves, a round at a time: round
+	// r+1 follows back the positions that entered a set in round r. The
+	// order in which positions enter changes nothing, as the attractor is
+	// the least fixed point; the atomic claims make each enter once.
+	found := make([][]uint32, workers)
+	var frontier []uint32
 	for x := k; x >= 1; x-- {
-		if err := ctx.Err(); err != nil {
+		err := parallel(ctx, workers, s.n, 1<<14, func(w int, a, b int64) {
+			found[w] = s.reachByExits(found[w], x, a, b)
+		})
+		if err != nil {
 			return err
 		}
-		// The positions that reach x by leaving the layer.
-		for i := range s.n {
-			va, vd := t.value(s.lo + i)
-			ea, ed := s.exit(i)
-			if va == 0 && ea == x {
-				t.setMover(s.lo+i, x)
-				queue = append(queue, uint32(i)<<1)
+		for {
+			frontier = frontier[:0]
+			for w := range found {
+				frontier = append(frontier, found[w]...)
+				found[w] = found[w][:0]
 			}
-			if vd == 0 && s.quiet[i] == 0 && ed == x {
-				t.setOpponent(s.lo+i, x)
-				queue = append(queue, uint32(i)<<1|1)
+			if len(frontier) == 0 {
+				break
 			}
-		}
-		// Their consequences through quiet moves, at the same threshold.
-		for pops := 0; len(queue) > 0; pops++ {
-			if pops&(1<<16-1) == 0 && ctx.Err() != nil {
-				return ctx.Err() // a pass of a large layer takes minutes
-			}
-			e := queue[len(queue)-1]
-			queue = queue[:len(queue)-1]
-			var f frame
-			lay.frame(&f, k, s.lo+int64(e>>1))
-			if e&1 == 0 {
-				// f's mover can collect x: one more quiet move of each
-				// parent leads to a position where his opponent can.
-				f.parents(func(p *frame) {
-					j := lay.index(p, k) - s.lo
-					s.quiet[j]--
-					if _, vd := t.value(s.lo + j); s.quiet[j] == 0 && vd == 0 {
-						if _, ed := s.exit(j); ed >= x {
-							t.setOpponent(s.lo+j, x)
-							queue = append(queue, uint32(j)<<1|1)
-						}
-					}
-				})
-			} else {
-				// f's opponent can collect x: so can the mover of every
-				// parent, by moving to f.
-				f.parents(func(p *frame) {
-					j := lay.index(p, k) - s.lo
-					if va, _ := t.value(s.lo + j); va == 0 {
-						t.setMover(s.lo+j, x)
-						queue = append(queue, uint32(j)<<1)
-					}
-				})
+			err := parallel(ctx, workers, int64(len(frontier)), 1<<12, func(w int, a, b int64) {
+				found[w] = s.follow(found[w], x, frontier[a:b])
+			})
+			if err != nil {
+				return err
 			}
 		}
 		report(s.n + s.n*int64(k-x+1)/int64(k))
@@ -291,6 +261,129 @@ func solveLayer(ctx context.Context, t *Tables, k, workers int, progress Progres
 		report(total)
 	}
 	return nil
+}
+
+// parallel calls f(w, a, b) on consecutive chunks [a, b) of [0, n) from
+// workers goroutines (w is the goroutine's number) until every chunk is done
+// or ctx is cancelled, and returns ctx's error.
+func parallel(ctx context.Context, workers int, n, chunk int64, f func(w int, a, b int64)) error {
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for w := range min(int64(workers), (n+chunk-1)/chunk) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				a := (next.Add(1) - 1) * chunk
+				if a >= n {
+					return
+				}
+				f(int(w), a, min(n, a+chunk))
+			}
+		})
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// reachByExits places, at threshold x, the positions [a, b) of the layer
+// that reach x by a move leaving it, and appends them to q as queue entries:
+// i<<1 when the mover can collect x, i<<1|1 when his opponent can.
+func (s *layerSolver) reachByExits(q []uint32, x int, a, b int64) []uint32 {
+	for i := a; i < b; i++ {
+		ea, ed := s.exit(i)
+		if ea == x && s.claim(i, false, x) {
+			q = append(q, uint32(i)<<1)
+		}
+		// quiet is read plainly: no goroutine changes it during this pass.
+		if ed == x && s.quiet[i] == 0 && s.claim(i, true, x) {
+			q = append(q, uint32(i)<<1|1)
+		}
+	}
+	return q
+}
+
+// follow follows the queue entries es back through quiet moves at threshold
+// x, and appends the parents that enter a set to q.
+func (s *layerSolver) follow(q []uint32, x int, es []uint32) []uint32 {
+	var f frame
+	lay := s.t.lay
+	for _, e := range es {
+		lay.frame(&f, s.k, s.lo+int64(e>>1))
+		if e&1 == 0 {
+			// f's mover can collect x: one more quiet move of each parent
+			// leads to a position where his opponent can.
+			f.parents(func(p *frame) {
+				j := lay.index(p, s.k) - s.lo
+				if s.decQuiet(j) != 0 {
+					return
+				}
+				if _, ed := s.exit(j); ed >= x && s.claim(j, true, x) {
+					q = append(q, uint32(j)<<1|1)
+				}
+			})
+			continue
+		}
+		// f's opponent can collect x: so can the mover of every parent, by
+		// moving to f.
+		f.parents(func(p *frame) {
+			j := lay.index(p, s.k) - s.lo
+			if s.claim(j, false, x) {
+				q = append(q, uint32(j)<<1)
+			}
+		})
+	}
+	return q
+}
+
+// claim sets the mover's count (the opponent's when opponent is set) of
+// layer position i to x if it is still 0, and says whether it did. The
+// counts of neighbouring positions share a word, so the word is swapped
+// whole.
+func (s *layerSolver) claim(i int64, opponent bool, x int) bool {
+	b, mask, v := s.lo+i, uint32(0x0f), uint32(x)
+	if s.t.w == 1 {
+		if opponent {
+			mask, v = 0xf0, v<<4
+		}
+	} else {
+		b, mask = 2*b, 0xff
+		if opponent {
+			b++
+		}
+	}
+	sh := uint(b&3) * 8
+	p := &s.values[b>>2]
+	for {
+		old := atomic.LoadUint32(p)
+		if old&(mask<<sh) != 0 {
+			return false
+		}
+		if atomic.CompareAndSwapUint32(p, old, old|v<<sh) {
+			return true
+		}
+	}
+}
+
+// decQuiet counts down one quiet move of layer position j and returns the
+// count left. It is never called on a count of 0 (a position has as many
+// parents' moves leading to it as it has quiet moves), so the subtraction
+// never borrows from the neighbouring byte.
+func (s *layerSolver) decQuiet(j int64) byte {
+	sh := uint(j&3) * 8
+	return byte(atomic.AddUint32(&s.quietWords[j>>2], ^(uint32(1)<<sh-1)) >> sh)
+}
+
+// alignedBytes returns n zero bytes that start a whole number of 32-bit
+// words, so that wordsOf can view them as words.
+func alignedBytes(n int64) []byte {
+	w := make([]uint32, (n+3)/4)
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), n)
+}
+
+// wordsOf returns the words that hold b, which alignedBytes allocated.
+func wordsOf(b []byte) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), (len(b)+3)/4)
 }
 
 // frame sets f to the position at index i of the table, in layer k.
@@ -359,22 +452,4 @@ func (s *layerSolver) setExit(i int64, best, worst int) {
 		return
 	}
 	s.exits[2*i], s.exits[2*i+1] = byte(best), byte(worst)
-}
-
-// setMover and setOpponent store one of the two counts of table index i,
-// whose count there is still 0.
-func (t *Tables) setMover(i int64, x int) {
-	if t.w == 1 {
-		t.data[i] |= byte(x)
-		return
-	}
-	t.data[2*i] = byte(x)
-}
-
-func (t *Tables) setOpponent(i int64, x int) {
-	if t.w == 1 {
-		t.data[i] |= byte(x) << 4
-		return
-	}
-	t.data[2*i+1] = byte(x)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -419,17 +420,21 @@ func BenchmarkProbe(b *testing.B) {
 	}
 }
 
+// BenchmarkSolve solves the values on one worker and on two: the second
+// shows what the parallel passes of solveLayer give.
 func BenchmarkSolve(b *testing.B) {
 	for _, n := range []int{6, 7, 8} {
-		b.Run(string(rune('0'+n)), func(b *testing.B) {
-			for b.Loop() {
-				t, err := Solve(context.Background(), n, -1, 2, nil)
-				if err != nil {
-					b.Fatal(err)
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%d/workers=%d", n, workers), func(b *testing.B) {
+				for b.Loop() {
+					t, err := Solve(context.Background(), n, -1, workers, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportMetric(float64(t.Positions()), "positions")
 				}
-				b.ReportMetric(float64(t.Positions()), "positions")
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -538,6 +543,53 @@ func TestRulesetsMatchReference(t *testing.T) {
 			checkAgainstReference(t, tb, tt.maxK, tt.boards, 15)
 		})
 	}
+}
+
+// TestWorkersAgree solves the same tables on one, two and three workers:
+// the values must be the same bytes, whatever order the parallel passes
+// place the positions in. Two tables cover both widths of a value.
+func TestWorkersAgree(t *testing.T) {
+	tests := []struct {
+		rules  toguz.Rules
+		stones int
+	}{
+		{toguz.Standard(), 5},
+		{toguz.Bestemshe(), 16}, // two bytes a value above 15 stones
+	}
+	if testing.Short() {
+		tests = tests[:1] // the race detector makes the second a matter of minutes
+	}
+	for _, tt := range tests {
+		t.Run(tt.rules.String(), func(t *testing.T) {
+			var want []byte
+			for _, workers := range []int{1, 2, 3} {
+				tb, err := SolveWith(context.Background(), Options{Rules: tt.rules, Stones: tt.stones,
+					DistanceStones: -1, Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want == nil {
+					want = tb.data
+					continue
+				}
+				if i := firstDifference(tb.data, want); i >= 0 {
+					t.Fatalf("%d workers: byte %d of %d is %#x, one worker gave %#x", workers, i, len(want), tb.data[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+func firstDifference(a, b []byte) int {
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
 }
 
 // TestCheckpointsResume stops a generation in the middle and runs it again:
