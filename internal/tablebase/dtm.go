@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"sync"
 	"sync/atomic"
 )
 
@@ -92,27 +91,16 @@ func (s *distSolver) value(i int64) (a, d int) { return s.t.value(s.lo + i) }
 
 func (s *distSolver) solve(ctx context.Context, r, workers int) error {
 	// The moves leaving the layer, in parallel.
-	const chunk = 1 << 14
-	var (
-		next   atomic.Int64
-		wg     sync.WaitGroup
-		failed atomic.Pointer[error]
-	)
-	for range workers {
-		wg.Go(func() {
-			for ctx.Err() == nil && failed.Load() == nil {
-				a := (next.Add(1) - 1) * chunk
-				if a >= s.n {
-					return
-				}
-				if err := s.exits(a, min(s.n, a+chunk), r); err != nil {
-					failed.Store(&err)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	var failed atomic.Pointer[error]
+	err := parallel(ctx, workers, s.n, 1<<14, func(_ int, a, b int64) {
+		if failed.Load() != nil {
+			return // the rest of the chunks go by at once
+		}
+		if err := s.exits(a, b, r); err != nil {
+			failed.Store(&err)
+		}
+	})
+	if err != nil {
 		return err
 	}
 	if err := failed.Load(); err != nil {
