@@ -169,12 +169,26 @@ func TestSpectatorsDoNotSlowPlayers(t *testing.T) {
 	p50, p99 := percentile(rtt, 0.5), percentile(rtt, 0.99)
 	t.Logf("%d spectators: %d moves, round trip p50 %v p90 %v p99 %v; spectators received %d KB",
 		len(conns), len(rtt), p50, percentile(rtt, 0.9), p99, received.Load()>>10)
-	// p99 is left to the report: on a shared machine one move in a
-	// hundred may wait for another process with or without spectators.
-	// The bound is the attack's own scale: unbounded, these spectators made
-	// the p50 133 ms (0.86 ms without them); a loaded CI machine alone has
-	// pushed a bounded run past 10 ms.
-	if p50 > 40*time.Millisecond && !raceDetector {
+	// Every move was answered and the spectators who read were sent the
+	// game: with or without a bound on the time, the fan-out worked.
+	if len(rtt) < 10 {
+		t.Errorf("only %d moves were played in 3 s with %d spectators", len(rtt), len(conns))
+	}
+	if received.Load() == 0 {
+		t.Errorf("the %d spectators who read were sent nothing", (len(conns)+1)/2)
+	}
+	// The bound on the time is the attack's own scale: unbounded, these
+	// spectators made the p50 133 ms (0.86 ms without them). It holds only
+	// on CPUs the test has to itself, so it is checked where the test runs
+	// alone (TOGUZ_TIMING_TEST=1, a step of .ci/run of its own): beside
+	// another package's tests on two cores, 1000 spectators' own clients in
+	// this process pushed a bounded run's p50 to 89 and 105 ms. p99 is left
+	// to the report: one move in a hundred may wait for another process.
+	if os.Getenv("TOGUZ_TIMING_TEST") == "" || raceDetector {
+		t.Logf("the bound on the round trip (p50 under 40 ms) is checked alone: TOGUZ_TIMING_TEST=1")
+		return
+	}
+	if p50 > 40*time.Millisecond {
 		t.Errorf("with %d spectators the players' round trip is p50 %v (p99 %v), want under 40 ms", len(conns), p50, p99)
 	}
 }
