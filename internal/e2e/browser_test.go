@@ -71,6 +71,10 @@ func setupWith(t *testing.T, sopts server.Options) (string, context.Context, str
 		chromedp.Flag("disable-sync", true),
 		chromedp.NoFirstRun,
 		chromedp.UserDataDir(t.TempDir()),
+		// Chromium keeps its singleton socket in a directory of its own
+		// under TMPDIR, which it removes only on a clean exit: the test
+		// kills it, so that directory must be the test's.
+		chromedp.Env("TMPDIR="+t.TempDir()),
 		chromedp.WindowSize(1100, 900),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
