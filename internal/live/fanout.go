@@ -2,6 +2,7 @@ package live
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"slices"
 	"sync"
@@ -203,12 +204,10 @@ func (f *fanout) join(c *Conn, max int) error {
 	if !queued {
 		return errGameStopped
 	}
-	select {
-	case err := <-done:
+	if err, ok := answer(context.Background(), f.g, done); ok {
 		return err
-	case <-f.g.done:
-		return errGameStopped
 	}
+	return errGameStopped
 }
 
 // leave removes spectator c (a second call does nothing).

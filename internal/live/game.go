@@ -178,6 +178,28 @@ func (g *game) do(f func()) bool {
 	}
 }
 
+// answer waits for the value that a function queued by do sends on ch
+// (a channel of one). ok is false when the game exited without running it,
+// or ctx ended first. An answer sent before the exit wins: a finished
+// game's goroutine exits right after the command it was asked, so both
+// cases of a plain select are often ready at once, and the select would
+// pick the exit half of the time (the caller then retries or fails).
+func answer[T any](ctx context.Context, g *game, ch <-chan T) (v T, ok bool) {
+	select {
+	case v = <-ch:
+		return v, true
+	case <-g.done:
+		select {
+		case v = <-ch:
+			return v, true
+		default:
+			return v, false
+		}
+	case <-ctx.Done():
+		return v, false
+	}
+}
+
 // run is the game goroutine. It exits when the hub stops, or when the game
 // has ended and nobody watches it any more.
 func (g *game) run(ctx context.Context) {
@@ -205,7 +227,10 @@ func (g *game) run(ctx context.Context) {
 		case <-g.kill:
 			return
 		}
-		if g.status != Playing && len(g.conns) == 0 && g.fan.count() == 0 {
+		// Not while commands wait: each would find the game gone and its
+		// caller start another actor (a finished game's page asked by
+		// several at once failed after three such rounds).
+		if g.status != Playing && len(g.conns) == 0 && g.fan.count() == 0 && len(g.cmds) == 0 {
 			return
 		}
 	}

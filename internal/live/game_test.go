@@ -3,8 +3,10 @@ package live_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -296,6 +298,70 @@ func TestStateMoveNumber(t *testing.T) {
 			t.Errorf("%s: start %q, position %q (positions %q … %q), want … %q and … %q",
 				tc.id, s.StartFEN, s.FEN, s.Positions[0], last, tc.wantStart, tc.want)
 		}
+	}
+	cancel()
+	h.Wait()
+}
+
+// TestStateOfFinishedGame: a finished game nobody watches gets an actor for
+// its questions and exits once it has answered them; every answer reaches
+// its caller. (The exit once won races with an answer already sent, and an
+// actor exited with others' questions still queued; three such rounds in a
+// row made a game page fail with "game keeps stopping" under CI's load.)
+func TestStateOfFinishedGame(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
+	defer st.Close()
+	gs := store.LiveStore{S: st}
+	// RULES.md §5 example 3, as in TestResumeEndsFinishedGame.
+	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
+		Kazan: [2]int{76, 78}, Tuzdik: [2]int{6, 7}}.Position()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, b := seats()
+	spec := live.Spec{ID: "finishedstate1", Rules: toguz.Standard(), StartFEN: p.FEN(), White: w, Black: b, Created: time.Now()}
+	if err := gs.CreateGame(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	for i, hole := range []toguz.Move{9, 1, 9, 1} {
+		if err := gs.AddMove(ctx, spec.ID, i+1, live.PlayedMove{By: toguz.Player(i % 2), Hole: hole, At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hubCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h := live.NewHub(hubCtx, live.Config{Store: gs})
+	if _, err := h.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const workers, calls = 8, 300
+	errs := make(chan error, workers*calls)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for range calls {
+				s, err := h.State(ctx, spec.ID)
+				if err == nil && s.Status != "ended" {
+					err = fmt.Errorf("status %q", s.Status)
+				}
+				if err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	n := 0
+	for err := range errs {
+		if n == 0 {
+			t.Error(err)
+		}
+		n++
+	}
+	if n > 0 {
+		t.Errorf("%d of %d questions failed", n, workers*calls)
 	}
 	cancel()
 	h.Wait()

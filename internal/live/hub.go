@@ -496,12 +496,11 @@ func (h *Hub) state(ctx context.Context, id string, local bool) (State, error) {
 		}
 		ch := make(chan State, 1)
 		if g.do(func() { ch <- g.state(nil) }) {
-			select {
-			case s := <-ch:
+			if s, ok := answer(ctx, g, ch); ok {
 				return s, nil
-			case <-g.done:
-			case <-ctx.Done():
-				return State{}, ctx.Err()
+			}
+			if err := ctx.Err(); err != nil {
+				return State{}, err
 			}
 		}
 	}
@@ -523,14 +522,13 @@ func (h *Hub) onGame(ctx context.Context, id string, f func(g *game) error) erro
 	if !g.do(func() { ch <- f(g) }) {
 		return errorf(CodeGameOver, "the game is over")
 	}
-	select {
-	case err := <-ch:
+	if err, ok := answer(ctx, g, ch); ok {
 		return err
-	case <-g.done:
-		return errorf(CodeGameOver, "the game is over")
-	case <-ctx.Done():
-		return ctx.Err()
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errorf(CodeGameOver, "the game is over")
 }
 
 // Adjudicate ends the running game id with result res (toguz.NoResult

@@ -383,11 +383,6 @@ func (h *Hub) ChatSaid(ctx context.Context, id, room, by, text string) bool {
 	if !g.do(func() { ch <- g.chat.has(by, text) }) {
 		return false
 	}
-	select {
-	case ok := <-ch:
-		return ok
-	case <-g.done:
-	case <-ctx.Done():
-	}
-	return false
+	said, _ := answer(ctx, g, ch)
+	return said
 }
