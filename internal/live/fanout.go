@@ -187,27 +187,22 @@ func (f *fanout) join(c *Conn, max int) error {
 		return nil
 	}
 	f.mu.Unlock()
-	done := make(chan error, 1)
-	queued := f.g.do(func() {
+	err, ok := ask(context.Background(), f.g, func() error {
 		st := f.g.stateJSON(nil)
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if max > 0 && f.n >= max {
-			done <- errorf(CodeTooManySpectators, "this game has %d spectators, the most it may have", f.n)
-			return
+			return errorf(CodeTooManySpectators, "this game has %d spectators, the most it may have", f.n)
 		}
 		f.n++
 		f.state = st
 		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: st, history: f.chat.history(RoomSpectators)})
-		done <- nil
+		return nil
 	})
-	if !queued {
+	if !ok {
 		return errGameStopped
 	}
-	if err, ok := answer(context.Background(), f.g, done); ok {
-		return err
-	}
-	return errGameStopped
+	return err
 }
 
 // leave removes spectator c (a second call does nothing).

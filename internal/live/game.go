@@ -178,13 +178,16 @@ func (g *game) do(f func()) bool {
 	}
 }
 
-// answer waits for the value that a function queued by do sends on ch
-// (a channel of one). ok is false when the game exited without running it,
-// or ctx ended first. An answer sent before the exit wins: a finished
-// game's goroutine exits right after the command it was asked, so both
-// cases of a plain select are often ready at once, and the select would
-// pick the exit half of the time (the caller then retries or fails).
-func answer[T any](ctx context.Context, g *game, ch <-chan T) (v T, ok bool) {
+// ask runs f on the game goroutine and waits for its value. ok is false
+// when the game exited without running it, or ctx ended first. A value
+// sent before the exit wins: a finished game's goroutine exits right after
+// the command it was asked, so a plain select on the value and the exit
+// often finds both ready and picks the exit half of the time.
+func ask[T any](ctx context.Context, g *game, f func() T) (v T, ok bool) {
+	ch := make(chan T, 1)
+	if !g.do(func() { ch <- f() }) {
+		return v, false
+	}
 	select {
 	case v = <-ch:
 		return v, true
@@ -201,7 +204,7 @@ func answer[T any](ctx context.Context, g *game, ch <-chan T) (v T, ok bool) {
 }
 
 // run is the game goroutine. It exits when the hub stops, or when the game
-// has ended and nobody watches it any more.
+// has ended, nobody watches it any more and no command waits.
 func (g *game) run(ctx context.Context) {
 	defer g.exit()
 	if g.status == Playing && g.pos.IsOver() {
@@ -227,8 +230,8 @@ func (g *game) run(ctx context.Context) {
 		case <-g.kill:
 			return
 		}
-		// Not while commands wait: each would find the game gone and its
-		// caller start another actor (a finished game's page asked by
+		// Not while commands wait: their callers would find the game gone
+		// and each start another actor (a finished game's page asked by
 		// several at once failed after three such rounds).
 		if g.status != Playing && len(g.conns) == 0 && g.fan.count() == 0 && len(g.cmds) == 0 {
 			return

@@ -200,6 +200,31 @@ func TestFirstMoveTimeout(t *testing.T) {
 	})
 }
 
+// storeUnendedGame stores game id as a hub would have up to a crash after
+// its last move and before its ending: RULES.md §5 example 3, White to
+// move; 9, 1, 9, 1 leave White without a move (atsyrau) and Black collects
+// his 8 stones: 76–86.
+func storeUnendedGame(t *testing.T, gs store.LiveStore, id string) live.Spec {
+	t.Helper()
+	ctx := context.Background()
+	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
+		Kazan: [2]int{76, 78}, Tuzdik: [2]int{6, 7}}.Position()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, b := seats()
+	spec := live.Spec{ID: id, Rules: toguz.Standard(), StartFEN: p.FEN(), White: w, Black: b, Created: time.Now()}
+	if err := gs.CreateGame(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	for i, hole := range []toguz.Move{9, 1, 9, 1} {
+		if err := gs.AddMove(ctx, spec.ID, i+1, live.PlayedMove{By: toguz.Player(i % 2), Hole: hole, At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return spec
+}
+
 // TestResumeEndsFinishedGame: a game whose last stored move ended it by the
 // rules, but whose ending was not stored (the server died in between), is
 // ended as the rules say when a hub resumes it.
@@ -208,25 +233,7 @@ func TestResumeEndsFinishedGame(t *testing.T) {
 	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	defer st.Close()
 	gs := store.LiveStore{S: st}
-	// RULES.md §5 example 3: White to move; 9, 1, 9, 1 leave White without
-	// a move (atsyrau) and Black collects his 8 stones: 76–86.
-	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
-		Kazan: [2]int{76, 78}, Tuzdik: [2]int{6, 7}}.Position()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, b := seats()
-	spec := live.Spec{ID: "resumeend1", Rules: toguz.Standard(), StartFEN: p.FEN(), White: w, Black: b, Created: time.Now()}
-	if err := gs.CreateGame(ctx, spec); err != nil {
-		t.Fatal(err)
-	}
-	// The moves are stored as the hub stores them; the server "dies" before
-	// storing the ending.
-	for i, hole := range []toguz.Move{9, 1, 9, 1} {
-		if err := gs.AddMove(ctx, spec.ID, i+1, live.PlayedMove{By: toguz.Player(i % 2), Hole: hole, At: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	spec := storeUnendedGame(t, gs, "resumeend1")
 	hubCtx, cancel := context.WithCancel(ctx)
 	h := live.NewHub(hubCtx, live.Config{Store: gs})
 	if n, err := h.Resume(ctx); err != nil || n != 1 {
@@ -313,22 +320,8 @@ func TestStateOfFinishedGame(t *testing.T) {
 	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	defer st.Close()
 	gs := store.LiveStore{S: st}
-	// RULES.md §5 example 3, as in TestResumeEndsFinishedGame.
-	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
-		Kazan: [2]int{76, 78}, Tuzdik: [2]int{6, 7}}.Position()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, b := seats()
-	spec := live.Spec{ID: "finishedstate1", Rules: toguz.Standard(), StartFEN: p.FEN(), White: w, Black: b, Created: time.Now()}
-	if err := gs.CreateGame(ctx, spec); err != nil {
-		t.Fatal(err)
-	}
-	for i, hole := range []toguz.Move{9, 1, 9, 1} {
-		if err := gs.AddMove(ctx, spec.ID, i+1, live.PlayedMove{By: toguz.Player(i % 2), Hole: hole, At: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// Resume ends it and stores the ending; then it is only watched.
+	spec := storeUnendedGame(t, gs, "finishedstate1")
 	hubCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	h := live.NewHub(hubCtx, live.Config{Store: gs})

@@ -494,14 +494,11 @@ func (h *Hub) state(ctx context.Context, id string, local bool) (State, error) {
 		if err != nil {
 			return State{}, err
 		}
-		ch := make(chan State, 1)
-		if g.do(func() { ch <- g.state(nil) }) {
-			if s, ok := answer(ctx, g, ch); ok {
-				return s, nil
-			}
-			if err := ctx.Err(); err != nil {
-				return State{}, err
-			}
+		if s, ok := ask(ctx, g, func() State { return g.state(nil) }); ok {
+			return s, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return State{}, err
 		}
 	}
 	return State{}, errors.New("live: game keeps stopping")
@@ -518,11 +515,7 @@ func (h *Hub) onGame(ctx context.Context, id string, f func(g *game) error) erro
 	if err != nil {
 		return err
 	}
-	ch := make(chan error, 1)
-	if !g.do(func() { ch <- f(g) }) {
-		return errorf(CodeGameOver, "the game is over")
-	}
-	if err, ok := answer(ctx, g, ch); ok {
+	if err, ok := ask(ctx, g, func() error { return f(g) }); ok {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

@@ -379,10 +379,6 @@ func (h *Hub) ChatSaid(ctx context.Context, id, room, by, text string) bool {
 		defer g.fan.mu.Unlock()
 		return g.fan.chat.has(by, text)
 	}
-	ch := make(chan bool, 1)
-	if !g.do(func() { ch <- g.chat.has(by, text) }) {
-		return false
-	}
-	said, _ := answer(ctx, g, ch)
+	said, _ := ask(ctx, g, func() bool { return g.chat.has(by, text) })
 	return said
 }
