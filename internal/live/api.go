@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 )
 
 // The bot and board API (the server's botapi.go) acts in a game by HTTP
@@ -56,7 +57,7 @@ func (h *Hub) PlayPly(ctx context.Context, id string, who Chatter, y toguz.Ply) 
 	return h.onGame(ctx, id, func(g *game) error {
 		if g.plays(who.ID) && g.status == Playing && g.spec.Seat(g.pos.Turn()).ID == who.ID {
 			if _, err := g.pos.PlayPly(y); err != nil {
-				return errorf(CodeIllegalMove, "%v", err)
+				return errorf(apierr.CodeIllegalMove, "%v", err)
 			}
 		}
 		c, err := g.apiConn(who)
@@ -82,7 +83,7 @@ func (g *game) apiConn(who Chatter) (*Conn, *Error) {
 		}
 	}
 	if c.color < 0 {
-		return nil, errorf(CodeNotAPlayer, "you are not playing in this game")
+		return nil, errorf(apierr.CodeNotAPlayer, "you are not playing in this game")
 	}
 	return c, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -25,7 +26,7 @@ func TestAct(t *testing.T) {
 		if gs := h.GamesOf("u:99"); len(gs) != 0 {
 			t.Fatalf("GamesOf(stranger) = %+v", gs)
 		}
-		code := func(err error) live.Code {
+		code := func(err error) apierr.Code {
 			var le *live.Error
 			if errors.As(err, &le) {
 				return le.Code
@@ -38,16 +39,16 @@ func TestAct(t *testing.T) {
 		for _, tc := range []struct {
 			who  string
 			m    live.ClientMsg
-			want live.Code
+			want apierr.Code
 		}{
-			{"u:99", live.ClientMsg{Type: "move", Hole: 1}, live.CodeNotAPlayer},
-			{b.ID, live.ClientMsg{Type: "move", Hole: 1}, live.CodeNotYourTurn},
-			{w.ID, live.ClientMsg{Type: "move", Hole: 12}, live.CodeIllegalMove},
+			{"u:99", live.ClientMsg{Type: "move", Hole: 1}, apierr.CodeNotAPlayer},
+			{b.ID, live.ClientMsg{Type: "move", Hole: 1}, apierr.CodeNotYourTurn},
+			{w.ID, live.ClientMsg{Type: "move", Hole: 12}, apierr.CodeIllegalMove},
 			{w.ID, live.ClientMsg{Type: "move", Hole: 7}, ""},
 			{b.ID, live.ClientMsg{Type: "move", Hole: 3}, ""},
-			{w.ID, live.ClientMsg{Type: "draw_accept"}, live.CodeNoDrawOffer},
+			{w.ID, live.ClientMsg{Type: "draw_accept"}, apierr.CodeNoDrawOffer},
 			{b.ID, live.ClientMsg{Type: "resign"}, ""},
-			{w.ID, live.ClientMsg{Type: "move", Hole: 1}, live.CodeGameOver},
+			{w.ID, live.ClientMsg{Type: "move", Hole: 1}, apierr.CodeGameOver},
 		} {
 			if got := code(h.Act(ctx, id, live.Chatter{ID: tc.who}, tc.m)); got != tc.want {
 				t.Errorf("Act(%s, %+v) = %q, want %q", tc.who, tc.m, got, tc.want)

@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toguz/toguz/internal/apierr"
 )
 
 // Chat: the players' room and the spectators' room of each game, and the
@@ -76,9 +78,9 @@ func CleanChat(text string) (string, *Error) {
 	s := b.String()
 	switch n := utf8.RuneCountInString(s); {
 	case n == 0:
-		return "", errorf(CodeChatEmpty, "a chat message needs some text")
+		return "", errorf(apierr.CodeChatEmpty, "a chat message needs some text")
 	case n > MaxChatRunes:
-		return "", errorf(CodeChatTooLong, "a chat message is at most %d characters; this one has %d", MaxChatRunes, n)
+		return "", errorf(apierr.CodeChatTooLong, "a chat message is at most %d characters; this one has %d", MaxChatRunes, n)
 	}
 	return s, nil
 }
@@ -92,13 +94,13 @@ type Chatter struct {
 // the rate limits of his identity and of his address.
 func (h *Hub) chatAllow(who Chatter) *Error {
 	if who.ID == "" || who.Name == "" {
-		return errorf(CodeChatAnonymous, "play as a guest or log in to chat")
+		return errorf(apierr.CodeChatAnonymous, "play as a guest or log in to chat")
 	}
 	if l := h.cfg.ChatPerIdentity; l != nil && !l.Allow(who.ID) {
-		return errorf(CodeChatRateLimited, "you are sending chat messages too fast: wait a few seconds")
+		return errorf(apierr.CodeChatRateLimited, "you are sending chat messages too fast: wait a few seconds")
 	}
 	if l := h.cfg.ChatPerAddress; l != nil && !l.Allow(who.Addr) {
-		return errorf(CodeChatRateLimited, "too many chat messages come from your address: wait a few seconds")
+		return errorf(apierr.CodeChatRateLimited, "too many chat messages come from your address: wait a few seconds")
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 )
 
@@ -234,7 +235,7 @@ func (cl *cluster) own(ctx context.Context, id string) (*game, error) {
 	if err != nil {
 		cl.leases.ReleaseLease(context.WithoutCancel(ctx), id, cl.node, time.Time{})
 		if errors.Is(err, ErrNotFound) {
-			return nil, errorf(CodeNotFound, "there is no game %q", id)
+			return nil, errorf(apierr.CodeNotFound, "there is no game %q", id)
 		}
 		return nil, fmt.Errorf("load game %s: %w", id, err)
 	}
@@ -433,7 +434,7 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 		if errors.As(err, &le) {
 			return nil, le
 		}
-		return nil, errorf(CodeInternal, "the node running game %s did not answer (%v); reconnect", id, err)
+		return nil, errorf(apierr.CodeInternal, "the node running game %s did not answer (%v); reconnect", id, err)
 	}
 	return c, nil
 }
@@ -549,7 +550,7 @@ func (cl *cluster) onJoin(_ string, data []byte, reply func([]byte)) {
 		if err != nil {
 			var le *Error
 			if !errors.As(err, &le) {
-				le = errorf(CodeInternal, "%v", err)
+				le = errorf(apierr.CodeInternal, "%v", err)
 			}
 			b, _ := json.Marshal(joinResp{Err: le})
 			reply(b)
@@ -600,7 +601,7 @@ func (cl *cluster) onState(_ string, data []byte, reply func([]byte)) {
 		st, err := cl.h.state(cl.h.ctx, id, true)
 		if err != nil {
 			if !errors.As(err, &resp.Err) {
-				resp.Err = errorf(CodeInternal, "%v", err)
+				resp.Err = errorf(apierr.CodeInternal, "%v", err)
 			}
 		} else {
 			resp.State = &st
@@ -616,7 +617,7 @@ func (cl *cluster) remoteState(ctx context.Context, owner, id string) (State, er
 	defer cancel()
 	b, err := cl.bus.Request(rctx, subjNode+owner+".state", []byte(id))
 	if err != nil {
-		return State{}, errorf(CodeInternal, "the node running game %s did not answer (%v)", id, err)
+		return State{}, errorf(apierr.CodeInternal, "the node running game %s did not answer (%v)", id, err)
 	}
 	var resp stateResp
 	if err := json.Unmarshal(b, &resp); err != nil {

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"golang.org/x/time/rate"
 )
 
@@ -50,10 +51,10 @@ func (eg *engineGames) reserve(id, user, addr string) error {
 		return nil
 	}
 	if eg.maxUser > 0 && eg.byUser[user] >= eg.maxUser {
-		return errorf(CodeTooManyEngineGames, "you are playing %d games against the engine already, the most at once: finish one first", eg.byUser[user])
+		return errorf(apierr.CodeTooManyEngineGames, "you are playing %d games against the engine already, the most at once: finish one first", eg.byUser[user])
 	}
 	if addr != "" && eg.maxAddr > 0 && eg.byAddr[addr] >= eg.maxAddr {
-		return errorf(CodeTooManyEngineGames, "%d games against the engine are being played from your address already, the most at once", eg.byAddr[addr])
+		return errorf(apierr.CodeTooManyEngineGames, "%d games against the engine are being played from your address already, the most at once", eg.byAddr[addr])
 	}
 	eg.put(id, user, addr)
 	return nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
@@ -218,7 +219,7 @@ func TestEngineGamesBound(t *testing.T) {
 	}
 	refused := func(err error) bool {
 		var le *live.Error
-		return errors.As(err, &le) && le.Code == live.CodeTooManyEngineGames
+		return errors.As(err, &le) && le.Code == apierr.CodeTooManyEngineGames
 	}
 	first, err := create(a, "192.0.2.1")
 	if err != nil {

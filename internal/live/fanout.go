@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/toguz/toguz/internal/apierr"
 )
 
 // fanout sends a game's messages to its spectators, so that however many
@@ -179,7 +181,7 @@ func (f *fanout) join(c *Conn, max int) error {
 		return errGameStopped
 	case max > 0 && f.n >= max:
 		f.mu.Unlock()
-		return errorf(CodeTooManySpectators, "this game has %d spectators, the most it may have", f.n)
+		return errorf(apierr.CodeTooManySpectators, "this game has %d spectators, the most it may have", f.n)
 	case f.state != nil:
 		f.n++
 		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: f.state, history: f.chat.history(RoomSpectators)})
@@ -192,7 +194,7 @@ func (f *fanout) join(c *Conn, max int) error {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if max > 0 && f.n >= max {
-			return errorf(CodeTooManySpectators, "this game has %d spectators, the most it may have", f.n)
+			return errorf(apierr.CodeTooManySpectators, "this game has %d spectators, the most it may have", f.n)
 		}
 		f.n++
 		f.state = st
@@ -250,11 +252,11 @@ func (f *fanout) handle(c *Conn, m ClientMsg) bool {
 		}
 	case "move", "resign", "draw_offer", "draw_accept", "draw_decline", "abort", "claim_win",
 		"rematch_offer", "rematch_accept", "rematch_decline", "takeback_offer", "takeback_accept", "takeback_decline":
-		e.msg = EncodeError(errorf(CodeNotAPlayer, "you are not playing in this game"), nil)
+		e.msg = EncodeError(errorf(apierr.CodeNotAPlayer, "you are not playing in this game"), nil)
 	case "take_control":
-		e.msg = EncodeError(errorf(CodeNotAPlayer, "spectators have nothing to control"), nil)
+		e.msg = EncodeError(errorf(apierr.CodeNotAPlayer, "spectators have nothing to control"), nil)
 	default:
-		e.msg = EncodeError(errorf(CodeBadMessage, "unknown message type %q", m.Type), nil)
+		e.msg = EncodeError(errorf(apierr.CodeBadMessage, "unknown message type %q", m.Type), nil)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -109,13 +110,13 @@ func TestSpectatorBounds(t *testing.T) {
 		c1, err1 := h.JoinFrom(ctx, id, "", "192.0.2.1")
 		_, err2 := h.JoinFrom(ctx, id, "", "192.0.2.1")
 		_, err3 := h.JoinFrom(ctx, id, "", "192.0.2.1")
-		if err1 != nil || err2 != nil || !errors.As(err3, &le) || le.Code != live.CodeTooManySpectators {
+		if err1 != nil || err2 != nil || !errors.As(err3, &le) || le.Code != apierr.CodeTooManySpectators {
 			t.Fatalf("three spectators from one address: %v, %v, %v", err1, err2, err3)
 		}
 		if _, err := h.JoinFrom(ctx, id, "", "192.0.2.2"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := h.JoinFrom(ctx, id, "", "192.0.2.3"); !errors.As(err, &le) || le.Code != live.CodeTooManySpectators {
+		if _, err := h.JoinFrom(ctx, id, "", "192.0.2.3"); !errors.As(err, &le) || le.Code != apierr.CodeTooManySpectators {
 			t.Fatalf("a fourth spectator of the game: %v", err)
 		}
 		// A player is no spectator: the bounds do not keep him out.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 )
 
@@ -94,7 +95,7 @@ func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
 	for i, m := range s.Moves {
 		e, next, err := g.entry(g.pos, m)
 		if err != nil {
-			return nil, errorf(CodeInternal, "game %s, ply %d: %v", s.ID, i+1, err)
+			return nil, errorf(apierr.CodeInternal, "game %s, ply %d: %v", s.ID, i+1, err)
 		}
 		g.moves = append(g.moves, e)
 		g.pos = next
@@ -331,7 +332,7 @@ func (g *game) act(c *Conn, m ClientMsg) *Error {
 	case "draw_accept":
 		if err = g.mustPlay(c); err == nil {
 			if g.drawOffer != int8(toguz.Player(c.color).Other()) {
-				err = errorf(CodeNoDrawOffer, "your opponent has not offered a draw")
+				err = errorf(apierr.CodeNoDrawOffer, "your opponent has not offered a draw")
 			} else {
 				g.finishDraw(time.Now())
 			}
@@ -339,7 +340,7 @@ func (g *game) act(c *Conn, m ClientMsg) *Error {
 	case "draw_decline":
 		if err = g.mustPlay(c); err == nil {
 			if g.drawOffer != int8(toguz.Player(c.color).Other()) {
-				err = errorf(CodeNoDrawOffer, "your opponent has not offered a draw")
+				err = errorf(apierr.CodeNoDrawOffer, "your opponent has not offered a draw")
 			} else {
 				g.drawOffer = -1
 				g.broadcast(mustJSON(byMsg{Type: "draw_declined", By: colorOf(c.color)}))
@@ -348,7 +349,7 @@ func (g *game) act(c *Conn, m ClientMsg) *Error {
 	case "abort":
 		if err = g.mustPlay(c); err == nil {
 			if !g.canAbort(toguz.Player(c.color)) {
-				err = errorf(CodeCannotAbort, "a game can only be aborted before your first move")
+				err = errorf(apierr.CodeCannotAbort, "a game can only be aborted before your first move")
 			} else {
 				g.finish(Ending{Status: Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, time.Now())
 			}
@@ -357,7 +358,7 @@ func (g *game) act(c *Conn, m ClientMsg) *Error {
 		err = g.onClaim(c)
 	case "take_control":
 		if c.color < 0 {
-			err = errorf(CodeNotAPlayer, "spectators have nothing to control")
+			err = errorf(apierr.CodeNotAPlayer, "spectators have nothing to control")
 		} else {
 			g.giveControl(c)
 		}
@@ -366,7 +367,7 @@ func (g *game) act(c *Conn, m ClientMsg) *Error {
 	default:
 		var ok bool
 		if ok, err = g.handleSocial(c, m); !ok {
-			err = errorf(CodeBadMessage, "unknown message type %q", m.Type)
+			err = errorf(apierr.CodeBadMessage, "unknown message type %q", m.Type)
 		}
 	}
 	return err
@@ -376,11 +377,11 @@ func (g *game) act(c *Conn, m ClientMsg) *Error {
 func (g *game) mustPlay(c *Conn) *Error {
 	switch {
 	case c.color < 0:
-		return errorf(CodeNotAPlayer, "you are not playing in this game")
+		return errorf(apierr.CodeNotAPlayer, "you are not playing in this game")
 	case !c.control:
-		return errorf(CodeNotInControl, "another tab of yours is in control of this game; take control to play here")
+		return errorf(apierr.CodeNotInControl, "another tab of yours is in control of this game; take control to play here")
 	case g.status != Playing:
-		return errorf(CodeGameOver, "the game is over")
+		return errorf(apierr.CodeGameOver, "the game is over")
 	}
 	return nil
 }
@@ -402,24 +403,24 @@ func (g *game) onMove(c *Conn, m ClientMsg) *Error {
 		return err
 	}
 	if m.Ply == nil {
-		return errorf(CodeBadMessage, "a move needs the ply number (the count of plies you have seen)")
+		return errorf(apierr.CodeBadMessage, "a move needs the ply number (the count of plies you have seen)")
 	}
 	n, ply := len(g.moves), *m.Ply
 	me := toguz.Player(c.color)
 	switch {
 	case ply < 0:
-		return errorf(CodeBadMessage, "ply %d is negative", ply)
+		return errorf(apierr.CodeBadMessage, "ply %d is negative", ply)
 	case ply < n:
 		if g.moves[ply].by == me && int(g.moves[ply].Hole) == m.Hole {
-			return errorf(CodeDuplicateMove, "move %d (hole %d) was already played; the game is at ply %d", ply+1, m.Hole, n)
+			return errorf(apierr.CodeDuplicateMove, "move %d (hole %d) was already played; the game is at ply %d", ply+1, m.Hole, n)
 		}
-		return errorf(CodeStaleMove, "your move was made at ply %d but the game is at ply %d", ply, n)
+		return errorf(apierr.CodeStaleMove, "your move was made at ply %d but the game is at ply %d", ply, n)
 	case ply > n:
-		return errorf(CodeFuturePly, "ply %d is ahead of the game, which is at ply %d", ply, n)
+		return errorf(apierr.CodeFuturePly, "ply %d is ahead of the game, which is at ply %d", ply, n)
 	case g.pos.Turn() != me:
-		return errorf(CodeNotYourTurn, "it is %s's turn", g.pos.Turn())
+		return errorf(apierr.CodeNotYourTurn, "it is %s's turn", g.pos.Turn())
 	case m.Hole < 1 || m.Hole > g.pos.Holes():
-		return errorf(CodeIllegalMove, "there is no hole %d (holes are 1..%d)", m.Hole, g.pos.Holes())
+		return errorf(apierr.CodeIllegalMove, "there is no hole %d (holes are 1..%d)", m.Hole, g.pos.Holes())
 	}
 	return g.play(toguz.Move(m.Hole), time.Now())
 }
@@ -428,23 +429,23 @@ func (g *game) onMove(c *Conn, m ClientMsg) *Error {
 func (g *game) play(mv toguz.Move, now time.Time) *Error {
 	if pl, _, flagged := g.clock.Flagged(); flagged {
 		g.finishWin(pl.Other(), toguz.ByTime, now)
-		return errorf(CodeGameOver, "%s's time ran out", pl)
+		return errorf(apierr.CodeGameOver, "%s's time ran out", pl)
 	}
 	n := len(g.moves)
 	mover := g.pos.Turn()
 	e, next, err := g.entry(g.pos, PlayedMove{Hole: mv, At: now})
 	if err != nil {
-		return errorf(CodeIllegalMove, "%v", err)
+		return errorf(apierr.CodeIllegalMove, "%v", err)
 	}
 	// Press a copy of the clock: the game's clock changes only once the move
 	// is stored.
 	clk := clock.Restore(g.spec.TC, g.clock.State(), time.Now)
 	if _, err := clk.Press(mover); errors.Is(err, clock.ErrFlagged) {
 		g.finishWin(mover.Other(), toguz.ByTime, now)
-		return errorf(CodeGameOver, "%s's time ran out", mover)
+		return errorf(apierr.CodeGameOver, "%s's time ran out", mover)
 	} else if err != nil {
 		g.log.Error("clock", "ply", n+1, "err", err)
-		return errorf(CodeInternal, "the clock refused the move: %v", err)
+		return errorf(apierr.CodeInternal, "the clock refused the move: %v", err)
 	}
 	if n+1 == 2 {
 		clk.Start() // both sides have moved: the clocks run from now on
@@ -453,7 +454,7 @@ func (g *game) play(mv toguz.Move, now time.Time) *Error {
 	// The move is durable before anyone hears of it.
 	if err := g.hub.cfg.Store.AddMove(g.storeCtx(), g.spec.ID, n+1, e.PlayedMove); err != nil {
 		g.log.Error("store move", "ply", n+1, "err", err)
-		return errorf(CodeInternal, "the move could not be stored; try again")
+		return errorf(apierr.CodeInternal, "the move could not be stored; try again")
 	}
 	trail := Trail(g.pos, mv)
 	g.clock, g.pos, g.activity = clk, next, now
@@ -538,13 +539,13 @@ func (g *game) onClaim(c *Conn) *Error {
 	now := time.Now()
 	switch {
 	case g.spec.Seat(opp).IsEngine():
-		return errorf(CodeCannotClaim, "the engine never leaves")
+		return errorf(apierr.CodeCannotClaim, "the engine never leaves")
 	case g.spec.TC.Kind() == clock.Correspondence:
-		return errorf(CodeCannotClaim, "in correspondence the clock decides: wait for your opponent's deadline")
+		return errorf(apierr.CodeCannotClaim, "in correspondence the clock decides: wait for your opponent's deadline")
 	case g.present[opp] > 0:
-		return errorf(CodeCannotClaim, "your opponent is connected")
+		return errorf(apierr.CodeCannotClaim, "your opponent is connected")
 	case now.Sub(g.gone[opp]) < g.hub.cfg.Grace:
-		return errorf(CodeCannotClaim, "your opponent left %s ago; you can claim after %s",
+		return errorf(apierr.CodeCannotClaim, "your opponent left %s ago; you can claim after %s",
 			now.Sub(g.gone[opp]).Round(time.Second), g.hub.cfg.Grace)
 	}
 	g.finishWin(me, toguz.ByAdjudication, now)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 )
 
@@ -313,10 +314,10 @@ func (h *Hub) CreateFrom(ctx context.Context, s Spec, addr string) (string, erro
 		s.Created = time.Now()
 	}
 	if _, _, err := s.Start(); err != nil {
-		return "", errorf(CodeBadPosition, "%v", err)
+		return "", errorf(apierr.CodeBadPosition, "%v", err)
 	}
 	if (s.White.IsEngine() || s.Black.IsEngine()) && h.cfg.Engine == nil {
-		return "", errorf(CodeBadLevel, "this server has no engine")
+		return "", errorf(apierr.CodeBadLevel, "this server has no engine")
 	}
 	if user, ok := engineOpponent(s); ok {
 		if err := h.engineGames.reserve(s.ID, user, addr); err != nil {
@@ -408,7 +409,7 @@ func (h *Hub) lookup(ctx context.Context, id string) (*game, error) {
 	}
 	s, err := h.cfg.Store.Game(ctx, id)
 	if errors.Is(err, ErrNotFound) {
-		return nil, errorf(CodeNotFound, "there is no game %q", id)
+		return nil, errorf(apierr.CodeNotFound, "there is no game %q", id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", id, err)
@@ -444,7 +445,7 @@ func (h *Hub) join(ctx context.Context, id string, who Chatter, local bool) (*Co
 		var e *elsewhere
 		if errors.As(err, &e) {
 			if local {
-				return nil, errorf(CodeInternal, "game %s moved to another node; reconnect", id)
+				return nil, errorf(apierr.CodeInternal, "game %s moved to another node; reconnect", id)
 			}
 			return h.cl.joinRemote(ctx, e.node, id, who)
 		}
@@ -459,7 +460,7 @@ func (h *Hub) join(ctx context.Context, id string, who Chatter, local bool) (*Co
 			continue // the actor exited as we came: look again
 		}
 		if !h.spectators.acquire(addr, h.cfg.SpectatorsPerAddress) {
-			return nil, errorf(CodeTooManySpectators, "%d games are watched from your address already, the most it may watch", h.cfg.SpectatorsPerAddress)
+			return nil, errorf(apierr.CodeTooManySpectators, "%d games are watched from your address already, the most it may watch", h.cfg.SpectatorsPerAddress)
 		}
 		c.fan, c.addr = g.fan, addr
 		err = g.fan.join(c, h.cfg.SpectatorsPerGame)
@@ -487,7 +488,7 @@ func (h *Hub) state(ctx context.Context, id string, local bool) (State, error) {
 		var e *elsewhere
 		if errors.As(err, &e) {
 			if local {
-				return State{}, errorf(CodeInternal, "game %s moved to another node; try again", id)
+				return State{}, errorf(apierr.CodeInternal, "game %s moved to another node; try again", id)
 			}
 			return h.cl.remoteState(ctx, e.node, id)
 		}
@@ -510,7 +511,7 @@ func (h *Hub) onGame(ctx context.Context, id string, f func(g *game) error) erro
 	if e := (*elsewhere)(nil); errors.As(err, &e) {
 		// Not forwarded (yet): an arbiter's decision is made where the
 		// game runs.
-		return errorf(CodeInternal, "game %s runs on node %s; try again there", id, e.node)
+		return errorf(apierr.CodeInternal, "game %s runs on node %s; try again there", id, e.node)
 	}
 	if err != nil {
 		return err
@@ -521,7 +522,7 @@ func (h *Hub) onGame(ctx context.Context, id string, f func(g *game) error) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return errorf(CodeGameOver, "the game is over")
+	return errorf(apierr.CodeGameOver, "the game is over")
 }
 
 // Adjudicate ends the running game id with result res (toguz.NoResult
@@ -530,7 +531,7 @@ func (h *Hub) onGame(ctx context.Context, id string, f func(g *game) error) erro
 func (h *Hub) Adjudicate(ctx context.Context, id string, res toguz.Result) error {
 	return h.onGame(ctx, id, func(g *game) error {
 		if g.status != Playing {
-			return errorf(CodeGameOver, "the game is over")
+			return errorf(apierr.CodeGameOver, "the game is over")
 		}
 		e := Ending{Status: Ended, Result: res, Termination: toguz.ByAdjudication, Reason: ReasonArbiter,
 			Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}
@@ -539,7 +540,7 @@ func (h *Hub) Adjudicate(ctx context.Context, id string, res toguz.Result) error
 		}
 		g.finish(e, time.Now())
 		if g.status == Playing {
-			return errorf(CodeInternal, "the ending could not be stored; try again")
+			return errorf(apierr.CodeInternal, "the ending could not be stored; try again")
 		}
 		return nil
 	})
@@ -552,10 +553,10 @@ func (h *Hub) Adjudicate(ctx context.Context, id string, res toguz.Result) error
 func (h *Hub) AdjustClock(ctx context.Context, id string, pl toguz.Player, delta time.Duration) error {
 	return h.onGame(ctx, id, func(g *game) error {
 		if g.status != Playing {
-			return errorf(CodeGameOver, "the game is over")
+			return errorf(apierr.CodeGameOver, "the game is over")
 		}
 		if g.spec.TC.Kind() == clock.Unlimited {
-			return errorf(CodeBadTC, "the game has no clock")
+			return errorf(apierr.CodeBadTC, "the game has no clock")
 		}
 		st := g.clock.State()
 		if st.Running && st.Turn == pl {
@@ -567,7 +568,7 @@ func (h *Hub) AdjustClock(ctx context.Context, id string, pl toguz.Player, delta
 		}
 		st.Remaining[pl] = max(st.Remaining[pl]+delta, 0)
 		if err := h.cfg.Store.SaveClocks(g.storeCtx(), map[string]clock.State{g.spec.ID: st}, time.Now()); err != nil {
-			return errorf(CodeInternal, "the clock could not be stored: %v", err)
+			return errorf(apierr.CodeInternal, "the clock could not be stored: %v", err)
 		}
 		g.clock = clock.Restore(g.spec.TC, st, time.Now)
 		g.log.Info("clock adjusted by the arbiter", "player", pl, "delta", delta)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 )
 
@@ -194,20 +195,20 @@ func NewLobbyWith(h *Hub, cfg LobbyConfig) *Lobby {
 func (l *Lobby) Add(s Seek) (Seek, error) {
 	switch {
 	case s.Rated && s.By.Guest:
-		return Seek{}, errorf(CodeGuestRated, "guests play casual games only: sign up to play rated games")
+		return Seek{}, errorf(apierr.CodeGuestRated, "guests play casual games only: sign up to play rated games")
 	case s.Rated && s.TC.Kind() == clock.Unlimited:
-		return Seek{}, errorf(CodeBadTC, "rated games need a clock")
+		return Seek{}, errorf(apierr.CodeBadTC, "rated games need a clock")
 	case s.Color != "white" && s.Color != "black" && s.Color != "random":
-		return Seek{}, errorf(CodeBadRequest, "color must be white, black or random, not %q", s.Color)
+		return Seek{}, errorf(apierr.CodeBadRequest, "color must be white, black or random, not %q", s.Color)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s.ID, s.Created = NewID(), l.cfg.Now()
 	if n := l.byWho[s.By.ID]; n >= MaxSeeks {
-		return Seek{}, errorf(CodeTooManySeeks, "you have %d open seeks already: cancel one first", n)
+		return Seek{}, errorf(apierr.CodeTooManySeeks, "you have %d open seeks already: cancel one first", n)
 	}
 	if n := l.byAddr[s.Addr]; l.cfg.PerAddress > 0 && n >= l.cfg.PerAddress {
-		return Seek{}, errorf(CodeTooManySeeks, "your address has %d open seeks already, the most it may have", n)
+		return Seek{}, errorf(apierr.CodeTooManySeeks, "your address has %d open seeks already, the most it may have", n)
 	}
 	l.seq++
 	o := &openSeek{Seek: s, seq: l.seq, watched: l.present[s.By.ID] > 0}
@@ -237,9 +238,9 @@ func (l *Lobby) Cancel(id, by string) error {
 	}
 	switch {
 	case !ok:
-		return errorf(CodeNotFound, "there is no open seek %q", id)
+		return errorf(apierr.CodeNotFound, "there is no open seek %q", id)
 	case s.By.ID != by:
-		return errorf(CodeForbidden, "only its creator may cancel a seek")
+		return errorf(apierr.CodeForbidden, "only its creator may cancel a seek")
 	case s.home != "":
 		l.mu.Unlock()
 		defer l.mu.Lock() // for the deferred Unlock
@@ -303,20 +304,20 @@ func (l *Lobby) Accept(ctx context.Context, id string, by Seat) (string, error) 
 		_, wasTaken := l.taken[id]
 		l.mu.Unlock()
 		if wasTaken {
-			return "", errorf(CodeSeekGone, "this seek has already been accepted")
+			return "", errorf(apierr.CodeSeekGone, "this seek has already been accepted")
 		}
 		if o, ok := l.find(ctx, id, 0); ok && o.By.ID != by.ID && !(o.Rated && by.Guest) {
 			return l.acceptRemote(ctx, o, by)
 		}
-		return "", errorf(CodeNotFound, "there is no open seek %q", id)
+		return "", errorf(apierr.CodeNotFound, "there is no open seek %q", id)
 	}
 	switch {
 	case s.By.ID == by.ID:
 		l.mu.Unlock()
-		return "", errorf(CodeOwnSeek, "you cannot accept your own seek")
+		return "", errorf(apierr.CodeOwnSeek, "you cannot accept your own seek")
 	case s.Rated && by.Guest:
 		l.mu.Unlock()
-		return "", errorf(CodeGuestRated, "guests play casual games only: sign up to play rated games")
+		return "", errorf(apierr.CodeGuestRated, "guests play casual games only: sign up to play rated games")
 	case s.home != "":
 		l.mu.Unlock()
 		return l.acceptRemote(ctx, s, by)

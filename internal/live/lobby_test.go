@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 )
@@ -83,14 +84,14 @@ func TestSeekLifecycle(t *testing.T) {
 		for i := range 3 {
 			openSeek(t, l, live.Seat{ID: "g:x" + string(rune('a'+i)), Guest: true}, "192.0.2.3")
 		}
-		if _, err := l.Add(live.Seek{By: live.Seat{ID: "g:y", Guest: true}, TC: tc, Color: "white", Addr: "192.0.2.3"}); !errors.As(err, &le) || le.Code != live.CodeTooManySeeks {
+		if _, err := l.Add(live.Seek{By: live.Seat{ID: "g:y", Guest: true}, TC: tc, Color: "white", Addr: "192.0.2.3"}); !errors.As(err, &le) || le.Code != apierr.CodeTooManySeeks {
 			t.Fatalf("a fourth seek from one address: %v", err)
 		}
 		z := live.Seat{ID: "g:z", Guest: true}
 		for i := range live.MaxSeeks {
 			openSeek(t, l, z, "198.51.100."+string(rune('1'+i)))
 		}
-		if _, err := l.Add(live.Seek{By: z, TC: tc, Color: "white", Addr: "203.0.113.1"}); !errors.As(err, &le) || le.Code != live.CodeTooManySeeks {
+		if _, err := l.Add(live.Seek{By: z, TC: tc, Color: "white", Addr: "203.0.113.1"}); !errors.As(err, &le) || le.Code != apierr.CodeTooManySeeks {
 			t.Fatalf("a sixth seek of one person: %v", err)
 		}
 	})

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/toguz/toguz/internal/apierr"
 )
 
 // The lobby of several nodes (cluster.go): each seek lives on the node it
@@ -176,7 +178,7 @@ func (l *Lobby) ask(ctx context.Context, node, op string, req []byte, resp any) 
 		err = json.Unmarshal(b, resp)
 	}
 	if err != nil {
-		return errorf(CodeInternal, "the server holding this seek did not answer (%v); try again", err)
+		return errorf(apierr.CodeInternal, "the server holding this seek did not answer (%v); try again", err)
 	}
 	return nil
 }
@@ -192,14 +194,14 @@ func (l *Lobby) onAccept(_ string, data []byte, reply func([]byte)) {
 		o, ok := l.seeks[req.ID]
 		l.mu.Unlock()
 		if ok && o.home != "" {
-			resp.Err = errorf(CodeNotFound, "there is no open seek %q here", req.ID)
+			resp.Err = errorf(apierr.CodeNotFound, "there is no open seek %q here", req.ID)
 		} else {
 			ctx, cancel := context.WithTimeout(l.hub.ctx, 10*time.Second)
 			gid, err := l.Accept(ctx, req.ID, req.By)
 			cancel()
 			resp.GameID = gid
 			if err != nil && !errors.As(err, &resp.Err) {
-				resp.Err = errorf(CodeInternal, "%v", err)
+				resp.Err = errorf(apierr.CodeInternal, "%v", err)
 			}
 		}
 		b, _ := json.Marshal(resp)
@@ -214,7 +216,7 @@ func (l *Lobby) onCancel(_ string, data []byte, reply func([]byte)) {
 	}
 	var resp seekResp
 	if err := l.Cancel(req.ID, req.By); err != nil && !errors.As(err, &resp.Err) {
-		resp.Err = errorf(CodeInternal, "%v", err)
+		resp.Err = errorf(apierr.CodeInternal, "%v", err)
 	}
 	b, _ := json.Marshal(resp)
 	reply(b)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 )
 
 // ClientMsg is a message from a client on the game websocket (docs/api.md).
@@ -19,13 +20,13 @@ type ClientMsg struct {
 // Error is a refusal with a stable code (docs/api.md, "Error codes") and a
 // message for people.
 type Error struct {
-	Code    Code
+	Code    apierr.Code
 	Message string
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 
-func errorf(code Code, format string, args ...any) *Error {
+func errorf(code apierr.Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -153,10 +154,10 @@ type controlMsg struct {
 
 // ErrorMsg is the `error` message.
 type ErrorMsg struct {
-	Type    string `json:"type"`
-	Code    Code   `json:"code"`
-	Message string `json:"message"`
-	Ply     *int   `json:"ply,omitempty"`
+	Type    string      `json:"type"`
+	Code    apierr.Code `json:"code"`
+	Message string      `json:"message"`
+	Ply     *int        `json:"ply,omitempty"`
 }
 
 // EncodeError returns the `error` message for e.

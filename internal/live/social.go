@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 )
 
@@ -83,7 +84,7 @@ func (g *game) handleSocial(c *Conn, m ClientMsg) (bool, *Error) {
 
 func (g *game) onChat(c *Conn, m ClientMsg) *Error {
 	if c.color < 0 {
-		return errorf(CodeNotAPlayer, "you are not playing in this game")
+		return errorf(apierr.CodeNotAPlayer, "you are not playing in this game")
 	}
 	who := c.who
 	who.ID, who.Name = g.spec.Seat(toguz.Player(c.color)).ID, g.spec.Seat(toguz.Player(c.color)).Name
@@ -123,7 +124,7 @@ func (f *fanout) postChat(c *Conn, text string) *Error {
 		return nil
 	}
 	if len(f.events) >= maxFanEvents {
-		return errorf(CodeChatRateLimited, "the spectators' room is busy: try again in a moment")
+		return errorf(apierr.CodeChatRateLimited, "the spectators' room is busy: try again in a moment")
 	}
 	if f.chat.max == 0 {
 		f.chat.max = f.g.hub.cfg.ChatHistory
@@ -138,11 +139,11 @@ func (f *fanout) postChat(c *Conn, text string) *Error {
 func (g *game) mustBeOver(c *Conn) *Error {
 	switch {
 	case c.color < 0:
-		return errorf(CodeNotAPlayer, "you are not playing in this game")
+		return errorf(apierr.CodeNotAPlayer, "you are not playing in this game")
 	case !c.control:
-		return errorf(CodeNotInControl, "another tab of yours is in control of this game; take control to play here")
+		return errorf(apierr.CodeNotInControl, "another tab of yours is in control of this game; take control to play here")
 	case g.status == Playing:
-		return errorf(CodeNotOver, "the game is still being played")
+		return errorf(apierr.CodeNotOver, "the game is still being played")
 	}
 	return nil
 }
@@ -172,7 +173,7 @@ func (g *game) onRematchAnswer(c *Conn, accept bool) *Error {
 	}
 	me := toguz.Player(c.color)
 	if !g.rematch.on || g.rematch.by == me {
-		return errorf(CodeNoOffer, "your opponent has not offered a rematch")
+		return errorf(apierr.CodeNoOffer, "your opponent has not offered a rematch")
 	}
 	if accept {
 		return g.createRematch(c)
@@ -200,7 +201,7 @@ func (g *game) createRematch(c *Conn) *Error {
 			return e
 		}
 		g.log.Error("rematch", "err", err)
-		return errorf(CodeInternal, "the rematch could not be created; try again")
+		return errorf(apierr.CodeInternal, "the rematch could not be created; try again")
 	}
 	g.rematch, g.rematchG = offer{}, id
 	g.broadcast(mustJSON(rematchMsg{Type: "rematch", GameID: id}))
@@ -216,9 +217,9 @@ func (g *game) onTakebackOffer(c *Conn) *Error {
 	me := toguz.Player(c.color)
 	switch {
 	case g.spec.Rated:
-		return errorf(CodeCannotTakeBack, "moves cannot be taken back in a rated game")
+		return errorf(apierr.CodeCannotTakeBack, "moves cannot be taken back in a rated game")
 	case !slices.ContainsFunc(g.moves, func(m moveEntry) bool { return m.by == me }):
-		return errorf(CodeCannotTakeBack, "you have no move to take back")
+		return errorf(apierr.CodeCannotTakeBack, "you have no move to take back")
 	case g.spec.Seat(me.Other()).IsEngine():
 		return g.takeBack(me)
 	case g.takeback.on && g.takeback.by != me:
@@ -237,7 +238,7 @@ func (g *game) onTakebackAnswer(c *Conn, accept bool) *Error {
 	}
 	me := toguz.Player(c.color)
 	if !g.takeback.on || g.takeback.by == me {
-		return errorf(CodeNoOffer, "your opponent has not proposed a takeback")
+		return errorf(apierr.CodeNoOffer, "your opponent has not proposed a takeback")
 	}
 	if accept {
 		return g.takeBack(g.takeback.by)
@@ -258,7 +259,7 @@ func (g *game) takeBack(pl toguz.Player) *Error {
 	}
 	if keep < 0 {
 		g.takeback = offer{}
-		return errorf(CodeCannotTakeBack, "there is no move to take back")
+		return errorf(apierr.CodeCannotTakeBack, "there is no move to take back")
 	}
 	now := time.Now()
 	// The clocks as they are now (the running one charged until now), the
@@ -274,7 +275,7 @@ func (g *game) takeBack(pl toguz.Player) *Error {
 	ng, err := newGame(g.hub, saved, nil)
 	if err != nil {
 		g.log.Error("takeback replay", "err", err)
-		return errorf(CodeInternal, "the takeback failed: %v", err)
+		return errorf(apierr.CodeInternal, "the takeback failed: %v", err)
 	}
 	var clk *clock.State
 	if g.spec.TC.Kind() != clock.Unlimited {
@@ -283,7 +284,7 @@ func (g *game) takeBack(pl toguz.Player) *Error {
 	}
 	if err := g.hub.cfg.Store.TakeBack(g.storeCtx(), g.spec.ID, keep, clk); err != nil {
 		g.log.Error("store takeback", "plies", keep, "err", err)
-		return errorf(CodeInternal, "the takeback could not be stored; try again")
+		return errorf(apierr.CodeInternal, "the takeback could not be stored; try again")
 	}
 	g.stopEngine()
 	g.engineHeld = false

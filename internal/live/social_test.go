@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/engine"
@@ -63,7 +64,7 @@ func find(ms []socialMsg, typ string) (socialMsg, bool) {
 	return socialMsg{}, false
 }
 
-func hasCode(ms []socialMsg, code live.Code) bool {
+func hasCode(ms []socialMsg, code apierr.Code) bool {
 	for _, m := range ms {
 		if m.Type == "error" && m.Code == string(code) {
 			return true
@@ -110,7 +111,7 @@ func TestRematch(t *testing.T) {
 		id, cw, cb := newGame(t, h, "5+3", false)
 		send(cw, "rematch_offer")
 		synctest.Wait()
-		if m, _ := find(drain(t, cw), "error"); m.Code != string(live.CodeNotOver) {
+		if m, _ := find(drain(t, cw), "error"); m.Code != string(apierr.CodeNotOver) {
 			t.Fatalf("a rematch during the game: %+v, want not_over", m)
 		}
 		spec, err := h.Join(context.Background(), id, "g:Guest-spectator")
@@ -123,7 +124,7 @@ func TestRematch(t *testing.T) {
 		drain(t, cb)
 		send(cb, "rematch_accept")
 		synctest.Wait()
-		if m, _ := find(drain(t, cb), "error"); m.Code != string(live.CodeNoOffer) {
+		if m, _ := find(drain(t, cb), "error"); m.Code != string(apierr.CodeNoOffer) {
 			t.Fatalf("accepting no offer: %+v, want no_offer", m)
 		}
 		send(cw, "rematch_offer")
@@ -237,13 +238,13 @@ func TestTakeback(t *testing.T) {
 		drain(t, rw)
 		send(rw, "takeback_offer")
 		synctest.Wait()
-		if m, _ := find(drain(t, rw), "error"); m.Code != string(live.CodeCannotTakeBack) {
+		if m, _ := find(drain(t, rw), "error"); m.Code != string(apierr.CodeCannotTakeBack) {
 			t.Fatalf("a takeback in a rated game: %+v", m)
 		}
 		id, cw, cb := newGame(t, s.h, "5+3", false)
 		send(cw, "takeback_offer")
 		synctest.Wait()
-		if m, _ := find(drain(t, cw), "error"); m.Code != string(live.CodeCannotTakeBack) {
+		if m, _ := find(drain(t, cw), "error"); m.Code != string(apierr.CodeCannotTakeBack) {
 			t.Fatalf("a takeback with no move: %+v", m)
 		}
 		p := toguz.StartPosition()
@@ -267,7 +268,7 @@ func TestTakeback(t *testing.T) {
 		}
 		send(cw, "takeback_accept")
 		synctest.Wait()
-		if m, _ := find(drain(t, cw), "error"); m.Code != string(live.CodeNoOffer) {
+		if m, _ := find(drain(t, cw), "error"); m.Code != string(apierr.CodeNoOffer) {
 			t.Fatalf("accepting one's own proposal: %+v", m)
 		}
 		send(cb, "takeback_decline")
@@ -417,13 +418,13 @@ func TestChat(t *testing.T) {
 		anon.Send(live.ClientMsg{Type: "chat", Text: "hi"})
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if m, _ := find(drain(t, anon), "error"); m.Code != string(live.CodeChatAnonymous) {
+		if m, _ := find(drain(t, anon), "error"); m.Code != string(apierr.CodeChatAnonymous) {
 			t.Fatalf("chat with no identity: %+v", m)
 		}
 
 		for _, tc := range []struct{ text, code string }{
-			{strings.Repeat("ә", live.MaxChatRunes+1), string(live.CodeChatTooLong)},
-			{" \t\n", string(live.CodeChatEmpty)},
+			{strings.Repeat("ә", live.MaxChatRunes+1), string(apierr.CodeChatTooLong)},
+			{" \t\n", string(apierr.CodeChatEmpty)},
 		} {
 			cw.Send(live.ClientMsg{Type: "chat", Text: tc.text})
 			synctest.Wait()
@@ -445,7 +446,7 @@ func TestChat(t *testing.T) {
 		}
 		synctest.Wait()
 		ms := drain(t, cw)
-		if e, _ := find(ms, "error"); e.Code != string(live.CodeChatRateLimited) {
+		if e, _ := find(ms, "error"); e.Code != string(apierr.CodeChatRateLimited) {
 			t.Fatalf("past the identity's rate: %+v", ms)
 		}
 		// The address: another identity at White's address shares its
@@ -464,7 +465,7 @@ func TestChat(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if got := drain(t, other); !hasCode(got, live.CodeChatRateLimited) {
+		if got := drain(t, other); !hasCode(got, apierr.CodeChatRateLimited) {
 			t.Fatalf("an address past its rate was not refused: %+v", got)
 		}
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // AuthAccounts adapts internal/auth to Accounts: auth checks names and
@@ -41,23 +42,23 @@ func (a AuthAccounts) session(ctx context.Context, id int64) (string, error) {
 }
 
 // SignUp creates the account and its first session.
-func (a AuthAccounts) SignUp(ctx context.Context, name, password, ip string) (Account, string, error) {
+func (a AuthAccounts) SignUp(ctx context.Context, name, password, ip string) (site.Account, string, error) {
 	u, err := a.A.SignUp(ctx, name, password, ip)
 	if err != nil {
-		return Account{}, "", authError(err)
+		return site.Account{}, "", authError(err)
 	}
 	t, err := a.session(ctx, u.ID)
-	return Account{ID: u.ID, Name: u.Name}, t, err
+	return site.Account{ID: u.ID, Name: u.Name}, t, err
 }
 
 // LogIn checks the password and starts a session.
-func (a AuthAccounts) LogIn(ctx context.Context, name, password, ip string) (Account, string, error) {
+func (a AuthAccounts) LogIn(ctx context.Context, name, password, ip string) (site.Account, string, error) {
 	u, err := a.A.Login(ctx, name, password, ip)
 	if err != nil {
-		return Account{}, "", authError(err)
+		return site.Account{}, "", authError(err)
 	}
 	t, err := a.session(ctx, u.ID)
-	return Account{ID: u.ID, Name: u.Name, Lang: u.Lang}, t, err
+	return site.Account{ID: u.ID, Name: u.Name, Lang: u.Lang}, t, err
 }
 
 // LogOut ends the session.
@@ -69,13 +70,13 @@ func (a AuthAccounts) LogOut(ctx context.Context, token string) error {
 }
 
 // Session returns the account of a live session.
-func (a AuthAccounts) Session(ctx context.Context, token string) (Account, error) {
+func (a AuthAccounts) Session(ctx context.Context, token string) (site.Account, error) {
 	u, err := a.A.SessionUser(ctx, token)
 	if errors.Is(err, auth.ErrNoSession) {
-		return Account{}, ErrNoSession
+		return site.Account{}, ErrNoSession
 	}
 	if err != nil {
-		return Account{}, err
+		return site.Account{}, err
 	}
-	return Account{ID: u.ID, Name: u.Name, Lang: u.Lang}, nil
+	return site.Account{ID: u.ID, Name: u.Name, Lang: u.Lang}, nil
 }

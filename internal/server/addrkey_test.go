@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -50,8 +51,8 @@ func TestSeeksBoundPerAddrKey(t *testing.T) {
 				switch {
 				case i < tc.max && w.Code != 201:
 					t.Fatalf("seek %d from %s: %d %s", i+1, req.RemoteAddr, w.Code, w.Body)
-				case i == tc.max && (w.Code != 429 || !strings.Contains(w.Body.String(), string(live.CodeTooManySeeks))):
-					t.Fatalf("seek %d from %s: %d %s, want 429 %s", i+1, req.RemoteAddr, w.Code, w.Body, live.CodeTooManySeeks)
+				case i == tc.max && (w.Code != 429 || !strings.Contains(w.Body.String(), string(apierr.CodeTooManySeeks))):
+					t.Fatalf("seek %d from %s: %d %s, want 429 %s", i+1, req.RemoteAddr, w.Code, w.Body, apierr.CodeTooManySeeks)
 				}
 			}
 		})

@@ -9,8 +9,9 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/engineweb"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // The analysis board (/analysis): any position of any ruleset, a move tree
@@ -23,7 +24,7 @@ import (
 // Bounds of a tree the server reads or writes for the board.
 const (
 	// maxTreeNodes is the most moves of one tree (every variation's); the
-	// body limit of the API (maxBody) allows somewhat more.
+	// body limit of the API (site.MaxBody) allows somewhat more.
 	maxTreeNodes = 2000
 	// maxTreeComment is the longest comment of one move, in bytes.
 	maxTreeComment = 2000
@@ -96,19 +97,19 @@ func nextFull(p toguz.Position, full int) int {
 // move must be legal where it is played. The notation is the library's.
 func treeFromJSON(in treeJSON) (*toguz.Tree, error) {
 	if in.Root == nil {
-		return nil, badRequest(live.CodeBadRequest, "apierr.tree_bad", "root")
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", "root")
 	}
 	p, full, err := readPosition(engineweb.Position{FEN: strings.TrimSpace(in.Root.FEN), Ruleset: in.Ruleset})
 	if err != nil {
 		return nil, err
 	}
 	if len(in.Comment) > maxTreeComment {
-		return nil, badRequest(live.CodeBadRequest, "apierr.tree_comment", maxTreeComment)
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_comment", maxTreeComment)
 	}
 	g := &toguz.Game{Rules: p.Rules(), Start: p, StartMove: full, Comment: in.Comment}
 	for _, tag := range in.Tags {
 		if tag[0] == "" || strings.ContainsAny(tag[0]+tag[1], "\r\n") {
-			return nil, badRequest(live.CodeBadRequest, "apierr.tree_bad", "tags")
+			return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", "tags")
 		}
 		switch tag[0] {
 		case "Result", "Ruleset", "FEN", "Termination":
@@ -122,17 +123,17 @@ func treeFromJSON(in treeJSON) (*toguz.Tree, error) {
 	walk = func(from *toguz.Node, in *nodeJSON) error {
 		for _, c := range in.Children {
 			if c == nil {
-				return badRequest(live.CodeBadRequest, "apierr.tree_bad", "null")
+				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", "null")
 			}
 			if count++; count > maxTreeNodes {
-				return badRequest(live.CodeBadRequest, "apierr.tree_too_large", maxTreeNodes)
+				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_too_large", maxTreeNodes)
 			}
 			if len(c.Comment) > maxTreeComment {
-				return badRequest(live.CodeBadRequest, "apierr.tree_comment", maxTreeComment)
+				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_comment", maxTreeComment)
 			}
 			mark, err := toguz.ParseMark(c.Mark)
 			if err != nil {
-				return badRequest(live.CodeBadRequest, "apierr.tree_bad", excerpt(c.Mark))
+				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", excerpt(c.Mark))
 			}
 			pos := from.Position
 			m := toguz.Move(c.Hole)
@@ -140,7 +141,7 @@ func treeFromJSON(in treeJSON) (*toguz.Tree, error) {
 				m = toguz.NoMove
 			}
 			if err := pos.CheckMove(m); err != nil {
-				return rulesError(http.StatusBadRequest, live.CodeIllegalMove, err)
+				return rulesError(http.StatusBadRequest, apierr.CodeIllegalMove, err)
 			}
 			y, next := pos.Ply(m)
 			n := &toguz.Node{Ply: y, Position: next, Comment: c.Comment, Mark: mark}
@@ -170,20 +171,20 @@ func treeFromJSON(in treeJSON) (*toguz.Tree, error) {
 func readTree(record string, game int) (treeJSON, error) {
 	trees, err := toguz.ParseTrees("", []byte(record), 0)
 	if err != nil {
-		return treeJSON{}, rulesError(http.StatusBadRequest, codeBadFormat, err)
+		return treeJSON{}, rulesError(http.StatusBadRequest, apierr.CodeBadFormat, err)
 	}
 	if len(trees) == 0 {
-		return treeJSON{}, badRequest(codeBadFormat, "apierr.import_empty")
+		return treeJSON{}, apierr.BadRequest(apierr.CodeBadFormat, "apierr.import_empty")
 	}
 	if game == 0 {
 		game = 1
 	}
 	if game < 1 || game > len(trees) {
-		return treeJSON{}, badRequest(live.CodeBadRequest, "apierr.tree_game", game, len(trees))
+		return treeJSON{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_game", game, len(trees))
 	}
 	if n := countNodes(trees[game-1].Root); n > maxTreeNodes {
 		// The board could not export it back.
-		return treeJSON{}, badRequest(live.CodeBadRequest, "apierr.tree_too_large", maxTreeNodes)
+		return treeJSON{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_too_large", maxTreeNodes)
 	}
 	out := treeToJSON(trees[game-1])
 	out.Games, out.Game = len(trees), game
@@ -203,7 +204,7 @@ func countNodes(n *toguz.Node) int {
 func writeTree(t *toguz.Tree) (string, error) {
 	var b bytes.Buffer
 	if err := toguz.WriteTrees(&b, toguz.FormatToguz, t); err != nil {
-		return "", rulesError(http.StatusBadRequest, live.CodeBadRequest, err)
+		return "", rulesError(http.StatusBadRequest, apierr.CodeBadRequest, err)
 	}
 	return b.String(), nil
 }
@@ -216,20 +217,20 @@ type importRequest struct {
 // apiAnalysisImport reads a record (one game of it) into a tree.
 func (s *Server) apiAnalysisImport(w http.ResponseWriter, r *http.Request) error {
 	var req importRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	t, err := readTree(req.Record, req.Game)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, t)
+	return site.WriteJSON(w, http.StatusOK, t)
 }
 
 // apiAnalysisExport writes the board's tree as a record.
 func (s *Server) apiAnalysisExport(w http.ResponseWriter, r *http.Request) error {
 	var req treeJSON
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	t, err := treeFromJSON(req)
@@ -240,13 +241,13 @@ func (s *Server) apiAnalysisExport(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"record": rec, "shareable": len(rec) <= maxShareRecord})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"record": rec, "shareable": len(rec) <= maxShareRecord})
 }
 
 // analysisData is the analysis page: the tree it opens with (JSON for
 // analysis.js), the ruleset choice, and the game it comes from.
 type analysisData struct {
-	formChoices
+	site.FormChoices
 	Tree   treeJSON
 	GameID string
 	// Players names the stored game's players, "White – Black".
@@ -287,8 +288,8 @@ func (s *Server) tbStones() map[string]int {
 // with no network, its rules and engine in the browser.
 func (s *Server) pageAnalysis(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	lang := s.lang(r)
-	d := analysisData{formChoices: s.choices(lang, q.Get("ruleset"), false), MaxShare: maxShareRecord, TBStones: s.tbStones()}
+	lang := s.Lang(r)
+	d := analysisData{FormChoices: s.Choices(lang, q.Get("ruleset"), false), MaxShare: maxShareRecord, TBStones: s.tbStones()}
 	rules, err := parseRuleset(d.Chosen.Name)
 	if err != nil {
 		return err
@@ -303,9 +304,9 @@ func (s *Server) pageAnalysis(w http.ResponseWriter, r *http.Request) error {
 	case rec != "":
 		game, _ := strconv.Atoi(q.Get("game"))
 		if len(rec) > maxShareRecord {
-			bad = badRequest(live.CodeBadRequest, "apierr.tree_share", maxShareRecord>>10)
+			bad = apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_share", maxShareRecord>>10)
 		} else if d.Tree, bad = readTree(rec, game); bad == nil {
-			d.formChoices = s.choices(lang, d.Tree.Ruleset, false)
+			d.FormChoices = s.Choices(lang, d.Tree.Ruleset, false)
 		}
 	case fen != "":
 		d.FEN = fen
@@ -321,19 +322,19 @@ func (s *Server) pageAnalysis(w http.ResponseWriter, r *http.Request) error {
 	status := http.StatusOK
 	if bad != nil {
 		status = http.StatusBadRequest
-		d.Error = s.message(r, s.asAPIError(r, bad))
+		d.Error = s.Message(r, s.AsError(r, bad))
 		d.Tree = start()
 	}
 	if d.Tree.Root == nil {
 		d.Tree = start()
 	}
-	p := s.page(r, "analysis.title", d)
+	p := s.Page(r, "analysis.title", d)
 	if r.URL.RawQuery == "" {
 		// The bare board is one of web.OfflinePages, which the service
 		// worker keeps: it carries no user data, not even the name.
 		p.User, p.Guest = "", false
 	}
-	return s.render(w, status, "analysis", p)
+	return s.Render(w, status, "analysis", p)
 }
 
 // pageAnalysisGame opens a stored game on the board. A game still being
@@ -341,17 +342,17 @@ func (s *Server) pageAnalysis(w http.ResponseWriter, r *http.Request) error {
 // when it ends.
 func (s *Server) pageAnalysisGame(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	g, saved, err := s.record(ctx, id)
 	if err != nil {
 		return err
 	}
 	if saved.End == nil {
-		if me := s.identity(r); me.Known() {
+		if me := s.Identity(r); me.Known() {
 			seat := me.Seat().ID
 			if seat == saved.White.ID || seat == saved.Black.ID {
-				return newError(http.StatusForbidden, live.CodeForbidden, "apierr.analysis_playing")
+				return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.analysis_playing")
 			}
 		}
 	}
@@ -359,14 +360,14 @@ func (s *Server) pageAnalysisGame(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		var pe *toguz.ParseError
 		if errors.As(err, &pe) {
-			return rulesError(http.StatusInternalServerError, live.CodeInternal, err)
+			return rulesError(http.StatusInternalServerError, apierr.CodeInternal, err)
 		}
 		return err
 	}
-	lang := s.lang(r)
-	d := analysisData{formChoices: s.choices(lang, g.Rules.String(), false), Tree: treeToJSON(t), GameID: saved.ID, MaxShare: maxShareRecord, TBStones: s.tbStones(),
+	lang := s.Lang(r)
+	d := analysisData{FormChoices: s.Choices(lang, g.Rules.String(), false), Tree: treeToJSON(t), GameID: saved.ID, MaxShare: maxShareRecord, TBStones: s.tbStones(),
 		Players: g.Tag("White") + " – " + g.Tag("Black")}
-	return s.render(w, http.StatusOK, "analysis", s.page(r, "analysis.title", d))
+	return s.Render(w, http.StatusOK, "analysis", s.Page(r, "analysis.title", d))
 }
 
 // analysisErrorKeys are the analysis board's error messages (in

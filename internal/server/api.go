@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // ---- identity ----
@@ -28,13 +30,13 @@ type meJSON struct {
 }
 
 func (s *Server) apiGuest(w http.ResponseWriter, r *http.Request) error {
-	id := s.identity(r)
+	id := s.Identity(r)
 	if !id.Known() || id.Guest == "" {
 		t := s.newGuestToken()
 		s.setCookie(w, t, sessionAge)
-		id = Identity{Guest: guestName(t), Token: t}
+		id = site.Identity{Guest: guestName(t), Token: t}
 	}
-	return writeJSON(w, http.StatusOK, meJSON{Name: id.Guest, Guest: true, Token: id.Token})
+	return site.WriteJSON(w, http.StatusOK, meJSON{Name: id.Guest, Guest: true, Token: id.Token})
 }
 
 type credentials struct {
@@ -44,7 +46,7 @@ type credentials struct {
 
 func (s *Server) apiSignup(w http.ResponseWriter, r *http.Request) error {
 	var c credentials
-	if err := readJSON(w, r, &c); err != nil {
+	if err := site.ReadJSON(w, r, &c); err != nil {
 		return err
 	}
 	a, t, err := s.signup(r, c)
@@ -52,24 +54,24 @@ func (s *Server) apiSignup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.setCookie(w, t, sessionAge)
-	return writeJSON(w, http.StatusCreated, meJSON{Name: a.Name, Token: t})
+	return site.WriteJSON(w, http.StatusCreated, meJSON{Name: a.Name, Token: t})
 }
 
-func (s *Server) signup(r *http.Request, c credentials) (Account, string, error) {
+func (s *Server) signup(r *http.Request, c credentials) (site.Account, string, error) {
 	if s.cfg.Accounts == nil {
-		return Account{}, "", newError(http.StatusServiceUnavailable, live.CodeInternal, "apierr.accounts_off")
+		return site.Account{}, "", apierr.New(http.StatusServiceUnavailable, apierr.CodeInternal, "apierr.accounts_off")
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	a, t, err := s.cfg.Accounts.SignUp(ctx, c.Name, c.Password, auth.ClientIP(r))
 	return a, t, accountError(err)
 }
 
-func (s *Server) login(r *http.Request, c credentials) (Account, string, error) {
+func (s *Server) login(r *http.Request, c credentials) (site.Account, string, error) {
 	if s.cfg.Accounts == nil {
-		return Account{}, "", newError(http.StatusServiceUnavailable, live.CodeInternal, "apierr.accounts_off")
+		return site.Account{}, "", apierr.New(http.StatusServiceUnavailable, apierr.CodeInternal, "apierr.accounts_off")
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	a, t, err := s.cfg.Accounts.LogIn(ctx, c.Name, c.Password, auth.ClientIP(r))
 	return a, t, accountError(err)
@@ -77,7 +79,7 @@ func (s *Server) login(r *http.Request, c credentials) (Account, string, error) 
 
 func (s *Server) apiLogin(w http.ResponseWriter, r *http.Request) error {
 	var c credentials
-	if err := readJSON(w, r, &c); err != nil {
+	if err := site.ReadJSON(w, r, &c); err != nil {
 		return err
 	}
 	a, t, err := s.login(r, c)
@@ -86,11 +88,11 @@ func (s *Server) apiLogin(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.setCookie(w, t, sessionAge)
 	s.accountLang(w, a)
-	return writeJSON(w, http.StatusOK, meJSON{Name: a.Name, Token: t})
+	return site.WriteJSON(w, http.StatusOK, meJSON{Name: a.Name, Token: t})
 }
 
 func (s *Server) logout(r *http.Request) error {
-	id := s.identity(r)
+	id := s.Identity(r)
 	if id.Account.ID != 0 && s.cfg.Accounts != nil {
 		return s.cfg.Accounts.LogOut(r.Context(), id.Token)
 	}
@@ -107,21 +109,21 @@ func (s *Server) apiLogout(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) apiMe(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.mustIdentity(r)
+	id, err := s.MustIdentity(r)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, meJSON{Name: id.Name(), Guest: id.Guest != ""})
+	return site.WriteJSON(w, http.StatusOK, meJSON{Name: id.Name(), Guest: id.Guest != ""})
 }
 
 // mustIdentity returns who makes r, or 401.
-func (s *Server) mustIdentity(r *http.Request) (Identity, error) {
+func (s *Server) MustIdentity(r *http.Request) (site.Identity, error) {
 	if err := s.forgedGuest(r); err != nil {
-		return Identity{}, err
+		return site.Identity{}, err
 	}
-	id := s.identity(r)
+	id := s.Identity(r)
 	if !id.Known() {
-		return id, newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.unauthenticated")
+		return id, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.unauthenticated")
 	}
 	return id, nil
 }
@@ -131,14 +133,14 @@ func (s *Server) mustIdentity(r *http.Request) (Identity, error) {
 func (s *Server) apiSeeks(w http.ResponseWriter, r *http.Request) error {
 	list, total := s.cfg.Lobby.Listed()
 	viewer := ""
-	if id := s.identity(r); id.Known() {
+	if id := s.Identity(r); id.Known() {
 		viewer = id.Seat().ID
 	}
 	out := make([]live.SeekJSON, len(list))
 	for i, sk := range list {
 		out[i] = sk.JSONFor(viewer)
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"seeks": out, "total": total})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"seeks": out, "total": total})
 }
 
 type seekRequest struct {
@@ -150,7 +152,7 @@ type seekRequest struct {
 	addr    string // the client's address key (auth.AddrKey), which bounds its open seeks
 }
 
-func (s *Server) createSeek(ctx context.Context, id Identity, req seekRequest) (live.Seek, error) {
+func (s *Server) createSeek(ctx context.Context, id site.Identity, req seekRequest) (live.Seek, error) {
 	tc, err := parseTC(req.TC)
 	if err != nil {
 		return live.Seek{}, err
@@ -162,7 +164,7 @@ func (s *Server) createSeek(ctx context.Context, id Identity, req seekRequest) (
 	if req.Color == "" {
 		req.Color = "random"
 	}
-	seat, err := s.seatWithRating(ctx, id, tc)
+	seat, err := s.SeatWithRating(ctx, id, tc)
 	if err != nil {
 		return live.Seek{}, err
 	}
@@ -170,12 +172,12 @@ func (s *Server) createSeek(ctx context.Context, id Identity, req seekRequest) (
 }
 
 func (s *Server) apiCreateSeek(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.mustIdentity(r)
+	id, err := s.MustIdentity(r)
 	if err != nil {
 		return err
 	}
 	var req seekRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	req.addr = auth.AddrKey(auth.ClientIP(r))
@@ -183,19 +185,19 @@ func (s *Server) apiCreateSeek(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, sk.JSONFor(id.Seat().ID))
+	return site.WriteJSON(w, http.StatusCreated, sk.JSONFor(id.Seat().ID))
 }
 
 func (s *Server) apiSeek(w http.ResponseWriter, r *http.Request) error {
 	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_seek", excerpt(r.PathValue("id")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_seek", excerpt(r.PathValue("id")))
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"seek": sk.JSON(), "game_id": gid})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"seek": sk.JSON(), "game_id": gid})
 }
 
 func (s *Server) apiCancelSeek(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.mustIdentity(r)
+	id, err := s.MustIdentity(r)
 	if err != nil {
 		return err
 	}
@@ -206,12 +208,12 @@ func (s *Server) apiCancelSeek(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) acceptSeek(ctx context.Context, id Identity, seekID string) (string, error) {
+func (s *Server) acceptSeek(ctx context.Context, id site.Identity, seekID string) (string, error) {
 	sk, _, ok := s.cfg.Lobby.Get(seekID)
 	if !ok {
-		return "", newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_seek", excerpt(seekID))
+		return "", apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_seek", excerpt(seekID))
 	}
-	seat, err := s.seatWithRating(ctx, id, sk.TC)
+	seat, err := s.SeatWithRating(ctx, id, sk.TC)
 	if err != nil {
 		return "", err
 	}
@@ -220,7 +222,7 @@ func (s *Server) acceptSeek(ctx context.Context, id Identity, seekID string) (st
 }
 
 func (s *Server) apiAcceptSeek(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.mustIdentity(r)
+	id, err := s.MustIdentity(r)
 	if err != nil {
 		return err
 	}
@@ -228,17 +230,17 @@ func (s *Server) apiAcceptSeek(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, map[string]string{"game_id": gid})
+	return site.WriteJSON(w, http.StatusCreated, map[string]string{"game_id": gid})
 }
 
 // seatWithRating returns id's seat with his current rating in tc's category.
-func (s *Server) seatWithRating(ctx context.Context, id Identity, tc clock.TimeControl) (live.Seat, error) {
+func (s *Server) SeatWithRating(ctx context.Context, id site.Identity, tc clock.TimeControl) (live.Seat, error) {
 	seat := id.Seat()
 	if id.Account.ID == 0 || s.cfg.Archive == nil {
 		return seat, nil
 	}
 	if cat, ok := live.Category(tc); ok {
-		ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+		ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 		defer cancel()
 		p, err := s.cfg.Archive.Profile(ctx, id.Account.Name)
 		if err != nil {
@@ -259,7 +261,7 @@ func parseTC(s string) (clock.TimeControl, error) {
 	}
 	tc, err := clock.ParseTimeControl(s)
 	if err != nil {
-		return tc, badRequest(live.CodeBadTC, "apierr.bad_tc", excerpt(s)).withDetail(err)
+		return tc, apierr.BadRequest(apierr.CodeBadTC, "apierr.bad_tc", excerpt(s)).WithDetail(err)
 	}
 	return tc, nil
 }
@@ -270,7 +272,7 @@ func parseRuleset(s string) (toguz.Rules, error) {
 	}
 	r, err := toguz.ParseRules(s)
 	if err != nil {
-		return r, badRequest(live.CodeBadRequest, "apierr.bad_ruleset", excerpt(s)).withDetail(err)
+		return r, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", excerpt(s)).WithDetail(err)
 	}
 	return r, nil
 }
@@ -287,9 +289,9 @@ type engineRequest struct {
 
 // createEngineGame creates the game of req for id, a client at addr
 // (auth.AddrKey), within the bounds on engine games per person and address.
-func (s *Server) createEngineGame(ctx context.Context, id Identity, addr string, req engineRequest) (string, error) {
+func (s *Server) createEngineGame(ctx context.Context, id site.Identity, addr string, req engineRequest) (string, error) {
 	if req.Level < 1 || req.Level > engine.MaxLevel {
-		return "", badRequest(live.CodeBadLevel, "apierr.bad_level", req.Level, engine.MaxLevel)
+		return "", apierr.BadRequest(apierr.CodeBadLevel, "apierr.bad_level", req.Level, engine.MaxLevel)
 	}
 	tc, err := parseTC(req.TC)
 	if err != nil {
@@ -303,10 +305,10 @@ func (s *Server) createEngineGame(ctx context.Context, id Identity, addr string,
 	if fen != "" {
 		p, full, err := toguz.ParseFEN(fen, rules)
 		if err != nil {
-			return "", rulesError(http.StatusBadRequest, live.CodeBadPosition, err)
+			return "", rulesError(http.StatusBadRequest, apierr.CodeBadPosition, err)
 		}
 		if p.IsOver() {
-			return "", badRequest(live.CodeBadPosition, "apierr.game_over_position")
+			return "", apierr.BadRequest(apierr.CodeBadPosition, "apierr.game_over_position")
 		}
 		fen = toguz.FormatFEN(p, full)
 	}
@@ -322,25 +324,25 @@ func (s *Server) createEngineGame(ctx context.Context, id Identity, addr string,
 			spec.White, spec.Black = eng, me
 		}
 	default:
-		return "", badRequest(live.CodeBadRequest, "apierr.bad_color", excerpt(req.Color))
+		return "", apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_color", excerpt(req.Color))
 	}
 	return s.cfg.Hub.CreateFrom(ctx, spec, addr)
 }
 
 func (s *Server) apiEngineGame(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.mustIdentity(r)
+	id, err := s.MustIdentity(r)
 	if err != nil {
 		return err
 	}
 	var req engineRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	gid, err := s.createEngineGame(r.Context(), id, auth.AddrKey(auth.ClientIP(r)), req)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, map[string]string{"game_id": gid})
+	return site.WriteJSON(w, http.StatusCreated, map[string]string{"game_id": gid})
 }
 
 type positionRequest struct {
@@ -362,7 +364,7 @@ func checkPosition(req positionRequest) (toguz.Position, int, error) {
 	if req.FEN != "" {
 		p, full, err := toguz.ParseFEN(req.FEN, rules)
 		if err != nil {
-			return p, 0, rulesError(http.StatusBadRequest, live.CodeBadPosition, err)
+			return p, 0, rulesError(http.StatusBadRequest, apierr.CodeBadPosition, err)
 		}
 		return p, full, nil
 	}
@@ -372,25 +374,25 @@ func checkPosition(req positionRequest) (toguz.Position, int, error) {
 	case "black":
 		st.Turn = toguz.Black
 	default:
-		return toguz.Position{}, 0, badRequest(live.CodeBadPosition, "apierr.bad_turn", excerpt(req.Turn))
+		return toguz.Position{}, 0, apierr.BadRequest(apierr.CodeBadPosition, "apierr.bad_turn", excerpt(req.Turn))
 	}
 	p, err := st.Position()
 	if err != nil {
-		return p, 0, rulesError(http.StatusBadRequest, live.CodeBadPosition, err)
+		return p, 0, rulesError(http.StatusBadRequest, apierr.CodeBadPosition, err)
 	}
 	return p, 1, nil
 }
 
 func (s *Server) apiCheckPosition(w http.ResponseWriter, r *http.Request) error {
 	var req positionRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	p, full, err := checkPosition(req)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"fen": toguz.FormatFEN(p, full), "ok": true, "over": p.IsOver()})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"fen": toguz.FormatFEN(p, full), "ok": true, "over": p.IsOver()})
 }
 
 // ---- games ----
@@ -400,14 +402,14 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return notFound(err, "apierr.no_game", r.PathValue("id"))
 	}
-	return writeJSON(w, http.StatusOK, st)
+	return site.WriteJSON(w, http.StatusOK, st)
 }
 
 // record returns the game record of a stored game, with its tags.
 func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved, error) {
 	saved, err := s.cfg.Archive.Game(ctx, id)
 	if errors.Is(err, live.ErrNotFound) {
-		return nil, saved, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_game", excerpt(id))
+		return nil, saved, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", excerpt(id))
 	}
 	if err != nil {
 		return nil, saved, err
@@ -473,7 +475,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
 	name := cmp.Or(r.URL.Query().Get("format"), "record")
 	f, ok := exportFormat(name)
 	if !ok {
-		return badRequest(codeBadFormat, "apierr.bad_format", excerpt(name))
+		return apierr.BadRequest(apierr.CodeBadFormat, "apierr.bad_format", excerpt(name))
 	}
 	g, _, err := s.record(r.Context(), r.PathValue("id"))
 	if err != nil {
@@ -482,7 +484,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
 	var b bytes.Buffer
 	if err := toguz.WriteGames(&b, f, g); errors.Is(err, toguz.ErrUnwritable) {
 		// PlayOK and TGK hold only standard games from the start.
-		return rulesError(http.StatusBadRequest, codeBadFormat, err)
+		return rulesError(http.StatusBadRequest, apierr.CodeBadFormat, err)
 	} else if err != nil {
 		return err
 	}
@@ -500,7 +502,7 @@ func (s *Server) apiUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return archiveError(err, r.PathValue("name"))
 	}
-	return writeJSON(w, http.StatusOK, p)
+	return site.WriteJSON(w, http.StatusOK, p)
 }
 
 func (s *Server) apiUserGames(w http.ResponseWriter, r *http.Request) error {
@@ -515,13 +517,13 @@ func (s *Server) apiUserGames(w http.ResponseWriter, r *http.Request) error {
 	if games == nil {
 		games = []GameSummary{}
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"games": games})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"games": games})
 }
 
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.bad_category", excerpt(r.URL.Query().Get("category"))).withDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_category", excerpt(r.URL.Query().Get("category"))).WithDetail(err)
 	}
 	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
 	if err != nil {
@@ -530,13 +532,13 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	if rows == nil {
 		rows = []LeaderRow{}
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"category": cat.String(), "players": rows})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"category": cat.String(), "players": rows})
 }
 
 // archiveError is the error of the archive's answer about the player name.
 func archiveError(err error, name string) error {
 	if errors.Is(err, live.ErrNotFound) {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_player", excerpt(name))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_player", excerpt(name))
 	}
 	return err
 }

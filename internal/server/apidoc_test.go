@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/apierr"
 )
 
 // apiDoc returns docs/api.md, the API's reference, which these tests hold
@@ -73,11 +73,11 @@ func TestExportFormats(t *testing.T) {
 }
 
 // apiCodes are every error code the API answers: live's and the server's
-// own (codeCanceled excepted: no client reads it).
-func apiCodes() []live.Code {
-	return append(live.Codes(), codeBadName, codeBadPassword, codeNameTaken, codeBadCredentials,
-		codeUnauthenticated, codeBadFormat, codeBusy, codeTooLarge, codeBadGuestToken, codeGameInProgress, codeAnalysisRate,
-		codeBadToken, codeMissingScope, codeNotBot, codeNotYourGame, codeHasGames)
+// own (apierr.CodeCanceled excepted: no client reads it).
+func apiCodes() []apierr.Code {
+	return append(apierr.LiveCodes(), apierr.CodeBadName, apierr.CodeBadPassword, apierr.CodeNameTaken, apierr.CodeBadCredentials,
+		apierr.CodeUnauthenticated, apierr.CodeBadFormat, apierr.CodeBusy, apierr.CodeTooLarge, apierr.CodeBadGuestToken, apierr.CodeGameInProgress, apierr.CodeAnalysisRate,
+		apierr.CodeBadToken, apierr.CodeMissingScope, apierr.CodeNotBot, apierr.CodeNotYourGame, apierr.CodeHasGames)
 }
 
 // TestErrorCodesDocumented requires docs/api.md's "Error codes" section to

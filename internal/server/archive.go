@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -186,7 +188,7 @@ func parseArchiveQuery(v url.Values) (archiveQuery, store.Search, error) {
 // English particulars as its detail.
 type fieldError struct {
 	field string
-	err   error // an *apiError
+	err   error // an *apierr.Error
 }
 
 func (e *fieldError) Error() string { return e.err.Error() }
@@ -200,7 +202,7 @@ var archiveFieldKeys = map[string]string{
 }
 
 func badField(field, format string, args ...any) error {
-	return &fieldError{field: field, err: badRequest(live.CodeBadRequest, archiveFieldKeys[field]).withDetail(fmt.Errorf(format, args...))}
+	return &fieldError{field: field, err: apierr.BadRequest(apierr.CodeBadRequest, archiveFieldKeys[field]).WithDetail(fmt.Errorf(format, args...))}
 }
 
 // parseOpening reads the first moves of a search: holes ("7 3 2") or
@@ -233,7 +235,7 @@ func (s *Server) search(r *http.Request) (archiveQuery, []GameSummary, bool, err
 	defer cancel()
 	games, more, err := s.cfg.Archive.Search(ctx, q)
 	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
-		return aq, nil, false, newError(http.StatusServiceUnavailable, codeBusy, "archive.busy", searchTimeout.Seconds())
+		return aq, nil, false, apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "archive.busy", searchTimeout.Seconds())
 	}
 	if games == nil {
 		games = []GameSummary{}
@@ -246,7 +248,7 @@ func (s *Server) apiArchive(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"games": games, "more": more, "offset": aq.Offset, "limit": aq.Limit})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"games": games, "more": more, "offset": aq.Offset, "limit": aq.Limit})
 }
 
 // archiveData is the archive page.
@@ -266,12 +268,12 @@ func (s *Server) pageArchive(w http.ResponseWriter, r *http.Request) error {
 		Results: []string{"1-0", "0-1", "1/2-1/2"}, Sources: []string{"play", "import"}}
 	status := http.StatusOK
 	if err != nil {
-		e := s.asAPIError(r, err)
+		e := s.AsError(r, err)
 		var fe *fieldError
-		if !errors.As(err, &fe) && e.Code != codeBusy {
+		if !errors.As(err, &fe) && e.Code != apierr.CodeBusy {
 			return err
 		}
-		d.Error = s.message(r, e)
+		d.Error = s.Message(r, e)
 		d.Games, status = nil, e.Status
 	}
 	page := func(offset int) string {
@@ -285,5 +287,5 @@ func (s *Server) pageArchive(w http.ResponseWriter, r *http.Request) error {
 	if more && aq.Offset+aq.Limit <= store.MaxSearchOffset {
 		d.Next = page(aq.Offset + aq.Limit)
 	}
-	return s.render(w, status, "archive", s.page(r, "archive.title", d))
+	return s.Render(w, status, "archive", s.Page(r, "archive.title", d))
 }

@@ -18,10 +18,12 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -95,13 +97,7 @@ func (l *BotLimits) defaults() {
 }
 
 // The codes of the bot API's refusals.
-const (
-	codeBadToken     live.Code = "bad_token"     // 401: no token, or one that does not exist
-	codeMissingScope live.Code = "missing_scope" // 403: the token lacks the scope
-	codeNotBot       live.Code = "not_bot"       // 403: the bot API for a person, the board API for a bot
-	codeNotYourGame  live.Code = "not_your_game" // 403: a game the token's user does not play
-	codeHasGames     live.Code = "has_games"     // 400: upgrading an account that has played
-)
+const ()
 
 // botErrorKeys are the catalog keys of the bot API's messages (bots.json).
 var botErrorKeys = []string{
@@ -191,27 +187,27 @@ func hashToken(t string) string {
 // missing scope, 429 past the token's requests a minute.
 func (s *Server) botAuth(r *http.Request, scopes ...string) (caller, error) {
 	if s.cfg.Bots == nil {
-		return caller{}, newError(http.StatusNotFound, live.CodeNotFound, "apierr.bot.off")
+		return caller{}, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.off")
 	}
 	t, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	t = strings.TrimSpace(t)
 	if !strings.HasPrefix(t, tokenPrefix) || len(t) > 100 {
-		return caller{}, newError(http.StatusUnauthorized, codeBadToken, "apierr.bot.no_token")
+		return caller{}, apierr.New(http.StatusUnauthorized, apierr.CodeBadToken, "apierr.bot.no_token")
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	tok, err := s.cfg.Bots.TokenByHash(ctx, hashToken(t))
 	if errors.Is(err, store.ErrNotFound) {
-		return caller{}, newError(http.StatusUnauthorized, codeBadToken, "apierr.bot.no_token")
+		return caller{}, apierr.New(http.StatusUnauthorized, apierr.CodeBadToken, "apierr.bot.no_token")
 	}
 	if err != nil {
 		return caller{}, err
 	}
 	if !s.bot.perTok.Allow(strconv.FormatInt(tok.ID, 10)) {
-		return caller{}, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.bot.rate", s.bot.limits.RequestsPerMinute)
+		return caller{}, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.rate", s.bot.limits.RequestsPerMinute)
 	}
 	if len(scopes) > 0 && !slices.ContainsFunc(scopes, func(sc string) bool { return slices.Contains(tok.Scopes, sc) }) {
-		return caller{}, newError(http.StatusForbidden, codeMissingScope, "apierr.bot.scope", strings.Join(scopes, ", "))
+		return caller{}, apierr.New(http.StatusForbidden, apierr.CodeMissingScope, "apierr.bot.scope", strings.Join(scopes, ", "))
 	}
 	return caller{tok: tok}, nil
 }
@@ -230,25 +226,25 @@ func (s *Server) playAuth(r *http.Request, api string) (caller, error) {
 	}
 	switch {
 	case api == "bot" && !c.tok.Bot:
-		return c, newError(http.StatusForbidden, codeNotBot, "apierr.bot.not_bot")
+		return c, apierr.New(http.StatusForbidden, apierr.CodeNotBot, "apierr.bot.not_bot")
 	case api == "board" && c.tok.Bot:
-		return c, newError(http.StatusForbidden, codeNotBot, "apierr.bot.is_bot")
+		return c, apierr.New(http.StatusForbidden, apierr.CodeNotBot, "apierr.bot.is_bot")
 	}
 	return c, nil
 }
 
 // writeBotError answers e as lichess does, {"error": "…"}, with our code
 // beside it.
-func (s *Server) writeBotError(w http.ResponseWriter, r *http.Request, e *apiError) {
+func (s *Server) writeBotError(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
 	setBoundHeaders(w, e)
 	if e.Status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "60") // lichess: wait a minute after a 429
 	}
-	body := map[string]string{"error": s.message(r, e), "code": string(e.Code)}
+	body := map[string]string{"error": s.Message(r, e), "code": string(e.Code)}
 	if e.Detail != "" {
 		body["detail"] = e.Detail
 	}
-	writeJSON(w, e.Status, body)
+	site.WriteJSON(w, e.Status, body)
 }
 
 // botRoutes adds the bot API's routes.
@@ -279,7 +275,7 @@ func (s *Server) botRoutes(api func(string, func(http.ResponseWriter, *http.Requ
 				r.SetPathValue("id", r.PathValue("x"))
 				return history(w, r)
 			}
-			return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
+			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
 		})
 		api("POST /api/"+a+"/game/{id}/move/{move}", s.apiBotMove(a))
 		api("POST /api/"+a+"/game/{id}/chat", s.apiBotChat(a))
@@ -301,7 +297,7 @@ func (s *Server) apiAccount(w http.ResponseWriter, r *http.Request) error {
 	if c.tok.Bot {
 		j["title"] = "BOT"
 	}
-	return writeJSON(w, http.StatusOK, j)
+	return site.WriteJSON(w, http.StatusOK, j)
 }
 
 // tokenJSON is a token as the API lists it (never the token itself).
@@ -317,29 +313,29 @@ const maxTokenDescription = 100
 
 // createToken makes a token for account with description and scopes and
 // returns it: the only time it is shown.
-func (s *Server) createToken(ctx context.Context, account Account, description string, scopes []string) (string, tokenJSON, error) {
+func (s *Server) createToken(ctx context.Context, account site.Account, description string, scopes []string) (string, tokenJSON, error) {
 	description = strings.TrimSpace(description)
 	if description == "" || len([]rune(description)) > maxTokenDescription {
-		return "", tokenJSON{}, badRequest(live.CodeBadRequest, "apierr.bot.description", maxTokenDescription)
+		return "", tokenJSON{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.description", maxTokenDescription)
 	}
 	if len(scopes) == 0 {
-		return "", tokenJSON{}, badRequest(live.CodeBadRequest, "apierr.bot.no_scope", strings.Join(Scopes, ", "))
+		return "", tokenJSON{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.no_scope", strings.Join(Scopes, ", "))
 	}
 	var clean []string
 	for _, sc := range scopes {
 		if !slices.Contains(Scopes, sc) {
-			return "", tokenJSON{}, badRequest(live.CodeBadRequest, "apierr.bot.bad_scope", excerpt(sc), strings.Join(Scopes, ", "))
+			return "", tokenJSON{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.bad_scope", excerpt(sc), strings.Join(Scopes, ", "))
 		}
 		if !slices.Contains(clean, sc) {
 			clean = append(clean, sc)
 		}
 	}
 	t := tokenPrefix + rand.Text()
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 	defer cancel()
 	id, err := s.cfg.Bots.AddToken(ctx, account.ID, hashToken(t), description, clean)
 	if errors.Is(err, store.ErrTooMany) {
-		return "", tokenJSON{}, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.bot.too_many_tokens", store.MaxTokens)
+		return "", tokenJSON{}, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.too_many_tokens", store.MaxTokens)
 	}
 	if err != nil {
 		return "", tokenJSON{}, err
@@ -350,13 +346,13 @@ func (s *Server) createToken(ctx context.Context, account Account, description s
 // sessionAccount returns the signed-up account of r's session (cookie or
 // session Bearer), or 401: tokens are made and listed by a session, never
 // by another token.
-func (s *Server) sessionAccount(r *http.Request) (Account, error) {
+func (s *Server) sessionAccount(r *http.Request) (site.Account, error) {
 	if s.cfg.Bots == nil {
-		return Account{}, newError(http.StatusNotFound, live.CodeNotFound, "apierr.bot.off")
+		return site.Account{}, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.off")
 	}
-	id := s.identity(r)
+	id := s.Identity(r)
 	if id.Account.ID == 0 {
-		return Account{}, newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.bot.account")
+		return site.Account{}, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.bot.account")
 	}
 	return id.Account, nil
 }
@@ -374,18 +370,18 @@ func (s *Server) apiCreateToken(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var req tokenRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	t, j, err := s.createToken(r.Context(), a, req.Description, req.Scopes)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, map[string]any{"token": t, "id": j.ID, "description": j.Description, "scopes": j.Scopes})
+	return site.WriteJSON(w, http.StatusCreated, map[string]any{"token": t, "id": j.ID, "description": j.Description, "scopes": j.Scopes})
 }
 
 func (s *Server) listTokens(ctx context.Context, uid int64) ([]tokenJSON, error) {
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 	defer cancel()
 	ts, err := s.cfg.Bots.Tokens(ctx, uid)
 	if err != nil {
@@ -407,7 +403,7 @@ func (s *Server) apiTokens(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"tokens": ts})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"tokens": ts})
 }
 
 // apiRevokeOwnToken is DELETE /api/token: the token of the request
@@ -432,7 +428,7 @@ func (s *Server) apiRevokeToken(w http.ResponseWriter, r *http.Request) error {
 	}
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err := s.cfg.Bots.RevokeToken(r.Context(), a.ID, id); errors.Is(err, store.ErrNotFound) {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.bot.not_yours", excerpt(r.PathValue("id")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.not_yours", excerpt(r.PathValue("id")))
 	} else if err != nil {
 		return err
 	}
@@ -448,11 +444,11 @@ func (s *Server) apiBotUpgrade(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.cfg.Bots.UpgradeToBot(r.Context(), c.tok.UserID); errors.Is(err, store.ErrConflict) {
-		return badRequest(codeHasGames, "apierr.bot.has_games")
+		return apierr.BadRequest(apierr.CodeHasGames, "apierr.bot.has_games")
 	} else if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return site.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 // apiBotLadder is POST /api/bot/account/ladder?on=true|false: a bot joins
@@ -464,12 +460,12 @@ func (s *Server) apiBotLadder(w http.ResponseWriter, r *http.Request) error {
 	}
 	on, err := strconv.ParseBool(cmp.Or(r.FormValue("on"), "true"))
 	if err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.json_bad").withDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.json_bad").WithDetail(err)
 	}
 	if err := s.cfg.Bots.SetLadder(r.Context(), c.tok.UserID, on); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true, "ladder": on})
+	return site.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true, "ladder": on})
 }
 
 // ---- streams ----
@@ -513,7 +509,7 @@ func (s *Server) apiEventStream(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !s.bot.openStream(c.tok.ID) {
-		return newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.bot.streams", s.bot.limits.StreamsPerToken)
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.streams", s.bot.limits.StreamsPerToken)
 	}
 	defer s.bot.closeStream(c.tok.ID)
 	sub := s.bot.events.subscribe(c.tok.UserID)
@@ -750,10 +746,10 @@ func (s *Server) apiGameStream(api string) func(http.ResponseWriter, *http.Reque
 			return notFound(err, "apierr.no_game", id)
 		}
 		if !seatIs(st.White, c.tok.UserName) && !seatIs(st.Black, c.tok.UserName) {
-			return newError(http.StatusForbidden, codeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
+			return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
 		}
 		if !s.bot.openStream(c.tok.ID) {
-			return newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.bot.streams", s.bot.limits.StreamsPerToken)
+			return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.streams", s.bot.limits.StreamsPerToken)
 		}
 		defer s.bot.closeStream(c.tok.ID)
 		var out *ndjson
@@ -873,14 +869,14 @@ func botPlayerOf(s live.SeatJSON) botPlayerJSON {
 // botGameError makes the hub's refusals lichess's: another's game is 403.
 func botGameError(err error, id string) error {
 	var le *live.Error
-	if errors.As(err, &le) && le.Code == live.CodeNotAPlayer {
-		return newError(http.StatusForbidden, codeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
+	if errors.As(err, &le) && le.Code == apierr.CodeNotAPlayer {
+		return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
 	}
 	return notFound(err, "apierr.no_game", id)
 }
 
 func okJSON(w http.ResponseWriter) error {
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return site.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 // apiBotMove is POST /api/{bot,board}/game/{id}/move/{move}: the move in
@@ -893,7 +889,7 @@ func (s *Server) apiBotMove(api string) func(http.ResponseWriter, *http.Request)
 		}
 		y, err := toguz.ParsePly(r.PathValue("move"))
 		if err != nil {
-			return badRequest(live.CodeIllegalMove, "apierr.bot.bad_move", excerpt(r.PathValue("move"))).withDetail(err)
+			return apierr.BadRequest(apierr.CodeIllegalMove, "apierr.bot.bad_move", excerpt(r.PathValue("move"))).WithDetail(err)
 		}
 		if err := s.cfg.Hub.PlayPly(r.Context(), r.PathValue("id"), c.chatter(r), y); err != nil {
 			return botGameError(err, r.PathValue("id"))
@@ -932,7 +928,7 @@ func (s *Server) apiBotDraw(api string) func(http.ResponseWriter, *http.Request)
 		case "no", "false":
 			typ = "draw_decline"
 		default:
-			return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
+			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
 		}
 		if err := s.cfg.Hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: typ}); err != nil {
 			return botGameError(err, r.PathValue("id"))
@@ -950,7 +946,7 @@ func (s *Server) apiBotChat(api string) func(http.ResponseWriter, *http.Request)
 			return err
 		}
 		if room := cmp.Or(r.FormValue("room"), "player"); room != "player" {
-			return badRequest(live.CodeBadRequest, "apierr.bot.bad_room", excerpt(room))
+			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.bad_room", excerpt(room))
 		}
 		if err := s.cfg.Hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: "chat", Text: r.FormValue("text")}); err != nil {
 			return botGameError(err, r.PathValue("id"))
@@ -973,7 +969,7 @@ func (s *Server) apiBotChatHistory(api string) func(http.ResponseWriter, *http.R
 			return notFound(err, "apierr.no_game", id)
 		}
 		if !seatIs(st.White, c.tok.UserName) && !seatIs(st.Black, c.tok.UserName) {
-			return newError(http.StatusForbidden, codeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
+			return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
 		}
 		conn, err := s.cfg.Hub.JoinWith(r.Context(), id, c.chatter(r))
 		if err != nil {
@@ -986,7 +982,7 @@ func (s *Server) apiBotChatHistory(api string) func(http.ResponseWriter, *http.R
 			select {
 			case b, ok := <-conn.Out():
 				if !ok {
-					return writeJSON(w, http.StatusOK, lines)
+					return site.WriteJSON(w, http.StatusOK, lines)
 				}
 				var m struct {
 					Type     string          `json:"type"`
@@ -1001,9 +997,9 @@ func (s *Server) apiBotChatHistory(api string) func(http.ResponseWriter, *http.R
 				for _, cm := range m.Messages {
 					lines = append(lines, map[string]string{"user": cm.By, "text": cm.Text})
 				}
-				return writeJSON(w, http.StatusOK, lines)
+				return site.WriteJSON(w, http.StatusOK, lines)
 			case <-timeout:
-				return writeJSON(w, http.StatusOK, lines)
+				return site.WriteJSON(w, http.StatusOK, lines)
 			case <-r.Context().Done():
 				return nil
 			}
@@ -1024,7 +1020,7 @@ func (s *Server) botSeat(ctx context.Context, uid int64, name string, tc clock.T
 	if bot {
 		cat = cat.Bot()
 	}
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 	defer cancel()
 	if p, err := s.cfg.Bots.Perf(ctx, uid, cat); err == nil {
 		seat.Rating = p.Int()
@@ -1052,7 +1048,7 @@ func (s *Server) startBotGame(ctx context.Context, spec live.Spec, source string
 
 // errNoUser is the refusal of a challenge to a name nobody has.
 func errNoUser(name string) error {
-	return newError(http.StatusNotFound, live.CodeNotFound, "apierr.bot.no_user", excerpt(name))
+	return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_user", excerpt(name))
 }
 
 // ---- event fan-out ----
@@ -1284,7 +1280,7 @@ func (cs *challenges) take(id string, check func(*challenge) error) (*challenge,
 	cs.sweepLocked()
 	c, ok := cs.m[id]
 	if !ok {
-		return nil, newError(http.StatusNotFound, live.CodeNotFound, "apierr.bot.no_challenge", excerpt(id))
+		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_challenge", excerpt(id))
 	}
 	if err := check(c); err != nil {
 		return nil, err
@@ -1323,11 +1319,11 @@ func challengeForm(r *http.Request) (clock.TimeControl, bool, string, toguz.Rule
 		limit, e1 := strconv.Atoi(r.FormValue("clock.limit"))
 		inc, e2 := strconv.Atoi(cmp.Or(r.FormValue("clock.increment"), "0"))
 		if e1 != nil || e2 != nil || limit < 0 || inc < 0 || limit > 3*3600 || inc > 180 {
-			return tc, false, "", toguz.Rules{}, badRequest(live.CodeBadTC, "apierr.bot.bad_clock")
+			return tc, false, "", toguz.Rules{}, apierr.BadRequest(apierr.CodeBadTC, "apierr.bot.bad_clock")
 		}
 		tc = clock.TimeControl{Base: time.Duration(limit) * time.Second, Increment: time.Duration(inc) * time.Second}
 		if err = tc.Validate(); err != nil {
-			err = badRequest(live.CodeBadTC, "apierr.bad_tc", tc.String()).withDetail(err)
+			err = apierr.BadRequest(apierr.CodeBadTC, "apierr.bad_tc", tc.String()).WithDetail(err)
 		}
 	case r.FormValue("days") != "":
 		tc, err = parseTC(r.FormValue("days") + "d")
@@ -1338,10 +1334,10 @@ func challengeForm(r *http.Request) (clock.TimeControl, bool, string, toguz.Rule
 	rated, _ := strconv.ParseBool(cmp.Or(r.FormValue("rated"), "false"))
 	color := cmp.Or(r.FormValue("color"), "random")
 	if color != "white" && color != "black" && color != "random" {
-		return tc, false, "", toguz.Rules{}, badRequest(live.CodeBadRequest, "apierr.bad_color", excerpt(color))
+		return tc, false, "", toguz.Rules{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_color", excerpt(color))
 	}
 	if rated && tc.Kind() == clock.Unlimited {
-		return tc, false, "", toguz.Rules{}, badRequest(live.CodeBadTC, "err.bad_tc").withDetail(errors.New("rated games need a clock"))
+		return tc, false, "", toguz.Rules{}, apierr.BadRequest(apierr.CodeBadTC, "err.bad_tc").WithDetail(errors.New("rated games need a clock"))
 	}
 	rules, err := parseRuleset(cmp.Or(r.FormValue("ruleset"), r.FormValue("variant")))
 	return tc, rated, color, rules, err
@@ -1355,13 +1351,13 @@ func (s *Server) apiChallenge(w http.ResponseWriter, r *http.Request) error {
 	}
 	name := r.PathValue("name")
 	if strings.EqualFold(name, c.tok.UserName) {
-		return badRequest(live.CodeBadRequest, "apierr.bot.challenge_self")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.challenge_self")
 	}
 	tc, rated, color, rules, err := challengeForm(r)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	u, err := s.cfg.Bots.UserByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
@@ -1378,12 +1374,12 @@ func (s *Server) apiChallenge(w http.ResponseWriter, r *http.Request) error {
 	ok, gone := s.bot.chals.add(ch)
 	s.tellExpired(gone)
 	if !ok {
-		return newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.bot.challenges", s.bot.limits.Challenges)
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.challenges", s.bot.limits.Challenges)
 	}
 	ev := challengeEvent{Type: "challenge", Challenge: ch.json()}
 	s.bot.events.send(ch.To.ID, ev)
 	s.bot.events.send(ch.By.ID, ev)
-	return writeJSON(w, http.StatusOK, ch.json())
+	return site.WriteJSON(w, http.StatusOK, ch.json())
 }
 
 // tellExpired tells both sides of each expired challenge that it is gone.
@@ -1410,7 +1406,7 @@ func (s *Server) apiChallenges(w http.ResponseWriter, r *http.Request) error {
 			out = append(out, ch.json())
 		}
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"in": in, "out": out})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"in": in, "out": out})
 }
 
 // apiChallengeAnswer is POST /api/challenge/{id}/{accept,decline,cancel}:
@@ -1430,7 +1426,7 @@ func (s *Server) apiChallengeAnswer(what string) func(http.ResponseWriter, *http
 			}
 			if mine != c.tok.UserID {
 				// As lichess: another's challenge is not found.
-				return newError(http.StatusNotFound, live.CodeNotFound, "apierr.bot.no_challenge", excerpt(id))
+				return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_challenge", excerpt(id))
 			}
 			return nil
 		})
@@ -1462,6 +1458,6 @@ func (s *Server) apiChallengeAnswer(what string) func(http.ResponseWriter, *http
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, map[string]any{"ok": true, "gameId": gid})
+		return site.WriteJSON(w, http.StatusOK, map[string]any{"ok": true, "gameId": gid})
 	}
 }

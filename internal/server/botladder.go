@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -81,7 +83,7 @@ func (s *Server) ladderGames(bots map[string]bool, tc clock.TimeControl) []live.
 // pairLadder pairs the idle connected ladder bots at random, within the
 // bound of games at once, and returns the games it started.
 func (s *Server) pairLadder(ctx context.Context, cfg LadderConfig) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 	defer cancel()
 	bots, err := s.cfg.Bots.Bots(ctx, true, cfg.Bots)
 	if err != nil {
@@ -135,7 +137,7 @@ func (s *Server) pageBots(w http.ResponseWriter, r *http.Request) error {
 	var rows []botRow
 	names := map[string]bool{}
 	if s.cfg.Bots != nil {
-		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 		defer cancel()
 		bots, err := s.cfg.Bots.Bots(ctx, false, 200)
 		if err != nil {
@@ -162,7 +164,7 @@ func (s *Server) pageBots(w http.ResponseWriter, r *http.Request) error {
 	for _, c := range rating.BotCategories {
 		cats = append(cats, c.String())
 	}
-	return s.render(w, http.StatusOK, "bots", s.page(r, "bots.title", struct {
+	return s.Render(w, http.StatusOK, "bots", s.Page(r, "bots.title", struct {
 		Bots       []botRow
 		Games      []live.LiveGame
 		Categories []string
@@ -198,13 +200,13 @@ func (s *Server) pageCreateToken(w http.ResponseWriter, r *http.Request) error {
 		return redirect(w, r, "/login")
 	}
 	if err := r.ParseForm(); err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.form_unreadable")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
 	t, _, err := s.createToken(r.Context(), a, r.PostFormValue("description"), r.PostForm["scope"])
 	sec := settingsTokens{}
 	if err != nil {
-		ae := s.asAPIError(r, err)
-		sec.Error = s.message(r, ae)
+		ae := s.AsError(r, err)
+		sec.Error = s.Message(r, ae)
 	}
 	sec.New = t
 	return s.renderSettings(w, r, a, sec)

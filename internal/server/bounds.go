@@ -15,7 +15,9 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // The bounds of the server against abusive clients (docs/api.md, issue 15):
@@ -31,7 +33,7 @@ var ErrBusy = errors.New("the server is busy checking passwords; try again in a 
 const busyRetryAfter = time.Second
 
 // maxImportBody is the body limit of the import route, the one route that
-// takes more than maxBody: a record file and the form around it.
+// takes more than site.MaxBody: a record file and the form around it.
 const maxImportBody = maxImport + 64<<10
 
 // bodyLimit is the largest body the route of r reads.
@@ -39,7 +41,7 @@ func bodyLimit(r *http.Request) int64 {
 	if r.URL.Path == "/import" || isBroadcastUpload(r.URL.Path) {
 		return maxImportBody
 	}
-	return maxBody
+	return site.MaxBody
 }
 
 // formType is the media type of the HTML form r carries, which the
@@ -105,7 +107,7 @@ func (s *Server) parseForm(w http.ResponseWriter, r *http.Request) bool {
 			s.tooLarge(w, r, bodyLimit(r))
 			return false
 		}
-		s.writeError(w, r, badRequest("bad_request", "apierr.form_unreadable").withDetail(err))
+		s.writeError(w, r, apierr.BadRequest("bad_request", "apierr.form_unreadable").WithDetail(err))
 		return false
 	}
 	return true
@@ -117,11 +119,11 @@ func (s *Server) tooLarge(w http.ResponseWriter, r *http.Request, limit int64) {
 		s.log.Warn("request body too large", "path", r.URL.Path, "limit", limit, "ip", auth.ClientIP(r),
 			"refused_total", s.bound.tooLarge.Load())
 	})
-	s.writeError(w, r, newError(http.StatusRequestEntityTooLarge, codeTooLarge, "apierr.too_large", limit>>10))
+	s.writeError(w, r, apierr.New(http.StatusRequestEntityTooLarge, apierr.CodeTooLarge, "apierr.too_large", limit>>10))
 }
 
 // writeError answers e as JSON under /api/ and as the error page elsewhere.
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		s.writeJSONError(w, r, e)
 		return
@@ -131,10 +133,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *apiError)
 
 // setBoundHeaders tells the client when to come back from a 503 busy, and
 // ends the connection after a 413 rather than read the rest of its body.
-func setBoundHeaders(w http.ResponseWriter, e *apiError) {
+func setBoundHeaders(w http.ResponseWriter, e *apierr.Error) {
 	switch e.Status {
 	case http.StatusServiceUnavailable:
-		if e.Code == codeBusy {
+		if e.Code == apierr.CodeBusy {
 			w.Header().Set("Retry-After", strconv.Itoa(int(busyRetryAfter/time.Second)))
 		}
 	case http.StatusRequestEntityTooLarge:

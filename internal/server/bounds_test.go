@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // The tests of the bounds against abusive clients (issue 15), each an
@@ -419,7 +420,7 @@ func TestHugeBodies(t *testing.T) {
 			// body before it closes the connection. The count is the
 			// listener's, so the drain of the case before may fall in it
 			// too: allow 1 MiB, still 200 times less than the body.
-			limit := int64(maxBody)
+			limit := int64(site.MaxBody)
 			if tt.path == "/import" {
 				limit = maxImportBody
 			}

@@ -16,8 +16,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
 	"github.com/toguz/toguz/svg"
@@ -98,7 +99,7 @@ func (f *broadcastFeed) subscribe(id int64, addr string) (chan struct{}, error) 
 		f.subs, f.byAddr, f.state = map[int64]map[chan struct{}]struct{}{}, map[string]int{}, map[int64]*feedState{}
 	}
 	if len(f.subs[id]) >= maxBroadcastViewers || f.byAddr[addr] >= maxBroadcastViewersPerAddr {
-		return nil, newError(http.StatusTooManyRequests, live.CodeTooManySpectators, "apierr.broadcast_viewers")
+		return nil, apierr.New(http.StatusTooManyRequests, apierr.CodeTooManySpectators, "apierr.broadcast_viewers")
 	}
 	if f.subs[id] == nil {
 		f.subs[id] = map[chan struct{}]struct{}{}
@@ -231,7 +232,7 @@ type bcView struct {
 
 func (s *Server) broadcasts() (Broadcasts, error) {
 	if s.cfg.Broadcasts == nil {
-		return nil, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_broadcasts")
+		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_broadcasts")
 	}
 	return s.cfg.Broadcasts, nil
 }
@@ -244,17 +245,17 @@ func (s *Server) loadBroadcast(r *http.Request) (*store.Broadcast, error) {
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		return nil, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_broadcast")
+		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_broadcast")
 	}
 	b, gen := s.bcFeed.cached(id)
 	if b != nil {
 		return b, nil
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	b, err = bs.LoadBroadcast(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_broadcast")
+		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_broadcast")
 	}
 	if err == nil {
 		s.bcFeed.keep(b, gen)
@@ -263,7 +264,7 @@ func (s *Server) loadBroadcast(r *http.Request) (*store.Broadcast, error) {
 }
 
 // view builds the view of round (0: the last round with games) of b.
-func (s *Server) broadcastView(b *store.Broadcast, round int, who Identity) (bcView, error) {
+func (s *Server) broadcastView(b *store.Broadcast, round int, who site.Identity) (bcView, error) {
 	v := bcView{ID: b.ID, Name: b.Name, Owner: b.OwnerName, Ruleset: b.Ruleset, Rounds: b.Rounds, Round: round,
 		Mine: who.Account.ID != 0 && who.Account.ID == b.OwnerID, Games: []bcGame{}, Standings: []bcStanding{}}
 	for i := 1; i <= b.Rounds; i++ {
@@ -425,13 +426,13 @@ func appendSheet(rules toguz.Rules, g store.BroadcastGame, text string, whole bo
 	if whole {
 		for i, p := range g.Plies {
 			if i >= len(words) || words[i] != p {
-				return nil, badRequest(live.CodeBadRequest, "apierr.broadcast_sheet_differs", i+1, p)
+				return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_sheet_differs", i+1, p)
 			}
 		}
 		words = words[len(g.Plies):]
 	}
 	if len(g.Plies)+len(words) > maxBroadcastPlies {
-		return nil, badRequest(live.CodeBadRequest, "apierr.broadcast_plies", maxBroadcastPlies)
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_plies", maxBroadcastPlies)
 	}
 	p, _, err := replaySheet(rules, g.Plies)
 	if err != nil {
@@ -465,7 +466,7 @@ func plyError(n int, w string, err error) error {
 	case errors.Is(err, toguz.ErrSyntax):
 		msg, cause = strings.TrimPrefix(err.Error(), toguz.ErrSyntax.Error()+": "), toguz.ErrSyntax
 	}
-	return rulesError(http.StatusBadRequest, live.CodeIllegalMove, &toguz.ParseError{Ply: n, Msg: msg, Err: cause})
+	return rulesError(http.StatusBadRequest, apierr.CodeIllegalMove, &toguz.ParseError{Ply: n, Msg: msg, Err: cause})
 }
 
 // gameResult reads a result the broadcaster chose: "", 1-0, 0-1 or
@@ -475,14 +476,14 @@ func gameResult(s string) (string, error) {
 	case "", "1-0", "0-1", "1/2-1/2":
 		return s, nil
 	}
-	return "", badRequest(live.CodeBadRequest, "apierr.broadcast_result", excerpt(s))
+	return "", apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_result", excerpt(s))
 }
 
 // enterPlies appends the plies of text (and the result) to game gid of b.
 func (s *Server) enterPlies(ctx context.Context, b *store.Broadcast, gid int64, text string, whole bool, result string) error {
 	i := slices.IndexFunc(b.Games, func(g store.BroadcastGame) bool { return g.ID == gid })
 	if i < 0 {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_broadcast_game")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_broadcast_game")
 	}
 	g := b.Games[i]
 	rules, err := toguz.ParseRules(b.Ruleset)
@@ -509,7 +510,7 @@ func (s *Server) enterPlies(ctx context.Context, b *store.Broadcast, gid int64, 
 	}
 	err = s.cfg.Broadcasts.AppendBroadcastPlies(ctx, b.ID, gid, len(g.Plies), plies, res)
 	if errors.Is(err, store.ErrConflict) {
-		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.broadcast_stale")
+		return apierr.New(http.StatusConflict, apierr.CodeBadRequest, "apierr.broadcast_stale")
 	}
 	if err == nil {
 		s.bcFeed.publish(b.ID)
@@ -520,10 +521,10 @@ func (s *Server) enterPlies(ctx context.Context, b *store.Broadcast, gid int64, 
 // addBroadcastGame adds a board of round to b.
 func (s *Server) addBroadcastGame(ctx context.Context, b *store.Broadcast, round, board int, white, black string) error {
 	if round < 1 || round > b.Rounds {
-		return badRequest(live.CodeBadRequest, "apierr.broadcast_round", b.Rounds)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_round", b.Rounds)
 	}
 	if board < 1 || board > maxBroadcastGames {
-		return badRequest(live.CodeBadRequest, "apierr.broadcast_board", maxBroadcastGames)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_board", maxBroadcastGames)
 	}
 	white, black = strings.TrimSpace(white), strings.TrimSpace(black)
 	if err := playerName(white); err != nil {
@@ -534,7 +535,7 @@ func (s *Server) addBroadcastGame(ctx context.Context, b *store.Broadcast, round
 	}
 	_, err := s.cfg.Broadcasts.AddBroadcastGame(ctx, b.ID, store.BroadcastGame{Round: round, Board: board, White: white, Black: black})
 	if errors.Is(err, store.ErrConflict) {
-		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.broadcast_board_taken", board)
+		return apierr.New(http.StatusConflict, apierr.CodeBadRequest, "apierr.broadcast_board_taken", board)
 	}
 	if err == nil {
 		s.bcFeed.publish(b.ID)
@@ -544,7 +545,7 @@ func (s *Server) addBroadcastGame(ctx context.Context, b *store.Broadcast, round
 
 func playerName(n string) error {
 	if n == "" || len(n) > maxBroadcastPlayer || !utf8.ValidString(n) {
-		return badRequest(live.CodeBadRequest, "apierr.broadcast_player", maxBroadcastPlayer)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_player", maxBroadcastPlayer)
 	}
 	return nil
 }
@@ -556,7 +557,7 @@ func playerName(n string) error {
 // White and Black tags name, else on the boards in the order of the file.
 func (s *Server) uploadRound(ctx context.Context, b *store.Broadcast, r int, trf, records string) error {
 	if r < 1 || r > b.Rounds {
-		return badRequest(live.CodeBadRequest, "apierr.broadcast_round", b.Rounds)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_round", b.Rounds)
 	}
 	rules, err := toguz.ParseRules(b.Ruleset)
 	if err != nil {
@@ -564,10 +565,10 @@ func (s *Server) uploadRound(ctx context.Context, b *store.Broadcast, r int, trf
 	}
 	e, err := tournament.ReadTRF(strings.NewReader(trf))
 	if err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.broadcast_trf").withDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_trf").WithDetail(err)
 	}
 	if r > e.Rounds {
-		return badRequest(live.CodeBadRequest, "apierr.broadcast_trf_round", r)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_trf_round", r)
 	}
 	pairs := e.Pairs(r)
 	var games []store.BroadcastGame
@@ -580,18 +581,18 @@ func (s *Server) uploadRound(ctx context.Context, b *store.Broadcast, r int, trf
 		games = append(games, g)
 	}
 	if len(games) == 0 {
-		return badRequest(live.CodeBadRequest, "apierr.broadcast_trf_round", r)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_trf_round", r)
 	}
 	if len(games) > maxBroadcastGames {
-		return badRequest(live.CodeBadRequest, "apierr.broadcast_games", maxBroadcastGames)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_games", maxBroadcastGames)
 	}
 	if strings.TrimSpace(records) != "" {
 		recs, err := toguz.ParseGames("records", []byte(records), 0)
 		if err != nil {
-			return rulesError(http.StatusBadRequest, live.CodeBadRequest, err)
+			return rulesError(http.StatusBadRequest, apierr.CodeBadRequest, err)
 		}
 		if len(recs) > maxImportGames {
-			return badRequest(live.CodeBadRequest, "apierr.broadcast_games", maxImportGames)
+			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_games", maxImportGames)
 		}
 		for i, rec := range recs {
 			k := slices.IndexFunc(games, func(g store.BroadcastGame) bool {
@@ -601,11 +602,11 @@ func (s *Server) uploadRound(ctx context.Context, b *store.Broadcast, r int, trf
 				k = i
 			}
 			if k < 0 {
-				return badRequest(live.CodeBadRequest, "apierr.broadcast_record_board", i+1, excerpt(rec.Tag("White")), excerpt(rec.Tag("Black")))
+				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_record_board", i+1, excerpt(rec.Tag("White")), excerpt(rec.Tag("Black")))
 			}
 			plies, err := sheetOf(rules, rec)
 			if err != nil {
-				return rulesError(http.StatusBadRequest, live.CodeBadRequest, fmt.Errorf("game %d: %w", i+1, err))
+				return rulesError(http.StatusBadRequest, apierr.CodeBadRequest, fmt.Errorf("game %d: %w", i+1, err))
 			}
 			games[k].Plies = plies
 			if games[k].Result == "" && rec.Result != toguz.NoResult {
@@ -659,7 +660,7 @@ func trfResult(c tournament.Code) string {
 // ---- handlers ----
 
 type broadcastsData struct {
-	formChoices
+	site.FormChoices
 	List      []store.Broadcast
 	CanCreate bool
 	MaxRounds int
@@ -671,49 +672,49 @@ func (s *Server) pageBroadcasts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	list, err := bs.Broadcasts(ctx, maxBroadcastsListed)
 	if err != nil {
 		return err
 	}
-	id := s.identity(r)
-	d := broadcastsData{formChoices: s.choices(s.lang(r), "", false), List: list, CanCreate: id.Account.ID != 0, MaxRounds: maxBroadcastRounds}
-	return s.render(w, http.StatusOK, "broadcasts", s.page(r, "broadcast.list_title", d))
+	id := s.Identity(r)
+	d := broadcastsData{FormChoices: s.Choices(s.Lang(r), "", false), List: list, CanCreate: id.Account.ID != 0, MaxRounds: maxBroadcastRounds}
+	return s.Render(w, http.StatusOK, "broadcasts", s.Page(r, "broadcast.list_title", d))
 }
 
 // createBroadcast makes a broadcast of account who.
-func (s *Server) createBroadcast(ctx context.Context, who Identity, name, ruleset string, rounds int) (int64, error) {
+func (s *Server) createBroadcast(ctx context.Context, who site.Identity, name, ruleset string, rounds int) (int64, error) {
 	bs, err := s.broadcasts()
 	if err != nil {
 		return 0, err
 	}
 	if who.Account.ID == 0 {
-		return 0, newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.broadcast_account")
+		return 0, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.broadcast_account")
 	}
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > maxBroadcastName || !utf8.ValidString(name) {
-		return 0, badRequest(live.CodeBadRequest, "apierr.broadcast_name", maxBroadcastName)
+		return 0, apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_name", maxBroadcastName)
 	}
 	rules, err := parseRuleset(ruleset)
 	if err != nil {
 		return 0, err
 	}
 	if rounds < 1 || rounds > maxBroadcastRounds {
-		return 0, badRequest(live.CodeBadRequest, "apierr.broadcast_rounds", maxBroadcastRounds)
+		return 0, apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_rounds", maxBroadcastRounds)
 	}
 	id, err := bs.CreateBroadcast(ctx, store.Broadcast{OwnerID: who.Account.ID, Name: name, Ruleset: rules.String(), Rounds: rounds}, maxBroadcastsPerAccount)
 	if errors.Is(err, store.ErrLimit) {
-		return 0, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.broadcast_many", maxBroadcastsPerAccount)
+		return 0, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.broadcast_many", maxBroadcastsPerAccount)
 	}
 	return id, err
 }
 
 func (s *Server) pageCreateBroadcast(w http.ResponseWriter, r *http.Request) error {
 	rounds, _ := strconv.Atoi(r.FormValue("rounds"))
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	id, err := s.createBroadcast(ctx, s.identity(r), r.FormValue("name"), r.FormValue("ruleset"), rounds)
+	id, err := s.createBroadcast(ctx, s.Identity(r), r.FormValue("name"), r.FormValue("ruleset"), rounds)
 	if err != nil {
 		return err
 	}
@@ -728,16 +729,16 @@ type createBroadcastRequest struct {
 
 func (s *Server) apiCreateBroadcast(w http.ResponseWriter, r *http.Request) error {
 	var req createBroadcastRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	id, err := s.createBroadcast(ctx, s.identity(r), req.Name, req.Ruleset, req.Rounds)
+	id, err := s.createBroadcast(ctx, s.Identity(r), req.Name, req.Ruleset, req.Rounds)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, map[string]any{"id": id})
+	return site.WriteJSON(w, http.StatusCreated, map[string]any{"id": id})
 }
 
 // roundOf reads ?round= (0 when absent or wrong: the last round).
@@ -751,11 +752,11 @@ func (s *Server) pageBroadcast(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.broadcastView(b, roundOf(r), s.identity(r))
+	v, err := s.broadcastView(b, roundOf(r), s.Identity(r))
 	if err != nil {
 		return err
 	}
-	return s.render(w, http.StatusOK, "broadcast", s.page(r, "broadcast.title", v, b.Name))
+	return s.Render(w, http.StatusOK, "broadcast", s.Page(r, "broadcast.title", v, b.Name))
 }
 
 func (s *Server) apiBroadcast(w http.ResponseWriter, r *http.Request) error {
@@ -763,11 +764,11 @@ func (s *Server) apiBroadcast(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.broadcastView(b, roundOf(r), s.identity(r))
+	v, err := s.broadcastView(b, roundOf(r), s.Identity(r))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, v)
+	return site.WriteJSON(w, http.StatusOK, v)
 }
 
 // ownBroadcast loads broadcast {id} for its broadcaster, 403 for others.
@@ -776,8 +777,8 @@ func (s *Server) ownBroadcast(r *http.Request) (*store.Broadcast, error) {
 	if err != nil {
 		return nil, err
 	}
-	if id := s.identity(r); id.Account.ID == 0 || id.Account.ID != b.OwnerID {
-		return nil, newError(http.StatusForbidden, live.CodeForbidden, "apierr.broadcast_not_yours")
+	if id := s.Identity(r); id.Account.ID == 0 || id.Account.ID != b.OwnerID {
+		return nil, apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.broadcast_not_yours")
 	}
 	return b, nil
 }
@@ -793,22 +794,22 @@ func (s *Server) pageBroadcastEntry(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) renderEntry(w http.ResponseWriter, r *http.Request, b *store.Broadcast, round, status int, fail error, game int64, paste string) error {
-	v, err := s.broadcastView(b, round, s.identity(r))
+	v, err := s.broadcastView(b, round, s.Identity(r))
 	if err != nil {
 		return err
 	}
 	if fail != nil {
-		e := s.asAPIError(r, fail)
-		status, v.Error, v.ErrorGame, v.Paste = e.Status, s.message(r, e), game, paste
+		e := s.AsError(r, fail)
+		status, v.Error, v.ErrorGame, v.Paste = e.Status, s.Message(r, e), game, paste
 		if e.Detail != "" {
 			v.Error += " — " + e.Detail
 		}
 	}
-	return s.render(w, status, "broadcast_entry", s.page(r, "broadcast.entry_title", v, b.Name))
+	return s.Render(w, status, "broadcast_entry", s.Page(r, "broadcast.entry_title", v, b.Name))
 }
 
 // entryForm runs a change of the entry form and shows the form again,
-// with the error of the change if it failed (a live.Error or apiError;
+// with the error of the change if it failed (a live.Error or apierr.Error;
 // anything else is the server's).
 func (s *Server) entryForm(w http.ResponseWriter, r *http.Request, change func(ctx context.Context, b *store.Broadcast, round int) (game int64, paste string, err error)) error {
 	b, err := s.ownBroadcast(r)
@@ -816,10 +817,10 @@ func (s *Server) entryForm(w http.ResponseWriter, r *http.Request, change func(c
 		return err
 	}
 	round, _ := strconv.Atoi(r.FormValue("round"))
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	game, paste, err := change(ctx, b, round)
-	var ae *apiError
+	var ae *apierr.Error
 	if err != nil && !errors.As(err, &ae) {
 		return err
 	}
@@ -884,7 +885,7 @@ type pliesRequest struct {
 // /api/broadcasts/{id}/games/{game}/plies.
 func (s *Server) apiBroadcastPlies(w http.ResponseWriter, r *http.Request) error {
 	var req pliesRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	b, err := s.ownBroadcast(r)
@@ -892,12 +893,12 @@ func (s *Server) apiBroadcastPlies(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	gid, _ := strconv.ParseInt(r.PathValue("game"), 10, 64)
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	if err := s.enterPlies(ctx, b, gid, req.Plies, req.Whole, req.Result); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"ok": true})
 }
 
 type addGameRequest struct {
@@ -909,19 +910,19 @@ type addGameRequest struct {
 
 func (s *Server) apiBroadcastAddGame(w http.ResponseWriter, r *http.Request) error {
 	var req addGameRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	b, err := s.ownBroadcast(r)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	if err := s.addBroadcastGame(ctx, b, req.Round, req.Board, req.White, req.Black); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, map[string]any{"ok": true})
+	return site.WriteJSON(w, http.StatusCreated, map[string]any{"ok": true})
 }
 
 // broadcastEvents is the viewers' stream of a broadcast: an event "change"
@@ -981,7 +982,7 @@ func (s *Server) broadcastBoard(w http.ResponseWriter, r *http.Request) error {
 	gid, _ := strconv.ParseInt(name, 10, 64)
 	i := slices.IndexFunc(b.Games, func(g store.BroadcastGame) bool { return g.ID == gid })
 	if i < 0 {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_broadcast_game")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_broadcast_game")
 	}
 	rules, err := toguz.ParseRules(b.Ruleset)
 	if err != nil {
@@ -996,7 +997,7 @@ func (s *Server) drawBoard(w http.ResponseWriter, r *http.Request, rules toguz.R
 	if err != nil {
 		return err
 	}
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	opt := svg.Options{White: white, Black: black, Labels: &svg.Labels{White: s.cat.T(lang, "game.white"), Black: s.cat.T(lang, "game.black"),
 		Kazan: s.cat.T(lang, "learn.diagram.kazan"), ToMove: s.cat.T(lang, "learn.diagram.tomove")}}
 	if n := len(moves); n > 0 {

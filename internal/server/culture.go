@@ -8,8 +8,8 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/abacus"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/i18n"
-	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/svg"
 )
 
@@ -254,11 +254,11 @@ type holeRow struct {
 }
 
 func (s *Server) pageRules(w http.ResponseWriter, r *http.Request) error {
-	return s.render(w, http.StatusOK, "rules", s.page(r, "learn.rules.title", learnData{Sections: s.localize(s.lang(r), rulesSections), Sources: learnSources}))
+	return s.Render(w, http.StatusOK, "rules", s.Page(r, "learn.rules.title", learnData{Sections: s.localize(s.Lang(r), rulesSections), Sources: learnSources}))
 }
 
 func (s *Server) pageHistory(w http.ResponseWriter, r *http.Request) error {
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	d := learnData{Sections: s.localize(lang, historySections), Sources: learnSources}
 	kk, ky := i18n.Holes("kk"), i18n.Holes("ky")
 	if lang == "kk-Latn" {
@@ -268,7 +268,7 @@ func (s *Server) pageHistory(w http.ResponseWriter, r *http.Request) error {
 	for i := range 9 {
 		d.Holes = append(d.Holes, holeRow{i + 1, kk[i].Name, ky[i].Name, gloss[i].Gloss})
 	}
-	return s.render(w, http.StatusOK, "history", s.page(r, "learn.history.title", d))
+	return s.Render(w, http.StatusOK, "history", s.Page(r, "learn.history.title", d))
 }
 
 // learnDiagrams are the drawings of the pages, each a position and what to
@@ -347,7 +347,7 @@ func (s *Server) learnDiagram(w http.ResponseWriter, r *http.Request) {
 	}
 	p, opt, err := f()
 	if err == nil {
-		lang := s.lang(r)
+		lang := s.Lang(r)
 		opt.Labels = &svg.Labels{White: s.cat.T(lang, "game.white"), Black: s.cat.T(lang, "game.black"),
 			Kazan: s.cat.T(lang, "learn.diagram.kazan"), ToMove: s.cat.T(lang, "learn.diagram.tomove")}
 		if name == "start" {
@@ -421,7 +421,7 @@ type keyHole struct {
 
 func (s *Server) pageKey(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	d := keyData{Base: 8, A: "347", B: "56", Op: "add", Ops: keyOps, Sections: s.localize(lang, keySections), Sources: learnSources[:1], MaxDigits: maxKeyDigits}
 	for b := abacus.MinBase; b <= abacus.MaxBase; b++ {
 		d.Bases = append(d.Bases, b)
@@ -436,19 +436,19 @@ func (s *Server) pageKey(w http.ResponseWriter, r *http.Request) error {
 	d.A, d.B = clip(d.A, 4*maxKeyDigits), clip(d.B, 4*maxKeyDigits)
 	status := http.StatusOK
 	if err != nil {
-		e := s.asAPIError(r, err)
-		d.Error, status = s.message(r, e), e.Status
+		e := s.AsError(r, err)
+		d.Error, status = s.Message(r, e), e.Status
 	} else {
 		d.Calc = s.drawKey(lang, c)
 	}
-	return s.render(w, status, "key", s.page(r, "key.title", d))
+	return s.Render(w, status, "key", s.Page(r, "key.title", d))
 }
 
 // keyCompute parses the form and calculates, every error one of the
 // catalog's.
 func keyCompute(base int, a, opName, b string) (*abacus.Calc, error) {
 	if base < abacus.MinBase || base > abacus.MaxBase {
-		return nil, badRequest(live.CodeBadRequest, "apierr.key.base")
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.base")
 	}
 	var op abacus.Op
 	for _, o := range keyOps {
@@ -457,27 +457,27 @@ func keyCompute(base int, a, opName, b string) (*abacus.Calc, error) {
 		}
 	}
 	if op == 0 {
-		return nil, badRequest(live.CodeBadRequest, "apierr.key.op")
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.op")
 	}
 	var nums [2]abacus.Number
 	for i, s := range []string{a, b} {
 		if len(strings.TrimLeft(s, "0")) > maxKeyDigits {
-			return nil, badRequest(live.CodeBadRequest, "apierr.key.too_long", maxKeyDigits, abacus.MaxBoards)
+			return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.too_long", maxKeyDigits, abacus.MaxBoards)
 		}
 		n, err := abacus.Parse(s, base)
 		if err != nil || s == "" {
-			return nil, badRequest(live.CodeBadRequest, "apierr.key.digit", truncate(s, 20), base, base-1)
+			return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.digit", truncate(s, 20), base, base-1)
 		}
 		nums[i] = n
 	}
 	c, err := abacus.Compute(base, nums[0], op, nums[1])
 	switch {
 	case errors.Is(err, abacus.ErrNegative):
-		return nil, badRequest(live.CodeBadRequest, "apierr.key.negative")
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.negative")
 	case errors.Is(err, abacus.ErrZero):
-		return nil, badRequest(live.CodeBadRequest, "apierr.key.zero")
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.zero")
 	case err != nil:
-		return nil, badRequest(live.CodeBadRequest, "apierr.key.too_long", maxKeyDigits, abacus.MaxBoards)
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.too_long", maxKeyDigits, abacus.MaxBoards)
 	}
 	return c, nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"testing"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -21,8 +22,8 @@ func TestEngineGamesBound(t *testing.T) {
 			t.Fatalf("game %d: %d %v", i+1, code, m)
 		}
 	}
-	if code, m := create(tok); code != 429 || m["error"].(map[string]any)["code"] != string(live.CodeTooManyEngineGames) {
-		t.Fatalf("one game too many: %d %v, want 429 %s", code, m, live.CodeTooManyEngineGames)
+	if code, m := create(tok); code != 429 || m["error"].(map[string]any)["code"] != string(apierr.CodeTooManyEngineGames) {
+		t.Fatalf("one game too many: %d %v, want 429 %s", code, m, apierr.CodeTooManyEngineGames)
 	}
 	if n := s.hub.EngineGamesRefused(); n != 1 {
 		t.Fatalf("%d engine games counted as refused, want 1", n)

@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/engineweb"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/tablebase"
 	"golang.org/x/time/rate"
 )
@@ -30,7 +32,7 @@ type playRequest struct {
 
 // positionError turns an engineweb error into the API's: a bad ruleset,
 // FEN or move with the rules library's words.
-func positionError(code live.Code, err error) error {
+func positionError(code apierr.Code, err error) error {
 	if errors.Is(err, engineweb.ErrBadRequest) {
 		return rulesError(http.StatusBadRequest, code, err)
 	}
@@ -45,18 +47,18 @@ func readPosition(q engineweb.Position) (toguz.Position, int, error) {
 		return toguz.Position{}, 0, err
 	}
 	if len(q.FEN) > maxFEN {
-		return toguz.Position{}, 0, badRequest(live.CodeBadPosition, "apierr.fen_too_long", maxFEN)
+		return toguz.Position{}, 0, apierr.BadRequest(apierr.CodeBadPosition, "apierr.fen_too_long", maxFEN)
 	}
 	p, full, err := q.Parse()
 	if err != nil {
-		return p, 0, positionError(live.CodeBadPosition, err)
+		return p, 0, positionError(apierr.CodeBadPosition, err)
 	}
 	return p, full, nil
 }
 
 func (s *Server) apiLegal(w http.ResponseWriter, r *http.Request) error {
 	var req engineweb.Position
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	if _, _, err := readPosition(req); err != nil {
@@ -64,14 +66,14 @@ func (s *Server) apiLegal(w http.ResponseWriter, r *http.Request) error {
 	}
 	l, err := engineweb.Legal(req)
 	if err != nil {
-		return positionError(live.CodeBadPosition, err)
+		return positionError(apierr.CodeBadPosition, err)
 	}
-	return writeJSON(w, http.StatusOK, l)
+	return site.WriteJSON(w, http.StatusOK, l)
 }
 
 func (s *Server) apiPlay(w http.ResponseWriter, r *http.Request) error {
 	var req playRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	if _, _, err := readPosition(req.Position); err != nil {
@@ -79,9 +81,9 @@ func (s *Server) apiPlay(w http.ResponseWriter, r *http.Request) error {
 	}
 	pl, err := engineweb.Play(req.Position, req.Move)
 	if err != nil {
-		return positionError(live.CodeIllegalMove, err)
+		return positionError(apierr.CodeIllegalMove, err)
 	}
-	return writeJSON(w, http.StatusOK, pl)
+	return site.WriteJSON(w, http.StatusOK, pl)
 }
 
 // The server's analysis (POST /api/analysis): the fallback of the
@@ -92,10 +94,7 @@ func (s *Server) apiPlay(w http.ResponseWriter, r *http.Request) error {
 // whose engines are not the live games'.
 
 // The analysis API's codes (docs/api.md, "Error codes").
-const (
-	codeGameInProgress live.Code = "game_in_progress" // 403: its analysis opens when it ends
-	codeAnalysisRate   live.Code = "analysis_rate_limited"
-)
+const ()
 
 // analysisBounds cap one analysis of the server: no request runs longer or
 // deeper, whatever it asks.
@@ -132,7 +131,7 @@ func newAnalysisLimiters(perMinute int) analysisLimiters {
 
 // allow counts one analysis of id at addr: false when either is over its
 // bound.
-func (a analysisLimiters) allow(id Identity, addr string) bool {
+func (a analysisLimiters) allow(id site.Identity, addr string) bool {
 	if id.Known() && !a.perUser.Allow(id.Seat().ID) {
 		return false
 	}
@@ -144,7 +143,7 @@ func (a analysisLimiters) allow(id Identity, addr string) bool {
 // the game ends. A spectator is not refused (lichess hides its
 // engine from spectators only in tournaments, which come later). An unknown
 // game is 404.
-func (s *Server) refuseLiveGame(r *http.Request, id Identity, gameID string) error {
+func (s *Server) refuseLiveGame(r *http.Request, id site.Identity, gameID string) error {
 	if gameID == "" {
 		return nil
 	}
@@ -161,7 +160,7 @@ func (s *Server) refuseLiveGame(r *http.Request, id Identity, gameID string) err
 	guest := id.Guest != ""
 	for _, seat := range []live.SeatJSON{st.White, st.Black} {
 		if seat.EngineLevel == 0 && seat.Name == id.Name() && seat.Guest == guest {
-			return newError(http.StatusForbidden, codeGameInProgress, "apierr.analysis_live_game")
+			return apierr.New(http.StatusForbidden, apierr.CodeGameInProgress, "apierr.analysis_live_game")
 		}
 	}
 	return nil
@@ -169,13 +168,13 @@ func (s *Server) refuseLiveGame(r *http.Request, id Identity, gameID string) err
 
 func (s *Server) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
 	var req analysisRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	if _, err := parseRuleset(req.Ruleset); err != nil {
 		return err
 	}
-	id := s.identity(r)
+	id := s.Identity(r)
 	if err := s.refuseLiveGame(r, id, req.Game); err != nil {
 		return err
 	}
@@ -184,14 +183,14 @@ func (s *Server) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if _, _, err := req.Limits(analysisBounds); err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.analysis_bad", engine.MaxMultiPV).withDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.analysis_bad", engine.MaxMultiPV).WithDetail(err)
 	}
 	if s.cfg.Analysis == nil {
-		return newError(http.StatusServiceUnavailable, codeBusy, "apierr.analysis_off")
+		return apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "apierr.analysis_off")
 	}
 	if !s.analyses.allow(id, auth.AddrKey(auth.ClientIP(r))) {
 		w.Header().Set("Retry-After", strconv.Itoa(60/max(s.analyses.perMinute, 1)+1))
-		return newError(http.StatusTooManyRequests, codeAnalysisRate, "apierr.analysis_rate", s.analyses.perMinute)
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeAnalysisRate, "apierr.analysis_rate", s.analyses.perMinute)
 	}
 	user := "addr:" + auth.AddrKey(auth.ClientIP(r))
 	if id.Known() {
@@ -204,7 +203,7 @@ func (s *Server) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
 	}
 	best, err := engineweb.Analyse(r.Context(), search, req.Request, analysisBounds, nil)
 	if errors.Is(err, engine.ErrAnalysisBusy) {
-		return newError(http.StatusServiceUnavailable, codeBusy, "apierr.analysis_busy")
+		return apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "apierr.analysis_busy")
 	}
 	if err != nil {
 		return err
@@ -212,7 +211,7 @@ func (s *Server) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
 	if s.cfg.Tablebase != nil {
 		best.Tablebase = probeTablebase(s.cfg.Tablebase, p)
 	}
-	return writeJSON(w, http.StatusOK, best)
+	return site.WriteJSON(w, http.StatusOK, best)
 }
 
 // Tablebase is the endgame tables POST /api/analysis probes and the
@@ -279,11 +278,11 @@ var offlineTexts = []string{"offline.your_move", "offline.thinking", "offline.ov
 // position of a game (its last by default), refused to its players while
 // it is played (fair play); ?fen= and ?ruleset= from any position.
 func (s *Server) pageOffline(w http.ResponseWriter, r *http.Request) error {
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	q := r.URL.Query()
 	d := offlineData{FEN: q.Get("fen"), Ruleset: q.Get("ruleset"), Texts: map[string]string{}, Outcomes: map[string]string{}}
 	if id := q.Get("game"); id != "" {
-		if err := s.refuseLiveGame(r, s.identity(r), id); err != nil {
+		if err := s.refuseLiveGame(r, s.Identity(r), id); err != nil {
 			return err
 		}
 		st, err := s.cfg.Hub.State(r.Context(), id)
@@ -312,7 +311,7 @@ func (s *Server) pageOffline(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := s.pages.NewPage(lang, s.cat.T(lang, "offline.title"), d)
 	p.Path = r.URL.RequestURI()
-	return s.render(w, http.StatusOK, "offline", p)
+	return s.Render(w, http.StatusOK, "offline", p)
 }
 
 // manifest serves the web app's manifest in the request's language.
@@ -320,5 +319,5 @@ func (s *Server) manifest(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/manifest+json")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Vary", "Cookie, Accept-Language")
-	json.NewEncoder(w).Encode(s.pages.Manifest(s.lang(r)))
+	json.NewEncoder(w).Encode(s.pages.Manifest(s.Lang(r)))
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/engineweb"
 )
 
@@ -93,7 +94,7 @@ func TestAnalysisAPI(t *testing.T) {
 	for _, tok := range []string{white, black} {
 		code, m := s.do("POST", "/api/analysis", tok, map[string]any{"game": id, "depth": 2})
 		e, _ := m["error"].(map[string]any)
-		if code != 403 || e == nil || e["code"] != string(codeGameInProgress) ||
+		if code != 403 || e == nil || e["code"] != string(apierr.CodeGameInProgress) ||
 			e["message"] != "This game is still being played, and you play in it: its analysis opens when it ends." {
 			t.Errorf("a player analyses his game in progress: %d %v", code, m)
 		}
@@ -129,7 +130,7 @@ func TestAnalysisRateLimit(t *testing.T) {
 	var m map[string]map[string]string
 	json.NewDecoder(resp.Body).Decode(&m)
 	resp.Body.Close()
-	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" || m["error"]["code"] != string(codeAnalysisRate) ||
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" || m["error"]["code"] != string(apierr.CodeAnalysisRate) ||
 		!strings.Contains(m["error"]["message"], "2 analyses") {
 		t.Errorf("third analysis: %d %v retry %q", resp.StatusCode, m, resp.Header.Get("Retry-After"))
 	}

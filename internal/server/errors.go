@@ -6,78 +6,16 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 )
 
-// apiError is an error with an HTTP status, an API code and a message in
-// the catalog (locales/*/errors.json), written in the language of the
-// request that gets it: the code is for programs, the message for people.
-type apiError struct {
-	Status int
-	Code   live.Code
-	Key    string // the message's catalog key
-	Args   []any  // its arguments; a msgArg is put in the request's language
-	// Detail is the English text of the error behind the message (the
-	// rules library's, the clock's, live's): the API's "detail" field,
-	// and the end of the message in English, so that nothing it says is
-	// lost there.
-	Detail string
-}
-
-func (e *apiError) Error() string {
-	s := string(e.Code) + ": " + e.Key
-	if e.Detail != "" {
-		s += ": " + e.Detail
-	}
-	return s
-}
-
-// newError returns the error of status and code with the message key.
-func newError(status int, code live.Code, key string, args ...any) *apiError {
-	return &apiError{Status: status, Code: code, Key: key, Args: args}
-}
-
-func badRequest(code live.Code, key string, args ...any) *apiError {
-	return newError(http.StatusBadRequest, code, key, args...)
-}
-
-// withDetail returns e with the English text of err as its detail.
-func (e *apiError) withDetail(err error) *apiError {
-	if err != nil {
-		e.Detail = err.Error()
-	}
-	return e
-}
-
-// msgArg is an argument of a message that is itself text in the
-// message's language (where in a record an error is).
-type msgArg interface {
-	text(c *i18n.Catalog, lang string) string
-}
-
-// message returns e's message in lang.
-func message(c *i18n.Catalog, lang string, e *apiError) string {
-	args := make([]any, len(e.Args))
-	for i, a := range e.Args {
-		if m, ok := a.(msgArg); ok {
-			a = m.text(c, lang)
-		}
-		args[i] = a
-	}
-	s := c.T(lang, e.Key, args...)
-	if e.Detail != "" && lang == "en" && !strings.Contains(strings.ToLower(s), strings.ToLower(e.Detail)) {
-		s = strings.TrimSuffix(s, ".") + ": " + e.Detail
-		if !strings.HasSuffix(s, ".") {
-			s += "."
-		}
-	}
-	return s
-}
-
 // message returns e's message in the language of r.
-func (s *Server) message(r *http.Request, e *apiError) string { return message(s.cat, s.lang(r), e) }
+func (s *Server) Message(r *http.Request, e *apierr.Error) string {
+	return apierr.Message(s.cat, s.Lang(r), e)
+}
 
 // errorKeys lists the catalog key of every message the server's errors
 // may have, for the test that finds each in every language.
@@ -122,7 +60,7 @@ func errorKeys() []string {
 		keys = append(keys, k.key)
 	}
 	keys = append(keys, "rules.other", "rules.illegal_hole", "where.line", "where.column", "where.game", "where.ply", "where.list")
-	for _, c := range allCodes() {
+	for _, c := range apierr.Codes() {
 		keys = append(keys, "err."+string(c))
 	}
 	for _, k := range closeKeys {
@@ -131,21 +69,13 @@ func errorKeys() []string {
 	return keys
 }
 
-// allCodes is every code an error of the server may carry: live's and the
-// server's own.
-func allCodes() []live.Code {
-	return append(live.Codes(), codeBadName, codeBadPassword, codeNameTaken, codeBadCredentials,
-		codeUnauthenticated, codeBadFormat, codeBusy, codeTooLarge, codeBadGuestToken, codeCanceled,
-		codeGameInProgress, codeAnalysisRate, codeBadToken, codeMissingScope, codeNotBot, codeNotYourGame, codeHasGames)
-}
-
 // notFound names what was not found: live's not_found error becomes the
 // message key (apierr.no_game, apierr.no_seek) about id; other errors are
 // returned as they are.
 func notFound(err error, key, id string) error {
 	var le *live.Error
-	if errors.As(err, &le) && le.Code == live.CodeNotFound {
-		return &apiError{Status: http.StatusNotFound, Code: live.CodeNotFound, Key: key, Args: []any{excerpt(id)}, Detail: le.Message}
+	if errors.As(err, &le) && le.Code == apierr.CodeNotFound {
+		return &apierr.Error{Status: http.StatusNotFound, Code: apierr.CodeNotFound, Key: key, Args: []any{excerpt(id)}, Detail: le.Message}
 	}
 	return err
 }
@@ -170,20 +100,20 @@ func accountError(err error) error {
 	for _, c := range []struct {
 		err    error
 		status int
-		code   live.Code
+		code   apierr.Code
 		key    string
 	}{
-		{ErrBadName, http.StatusBadRequest, codeBadName, "account.bad_name"},
-		{ErrBadPassword, http.StatusBadRequest, codeBadPassword, "account.bad_password"},
-		{ErrNameTaken, http.StatusConflict, codeNameTaken, "account.name_taken"},
-		{ErrBadCredentials, http.StatusUnauthorized, codeBadCredentials, "account.bad_credentials"},
-		{ErrRateLimited, http.StatusTooManyRequests, live.CodeRateLimited, "account.rate_limited"},
-		{ErrBusy, http.StatusServiceUnavailable, codeBusy, "account.busy"},
+		{ErrBadName, http.StatusBadRequest, apierr.CodeBadName, "account.bad_name"},
+		{ErrBadPassword, http.StatusBadRequest, apierr.CodeBadPassword, "account.bad_password"},
+		{ErrNameTaken, http.StatusConflict, apierr.CodeNameTaken, "account.name_taken"},
+		{ErrBadCredentials, http.StatusUnauthorized, apierr.CodeBadCredentials, "account.bad_credentials"},
+		{ErrRateLimited, http.StatusTooManyRequests, apierr.CodeRateLimited, "account.rate_limited"},
+		{ErrBusy, http.StatusServiceUnavailable, apierr.CodeBusy, "account.busy"},
 	} {
 		if !errors.Is(err, c.err) {
 			continue
 		}
-		e := newError(c.status, c.code, c.key)
+		e := apierr.New(c.status, c.code, c.key)
 		var re *auth.RuleError
 		if errors.As(err, &re) {
 			if k, ok := ruleErrorKeys[re.Kind]; ok {
@@ -218,7 +148,7 @@ var rulesKeys = []struct {
 type where struct{ Line, Column, Game, Ply int }
 
 // text is " (line 3, game 2, ply 7)" in lang, or "" when nothing is known.
-func (w where) text(c *i18n.Catalog, lang string) string {
+func (w where) Text(c *i18n.Catalog, lang string) string {
 	var parts []string
 	for _, p := range []struct {
 		key string
@@ -238,7 +168,7 @@ func (w where) text(c *i18n.Catalog, lang string) string {
 // status as given, the message chosen by the sentinel the error wraps,
 // with the place it points at (line, column, game, ply; the hole of an
 // illegal move). The library's own text, English, is the detail.
-func rulesError(status int, code live.Code, err error) *apiError {
+func rulesError(status int, code apierr.Code, err error) *apierr.Error {
 	var w where
 	detail := err.Error()
 	var pe *toguz.ParseError
@@ -257,7 +187,7 @@ func rulesError(status int, code live.Code, err error) *apiError {
 			break
 		}
 	}
-	e := &apiError{Status: status, Code: code, Key: key, Args: []any{w}, Detail: detail}
+	e := &apierr.Error{Status: status, Code: code, Key: key, Args: []any{w}, Detail: detail}
 	var ie *toguz.IllegalMoveError
 	if errors.As(err, &ie) && key == "rules.illegal" {
 		e.Key, e.Args, e.Detail = "rules.illegal_hole", []any{int(ie.Move), w}, ie.Reason

@@ -23,10 +23,12 @@ import (
 	"testing"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // requestIn sends a request with Accept-Language lang and returns the
@@ -59,24 +61,24 @@ func TestAPIErrorLanguages(t *testing.T) {
 	for _, tc := range []struct {
 		name, method, path, body string
 		status                   int
-		code                     live.Code
+		code                     apierr.Code
 		key                      string
 		args                     []any
 		has                      string // a value the message names, in every language
 	}{
-		{"engine level", "POST", "/api/engine-games", `{"level":99,"color":"white"}`, 400, live.CodeBadLevel, "apierr.bad_level", []any{99, engine.MaxLevel}, "99"},
-		{"time control", "POST", "/api/seeks", `{"tc":"5+zz"}`, 400, live.CodeBadTC, "apierr.bad_tc", []any{"5+zz"}, "5+zz"},
-		{"colour", "POST", "/api/engine-games", `{"level":1,"color":"green"}`, 400, live.CodeBadRequest, "apierr.bad_color", []any{"green"}, "green"},
-		{"JSON", "POST", "/api/seeks", `{"tc":`, 400, live.CodeBadRequest, "apierr.json_bad", nil, ""},
-		{"no game", "GET", "/api/games/nosuchgame", "", 404, live.CodeNotFound, "apierr.no_game", []any{"nosuchgame"}, "nosuchgame"},
-		{"no seek", "POST", "/api/seeks/nosuchseek/accept", "", 404, live.CodeNotFound, "apierr.no_seek", []any{"nosuchseek"}, "nosuchseek"},
-		{"no seek to cancel", "DELETE", "/api/seeks/nosuchseek", "", 404, live.CodeNotFound, "apierr.no_seek", []any{"nosuchseek"}, "nosuchseek"},
-		{"no player", "GET", "/api/users/nobody", "", 404, live.CodeNotFound, "apierr.no_player", []any{"nobody"}, "nobody"},
-		{"name rule", "POST", "/api/signup", `{"name":"1abc","password":"long enough pass"}`, 400, codeBadName, "account.name.start", nil, ""},
-		{"name length", "POST", "/api/signup", `{"name":"abcdefghijklmnopqrstuvwxyz","password":"long enough pass"}`, 400, codeBadName, "account.name.length", []any{2, 20, 26}, "26"},
-		{"no session", "GET", "/api/me", "", 401, codeUnauthenticated, "apierr.unauthenticated", nil, ""},
-		{"no endpoint", "GET", "/api/nothing", "", 404, live.CodeNotFound, "apierr.no_endpoint", []any{"/api/nothing"}, "/api/nothing"},
-		{"position", "POST", "/api/positions/check", `{"board":[[9,9,9,9,9,9,9,9,9],[9,9,9,9,9,9,9,9,9]],"kazan":[1,0]}`, 400, live.CodeBadPosition,
+		{"engine level", "POST", "/api/engine-games", `{"level":99,"color":"white"}`, 400, apierr.CodeBadLevel, "apierr.bad_level", []any{99, engine.MaxLevel}, "99"},
+		{"time control", "POST", "/api/seeks", `{"tc":"5+zz"}`, 400, apierr.CodeBadTC, "apierr.bad_tc", []any{"5+zz"}, "5+zz"},
+		{"colour", "POST", "/api/engine-games", `{"level":1,"color":"green"}`, 400, apierr.CodeBadRequest, "apierr.bad_color", []any{"green"}, "green"},
+		{"JSON", "POST", "/api/seeks", `{"tc":`, 400, apierr.CodeBadRequest, "apierr.json_bad", nil, ""},
+		{"no game", "GET", "/api/games/nosuchgame", "", 404, apierr.CodeNotFound, "apierr.no_game", []any{"nosuchgame"}, "nosuchgame"},
+		{"no seek", "POST", "/api/seeks/nosuchseek/accept", "", 404, apierr.CodeNotFound, "apierr.no_seek", []any{"nosuchseek"}, "nosuchseek"},
+		{"no seek to cancel", "DELETE", "/api/seeks/nosuchseek", "", 404, apierr.CodeNotFound, "apierr.no_seek", []any{"nosuchseek"}, "nosuchseek"},
+		{"no player", "GET", "/api/users/nobody", "", 404, apierr.CodeNotFound, "apierr.no_player", []any{"nobody"}, "nobody"},
+		{"name rule", "POST", "/api/signup", `{"name":"1abc","password":"long enough pass"}`, 400, apierr.CodeBadName, "account.name.start", nil, ""},
+		{"name length", "POST", "/api/signup", `{"name":"abcdefghijklmnopqrstuvwxyz","password":"long enough pass"}`, 400, apierr.CodeBadName, "account.name.length", []any{2, 20, 26}, "26"},
+		{"no session", "GET", "/api/me", "", 401, apierr.CodeUnauthenticated, "apierr.unauthenticated", nil, ""},
+		{"no endpoint", "GET", "/api/nothing", "", 404, apierr.CodeNotFound, "apierr.no_endpoint", []any{"/api/nothing"}, "/api/nothing"},
+		{"position", "POST", "/api/positions/check", `{"board":[[9,9,9,9,9,9,9,9,9],[9,9,9,9,9,9,9,9,9]],"kazan":[1,0]}`, 400, apierr.CodeBadPosition,
 			"rules.position", []any{""}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,7 +87,7 @@ func TestAPIErrorLanguages(t *testing.T) {
 				req, _ := http.NewRequest(tc.method, s.URL+tc.path, strings.NewReader(tc.body))
 				req.Header.Set("Accept-Language", lang)
 				req.Header.Set("Content-Type", "application/json")
-				if tc.code != codeUnauthenticated {
+				if tc.code != apierr.CodeUnauthenticated {
 					req.Header.Set("Authorization", "Bearer "+g)
 				}
 				resp, err := http.DefaultClient.Do(req)
@@ -98,7 +100,7 @@ func TestAPIErrorLanguages(t *testing.T) {
 				json.NewDecoder(resp.Body).Decode(&out)
 				resp.Body.Close()
 				e := out.Error
-				want := message(cat, lang, &apiError{Key: tc.key, Args: tc.args, Detail: e.Detail})
+				want := apierr.Message(cat, lang, &apierr.Error{Key: tc.key, Args: tc.args, Detail: e.Detail})
 				switch {
 				case resp.StatusCode != tc.status || e.Code != string(tc.code):
 					t.Errorf("%s: %d %s, want %d %s", lang, resp.StatusCode, e.Code, tc.status, tc.code)
@@ -192,14 +194,14 @@ func TestRulesErrors(t *testing.T) {
 		if tc.err == nil {
 			t.Fatalf("%s: no error", tc.name)
 		}
-		e := rulesError(400, live.CodeBadPosition, tc.err)
+		e := rulesError(400, apierr.CodeBadPosition, tc.err)
 		if e.Key != tc.key {
 			t.Errorf("%s: key %s, want %s (%v)", tc.name, e.Key, tc.key, tc.err)
 		}
-		if en := message(cat, "en", e); !strings.HasPrefix(en, tc.en) {
+		if en := apierr.Message(cat, "en", e); !strings.HasPrefix(en, tc.en) {
 			t.Errorf("%s: en %q, want %q…", tc.name, en, tc.en)
 		}
-		if ru := message(cat, "ru", e); ru != tc.ru {
+		if ru := apierr.Message(cat, "ru", e); ru != tc.ru {
 			t.Errorf("%s: ru %q, want %q", tc.name, ru, tc.ru)
 		}
 		if e.Detail == "" {
@@ -271,7 +273,7 @@ func TestErrorKeys(t *testing.T) {
 }
 
 // keysInCode returns the string keys passed to newError and badRequest or
-// set as an apiError's Key in the server's non-test files.
+// set as an apierr.Error's Key in the server's non-test files.
 func keysInCode(t *testing.T) []string {
 	fset := gotoken.NewFileSet()
 	files, _ := filepath.Glob("*.go")
@@ -329,12 +331,12 @@ func TestErrorPages(t *testing.T) {
 		err    error
 		key    string // the message's
 	}{
-		{404, newError(404, live.CodeNotFound, "apierr.no_page", "/nowhere"), "apierr.no_page"},
-		{403, &live.Error{Code: live.CodeForbidden, Message: "only its creator may cancel a seek"}, "err.forbidden"},
-		{409, &live.Error{Code: live.CodeOwnSeek, Message: "you cannot accept your own seek"}, "err.own_seek"},
-		{413, newError(413, codeTooLarge, "apierr.too_large", 64), "apierr.too_large"},
-		{429, newError(429, live.CodeRateLimited, "apierr.rate_limited"), "apierr.rate_limited"},
-		{503, newError(503, codeBusy, "apierr.imports_busy"), "apierr.imports_busy"},
+		{404, apierr.New(404, apierr.CodeNotFound, "apierr.no_page", "/nowhere"), "apierr.no_page"},
+		{403, &live.Error{Code: apierr.CodeForbidden, Message: "only its creator may cancel a seek"}, "err.forbidden"},
+		{409, &live.Error{Code: apierr.CodeOwnSeek, Message: "you cannot accept your own seek"}, "err.own_seek"},
+		{413, apierr.New(413, apierr.CodeTooLarge, "apierr.too_large", 64), "apierr.too_large"},
+		{429, apierr.New(429, apierr.CodeRateLimited, "apierr.rate_limited"), "apierr.rate_limited"},
+		{503, apierr.New(503, apierr.CodeBusy, "apierr.imports_busy"), "apierr.imports_busy"},
 		{500, errors.New("the disk is on fire"), "apierr.internal"},
 	} {
 		for _, lang := range []string{"kk", "ru", "en"} {
@@ -361,8 +363,8 @@ func TestErrorPages(t *testing.T) {
 						t.Errorf("%s: the page lacks %q", name, want)
 					}
 				}
-				e := srv.asAPIError(req, tc.err)
-				if want := `id="error-message">` + escaped(message(cat, lang, e)) + "<"; e.Key != tc.key || !strings.Contains(body, want) ||
+				e := srv.AsError(req, tc.err)
+				if want := `id="error-message">` + escaped(apierr.Message(cat, lang, e)) + "<"; e.Key != tc.key || !strings.Contains(body, want) ||
 					strings.Contains(body, "the disk is on fire") {
 					t.Errorf("%s: the message of %s, want that of %s: %q", name, e.Key, tc.key, want)
 				}
@@ -407,7 +409,7 @@ func TestErrorPagesOfRoutes(t *testing.T) {
 	}{
 		{"GET", "/no/such/page", "", 404},
 		{"POST", "/challenge/abc/cancel", "", 403},
-		{"POST", "/login", "name=" + strings.Repeat("x", maxBody+1), 413},
+		{"POST", "/login", "name=" + strings.Repeat("x", site.MaxBody+1), 413},
 		{"POST", "/challenge/abc/cancel", "", 429},
 	} {
 		w := do(tc.method, tc.path, tc.body)
@@ -492,7 +494,7 @@ func TestBoardTexts(t *testing.T) {
 			t.Fatalf("%s: %v: %s", lang, err, raw)
 		}
 		want := map[string]string{} // code or reason → key
-		for _, c := range allCodes() {
+		for _, c := range apierr.Codes() {
 			want[string(c)] = "err." + string(c)
 		}
 		for r, k := range closeKeys {

@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
 )
@@ -36,31 +38,31 @@ func eventError(err error) error {
 	}
 	switch ee.Code {
 	case "forbidden":
-		return newError(http.StatusForbidden, live.CodeForbidden, ee.Key, ee.Args...)
+		return apierr.New(http.StatusForbidden, apierr.CodeForbidden, ee.Key, ee.Args...)
 	case "not_found":
-		return newError(http.StatusNotFound, live.CodeNotFound, ee.Key, ee.Args...)
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, ee.Key, ee.Args...)
 	case "conflict":
-		return newError(http.StatusConflict, live.CodeBadRequest, ee.Key, ee.Args...)
+		return apierr.New(http.StatusConflict, apierr.CodeBadRequest, ee.Key, ee.Args...)
 	}
-	return badRequest(live.CodeBadRequest, ee.Key, ee.Args...)
+	return apierr.BadRequest(apierr.CodeBadRequest, ee.Key, ee.Args...)
 }
 
 func (s *Server) eventsOn() error {
 	if s.cfg.Events == nil {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.events_off")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.events_off")
 	}
 	return nil
 }
 
 // eventAccount is the account of a request that changes an event: events
 // are for accounts, not guests (their entries carry a rating).
-func (s *Server) eventAccount(r *http.Request) (Account, error) {
+func (s *Server) eventAccount(r *http.Request) (site.Account, error) {
 	if err := s.eventsOn(); err != nil {
-		return Account{}, err
+		return site.Account{}, err
 	}
-	id := s.identity(r)
+	id := s.Identity(r)
 	if id.Account.ID == 0 {
-		return Account{}, newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.event_account")
+		return site.Account{}, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.event_account")
 	}
 	return id.Account, nil
 }
@@ -119,7 +121,7 @@ func (s *Server) pageEvents(w http.ResponseWriter, r *http.Request) error {
 	if err := s.eventsOn(); err != nil {
 		return err
 	}
-	d := eventsData{CanCreate: s.identity(r).Account.ID != 0, Swiss: s.cfg.Events.SwissAvailable(),
+	d := eventsData{CanCreate: s.Identity(r).Account.ID != 0, Swiss: s.cfg.Events.SwissAvailable(),
 		TCs: []string{"3+2", "5+3", "10+5", "15+10", "30+0"}, Rulesets: toguz.RulesetNames()}
 	d.Kinds = []string{string(events.RoundRobin), string(events.DoubleRoundRobin), string(events.Arena)}
 	if d.Swiss {
@@ -137,7 +139,7 @@ func (s *Server) pageEvents(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	d.Finished, d.Newer, d.Older = pageOf(fin, pageParam(r), finishedListed)
-	return s.render(w, http.StatusOK, "events", s.page(r, "events.title", d))
+	return s.Render(w, http.StatusOK, "events", s.Page(r, "events.title", d))
 }
 
 func eventInt(r *http.Request, name string) int {
@@ -331,7 +333,7 @@ func (s *Server) event(r *http.Request) (*events.Event, error) {
 	}
 	e, ok := s.cfg.Events.Get(r.PathValue("id"))
 	if !ok {
-		return nil, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_event")
+		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_event")
 	}
 	return e, nil
 }
@@ -341,8 +343,8 @@ func (s *Server) pageEvent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := s.eventView(r.Context(), e, s.identity(r).Account.ID)
-	return s.render(w, http.StatusOK, "event", s.page(r, "event.title", v, e.Name))
+	v := s.eventView(r.Context(), e, s.Identity(r).Account.ID)
+	return s.Render(w, http.StatusOK, "event", s.Page(r, "event.title", v, e.Name))
 }
 
 // pageEventLive is the event page's live part (standings, cross table,
@@ -353,9 +355,9 @@ func (s *Server) pageEventLive(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := s.eventView(r.Context(), e, s.identity(r).Account.ID)
+	v := s.eventView(r.Context(), e, s.Identity(r).Account.ID)
 	var b bytes.Buffer
-	if err := s.pages.RenderPart(&b, "event", "eventlive", s.page(r, "event.title", v, e.Name)); err != nil {
+	if err := s.pages.RenderPart(&b, "event", "eventlive", s.Page(r, "event.title", v, e.Name)); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(b.Bytes())
@@ -400,10 +402,10 @@ func (s *Server) pageEventTRF(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if e.Settings.Kind == events.Arena {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.event_no_trf")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.event_no_trf")
 	}
 	var b bytes.Buffer
-	if err := e.Tournament(resultsUpto(shownRounds(e, s.identity(r).Account.ID))).WriteTRF(&b); err != nil {
+	if err := e.Tournament(resultsUpto(shownRounds(e, s.Identity(r).Account.ID))).WriteTRF(&b); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -484,7 +486,7 @@ func (s *Server) pageArbiter(w http.ResponseWriter, r *http.Request) error {
 	case "repair":
 		pairs, perr := tournament.ReadPairs(strings.NewReader(r.FormValue("pairs")))
 		if perr != nil {
-			return badRequest(live.CodeBadRequest, "apierr.event_pairs", perr.Error())
+			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.event_pairs", perr.Error())
 		}
 		err = m.Repair(ctx, id, acc.ID, pairs)
 	case "arbiters":
@@ -495,13 +497,13 @@ func (s *Server) pageArbiter(w http.ResponseWriter, r *http.Request) error {
 			}
 			uid, uerr := s.cfg.EventUser(ctx, name)
 			if uerr != nil {
-				return badRequest(live.CodeBadRequest, "apierr.event_no_user", name)
+				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.event_no_user", name)
 			}
 			ids = append(ids, uid)
 		}
 		err = m.SetArbiters(ctx, id, acc.ID, ids)
 	default:
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_page", excerpt(r.URL.Path))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_page", excerpt(r.URL.Path))
 	}
 	if err != nil {
 		return eventError(err)
@@ -607,7 +609,7 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) error {
 	if older > 0 {
 		res["older_page"] = older
 	}
-	return writeJSON(w, http.StatusOK, res)
+	return site.WriteJSON(w, http.StatusOK, res)
 }
 
 func (s *Server) apiEvent(w http.ResponseWriter, r *http.Request) error {
@@ -615,5 +617,5 @@ func (s *Server) apiEvent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.eventJSON(r.Context(), e, s.identity(r).Account.ID))
+	return site.WriteJSON(w, http.StatusOK, s.eventJSON(r.Context(), e, s.Identity(r).Account.ID))
 }

@@ -16,11 +16,12 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/book"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/explorer"
-	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/svg"
 )
@@ -87,7 +88,7 @@ func parseExplorer(v url.Values) (explorerRequest, error) {
 	}
 	req := explorerRequest{Q: q, DB: q.DB}
 	bad := func(key, format string, args ...any) error {
-		return badRequest(live.CodeBadRequest, key).withDetail(fmt.Errorf(format, args...))
+		return apierr.BadRequest(apierr.CodeBadRequest, key).WithDetail(fmt.Errorf(format, args...))
 	}
 	switch q.DB {
 	case "":
@@ -115,7 +116,7 @@ func parseExplorer(v url.Values) (explorerRequest, error) {
 		return req, err
 	}
 	if req.Pos, err = toguz.NewPosition(req.Rules); err != nil {
-		return req, badRequest(live.CodeBadRequest, "apierr.bad_ruleset", excerpt(q.Ruleset)).withDetail(err)
+		return req, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", excerpt(q.Ruleset)).WithDetail(err)
 	}
 	for _, f := range strings.FieldsFunc(q.Moves, func(r rune) bool { return r == ',' || r == ' ' || r == '.' }) {
 		h, err := strconv.Atoi(f)
@@ -412,14 +413,14 @@ func (e *evaluator) value(ctx context.Context, p toguz.Position, m toguz.Move) (
 func (s *Server) lookupUserID(ctx context.Context, name string) (int64, error) {
 	id, err := s.cfg.Explorer.st.UserByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
-		return 0, newError(http.StatusNotFound, live.CodeNotFound, "explorer.no_player", excerpt(name))
+		return 0, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.no_player", excerpt(name))
 	}
 	return id.ID, err
 }
 
 func (s *Server) explore(r *http.Request) (explorerRequest, explorerAnswer, error) {
 	if s.cfg.Explorer == nil {
-		return explorerRequest{}, explorerAnswer{}, newError(http.StatusNotFound, live.CodeNotFound, "explorer.off")
+		return explorerRequest{}, explorerAnswer{}, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.off")
 	}
 	req, err := parseExplorer(r.URL.Query())
 	if err != nil {
@@ -427,7 +428,7 @@ func (s *Server) explore(r *http.Request) (explorerRequest, explorerAnswer, erro
 	}
 	a, err := s.cfg.Explorer.answer(r.Context(), req, s.lookupUserID)
 	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
-		return req, a, newError(http.StatusServiceUnavailable, codeBusy, "archive.busy", explorerTimeout.Seconds())
+		return req, a, apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "archive.busy", explorerTimeout.Seconds())
 	}
 	return req, a, err
 }
@@ -437,7 +438,7 @@ func (s *Server) apiExplorer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, a)
+	return site.WriteJSON(w, http.StatusOK, a)
 }
 
 // explorerPage is the explorer page's data.
@@ -506,14 +507,14 @@ func (s *Server) pageExplorer(w http.ResponseWriter, r *http.Request) error {
 		Cats: []string{"bullet", "blitz", "rapid", "classical", "correspondence", "none"},
 		DBs:  []string{"masters", "site", "player"}, StartLink: req.Q.link(nil),
 		Filtered: req.Q.Min != "" || req.Q.Max != "" || req.Q.From != "" || req.Q.To != "" || len(req.Q.TC) > 0 || req.Q.Player != ""}
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	status := http.StatusOK
 	if err != nil {
-		e := s.asAPIError(r, err)
-		if e.Status != http.StatusBadRequest && e.Status != http.StatusNotFound && e.Code != codeBusy {
+		e := s.AsError(r, err)
+		if e.Status != http.StatusBadRequest && e.Status != http.StatusNotFound && e.Code != apierr.CodeBusy {
 			return err
 		}
-		d.Error, status = s.message(r, e), e.Status
+		d.Error, status = s.Message(r, e), e.Status
 		if req.Pos == (toguz.Position{}) {
 			req.Pos = toguz.StartPosition()
 		}
@@ -554,7 +555,7 @@ func (s *Server) pageExplorer(w http.ResponseWriter, r *http.Request) error {
 		bar(&d.A.Moves[i])
 	}
 	bar(&d.A.Total)
-	return s.render(w, status, "explorer", s.page(r, "explorer.title", d))
+	return s.Render(w, status, "explorer", s.Page(r, "explorer.title", d))
 }
 
 // masterPage is a master game's page.
@@ -567,16 +568,16 @@ type masterPage struct {
 func (s *Server) pageMasterGame(w http.ResponseWriter, r *http.Request) error {
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if s.cfg.Explorer == nil {
-		return newError(http.StatusNotFound, live.CodeNotFound, "explorer.off")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.off")
 	}
 	g, ok := s.cfg.Explorer.masters.Game(n)
 	if err != nil || !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "explorer.no_master", excerpt(r.PathValue("n")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.no_master", excerpt(r.PathValue("n")))
 	}
 	var path []int
 	for _, m := range g.Moves {
 		path = append(path, int(m))
 	}
 	d := masterPage{Game: g, Record: g.Record.String(), Link: explorerQuery{DB: "masters"}.link(path[:min(len(path), explorer.MaxPly)])}
-	return s.render(w, http.StatusOK, "master", s.page(r, "explorer.master.title", d, g.White, g.Black))
+	return s.Render(w, http.StatusOK, "master", s.Page(r, "explorer.master.title", d, g.White, g.Black))
 }

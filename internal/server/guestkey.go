@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -28,7 +29,7 @@ import (
 const guestKeySize = 32
 
 // errForgedGuest is the answer to a guest token this server did not sign.
-var errForgedGuest = newError(http.StatusUnauthorized, codeBadGuestToken, "apierr.forged_guest")
+var errForgedGuest = apierr.New(http.StatusUnauthorized, apierr.CodeBadGuestToken, "apierr.forged_guest")
 
 // guestSigner issues and checks guest tokens.
 type guestSigner struct{ key []byte }

@@ -9,27 +9,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 )
-
-// Account is a signed-up user.
-type Account struct {
-	ID   int64
-	Name string
-	Lang string // the interface language the account chose; "" when none
-}
 
 // Accounts is what the server needs from internal/auth. Its errors wrap
 // the Err* values below, which the API turns into its error codes.
 type Accounts interface {
 	// SignUp creates an account and a session; it returns the session token.
-	SignUp(ctx context.Context, name, password, ip string) (Account, string, error)
+	SignUp(ctx context.Context, name, password, ip string) (site.Account, string, error)
 	// LogIn checks the password and starts a session.
-	LogIn(ctx context.Context, name, password, ip string) (Account, string, error)
+	LogIn(ctx context.Context, name, password, ip string) (site.Account, string, error)
 	// LogOut ends the session of token.
 	LogOut(ctx context.Context, token string) error
 	// Session returns the account of a session token, or an error.
-	Session(ctx context.Context, token string) (Account, error)
+	Session(ctx context.Context, token string) (site.Account, error)
 }
 
 // Errors an Accounts implementation wraps, so that the server can tell the
@@ -48,32 +41,6 @@ const cookieName = "toguz_session"
 
 // guestPrefix starts every guest token; account tokens never start with it.
 const guestPrefix = "guest_"
-
-// Identity is who makes a request.
-type Identity struct {
-	Account Account // ID 0 for a guest or nobody
-	Guest   string  // the guest's name, "" when not a guest
-	Token   string
-}
-
-// Known reports whether the request has a user or a guest.
-func (id Identity) Known() bool { return id.Account.ID != 0 || id.Guest != "" }
-
-// Name is the display name.
-func (id Identity) Name() string {
-	if id.Guest != "" {
-		return id.Guest
-	}
-	return id.Account.Name
-}
-
-// Seat returns the game seat of the identity.
-func (id Identity) Seat() live.Seat {
-	if id.Guest != "" {
-		return live.GuestSeat(id.Guest)
-	}
-	return live.UserSeat(id.Account.ID, id.Account.Name)
-}
 
 func guestName(token string) string {
 	sum := sha256.Sum256([]byte(token))
@@ -109,42 +76,42 @@ func token(r *http.Request) string {
 }
 
 // identity returns who makes r; a bad or expired token is nobody.
-func (s *Server) identity(r *http.Request) Identity {
+func (s *Server) Identity(r *http.Request) site.Identity {
 	t := token(r)
 	if t == "" || len(t) > 200 {
-		return Identity{}
+		return site.Identity{}
 	}
 	if strings.HasPrefix(t, guestPrefix) {
 		if !s.guests.valid(t) {
-			return Identity{}
+			return site.Identity{}
 		}
-		return Identity{Guest: guestName(t), Token: t}
+		return site.Identity{Guest: guestName(t), Token: t}
 	}
 	if s.cfg.Accounts == nil {
-		return Identity{}
+		return site.Identity{}
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	a, err := s.cfg.Accounts.Session(ctx, t)
 	if err != nil {
 		if !errors.Is(err, ErrNoSession) {
 			s.log.Warn("session lookup", "err", err)
 		}
-		return Identity{}
+		return site.Identity{}
 	}
-	return Identity{Account: a, Token: t}
+	return site.Identity{Account: a, Token: t}
 }
 
 // ensureIdentity returns who makes r, making him a guest (with a cookie)
 // when he is nobody yet.
-func (s *Server) ensureIdentity(w http.ResponseWriter, r *http.Request) Identity {
-	id := s.identity(r)
+func (s *Server) EnsureIdentity(w http.ResponseWriter, r *http.Request) site.Identity {
+	id := s.Identity(r)
 	if id.Known() {
 		return id
 	}
 	t := s.newGuestToken()
 	s.setCookie(w, t, 30*24*time.Hour)
-	return Identity{Guest: guestName(t), Token: t}
+	return site.Identity{Guest: guestName(t), Token: t}
 }
 
 func (s *Server) setCookie(w http.ResponseWriter, value string, age time.Duration) {

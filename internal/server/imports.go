@@ -18,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
@@ -71,7 +72,7 @@ type importGate struct {
 
 // enter admits an import from the client address addr, or returns the
 // error that refuses it; leave must be called once the import is done.
-func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (leave func(), _ *apiError) {
+func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (leave func(), _ *apierr.Error) {
 	g.once.Do(func() {
 		g.running = semaphore.NewWeighted(maxImportsRunning)
 		g.byAddr = make(map[string]int)
@@ -82,7 +83,7 @@ func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (
 	})
 	if g.starts != nil && !g.starts.Allow(addr) {
 		g.refused(log, "per minute", addr, &g.refusedAddr)
-		return nil, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.imports_per_minute", cmp.Or(g.perMinute, importsPerMinute))
+		return nil, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.imports_per_minute", cmp.Or(g.perMinute, importsPerMinute))
 	}
 	g.mu.Lock()
 	ok := g.byAddr[addr] < maxImportsPerAddr
@@ -92,14 +93,14 @@ func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (
 	g.mu.Unlock()
 	if !ok {
 		g.refused(log, "per address", addr, &g.refusedAddr)
-		return nil, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.imports_running", maxImportsPerAddr)
+		return nil, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.imports_running", maxImportsPerAddr)
 	}
 	wait, cancel := context.WithTimeout(ctx, importWait)
 	defer cancel()
 	if err := g.running.Acquire(wait, 1); err != nil {
 		g.leaveAddr(addr)
 		g.refused(log, "busy", addr, &g.refusedBusy)
-		return nil, newError(http.StatusServiceUnavailable, codeBusy, "apierr.imports_busy")
+		return nil, apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "apierr.imports_busy")
 	}
 	var once sync.Once
 	return func() {
@@ -136,7 +137,7 @@ func (g *importGate) stats() importStats {
 
 // setRetryAfter tells a client refused by the gate when to come back (503
 // busy gets its Retry-After from setBoundHeaders).
-func setRetryAfter(w http.ResponseWriter, e *apiError) {
+func setRetryAfter(w http.ResponseWriter, e *apierr.Error) {
 	if e.Status == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", strconv.Itoa(int(importRetryAfter/time.Second)))
 	}
@@ -147,7 +148,7 @@ func setRetryAfter(w http.ResponseWriter, e *apiError) {
 // and the status to answer.
 type importError struct {
 	status int
-	errs   []*apiError
+	errs   []*apierr.Error
 	more   bool // errors beyond errs were not listed
 }
 
@@ -169,7 +170,7 @@ func importGames(ctx context.Context, name string, src io.Reader) ([]imported, e
 			bad.more = true
 			return
 		}
-		bad.errs = append(bad.errs, rulesError(http.StatusBadRequest, live.CodeBadRequest, err))
+		bad.errs = append(bad.errs, rulesError(http.StatusBadRequest, apierr.CodeBadRequest, err))
 	}
 	for g, err := range gr.All() {
 		if err != nil {
@@ -180,13 +181,13 @@ func importGames(ctx context.Context, name string, src io.Reader) ([]imported, e
 			break
 		}
 		if len(out)+len(bad.errs) == maxImportGames {
-			return nil, &importError{status: http.StatusRequestEntityTooLarge, errs: []*apiError{
-				newError(http.StatusRequestEntityTooLarge, codeTooLarge, "apierr.import_too_many", maxImportGames, maxImportGames)}}
+			return nil, &importError{status: http.StatusRequestEntityTooLarge, errs: []*apierr.Error{
+				apierr.New(http.StatusRequestEntityTooLarge, apierr.CodeTooLarge, "apierr.import_too_many", maxImportGames, maxImportGames)}}
 		}
 		if err := ctx.Err(); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
-				return nil, &importError{status: http.StatusRequestEntityTooLarge, errs: []*apiError{
-					newError(http.StatusRequestEntityTooLarge, codeTooLarge, "apierr.import_too_slow", int(importTimeout/time.Second), len(out)+len(bad.errs))}}
+				return nil, &importError{status: http.StatusRequestEntityTooLarge, errs: []*apierr.Error{
+					apierr.New(http.StatusRequestEntityTooLarge, apierr.CodeTooLarge, "apierr.import_too_slow", int(importTimeout/time.Second), len(out)+len(bad.errs))}}
 			}
 			return nil, err
 		}
@@ -258,7 +259,7 @@ const importsPerDay = 5000
 
 // importer names who stores an import, for the daily bound.
 func (s *Server) importer(r *http.Request) string {
-	if id := s.identity(r); id.Account.ID != 0 {
+	if id := s.Identity(r); id.Account.ID != 0 {
 		return "u:" + strconv.FormatInt(id.Account.ID, 10)
 	}
 	return "a:" + auth.AddrKey(auth.ClientIP(r))

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/i18n"
-	"github.com/toguz/toguz/internal/live"
 )
 
 // tinyGame is the smallest game a record holds: the 2 MiB file of issue 15
@@ -251,7 +251,7 @@ func TestImportDeadline(t *testing.T) {
 	_, err := importGames(ctx, "games.pgn", strings.NewReader(strings.Repeat(tinyGame, 10)))
 	var ie *importError
 	if !errors.As(err, &ie) || ie.status != http.StatusRequestEntityTooLarge ||
-		!strings.Contains(message(i18n.New(), "en", ie.errs[0]), "took more than 5 s (games read: 0)") {
+		!strings.Contains(apierr.Message(i18n.New(), "en", ie.errs[0]), "took more than 5 s (games read: 0)") {
 		t.Errorf("past the deadline: %v, want a 413 saying it took too long", err)
 	}
 	ctx, cancel = context.WithCancel(t.Context())
@@ -286,7 +286,7 @@ func TestImportGate(t *testing.T) {
 		leaves = append(leaves, leave)
 	}
 	start := time.Now()
-	if _, err := g.enter(t.Context(), log, "10.0.1.1"); err == nil || err.Status != http.StatusServiceUnavailable || err.Code != codeBusy {
+	if _, err := g.enter(t.Context(), log, "10.0.1.1"); err == nil || err.Status != http.StatusServiceUnavailable || err.Code != apierr.CodeBusy {
 		t.Fatalf("an import past the global bound: %v, want 503 busy", err)
 	}
 	if waited := time.Since(start); waited < importWait {
@@ -324,7 +324,7 @@ func TestImportsPerMinute(t *testing.T) {
 		}
 		leave()
 	}
-	if _, err := g.enter(t.Context(), log, "10.0.0.1"); err == nil || err.Status != http.StatusTooManyRequests || err.Code != live.CodeRateLimited {
+	if _, err := g.enter(t.Context(), log, "10.0.0.1"); err == nil || err.Status != http.StatusTooManyRequests || err.Code != apierr.CodeRateLimited {
 		t.Fatalf("import %d in a row: %v, want 429 rate_limited", importBurst+1, err)
 	}
 	leave, err := g.enter(t.Context(), log, "10.0.0.2")

@@ -7,8 +7,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/i18n"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // langCookie remembers the language a visitor chose with the switcher.
@@ -17,14 +18,14 @@ const langCookie = "lang"
 // lang returns the interface language of r: the one chosen with the
 // switcher on this browser (its cookie), else the one the account chose,
 // else the best match of Accept-Language.
-func (s *Server) lang(r *http.Request) string {
+func (s *Server) Lang(r *http.Request) string {
 	if c, err := r.Cookie(langCookie); err == nil {
 		if tag, ok := i18n.Parse(c.Value); ok {
 			return tag
 		}
 	}
 	if token(r) != "" {
-		if tag, ok := i18n.Parse(s.identity(r).Account.Lang); ok {
+		if tag, ok := i18n.Parse(s.Identity(r).Account.Lang); ok {
 			return tag
 		}
 	}
@@ -39,7 +40,7 @@ func (s *Server) setLangCookie(w http.ResponseWriter, tag string) {
 
 // accountLang applies an account's language on login: the browser's
 // cookie takes it, so that every page after is in it.
-func (s *Server) accountLang(w http.ResponseWriter, a Account) {
+func (s *Server) accountLang(w http.ResponseWriter, a site.Account) {
 	if tag, ok := i18n.Parse(a.Lang); ok {
 		s.setLangCookie(w, tag)
 	}
@@ -50,13 +51,13 @@ func (s *Server) accountLang(w http.ResponseWriter, a Account) {
 func (s *Server) pageSetLang(w http.ResponseWriter, r *http.Request) error {
 	tag, ok := i18n.Parse(r.FormValue("lang"))
 	if !ok {
-		return badRequest(live.CodeBadRequest, "apierr.bad_lang", excerpt(r.FormValue("lang")))
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_lang", excerpt(r.FormValue("lang")))
 	}
 	s.setLangCookie(w, tag)
 	// A logged-in user's choice is his account's too: his other browsers
 	// and his next login get it.
-	if id := s.identity(r); id.Account.ID != 0 && s.cfg.Archive != nil {
-		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	if id := s.Identity(r); id.Account.ID != 0 && s.cfg.Archive != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 		defer cancel()
 		if err := s.cfg.Archive.SetLang(ctx, id.Account.ID, tag); err != nil {
 			return err
@@ -67,7 +68,7 @@ func (s *Server) pageSetLang(w http.ResponseWriter, r *http.Request) error {
 
 // pageSettings is GET /settings: an account's settings (its language).
 func (s *Server) pageSettings(w http.ResponseWriter, r *http.Request) error {
-	id := s.identity(r)
+	id := s.Identity(r)
 	if id.Account.ID == 0 {
 		return redirect(w, r, "/login")
 	}
@@ -76,8 +77,8 @@ func (s *Server) pageSettings(w http.ResponseWriter, r *http.Request) error {
 
 // renderSettings renders the settings page of account, its tokens'
 // section with sec's new token or error (botladder.go).
-func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, account Account, sec settingsTokens) error {
-	p := s.page(r, "settings.title", nil)
+func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, account site.Account, sec settingsTokens) error {
+	p := s.Page(r, "settings.title", nil)
 	tokens := s.tokensSection(r.Context(), account.ID)
 	tokens.New, tokens.Error = sec.New, sec.Error
 	p.Data = struct {
@@ -85,7 +86,7 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, account 
 		Current string
 		Tokens  settingsTokens
 	}{i18n.Languages(), cmp.Or(account.Lang, p.Lang), tokens}
-	return s.render(w, http.StatusOK, "settings", p)
+	return s.Render(w, http.StatusOK, "settings", p)
 }
 
 // localPath returns back if it is a path on this site, else "/": the

@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // Progress keeps the exercises of /learn an account has solved
@@ -129,11 +130,11 @@ type learnIndex struct {
 
 // progress returns the exercises the account of r has solved; nil for a
 // guest, whose browser keeps his.
-func (s *Server) progress(r *http.Request, id Identity) ([]string, error) {
+func (s *Server) progress(r *http.Request, id site.Identity) ([]string, error) {
 	if id.Account.ID == 0 || s.cfg.Progress == nil {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	done, err := s.cfg.Progress.Exercises(ctx, id.Account.ID)
 	if done == nil && err == nil {
@@ -143,12 +144,12 @@ func (s *Server) progress(r *http.Request, id Identity) ([]string, error) {
 }
 
 func (s *Server) pageLearn(w http.ResponseWriter, r *http.Request) error {
-	id := s.identity(r)
+	id := s.Identity(r)
 	done, err := s.progress(r, id)
 	if err != nil {
 		return err
 	}
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	d := learnIndex{Done: done, Account: id.Account.ID != 0, Total: lessons.Count(),
 		CountFormat: s.cat.T(lang, "learn.count"), ProgressFormat: s.cat.T(lang, "learn.progress")}
 	for _, l := range lessons.All() {
@@ -164,7 +165,7 @@ func (s *Server) pageLearn(w http.ResponseWriter, r *http.Request) error {
 		d.Lessons = append(d.Lessons, row)
 	}
 	d.Progress = s.cat.T(lang, "learn.progress", d.DoneN, d.Total)
-	return s.render(w, http.StatusOK, "learn", s.page(r, "learn.title", d))
+	return s.Render(w, http.StatusOK, "learn", s.Page(r, "learn.title", d))
 }
 
 // ---- /learn/{lesson} ----
@@ -202,14 +203,14 @@ type lessonData struct {
 func (s *Server) pageLesson(w http.ResponseWriter, r *http.Request) error {
 	l, ok := lessons.Find(r.PathValue("lesson"))
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "learn.err.no_lesson", excerpt(r.PathValue("lesson")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "learn.err.no_lesson", excerpt(r.PathValue("lesson")))
 	}
-	id := s.identity(r)
+	id := s.Identity(r)
 	done, err := s.progress(r, id)
 	if err != nil {
 		return err
 	}
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	d := lessonData{ID: l.ID, Title: s.cat.T(lang, l.TitleKey()), Done: done, Account: id.Account.ID != 0}
 	for i, st := range l.Steps {
 		step := learnStep{Text: s.cat.T(lang, l.StepKey(i))}
@@ -264,7 +265,7 @@ func (s *Server) pageLesson(w http.ResponseWriter, r *http.Request) error {
 			d.Next = &learnRow{ID: n.ID, Title: s.cat.T(lang, "learn.next", s.cat.T(lang, n.TitleKey()))}
 		}
 	}
-	return s.render(w, http.StatusOK, "lesson", s.page(r, "learn.title", d))
+	return s.Render(w, http.StatusOK, "lesson", s.Page(r, "learn.title", d))
 }
 
 // ---- the judge ----
@@ -289,21 +290,21 @@ type learnVerdict struct {
 func (s *Server) apiLearnCheck(w http.ResponseWriter, r *http.Request) error {
 	l, ok := lessons.Find(r.PathValue("lesson"))
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "learn.err.no_lesson", excerpt(r.PathValue("lesson")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "learn.err.no_lesson", excerpt(r.PathValue("lesson")))
 	}
 	x, ok := l.Exercise(r.PathValue("exercise"))
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "learn.err.no_exercise", excerpt(r.PathValue("exercise")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "learn.err.no_exercise", excerpt(r.PathValue("exercise")))
 	}
 	var req learnAnswer
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	v, err := x.Judge(req.Answer)
 	if err != nil {
 		return err
 	}
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	out := learnVerdict{Exercise: lessons.ProgressID(l, x), Right: v.Right, Headline: s.cat.T(lang, "learn.wrong"), Feedback: []string{}}
 	if v.Right {
 		out.Headline = s.cat.T(lang, "learn.right")
@@ -311,27 +312,27 @@ func (s *Server) apiLearnCheck(w http.ResponseWriter, r *http.Request) error {
 	for _, ln := range v.Lines {
 		out.Feedback = append(out.Feedback, s.cat.T(lang, ln.Key, ln.Args...))
 	}
-	if id := s.identity(r); v.Right && id.Account.ID != 0 && s.cfg.Progress != nil {
-		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	if id := s.Identity(r); v.Right && id.Account.ID != 0 && s.cfg.Progress != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 		defer cancel()
 		if err := s.cfg.Progress.MarkExercise(ctx, id.Account.ID, out.Exercise); err != nil {
 			return err
 		}
 		out.Saved = true
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return site.WriteJSON(w, http.StatusOK, out)
 }
 
 // apiLearnProgress is GET /api/learn/progress: the exercises the account
 // has solved (an empty list for a guest or nobody, whose browser keeps
 // them).
 func (s *Server) apiLearnProgress(w http.ResponseWriter, r *http.Request) error {
-	done, err := s.progress(r, s.identity(r))
+	done, err := s.progress(r, s.Identity(r))
 	if err != nil {
 		return err
 	}
 	if done == nil {
 		done = []string{}
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"done": done, "total": lessons.Count()})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"done": done, "total": lessons.Count()})
 }

@@ -7,8 +7,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
-	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
 )
 
@@ -70,7 +70,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.log.Error("panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
-				s.writeError(w, r, newError(http.StatusInternalServerError, live.CodeInternal, "apierr.internal"))
+				s.writeError(w, r, apierr.New(http.StatusInternalServerError, apierr.CodeInternal, "apierr.internal"))
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -99,7 +99,7 @@ func (s *Server) limitWrites(next http.Handler) http.Handler {
 			// well-behaved client (toguz loadtest) waits that long and retries.
 			w.Header().Set("Retry-After", "1")
 			s.cfg.Metrics.RateLimited()
-			s.writeError(w, r, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.rate_limited"))
+			s.writeError(w, r, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.rate_limited"))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/opendb"
 )
 
@@ -31,7 +31,7 @@ func (s *Server) pageDatabase(w http.ResponseWriter, r *http.Request) error {
 			d.Puzzles = &f
 		}
 	}
-	return s.render(w, http.StatusOK, "database", s.page(r, "database.title", d))
+	return s.Render(w, http.StatusOK, "database", s.Page(r, "database.title", d))
 }
 
 func (s *Server) pageDatabaseFile(w http.ResponseWriter, r *http.Request) error {
@@ -39,11 +39,11 @@ func (s *Server) pageDatabaseFile(w http.ResponseWriter, r *http.Request) error 
 	// Only a month file's name or the puzzle file's: no other file of the
 	// folder, no path.
 	if s.cfg.DatabaseDir == "" || !opendb.Served(name) {
-		return newError(http.StatusNotFound, live.CodeNotFound, "database.no_file", excerpt(name))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "database.no_file", excerpt(name))
 	}
 	path := filepath.Join(s.cfg.DatabaseDir, name)
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return newError(http.StatusNotFound, live.CodeNotFound, "database.no_file", excerpt(name))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "database.no_file", excerpt(name))
 	}
 	w.Header().Set("Content-Type", "application/gzip")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)

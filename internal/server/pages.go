@@ -14,26 +14,28 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/web"
 )
 
 // page returns the data of a page for r.
-func (s *Server) page(r *http.Request, titleKey string, data any, args ...any) *web.Page {
-	lang := s.lang(r)
+func (s *Server) Page(r *http.Request, titleKey string, data any, args ...any) *web.Page {
+	lang := s.Lang(r)
 	p := s.pages.NewPage(lang, s.cat.T(lang, titleKey, args...), data)
 	p.Path = r.URL.RequestURI()
-	if id := s.identity(r); id.Known() {
+	if id := s.Identity(r); id.Known() {
 		p.User, p.Guest = id.Name(), id.Guest != ""
 	}
 	return p
 }
 
-func (s *Server) render(w http.ResponseWriter, status int, name string, p *web.Page) error {
+func (s *Server) Render(w http.ResponseWriter, status int, name string, p *web.Page) error {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
@@ -44,10 +46,10 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, p *web.P
 func (s *Server) pageHandler(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
-			e := s.asAPIError(r, err)
+			e := s.AsError(r, err)
 			setBoundHeaders(w, e)
-			p := s.page(r, "error.title", s.errorPage(r, e))
-			if err := s.render(w, e.Status, "error", p); err != nil {
+			p := s.Page(r, "error.title", s.errorPage(r, e))
+			if err := s.Render(w, e.Status, "error", p); err != nil {
 				s.log.Error("render error page", "err", err)
 			}
 		}
@@ -70,8 +72,8 @@ type errorPageData struct {
 // or 400's.
 var errorStatuses = []int{400, 401, 403, 404, 409, 410, 413, 429, 499, 500, 503}
 
-func (s *Server) errorPage(r *http.Request, e *apiError) errorPageData {
-	lang := s.lang(r)
+func (s *Server) errorPage(r *http.Request, e *apierr.Error) errorPageData {
+	lang := s.Lang(r)
 	st := e.Status
 	if !slices.Contains(errorStatuses, st) {
 		st = 500
@@ -79,12 +81,12 @@ func (s *Server) errorPage(r *http.Request, e *apiError) errorPageData {
 			st = 400
 		}
 	}
-	d := errorPageData{Status: e.Status, Message: s.message(r, e),
+	d := errorPageData{Status: e.Status, Message: s.Message(r, e),
 		Heading: s.cat.T(lang, fmt.Sprintf("errpage.%d", st)),
 		Hint:    s.cat.T(lang, fmt.Sprintf("errpage.hint.%d", st)),
 		Back:    sameSiteReferer(r)}
 	// Who is refused and has no account may have one to log in with.
-	d.LoginSuggested = (st == 401 || st == 403) && s.identity(r).Account.ID == 0
+	d.LoginSuggested = (st == 401 || st == 403) && s.Identity(r).Account.ID == 0
 	return d
 }
 
@@ -114,26 +116,26 @@ func redirect(w http.ResponseWriter, r *http.Request, url string) error {
 
 func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
 	list := s.cfg.Lobby.List()
-	id := s.identity(r)
+	id := s.Identity(r)
 	viewer := ""
 	if id.Known() {
 		viewer = id.Seat().ID
 	}
-	lang := s.lang(r)
-	c := s.choices(lang, r.URL.Query().Get("ruleset"), id.Account.ID != 0)
-	seeks := make([]seekRow, len(list))
+	lang := s.Lang(r)
+	c := s.Choices(lang, r.URL.Query().Get("ruleset"), id.Account.ID != 0)
+	seeks := make([]site.SeekRow, len(list))
 	for i, sk := range list {
-		seeks[i] = c.row(sk.JSONFor(viewer))
+		seeks[i] = c.Row(sk.JSONFor(viewer))
 	}
-	return s.render(w, http.StatusOK, "lobby", s.page(r, "lobby.title", struct {
-		Seeks     []seekRow
+	return s.Render(w, http.StatusOK, "lobby", s.Page(r, "lobby.title", struct {
+		Seeks     []site.SeekRow
 		HasEngine bool
-		formChoices
+		site.FormChoices
 	}{seeks, s.cfg.Hub.HasEngine(), c}))
 }
 
 func (s *Server) pageCreateSeek(w http.ResponseWriter, r *http.Request) error {
-	id := s.ensureIdentity(w, r)
+	id := s.EnsureIdentity(w, r)
 	sk, err := s.createSeek(r.Context(), id, seekRequest{TC: r.FormValue("tc"), Rated: r.FormValue("rated") != "",
 		Color: r.FormValue("color"), Ruleset: r.FormValue("ruleset"), Private: r.FormValue("private") != "", addr: auth.AddrKey(auth.ClientIP(r))})
 	if err != nil {
@@ -156,12 +158,12 @@ type editorData struct {
 	FEN              string             // the position shown, as the server writes it
 	Paste            string             // a FEN the server could not read, shown back
 	Error            string
-	formChoices
+	site.FormChoices
 }
 
-func newEditorData(p toguz.Position, full int, c formChoices) editorData {
+func newEditorData(p toguz.Position, full int, c site.FormChoices) editorData {
 	r := p.Rules()
-	d := editorData{Ruleset: r.String(), Total: r.Total(), Tuzdik: r.Tuzdik, FEN: toguz.FormatFEN(p, full), formChoices: c}
+	d := editorData{Ruleset: r.String(), Total: r.Total(), Tuzdik: r.Tuzdik, FEN: toguz.FormatFEN(p, full), FormChoices: c}
 	st := p.Setup()
 	for h := 1; h <= p.Holes(); h++ {
 		d.Holes = append(d.Holes, h)
@@ -182,7 +184,7 @@ func formInt(r *http.Request, name string) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, badRequest(live.CodeBadPosition, "apierr.not_whole", name, excerpt(v))
+		return 0, apierr.BadRequest(apierr.CodeBadPosition, "apierr.not_whole", name, excerpt(v))
 	}
 	return n, nil
 }
@@ -209,7 +211,7 @@ func editorPosition(r *http.Request, rules toguz.Rules) (positionRequest, error)
 }
 
 func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
-	id := s.ensureIdentity(w, r)
+	id := s.EnsureIdentity(w, r)
 	level, err := formInt(r, "level")
 	if err != nil {
 		return err
@@ -227,22 +229,22 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 			p, full, err = checkPosition(preq)
 		}
 		if err == nil && p.IsOver() {
-			err = badRequest(live.CodeBadPosition, "apierr.game_over_position")
+			err = apierr.BadRequest(apierr.CodeBadPosition, "apierr.game_over_position")
 		}
 		if err != nil {
 			start, serr := toguz.NewPosition(rules)
 			if serr != nil {
 				return serr
 			}
-			d := newEditorData(start, 1, s.choices(s.lang(r), rules.String(), id.Account.ID != 0))
+			d := newEditorData(start, 1, s.Choices(s.Lang(r), rules.String(), id.Account.ID != 0))
 			if preq.Board[0] != nil {
 				d.White, d.Black = preq.Board[0], preq.Board[1]
 				d.Kazan.W, d.Kazan.B = preq.Kazan[0], preq.Kazan[1]
 				d.Tuzdiks.W, d.Tuzdiks.B = preq.Tuzdik[0], preq.Tuzdik[1]
 				d.Turn = cmp.Or(preq.Turn, d.Turn)
 			}
-			d.Error = s.message(r, s.asAPIError(r, err))
-			return s.render(w, http.StatusBadRequest, "editor", s.page(r, "editor.title", d))
+			d.Error = s.Message(r, s.AsError(r, err))
+			return s.Render(w, http.StatusBadRequest, "editor", s.Page(r, "editor.title", d))
 		}
 		req.FEN = toguz.FormatFEN(p, full)
 	}
@@ -262,32 +264,32 @@ func (s *Server) pageEditor(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	id := s.identity(r)
-	c := s.choices(s.lang(r), rules.String(), id.Account.ID != 0)
+	id := s.Identity(r)
+	c := s.Choices(s.Lang(r), rules.String(), id.Account.ID != 0)
 	start, err := toguz.NewPosition(rules)
 	if err != nil {
 		return err
 	}
 	fen := strings.TrimSpace(q.Get("fen"))
 	if fen == "" {
-		return s.render(w, http.StatusOK, "editor", s.page(r, "editor.title", newEditorData(start, 1, c)))
+		return s.Render(w, http.StatusOK, "editor", s.Page(r, "editor.title", newEditorData(start, 1, c)))
 	}
 	var p toguz.Position
 	full := 1
 	if len(fen) > maxFEN {
-		err = badRequest(live.CodeBadPosition, "apierr.fen_too_long", maxFEN)
+		err = apierr.BadRequest(apierr.CodeBadPosition, "apierr.fen_too_long", maxFEN)
 	} else if p, full, err = toguz.ParseFEN(fen, rules); err != nil {
-		err = rulesError(http.StatusBadRequest, live.CodeBadPosition, err)
+		err = rulesError(http.StatusBadRequest, apierr.CodeBadPosition, err)
 	}
 	if err != nil {
 		d := newEditorData(start, 1, c)
-		d.Error = s.message(r, s.asAPIError(r, err))
+		d.Error = s.Message(r, s.AsError(r, err))
 		if len(fen) <= maxFEN {
 			d.Paste = fen // shown back to be mended
 		}
-		return s.render(w, http.StatusBadRequest, "editor", s.page(r, "editor.title", d))
+		return s.Render(w, http.StatusBadRequest, "editor", s.Page(r, "editor.title", d))
 	}
-	return s.render(w, http.StatusOK, "editor", s.page(r, "editor.title", newEditorData(p, full, c)))
+	return s.Render(w, http.StatusOK, "editor", s.Page(r, "editor.title", newEditorData(p, full, c)))
 }
 
 // maxFEN bounds the FEN the editor reads: the longest real one (2×9 holes
@@ -301,11 +303,11 @@ type authData struct {
 }
 
 func (s *Server) pageSignupForm(w http.ResponseWriter, r *http.Request) error {
-	return s.render(w, http.StatusOK, "auth", s.page(r, "signup.title", authData{Mode: "signup"}))
+	return s.Render(w, http.StatusOK, "auth", s.Page(r, "signup.title", authData{Mode: "signup"}))
 }
 
 func (s *Server) pageLoginForm(w http.ResponseWriter, r *http.Request) error {
-	return s.render(w, http.StatusOK, "auth", s.page(r, "login.title", authData{Mode: "login"}))
+	return s.Render(w, http.StatusOK, "auth", s.Page(r, "login.title", authData{Mode: "login"}))
 }
 
 func (s *Server) pageSignup(w http.ResponseWriter, r *http.Request) error {
@@ -320,13 +322,13 @@ func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) error {
 // session cookie and goes home, on failure it shows the form again with the
 // error and the name typed.
 func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title string,
-	act func(*http.Request, credentials) (Account, string, error)) error {
+	act func(*http.Request, credentials) (site.Account, string, error)) error {
 	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password")}
 	a, t, err := act(r, c)
 	if err != nil {
-		e := s.asAPIError(r, err)
+		e := s.AsError(r, err)
 		setBoundHeaders(w, e)
-		return s.render(w, e.Status, "auth", s.page(r, title, authData{Mode: mode, Name: c.Name, Error: s.message(r, e)}))
+		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Error: s.Message(r, e)}))
 	}
 	s.setCookie(w, t, sessionAge)
 	if mode == "signup" {
@@ -358,14 +360,14 @@ func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) error {
 type gameData struct {
 	ID, Mode             string
 	HoleNames            [9]string
-	Positions            []string             // a replay's
-	Moves                []live.MoveJSON      // a replay's
-	White, Black, Result string               // for a replay without a live game
-	FinalFEN             string               // a replay's board after an atsyrau's collection
-	Errors               map[live.Code]string // error code or close reason → text in the page's language
-	Outcomes             map[string]string    // "result termination" → how a game ended (i18n.OutcomeTemplates)
-	Review               *reviewView          // the game review's section (review.go); nil: none
-	Event                string               // the event the game belongs to ("": none), for the link back
+	Positions            []string               // a replay's
+	Moves                []live.MoveJSON        // a replay's
+	White, Black, Result string                 // for a replay without a live game
+	FinalFEN             string                 // a replay's board after an atsyrau's collection
+	Errors               map[apierr.Code]string // error code or close reason → text in the page's language
+	Outcomes             map[string]string      // "result termination" → how a game ended (i18n.OutcomeTemplates)
+	Review               *reviewView            // the game review's section (review.go); nil: none
+	Event                string                 // the event the game belongs to ("": none), for the link back
 	EventRound           int
 }
 
@@ -374,15 +376,15 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return notFound(err, "apierr.no_game", r.PathValue("id"))
 	}
-	p := s.page(r, "game.title", nil, st.ID)
+	p := s.Page(r, "game.title", nil, st.ID)
 	// The board explains the game websocket's errors in the page's language.
-	texts := map[live.Code]string{}
-	for _, c := range allCodes() {
+	texts := map[apierr.Code]string{}
+	for _, c := range apierr.Codes() {
 		texts[c] = s.cat.T(p.Lang, "err."+string(c))
 	}
 	// and why the server closed the socket, when it says so.
 	for reason, key := range closeKeys {
-		texts[live.Code(reason)] = s.cat.T(p.Lang, key)
+		texts[apierr.Code(reason)] = s.cat.T(p.Lang, key)
 	}
 	d := gameData{ID: st.ID, Mode: "live", HoleNames: p.HoleNames, Errors: texts, Outcomes: s.cat.OutcomeTemplates(p.Lang)}
 	if st.Status != "playing" {
@@ -406,7 +408,7 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 		d.Event, d.EventRound, _ = s.cfg.Events.ByGame(st.ID)
 	}
 	p.Data = d
-	return s.render(w, http.StatusOK, "game", p)
+	return s.Render(w, http.StatusOK, "game", p)
 }
 
 // seatName is how a page names a seat: the engine by its level in lang.
@@ -426,18 +428,18 @@ func (s *Server) pageChallenge(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) showChallenge(w http.ResponseWriter, r *http.Request, status int, notice string) error {
 	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_challenge")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_challenge")
 	}
 	if gid != "" {
 		return redirect(w, r, "/game/"+gid)
 	}
-	id := s.identity(r)
-	lang := s.lang(r)
+	id := s.Identity(r)
+	lang := s.Lang(r)
 	mode := s.cat.T(lang, "form.casual")
 	if sk.Rated {
 		mode = s.cat.T(lang, "form.rated")
 	}
-	c := s.choices(lang, sk.Rules.String(), id.Account.ID != 0)
+	c := s.Choices(lang, sk.Rules.String(), id.Account.ID != 0)
 	viewer := ""
 	if id.Known() {
 		viewer = id.Seat().ID
@@ -445,19 +447,19 @@ func (s *Server) showChallenge(w http.ResponseWriter, r *http.Request, status in
 	// Own is the creator in any of his tabs: the seek is his to cancel,
 	// never to accept.
 	j := sk.JSONFor(viewer)
-	return s.render(w, status, "challenge", s.page(r, "challenge.title", struct {
-		Seek              seekRow
+	return s.Render(w, status, "challenge", s.Page(r, "challenge.title", struct {
+		Seek              site.SeekRow
 		Own               bool
 		URL, Mode, Notice string
-	}{c.row(j), j.Own, "http://" + r.Host + "/challenge/" + sk.ID, mode, notice}))
+	}{c.Row(j), j.Own, "http://" + r.Host + "/challenge/" + sk.ID, mode, notice}))
 }
 
 // pageCancelChallenge is POST /challenge/{id}/cancel: the creator
 // withdraws his seek and is back in the lobby.
 func (s *Server) pageCancelChallenge(w http.ResponseWriter, r *http.Request) error {
-	id := s.identity(r)
+	id := s.Identity(r)
 	if !id.Known() {
-		return newError(http.StatusForbidden, live.CodeForbidden, "apierr.cancel_forbidden")
+		return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.cancel_forbidden")
 	}
 	if err := s.cfg.Lobby.Cancel(r.PathValue("id"), id.Seat().ID); err != nil {
 		return notFound(err, "apierr.no_seek", r.PathValue("id"))
@@ -466,13 +468,13 @@ func (s *Server) pageCancelChallenge(w http.ResponseWriter, r *http.Request) err
 }
 
 func (s *Server) pageAcceptChallenge(w http.ResponseWriter, r *http.Request) error {
-	id := s.ensureIdentity(w, r)
+	id := s.EnsureIdentity(w, r)
 	gid, err := s.acceptSeek(r.Context(), id, r.PathValue("id"))
 	var le *live.Error
-	if errors.As(err, &le) && le.Code == live.CodeOwnSeek {
+	if errors.As(err, &le) && le.Code == apierr.CodeOwnSeek {
 		// One's own seek (a second tab, an old page): the challenge page
 		// says why and offers the cancel button instead.
-		return s.showChallenge(w, r, http.StatusConflict, s.cat.T(s.lang(r), "challenge.own"))
+		return s.showChallenge(w, r, http.StatusConflict, s.cat.T(s.Lang(r), "challenge.own"))
 	}
 	if err != nil {
 		return err
@@ -506,7 +508,7 @@ type importData struct {
 }
 
 func (s *Server) pageImportForm(w http.ResponseWriter, r *http.Request) error {
-	return s.render(w, http.StatusOK, "import", s.page(r, "import.title", importData{}))
+	return s.Render(w, http.StatusOK, "import", s.Page(r, "import.title", importData{}))
 }
 
 func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
@@ -530,7 +532,7 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 			src, size, name = f, h.Size, h.Filename
 		}
 	}
-	p := s.page(r, "import.title", nil)
+	p := s.Page(r, "import.title", nil)
 	d := importData{}
 	if len(text) <= maxImportEcho {
 		d.Text = text
@@ -546,11 +548,11 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 	var ie *importError
 	switch {
 	case size > maxImport:
-		d.Error, status = s.message(r, newError(0, codeTooLarge, "apierr.import_too_large", maxImport>>10)), http.StatusRequestEntityTooLarge
+		d.Error, status = s.Message(r, apierr.New(0, apierr.CodeTooLarge, "apierr.import_too_large", maxImport>>10)), http.StatusRequestEntityTooLarge
 	case errors.As(err, &ie):
-		d.Error, d.MoreErrors, status = s.message(r, ie.errs[0]), ie.more, ie.status
+		d.Error, d.MoreErrors, status = s.Message(r, ie.errs[0]), ie.more, ie.status
 		for _, e := range ie.errs[1:] {
-			d.Errors = append(d.Errors, s.message(r, e))
+			d.Errors = append(d.Errors, s.Message(r, e))
 		}
 		if ie.status == http.StatusRequestEntityTooLarge {
 			s.imports.refusedSize.Add(1)
@@ -558,7 +560,7 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 	case err != nil:
 		return err
 	case len(games) == 0:
-		d.Error, status = s.message(r, newError(0, live.CodeBadRequest, "apierr.import_empty")), http.StatusBadRequest
+		d.Error, status = s.Message(r, apierr.New(0, apierr.CodeBadRequest, "apierr.import_empty")), http.StatusBadRequest
 	default:
 		stored, serr := s.storeImport(r, games)
 		var qe *store.QuotaError
@@ -580,7 +582,7 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 			Result: d.Games[0].Outcome}
 	}
 	p.Data = d
-	return s.render(w, status, "import", p)
+	return s.Render(w, status, "import", p)
 }
 
 // imported is a game read by an import: its summary, the record the
@@ -602,7 +604,7 @@ func (s *Server) storeImport(r *http.Request, games []imported) ([]store.Stored,
 	if s.cfg.Archive == nil {
 		return make([]store.Stored, len(games)), nil // no database: the games are read, not stored
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	perDay := s.cfg.ImportsPerDay
 	if perDay == 0 {
@@ -619,7 +621,7 @@ type ratingRow struct {
 }
 
 func (s *Server) pageProfile(w http.ResponseWriter, r *http.Request) error {
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	name := r.PathValue("name")
 	prof, err := s.cfg.Archive.Profile(ctx, name)
@@ -636,7 +638,7 @@ func (s *Server) pageProfile(w http.ResponseWriter, r *http.Request) error {
 			rows = append(rows, ratingRow{c.String(), ri})
 		}
 	}
-	p := s.page(r, "profile.title", nil, prof.Name)
+	p := s.Page(r, "profile.title", nil, prof.Name)
 	chart := ratingChart(prof.History, func(key string, args ...any) string { return s.cat.T(p.Lang, key, args...) })
 	provisional := slices.ContainsFunc(rows, func(r ratingRow) bool { return r.Provisional })
 	p.Data = struct {
@@ -646,13 +648,13 @@ func (s *Server) pageProfile(w http.ResponseWriter, r *http.Request) error {
 		Chart       template.HTML
 		Provisional bool // a rating is provisional: the page explains the mark
 	}{prof, rows, games, chart, provisional}
-	return s.render(w, http.StatusOK, "profile", p)
+	return s.Render(w, http.StatusOK, "profile", p)
 }
 
 func (s *Server) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.bad_category", excerpt(r.URL.Query().Get("category"))).withDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_category", excerpt(r.URL.Query().Get("category"))).WithDetail(err)
 	}
 	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
 	if err != nil {
@@ -662,7 +664,7 @@ func (s *Server) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	for _, c := range rating.Categories {
 		cats = append(cats, c.String())
 	}
-	return s.render(w, http.StatusOK, "leaderboard", s.page(r, "leaderboard.title", struct {
+	return s.Render(w, http.StatusOK, "leaderboard", s.Page(r, "leaderboard.title", struct {
 		Category   string
 		Categories []string
 		Rows       []LeaderRow

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/i18n"
-	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/shareddata"
 )
@@ -188,7 +188,7 @@ func TestImport(t *testing.T) {
 // in English.
 func TestCatalog(t *testing.T) {
 	cat := i18n.New()
-	for _, c := range live.GameCodes() {
+	for _, c := range apierr.GameCodes() {
 		if !cat.Has("err." + string(c)) {
 			t.Errorf("error code %s has no text", c)
 		}

@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -118,7 +119,7 @@ func (s *Server) pagePuzzles(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, ok := ps.pick(theme, streak, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "puzzles.err.none", excerpt(string(theme)))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "puzzles.err.none", excerpt(string(theme)))
 	}
 	return s.renderPuzzle(w, r, p, theme, streak)
 }
@@ -131,14 +132,14 @@ func (s *Server) pagePuzzle(w http.ResponseWriter, r *http.Request) error {
 	}
 	i, ok := ps.byID[r.PathValue("id")]
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "puzzles.err.none", excerpt(r.PathValue("id")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "puzzles.err.none", excerpt(r.PathValue("id")))
 	}
 	return s.renderPuzzle(w, r, ps.all[i], "", -1)
 }
 
 func (s *Server) renderPuzzle(w http.ResponseWriter, r *http.Request, p puzzle.Puzzle, theme puzzle.Theme, streak int) error {
 	ps, _ := s.puzzles()
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	d := puzzleData{ID: p.ID, FEN: toguz.FormatFEN(p.Start, 1), Goal: s.cat.T(lang, "puzzles.goal."+p.Goal.String()),
 		Board: flipFor(s.learnBoard(lang, p.Start, false, true, nil, nil), p.Start.Turn()), Theme: string(theme), Streak: streak, InStreak: streak >= 0,
 		Count: len(ps.all), Moves: max(p.Moves, 1)}
@@ -151,8 +152,8 @@ func (s *Server) renderPuzzle(w http.ResponseWriter, r *http.Request, p puzzle.P
 			d.Tags = append(d.Tags, s.cat.T(lang, "puzzles.theme."+string(t)))
 		}
 	}
-	if id := s.identity(r); id.Account.ID != 0 && s.cfg.Puzzles != nil {
-		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	if id := s.Identity(r); id.Account.ID != 0 && s.cfg.Puzzles != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 		defer cancel()
 		rt, _, _, err := s.cfg.Puzzles.PuzzleRating(ctx, id.Account.ID)
 		if err != nil {
@@ -160,7 +161,7 @@ func (s *Server) renderPuzzle(w http.ResponseWriter, r *http.Request, p puzzle.P
 		}
 		d.Rating, d.Account = rt.Int(), true
 	}
-	return s.render(w, http.StatusOK, "puzzles", s.page(r, "puzzles.title", d))
+	return s.Render(w, http.StatusOK, "puzzles", s.Page(r, "puzzles.title", d))
 }
 
 // puzzleAnswer is the solver's moves so far: Moves, or Move alone for the
@@ -205,31 +206,31 @@ func (s *Server) apiPuzzle(w http.ResponseWriter, r *http.Request) error {
 	}
 	i, ok := ps.byID[r.PathValue("id")]
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "puzzles.err.none", excerpt(r.PathValue("id")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "puzzles.err.none", excerpt(r.PathValue("id")))
 	}
 	p := ps.all[i]
 	var req puzzleAnswer
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	if len(req.Moves) == 0 {
 		req.Moves = []int{req.Move}
 	}
 	if n := max(p.Moves, 1); len(req.Moves) > n {
-		return badRequest(live.CodeBadRequest, "puzzles.err.moves", len(req.Moves), n)
+		return apierr.BadRequest(apierr.CodeBadRequest, "puzzles.err.moves", len(req.Moves), n)
 	}
 	moves := make([]toguz.Move, len(req.Moves))
 	for i, m := range req.Moves {
 		if m < 1 || m > toguz.MaxHoles {
-			return badRequest(live.CodeBadRequest, "puzzles.err.move", m)
+			return apierr.BadRequest(apierr.CodeBadRequest, "puzzles.err.move", m)
 		}
 		moves[i] = toguz.Move(m)
 	}
 	right, done, err := p.JudgeLine(moves)
 	if err != nil {
-		return badRequest(live.CodeBadRequest, "puzzles.err.move", req.Moves[len(req.Moves)-1])
+		return apierr.BadRequest(apierr.CodeBadRequest, "puzzles.err.move", req.Moves[len(req.Moves)-1])
 	}
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	if right && !done {
 		// The opponent's reply, played for him, and the board after it.
 		pos, _ := p.Step(len(moves) - 1)
@@ -242,10 +243,10 @@ func (s *Server) apiPuzzle(w http.ResponseWriter, r *http.Request) error {
 		pos = pos.After(reply)
 		d := puzzleData{ID: p.ID, Board: flipFor(s.learnBoard(lang, pos, false, true, nil, nil), pos.Turn())}
 		var b strings.Builder
-		if err := s.pages.RenderPart(&b, "puzzles", "puzzle-board", s.page(r, "puzzles.title", d)); err != nil {
+		if err := s.pages.RenderPart(&b, "puzzles", "puzzle-board", s.Page(r, "puzzles.title", d)); err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, puzzleVerdict{Right: true, Reply: n, Board: b.String(),
+		return site.WriteJSON(w, http.StatusOK, puzzleVerdict{Right: true, Reply: n, Board: b.String(),
 			Headline: s.cat.T(lang, "puzzles.continue", n)})
 	}
 	out := puzzleVerdict{Right: right, Done: true, Headline: s.cat.T(lang, "puzzles.wrong")}
@@ -269,8 +270,8 @@ func (s *Server) apiPuzzle(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	out.Tags = s.cat.T(lang, "puzzles.tags", strings.Join(tags, ", "), p.Depth)
-	if id := s.identity(r); id.Account.ID != 0 && s.cfg.Puzzles != nil {
-		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	if id := s.Identity(r); id.Account.ID != 0 && s.cfg.Puzzles != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 		defer cancel()
 		a, err := s.cfg.Puzzles.RecordPuzzle(ctx, id.Account.ID, p.ID, right, p.StartRating())
 		if err != nil {
@@ -287,7 +288,7 @@ func (s *Server) apiPuzzle(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return site.WriteJSON(w, http.StatusOK, out)
 }
 
 // flipFor turns a board so that the side to move, who solves the puzzle,

@@ -12,9 +12,11 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/analysis"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/review"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -290,13 +292,13 @@ func reviewGraph(label string, d review.Data) template.HTML {
 // fetches until a pending review is done.
 func (s *Server) pageReviewSection(w http.ResponseWriter, r *http.Request) error {
 	if s.cfg.Reviews == nil || s.cfg.Archive == nil {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_review", excerpt(r.PathValue("id")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", excerpt(r.PathValue("id")))
 	}
 	g, err := s.cfg.Archive.Game(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return notFoundGame(err, r.PathValue("id"))
 	}
-	p := s.page(r, "review.title", nil)
+	p := s.Page(r, "review.title", nil)
 	v, err := s.reviewFor(r.Context(), p.Lang, g)
 	if err != nil {
 		return err
@@ -310,7 +312,7 @@ func (s *Server) pageReviewSection(w http.ResponseWriter, r *http.Request) error
 // notFoundGame makes a store's or archive's missing game the page's 404.
 func notFoundGame(err error, id string) error {
 	if errors.Is(err, live.ErrNotFound) || errors.Is(err, store.ErrNotFound) {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_game", excerpt(id)).withDetail(err)
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", excerpt(id)).WithDetail(err)
 	}
 	return err
 }
@@ -330,24 +332,24 @@ func (s *Server) apiRequestReview(w http.ResponseWriter, r *http.Request) error 
 	if err := s.requestReview(w, r, r.PathValue("id")); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusAccepted, map[string]string{"status": string(store.ReviewPending)})
+	return site.WriteJSON(w, http.StatusAccepted, map[string]string{"status": string(store.ReviewPending)})
 }
 
 func (s *Server) requestReview(w http.ResponseWriter, r *http.Request, id string) error {
 	if s.cfg.Reviews == nil {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_review", excerpt(id))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", excerpt(id))
 	}
-	who := s.ensureIdentity(w, r).Seat().ID
+	who := s.EnsureIdentity(w, r).Seat().ID
 	err := s.cfg.Reviews.Request(r.Context(), id, who)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_game", excerpt(id)).withDetail(err)
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", excerpt(id)).WithDetail(err)
 	case errors.Is(err, store.ErrTooManyRequests):
-		return newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.review_requests", store.MaxPendingPerRequester)
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.review_requests", store.MaxPendingPerRequester)
 	case errors.Is(err, store.ErrReviewQueueFull):
-		return newError(http.StatusServiceUnavailable, codeBusy, "apierr.review_full")
+		return apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "apierr.review_full")
 	case errors.Is(err, store.ErrConflict):
-		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.review_conflict").withDetail(err)
+		return apierr.New(http.StatusConflict, apierr.CodeBadRequest, "apierr.review_conflict").WithDetail(err)
 	}
 	return err
 }
@@ -362,11 +364,11 @@ type reviewJSON struct {
 func (s *Server) apiReview(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
 	if s.cfg.Reviews == nil {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_review", excerpt(id))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", excerpt(id))
 	}
 	job, err := s.cfg.Reviews.Review(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_review", excerpt(id))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", excerpt(id))
 	}
 	if err != nil {
 		return err
@@ -379,7 +381,7 @@ func (s *Server) apiReview(w http.ResponseWriter, r *http.Request) error {
 		}
 		out.Review = &d
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return site.WriteJSON(w, http.StatusOK, out)
 }
 
 // gameReview is the game page's review section of game id.

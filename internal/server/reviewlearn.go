@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/svg"
@@ -57,7 +57,7 @@ func (s *Server) pageReviewLearnAnswer(w http.ResponseWriter, r *http.Request) e
 func (s *Server) reviewLearn(w http.ResponseWriter, r *http.Request, answer bool) error {
 	id := r.PathValue("id")
 	if s.cfg.Reviews == nil || s.cfg.Archive == nil {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_review", excerpt(id))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", excerpt(id))
 	}
 	g, err := s.cfg.Archive.Game(r.Context(), id)
 	if err != nil {
@@ -65,14 +65,14 @@ func (s *Server) reviewLearn(w http.ResponseWriter, r *http.Request, answer bool
 	}
 	if g.End == nil {
 		// As on lichess, a game is studied once it is over.
-		return newError(http.StatusBadRequest, live.CodeNotOver, "apierr.review_not_over")
+		return apierr.New(http.StatusBadRequest, apierr.CodeNotOver, "apierr.review_not_over")
 	}
-	p := s.page(r, "reviewlearn.title", nil)
+	p := s.Page(r, "reviewlearn.title", nil)
 	d := reviewLearnData{GameID: id, Sides: [2]string{g.White.Name, g.Black.Name}}
 	p.Data = &d
 	side := r.FormValue("side")
 	if side == "" {
-		switch me := s.identity(r).Seat().ID; {
+		switch me := s.Identity(r).Seat().ID; {
 		case me == g.White.ID && me != "":
 			side = "white"
 		case me == g.Black.ID && me != "":
@@ -86,13 +86,13 @@ func (s *Server) reviewLearn(w http.ResponseWriter, r *http.Request, answer bool
 		pl = toguz.Black
 	default:
 		d.State = "choose"
-		return s.render(w, http.StatusOK, "reviewlearn", p)
+		return s.Render(w, http.StatusOK, "reviewlearn", p)
 	}
 	d.Side = side
 	job, err := s.cfg.Reviews.Review(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && job.Status != store.ReviewDone {
 		d.State = "pending"
-		return s.render(w, http.StatusOK, "reviewlearn", p)
+		return s.Render(w, http.StatusOK, "reviewlearn", p)
 	}
 	if err != nil {
 		return err
@@ -112,7 +112,7 @@ func (s *Server) reviewLearn(w http.ResponseWriter, r *http.Request, answer bool
 	d.Of = len(exs)
 	if d.Of == 0 {
 		d.State = "none"
-		return s.render(w, http.StatusOK, "reviewlearn", p)
+		return s.Render(w, http.StatusOK, "reviewlearn", p)
 	}
 	n, err := strconv.Atoi(r.FormValue("n"))
 	if err != nil || n < 0 || n >= d.Of {
@@ -144,12 +144,12 @@ func (s *Server) reviewLearn(w http.ResponseWriter, r *http.Request, answer bool
 		v, err := s.cfg.Reviews.Judge(r.Context(), ex.Before, ex.Review, toguz.Move(h))
 		switch {
 		case errors.Is(err, review.ErrIllegal):
-			e := newError(http.StatusBadRequest, live.CodeIllegalMove, "apierr.learn_illegal", h)
-			d.Error, status = s.message(r, e), e.Status
+			e := apierr.New(http.StatusBadRequest, apierr.CodeIllegalMove, "apierr.learn_illegal", h)
+			d.Error, status = s.Message(r, e), e.Status
 		case errors.Is(err, review.ErrBusy):
-			e := newError(http.StatusServiceUnavailable, codeBusy, "apierr.learn_busy")
+			e := apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "apierr.learn_busy")
 			w.Header().Set("Retry-After", "1")
-			d.Error, status = s.message(r, e), e.Status
+			d.Error, status = s.Message(r, e), e.Status
 		case err != nil:
 			return err
 		default:
@@ -158,7 +158,7 @@ func (s *Server) reviewLearn(w http.ResponseWriter, r *http.Request, answer bool
 				Best: lineText(ex.Before, v.Best, v.Line)}
 		}
 	}
-	return s.render(w, status, "reviewlearn", p)
+	return s.Render(w, status, "reviewlearn", p)
 }
 
 // stripProlog drops an SVG document's XML declaration, so that it can be

@@ -15,7 +15,7 @@
 //     handler a func(w, r) error; errors become JSON or HTML error pages.
 //   - Compression (server.go, compress): gzhttp gzips pages, assets and API
 //     answers; websocket upgrades pass by it.
-//   - Errors (errors.go): an apiError has a status, a stable code and a
+//   - Errors (errors.go, internal/apierr): an apierr.Error has a status, a stable code and a
 //     catalog key (locales/*/errors.json) with arguments; its message is
 //     written in the language of the request that gets it (JSON, error
 //     page, form, websocket). live's errors take the text of their code;
@@ -36,7 +36,7 @@
 //     Prometheus metrics of Config.Metrics, fed by logRequests (requests
 //     by route pattern and status class), the websockets (sockets open,
 //     a move's round trip) and App (store, engine, moves, bounds).
-//   - Identity (identity.go): a session token from the cookie or a Bearer
+//   - Identity (identity.go, internal/site): a session token from the cookie or a Bearer
 //     header names a user (internal/auth) or a guest (a token the server
 //     signed, guestkey.go, whose hash is the guest's name); a guest token
 //     it did not sign is refused.
@@ -99,9 +99,7 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -109,6 +107,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/events"
@@ -117,6 +116,7 @@ import (
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
 	"github.com/toguz/toguz/internal/web"
 	"golang.org/x/time/rate"
@@ -270,7 +270,7 @@ func New(cfg Config) (*Server, error) {
 	srv.puzzles = sync.OnceValues(loadPuzzles)
 	srv.bot = newBotState(cfg.BotLimits, cfg.BotEvents)
 	srv.simuls.st = cfg.Simuls
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
 	if err := srv.simuls.load(ctx, time.Now()); err != nil {
 		return nil, err
@@ -282,7 +282,7 @@ func New(cfg Config) (*Server, error) {
 	srv.levels = lt.Placements(engine.MaxLevel)
 	if b := cfg.Bots; b != nil {
 		srv.bot.events.isBot = func(uid int64) bool {
-			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 			defer cancel()
 			bot, _ := b.IsBot(ctx, uid)
 			return bot
@@ -343,7 +343,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.botRoutes(api)
 	api("/api/", func(_ http.ResponseWriter, r *http.Request) error {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
 	})
 
 	page("GET /{$}", s.pageLobby)
@@ -414,7 +414,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
 	page("/", func(_ http.ResponseWriter, r *http.Request) error {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_page", excerpt(r.URL.Path))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_page", excerpt(r.URL.Path))
 	})
 
 	var h http.Handler = compress(mux)
@@ -444,120 +444,73 @@ func compress(next http.Handler) http.Handler {
 	})
 }
 
-// The API's codes beyond live's (docs/api.md, "Error codes").
-const (
-	codeBadName         live.Code = "bad_name"
-	codeBadPassword     live.Code = "bad_password"
-	codeNameTaken       live.Code = "name_taken"
-	codeBadCredentials  live.Code = "bad_credentials"
-	codeUnauthenticated live.Code = "unauthenticated"
-	codeBadFormat       live.Code = "bad_format"
-	codeBusy            live.Code = "busy"      // the password hashing is full
-	codeTooLarge        live.Code = "too_large" // a body over its route's limit
-	codeBadGuestToken   live.Code = "bad_guest_token"
-	// codeCanceled answers a request whose client has gone: nobody reads
-	// it, so it is not documented.
-	codeCanceled live.Code = "canceled"
-)
-
-// codeStatus returns the HTTP status of a live.Error's code: 400 unless
-// the code says otherwise.
-func codeStatus(c live.Code) int {
-	switch c {
-	case live.CodeNotFound:
-		return http.StatusNotFound
-	case live.CodeForbidden, live.CodeGuestRated:
-		return http.StatusForbidden
-	case live.CodeOwnSeek:
-		return http.StatusConflict
-	case live.CodeSeekGone:
-		return http.StatusGone
-	case live.CodeRateLimited, live.CodeTooManyEngineGames, live.CodeTooManySeeks, live.CodeTooManySpectators:
-		return http.StatusTooManyRequests
-	case live.CodeInternal:
-		return http.StatusInternalServerError
-	}
-	return http.StatusBadRequest
-}
-
 // asAPIError classifies any error for the client; unknown errors are
 // logged and shown as "internal".
-func (s *Server) asAPIError(r *http.Request, err error) *apiError {
-	var ae *apiError
+func (s *Server) AsError(r *http.Request, err error) *apierr.Error {
+	var ae *apierr.Error
 	if errors.As(err, &ae) {
 		return ae
 	}
 	var ee *events.Error
 	if errors.As(err, &ee) {
-		return s.asAPIError(r, eventError(err))
+		return s.AsError(r, eventError(err))
 	}
 	var le *live.Error
 	if errors.As(err, &le) {
 		// live's messages are English: the code's text says it in the
 		// user's language, live's message is the detail.
-		return &apiError{Status: codeStatus(le.Code), Code: le.Code, Key: "err." + string(le.Code), Detail: le.Message}
+		return &apierr.Error{Status: apierr.Status(le.Code), Code: le.Code, Key: "err." + string(le.Code), Detail: le.Message}
 	}
 	if errors.Is(err, context.Canceled) {
-		return newError(499, codeCanceled, "apierr.canceled")
+		return apierr.New(499, apierr.CodeCanceled, "apierr.canceled")
 	}
 	s.log.Error("handler", "path", r.URL.Path, "err", err)
-	return newError(http.StatusInternalServerError, live.CodeInternal, "apierr.internal")
+	return apierr.New(http.StatusInternalServerError, apierr.CodeInternal, "apierr.internal")
 }
 
 func (s *Server) jsonHandler(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
-			s.writeJSONError(w, r, s.asAPIError(r, err))
+			s.writeJSONError(w, r, s.AsError(r, err))
 		}
 	})
 }
 
 // writeJSONError answers e as the API's error object, its message in the
 // language of r, live's or the rules library's English text as "detail".
-func (s *Server) writeJSONError(w http.ResponseWriter, r *http.Request, e *apiError) {
+func (s *Server) writeJSONError(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
 	if isBotPath(r.URL.Path) {
 		s.writeBotError(w, r, e)
 		return
 	}
 	setBoundHeaders(w, e)
-	body := map[string]string{"code": string(e.Code), "message": s.message(r, e)}
+	body := map[string]string{"code": string(e.Code), "message": s.Message(r, e)}
 	if e.Detail != "" {
 		body["detail"] = e.Detail
 	}
-	writeJSON(w, e.Status, map[string]any{"error": body})
+	site.WriteJSON(w, e.Status, map[string]any{"error": body})
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) error {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	return json.NewEncoder(w).Encode(v)
+var _ site.Kit = (*Server)(nil)
+
+// Catalog is the texts of every language (site.Kit).
+func (s *Server) Catalog() *i18n.Catalog { return s.cat }
+
+// Logger is the server's log (site.Kit).
+func (s *Server) Logger() *slog.Logger { return s.log }
+
+// WriteError answers err as the API's JSON error object (site.Kit).
+func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	s.writeJSONError(w, r, s.AsError(r, err))
 }
 
-// maxBody is the largest JSON body the API reads (an imported record is
-// read by the page handler with its own limit).
-const maxBody = 64 << 10
-
-// readJSON decodes the request body into v, refusing unknown fields, bodies
-// over maxBody and trailing data.
-func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return newError(http.StatusRequestEntityTooLarge, codeTooLarge, "apierr.too_large", maxBody>>10)
-		}
-		if errors.Is(err, io.EOF) {
-			return badRequest(live.CodeBadRequest, "apierr.json_empty")
-		}
-		return badRequest(live.CodeBadRequest, "apierr.json_bad").withDetail(err)
-	}
-	if dec.More() {
-		return badRequest(live.CodeBadRequest, "apierr.json_trailing")
-	}
-	return nil
+// router registers routes on a ServeMux with the server's error answers
+// (site.Router).
+type router struct {
+	s   *Server
+	mux *http.ServeMux
 }
 
-// storeTimeout bounds the database work of one request.
-const storeTimeout = 10 * time.Second
+func (rt router) API(pattern string, h site.Handler)    { rt.mux.Handle(pattern, rt.s.jsonHandler(h)) }
+func (rt router) Page(pattern string, h site.Handler)   { rt.mux.Handle(pattern, rt.s.pageHandler(h)) }
+func (rt router) Handle(pattern string, h http.Handler) { rt.mux.Handle(pattern, h) }

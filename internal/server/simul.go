@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/svg"
 )
@@ -246,9 +248,9 @@ type simulRequest struct {
 }
 
 // createSimul makes a simul of who.
-func (s *Server) createSimul(ctx context.Context, who Identity, req simulRequest) (string, error) {
+func (s *Server) createSimul(ctx context.Context, who site.Identity, req simulRequest) (string, error) {
 	if !who.Known() {
-		return "", newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.unauthenticated")
+		return "", apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.unauthenticated")
 	}
 	rules, err := parseRuleset(req.Ruleset)
 	if err != nil {
@@ -259,15 +261,15 @@ func (s *Server) createSimul(ctx context.Context, who Identity, req simulRequest
 		return "", err
 	}
 	if req.Max < 1 || req.Max > maxSimulPlayers {
-		return "", badRequest(live.CodeBadRequest, "apierr.simul_max", maxSimulPlayers)
+		return "", apierr.BadRequest(apierr.CodeBadRequest, "apierr.simul_max", maxSimulPlayers)
 	}
 	if req.Color != "white" && req.Color != "black" {
-		return "", badRequest(live.CodeBadRequest, "apierr.simul_color")
+		return "", apierr.BadRequest(apierr.CodeBadRequest, "apierr.simul_color")
 	}
 	if req.Rated && who.Account.ID == 0 {
-		return "", newError(http.StatusForbidden, live.CodeGuestRated, "err.guest_rated")
+		return "", apierr.New(http.StatusForbidden, apierr.CodeGuestRated, "err.guest_rated")
 	}
-	host, err := s.seatWithRating(ctx, who, tc)
+	host, err := s.SeatWithRating(ctx, who, tc)
 	if err != nil {
 		return "", err
 	}
@@ -288,9 +290,9 @@ func (s *Server) createSimul(ctx context.Context, who Identity, req simulRequest
 	}
 	switch {
 	case mine >= maxSimulsPerHost:
-		err = newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.simul_many", maxSimulsPerHost)
+		err = apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.simul_many", maxSimulsPerHost)
 	case len(h.byID) >= maxSimuls:
-		err = newError(http.StatusServiceUnavailable, codeBusy, "apierr.simul_full_site")
+		err = apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "apierr.simul_full_site")
 	default:
 		h.byID[sm.ID] = sm
 	}
@@ -362,38 +364,38 @@ func (s *Server) gamesOver(games []string) bool {
 }
 
 // joinSimul adds who to simul id.
-func (s *Server) joinSimul(ctx context.Context, who Identity, id string) error {
+func (s *Server) joinSimul(ctx context.Context, who site.Identity, id string) error {
 	if !who.Known() {
-		return newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.unauthenticated")
+		return apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.unauthenticated")
 	}
 	sm, ok := s.simuls.get(id)
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_simul")
 	}
 	if sm.Rated && who.Account.ID == 0 {
-		return newError(http.StatusForbidden, live.CodeGuestRated, "err.guest_rated")
+		return apierr.New(http.StatusForbidden, apierr.CodeGuestRated, "err.guest_rated")
 	}
-	seat, err := s.seatWithRating(ctx, who, sm.TC)
+	seat, err := s.SeatWithRating(ctx, who, sm.TC)
 	if err != nil {
 		return err
 	}
 	h := &s.simuls
 	p, ok := h.changing(id)
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_simul")
 	}
 	defer p.changes.Unlock()
 	h.mu.Lock()
 	switch {
 	case p.Started || p.starting:
-		err = newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_started")
+		err = apierr.New(http.StatusConflict, apierr.CodeBadRequest, "apierr.simul_started")
 	case p.Host.ID == seat.ID:
-		err = newError(http.StatusConflict, live.CodeOwnSeek, "apierr.simul_own")
+		err = apierr.New(http.StatusConflict, apierr.CodeOwnSeek, "apierr.simul_own")
 	case slices.ContainsFunc(p.Players, func(o live.Seat) bool { return o.ID == seat.ID }):
 		h.mu.Unlock()
 		return nil
 	case len(p.Players) >= p.Max:
-		err = newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_full", p.Max)
+		err = apierr.New(http.StatusConflict, apierr.CodeBadRequest, "apierr.simul_full", p.Max)
 	}
 	h.mu.Unlock()
 	if err != nil {
@@ -412,15 +414,15 @@ func (s *Server) joinSimul(ctx context.Context, who Identity, id string) error {
 
 // leaveSimul takes who out of simul id before it starts; leaving one he
 // is not in is no error.
-func (s *Server) leaveSimul(ctx context.Context, who Identity, id string) error {
+func (s *Server) leaveSimul(ctx context.Context, who site.Identity, id string) error {
 	if !who.Known() {
-		return newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.unauthenticated")
+		return apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.unauthenticated")
 	}
 	me := who.Seat().ID
 	h := &s.simuls
 	p, ok := h.changing(id)
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_simul")
 	}
 	defer p.changes.Unlock()
 	h.mu.Lock()
@@ -431,7 +433,7 @@ func (s *Server) leaveSimul(ctx context.Context, who Identity, id string) error 
 	case !in:
 		return nil
 	case started:
-		return newError(http.StatusConflict, live.CodeBadRequest, "apierr.simul_started")
+		return apierr.New(http.StatusConflict, apierr.CodeBadRequest, "apierr.simul_started")
 	}
 	if h.st != nil {
 		if err := h.st.RemoveSimulPlayer(ctx, id, me); err != nil {
@@ -449,7 +451,7 @@ func (s *Server) leaveSimul(ctx context.Context, who Identity, id string) error 
 }
 
 // startSimul starts the games of simul id: its host's only.
-func (s *Server) startSimul(ctx context.Context, who Identity, id string) error {
+func (s *Server) startSimul(ctx context.Context, who site.Identity, id string) error {
 	h := &s.simuls
 	h.starts.Lock()
 	defer h.starts.Unlock()
@@ -458,14 +460,14 @@ func (s *Server) startSimul(ctx context.Context, who Identity, id string) error 
 	// lock), the later ones see starting.
 	p, ok := h.changing(id)
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_simul")
 	}
 	h.mu.Lock()
 	switch {
 	case p.Host.ID != who.Seat().ID:
 		h.mu.Unlock()
 		p.changes.Unlock()
-		return newError(http.StatusForbidden, live.CodeForbidden, "apierr.simul_not_host")
+		return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.simul_not_host")
 	case p.Started:
 		h.mu.Unlock()
 		p.changes.Unlock()
@@ -473,7 +475,7 @@ func (s *Server) startSimul(ctx context.Context, who Identity, id string) error 
 	case len(p.Players) == 0:
 		h.mu.Unlock()
 		p.changes.Unlock()
-		return badRequest(live.CodeBadRequest, "apierr.simul_empty")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.simul_empty")
 	}
 	p.starting = true
 	sm := *p
@@ -540,7 +542,7 @@ type simulView struct {
 	IsHost, Joined, CanJoin bool       `json:"-"`
 }
 
-func (s *Server) simulView(ctx context.Context, sm simul, who Identity) simulView {
+func (s *Server) simulView(ctx context.Context, sm simul, who site.Identity) simulView {
 	v := simulView{ID: sm.ID, Host: sm.Host.Name, Ruleset: sm.Rules.String(), TC: sm.TC.String(), Max: sm.Max,
 		HostColor: map[bool]string{true: "white", false: "black"}[sm.HostWhite], Rated: sm.Rated, Started: sm.Started,
 		Players: []string{}, Boards: []simulBoard{}}
@@ -581,7 +583,7 @@ func finished(result string) bool { return result != "" && result != "*" }
 // ---- handlers ----
 
 type simulsData struct {
-	formChoices
+	site.FormChoices
 	List []simulView
 	Max  int
 	// Newer and Older are the list's pages either side (0: none).
@@ -592,8 +594,8 @@ type simulsData struct {
 const simulsListed = 50
 
 func (s *Server) pageSimuls(w http.ResponseWriter, r *http.Request) error {
-	id := s.identity(r)
-	d := simulsData{formChoices: s.choices(s.lang(r), "", id.Account.ID != 0), Max: maxSimulPlayers}
+	id := s.Identity(r)
+	d := simulsData{FormChoices: s.Choices(s.Lang(r), "", id.Account.ID != 0), Max: maxSimulPlayers}
 	shown, newer, older := pageOf(s.simuls.list(), pageParam(r), simulsListed)
 	d.Newer, d.Older = newer, older
 	for _, sm := range shown {
@@ -602,7 +604,7 @@ func (s *Server) pageSimuls(w http.ResponseWriter, r *http.Request) error {
 		sm.Games = nil
 		d.List = append(d.List, s.simulView(r.Context(), sm, id))
 	}
-	return s.render(w, http.StatusOK, "simuls", s.page(r, "simul.list_title", d))
+	return s.Render(w, http.StatusOK, "simuls", s.Page(r, "simul.list_title", d))
 }
 
 func simulForm(r *http.Request) simulRequest {
@@ -611,7 +613,7 @@ func simulForm(r *http.Request) simulRequest {
 }
 
 func (s *Server) pageCreateSimul(w http.ResponseWriter, r *http.Request) error {
-	who := s.ensureIdentity(w, r)
+	who := s.EnsureIdentity(w, r)
 	id, err := s.createSimul(r.Context(), who, simulForm(r))
 	if err != nil {
 		return err
@@ -621,10 +623,10 @@ func (s *Server) pageCreateSimul(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) apiCreateSimul(w http.ResponseWriter, r *http.Request) error {
 	var req simulRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
-	who, err := s.mustIdentity(r)
+	who, err := s.MustIdentity(r)
 	if err != nil {
 		return err
 	}
@@ -632,13 +634,13 @@ func (s *Server) apiCreateSimul(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, map[string]string{"id": id})
+	return site.WriteJSON(w, http.StatusCreated, map[string]string{"id": id})
 }
 
 func (s *Server) simulOf(r *http.Request) (simul, error) {
 	sm, ok := s.simuls.get(r.PathValue("id"))
 	if !ok {
-		return sm, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+		return sm, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_simul")
 	}
 	return sm, nil
 }
@@ -648,7 +650,7 @@ func (s *Server) pageSimul(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.render(w, http.StatusOK, "simul", s.page(r, "simul.title", s.simulView(r.Context(), sm, s.identity(r)), sm.Host.Name))
+	return s.Render(w, http.StatusOK, "simul", s.Page(r, "simul.title", s.simulView(r.Context(), sm, s.Identity(r)), sm.Host.Name))
 }
 
 func (s *Server) apiSimul(w http.ResponseWriter, r *http.Request) error {
@@ -656,11 +658,11 @@ func (s *Server) apiSimul(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.simulView(r.Context(), sm, s.identity(r)))
+	return site.WriteJSON(w, http.StatusOK, s.simulView(r.Context(), sm, s.Identity(r)))
 }
 
 func (s *Server) pageJoinSimul(w http.ResponseWriter, r *http.Request) error {
-	who := s.ensureIdentity(w, r)
+	who := s.EnsureIdentity(w, r)
 	if err := s.joinSimul(r.Context(), who, r.PathValue("id")); err != nil {
 		return err
 	}
@@ -668,43 +670,43 @@ func (s *Server) pageJoinSimul(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) pageLeaveSimul(w http.ResponseWriter, r *http.Request) error {
-	if err := s.leaveSimul(r.Context(), s.identity(r), r.PathValue("id")); err != nil {
+	if err := s.leaveSimul(r.Context(), s.Identity(r), r.PathValue("id")); err != nil {
 		return err
 	}
 	return redirect(w, r, "/simul/"+r.PathValue("id"))
 }
 
 func (s *Server) apiLeaveSimul(w http.ResponseWriter, r *http.Request) error {
-	who, err := s.mustIdentity(r)
+	who, err := s.MustIdentity(r)
 	if err != nil {
 		return err
 	}
 	if err := s.leaveSimul(r.Context(), who, r.PathValue("id")); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return site.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 func (s *Server) apiJoinSimul(w http.ResponseWriter, r *http.Request) error {
-	who, err := s.mustIdentity(r)
+	who, err := s.MustIdentity(r)
 	if err != nil {
 		return err
 	}
 	if err := s.joinSimul(r.Context(), who, r.PathValue("id")); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return site.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 func (s *Server) pageStartSimul(w http.ResponseWriter, r *http.Request) error {
-	if err := s.startSimul(r.Context(), s.identity(r), r.PathValue("id")); err != nil {
+	if err := s.startSimul(r.Context(), s.Identity(r), r.PathValue("id")); err != nil {
 		return err
 	}
 	return redirect(w, r, "/simul/"+r.PathValue("id")+"/host")
 }
 
 func (s *Server) apiStartSimul(w http.ResponseWriter, r *http.Request) error {
-	who, err := s.mustIdentity(r)
+	who, err := s.MustIdentity(r)
 	if err != nil {
 		return err
 	}
@@ -712,7 +714,7 @@ func (s *Server) apiStartSimul(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	sm, _ := s.simuls.get(r.PathValue("id"))
-	return writeJSON(w, http.StatusOK, s.simulView(r.Context(), sm, who))
+	return site.WriteJSON(w, http.StatusOK, s.simulView(r.Context(), sm, who))
 }
 
 // pageSimulHost is the host's grid of all boards.
@@ -721,11 +723,11 @@ func (s *Server) pageSimulHost(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := s.simulView(r.Context(), sm, s.identity(r))
+	v := s.simulView(r.Context(), sm, s.Identity(r))
 	if !v.IsHost {
-		return newError(http.StatusForbidden, live.CodeForbidden, "apierr.simul_not_host")
+		return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.simul_not_host")
 	}
-	return s.render(w, http.StatusOK, "simul_host", s.page(r, "simul.host_title", v, sm.Host.Name))
+	return s.Render(w, http.StatusOK, "simul_host", s.Page(r, "simul.host_title", v, sm.Host.Name))
 }
 
 // simulBoardSVG draws board {n} of a simul: /simul/{id}/board/{n}.svg.
@@ -737,7 +739,7 @@ func (s *Server) simulBoardSVG(w http.ResponseWriter, r *http.Request) error {
 	name, _ := strings.CutSuffix(r.PathValue("n"), ".svg")
 	n, _ := strconv.Atoi(name)
 	if n < 1 || n > len(sm.Games) {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_simul")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_simul")
 	}
 	st, err := s.cfg.Hub.State(r.Context(), sm.Games[n-1])
 	if err != nil {
@@ -747,7 +749,7 @@ func (s *Server) simulBoardSVG(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	opt := svg.Options{White: st.White.Name, Black: st.Black.Name, Flip: !sm.HostWhite, Width: 300,
 		Labels: &svg.Labels{White: s.cat.T(lang, "game.white"), Black: s.cat.T(lang, "game.black"),
 			Kazan: s.cat.T(lang, "learn.diagram.kazan"), ToMove: s.cat.T(lang, "learn.diagram.tomove")}}

@@ -12,10 +12,12 @@ import (
 	"github.com/coder/websocket"
 	"golang.org/x/time/rate"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -53,7 +55,7 @@ func SeatRating(a Archive) func(ctx context.Context, s live.Seat, tc clock.TimeC
 		if s.UserID == 0 || !ok {
 			return s.Rating
 		}
-		ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+		ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 		defer cancel()
 		p, err := a.Profile(ctx, s.Name)
 		if err != nil {
@@ -68,7 +70,7 @@ func SeatRating(a Archive) func(ctx context.Context, s live.Seat, tc clock.TimeC
 
 // chatter returns who chats from r.
 func (s *Server) chatter(r *http.Request) live.Chatter {
-	id := s.identity(r)
+	id := s.Identity(r)
 	c := live.Chatter{Addr: auth.AddrKey(auth.ClientIP(r))}
 	if id.Known() {
 		c.ID, c.Name = id.Seat().ID, id.Name()
@@ -80,14 +82,14 @@ func (s *Server) chatter(r *http.Request) live.Chatter {
 // then each one posted; the client posts with {"type":"chat","text":…}.
 func (s *Server) lobbyChatWS(w http.ResponseWriter, r *http.Request) {
 	if err := s.forgedGuest(r); err != nil {
-		s.writeJSONError(w, r, s.asAPIError(r, err))
+		s.writeJSONError(w, r, s.AsError(r, err))
 		return
 	}
 	if s.cfg.LobbyChat == nil {
-		s.writeJSONError(w, r, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_lobby_chat"))
+		s.writeJSONError(w, r, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_lobby_chat"))
 		return
 	}
-	who, lang := s.chatter(r), s.lang(r)
+	who, lang := s.chatter(r), s.Lang(r)
 	c, err := accept(w, r)
 	if err != nil {
 		return
@@ -140,14 +142,14 @@ func (s *Server) lobbyChatWS(w http.ResponseWriter, r *http.Request) {
 		var m live.ClientMsg
 		switch err := json.Unmarshal(data, &m); {
 		case err != nil:
-			reply(s.wsError(lang, wsBad("apierr.ws_not_json").withDetail(err)))
+			reply(s.wsError(lang, wsBad("apierr.ws_not_json").WithDetail(err)))
 		case m.Type == "ping":
 			reply(pong)
 		case m.Type == "chat":
 			if err := s.cfg.LobbyChat.Post(who, m.Text); err != nil {
 				var le *live.Error
 				if errors.As(err, &le) {
-					reply(s.wsError(lang, s.asAPIError(r, le)))
+					reply(s.wsError(lang, s.AsError(r, le)))
 				}
 			}
 		default:
@@ -166,27 +168,27 @@ type reportRequest struct {
 
 // apiReport is POST /api/reports: the report button of a chat message.
 func (s *Server) apiReport(w http.ResponseWriter, r *http.Request) error {
-	id := s.identity(r)
+	id := s.Identity(r)
 	if !id.Known() {
-		return newError(http.StatusUnauthorized, codeUnauthenticated, "apierr.report_identity")
+		return apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.report_identity")
 	}
 	var q reportRequest
-	if err := readJSON(w, r, &q); err != nil {
+	if err := site.ReadJSON(w, r, &q); err != nil {
 		return err
 	}
 	switch {
 	case q.Room != live.RoomPlayers && q.Room != live.RoomSpectators && q.Room != live.RoomLobby:
-		return badRequest(live.CodeBadRequest, "apierr.bad_room", excerpt(q.Room))
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_room", excerpt(q.Room))
 	case (q.Room == live.RoomLobby) != (q.Game == ""):
-		return badRequest(live.CodeBadRequest, "apierr.report_room_game")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.report_room_game")
 	case q.User == "" || len(q.User) > 64 || len(q.Game) > 32:
-		return badRequest(live.CodeBadRequest, "apierr.report_user")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.report_user")
 	case q.Text == "" || utf8.RuneCountInString(q.Text) > live.MaxChatRunes:
-		return badRequest(live.CodeBadRequest, "apierr.report_text", live.MaxChatRunes)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.report_text", live.MaxChatRunes)
 	case s.cfg.Reports == nil:
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_reports")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_reports")
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	verified := false
 	if q.Room == live.RoomLobby {
@@ -200,7 +202,7 @@ func (s *Server) apiReport(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.log.Info("chat report", "id", rid, "by", id.Name(), "user", q.User, "game", q.Game, "verified", verified)
-	return writeJSON(w, http.StatusCreated, map[string]any{"id": rid, "verified": verified})
+	return site.WriteJSON(w, http.StatusCreated, map[string]any{"id": rid, "verified": verified})
 }
 
 // liveGamesJSON is GET /api/games/live.
@@ -228,21 +230,21 @@ func (s *Server) liveGames(r *http.Request) liveGamesJSON {
 // apiLiveGames is GET /api/games/live: the games being played, the
 // highest rated first, at most maxListed (?limit=), and how many in all.
 func (s *Server) apiLiveGames(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, s.liveGames(r))
+	return site.WriteJSON(w, http.StatusOK, s.liveGames(r))
 }
 
 // apiTV is GET /api/tv: the game the TV shows (404 when none is played).
 func (s *Server) apiTV(w http.ResponseWriter, r *http.Request) error {
 	tv, ok := s.cfg.Hub.TV()
 	if !ok {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_tv_game")
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_tv_game")
 	}
-	return writeJSON(w, http.StatusOK, tv)
+	return site.WriteJSON(w, http.StatusOK, tv)
 }
 
 // pageGames is GET /games.
 func (s *Server) pageGames(w http.ResponseWriter, r *http.Request) error {
-	return s.render(w, http.StatusOK, "games", s.page(r, "games.title", s.liveGames(r)))
+	return s.Render(w, http.StatusOK, "games", s.Page(r, "games.title", s.liveGames(r)))
 }
 
 // pageTV is GET /tv: the game page of the TV's game (social.js follows
@@ -250,7 +252,7 @@ func (s *Server) pageGames(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) pageTV(w http.ResponseWriter, r *http.Request) error {
 	tv, ok := s.cfg.Hub.TV()
 	if !ok {
-		return s.render(w, http.StatusOK, "tv", s.page(r, "tv.title", nil))
+		return s.Render(w, http.StatusOK, "tv", s.Page(r, "tv.title", nil))
 	}
 	r.SetPathValue("id", tv.ID)
 	return s.pageGame(w, r)

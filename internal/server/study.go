@@ -11,8 +11,10 @@ import (
 	"github.com/coder/websocket"
 	"golang.org/x/time/rate"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/study"
 )
@@ -57,7 +59,7 @@ var studyErrorKeys = []string{"apierr.study_off", "apierr.no_study", "apierr.stu
 
 func (s *Server) studies() (Studies, error) {
 	if s.cfg.Studies == nil {
-		return nil, newError(http.StatusNotFound, live.CodeNotFound, "apierr.study_off")
+		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.study_off")
 	}
 	return s.cfg.Studies, nil
 }
@@ -72,19 +74,19 @@ func (s *Server) studyAccess(ctx context.Context, r *http.Request, id string) (s
 	}
 	head, err := st.GetStudy(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return head, "", newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_study", excerpt(id))
+		return head, "", apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_study", excerpt(id))
 	}
 	if err != nil {
 		return head, "", err
 	}
 	role := ""
-	if me := s.identity(r); me.Account.ID != 0 {
+	if me := s.Identity(r); me.Account.ID != 0 {
 		if role, err = st.StudyRole(ctx, id, me.Account.ID); err != nil {
 			return head, "", err
 		}
 	}
 	if head.Visibility == "private" && role == "" {
-		return head, "", newError(http.StatusForbidden, live.CodeForbidden, "apierr.study_forbidden")
+		return head, "", apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.study_forbidden")
 	}
 	return head, role, nil
 }
@@ -95,13 +97,13 @@ func canEdit(role string) bool { return role == "owner" || role == "editor" }
 func studyError(err error) error {
 	switch {
 	case errors.Is(err, study.ErrTooMany) || errors.Is(err, store.ErrLimit):
-		return badRequest(live.CodeBadRequest, "apierr.study_limit").withDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_limit").WithDetail(err)
 	case errors.Is(err, study.ErrIllegal):
-		return badRequest(live.CodeIllegalMove, "apierr.study_illegal").withDetail(err)
+		return apierr.BadRequest(apierr.CodeIllegalMove, "apierr.study_illegal").WithDetail(err)
 	case errors.Is(err, study.ErrNoNode) || errors.Is(err, study.ErrNoChapter):
-		return badRequest(live.CodeBadRequest, "apierr.study_no_move").withDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_no_move").WithDetail(err)
 	case errors.Is(err, study.ErrBadOp):
-		return badRequest(live.CodeBadRequest, "apierr.study_bad").withDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_bad").WithDetail(err)
 	}
 	return err
 }
@@ -113,7 +115,7 @@ type studyRow struct {
 }
 
 type studyListData struct {
-	formChoices
+	site.FormChoices
 	LoggedIn     bool
 	Mine, Public []studyRow
 	Max          int
@@ -136,16 +138,16 @@ func (s *Server) pageStudies(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	me := s.identity(r)
+	me := s.Identity(r)
 	mine, public, err := st.StudiesOf(ctx, me.Account.ID, true, studiesListed)
 	if err != nil {
 		return err
 	}
-	d := studyListData{formChoices: s.choices(s.lang(r), "", false), LoggedIn: me.Account.ID != 0, Mine: rows(mine), Public: rows(public),
+	d := studyListData{FormChoices: s.Choices(s.Lang(r), "", false), LoggedIn: me.Account.ID != 0, Mine: rows(mine), Public: rows(public),
 		Max: study.MaxStudies, MaxName: study.MaxName, Visibilities: []string{"public", "unlisted", "private"}}
-	return s.render(w, http.StatusOK, "studies", s.page(r, "study.title", d))
+	return s.Render(w, http.StatusOK, "studies", s.Page(r, "study.title", d))
 }
 
 // pageCreateStudy is POST /study: a new study with its first chapter.
@@ -154,20 +156,20 @@ func (s *Server) pageCreateStudy(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	me := s.identity(r)
+	me := s.Identity(r)
 	if me.Account.ID == 0 {
-		return newError(http.StatusUnauthorized, live.CodeForbidden, "apierr.study_login")
+		return apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
 	}
 	if err := r.ParseForm(); err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.form_unreadable")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	vis := r.PostFormValue("visibility")
 	if name == "" || len(name) > study.MaxName {
-		return badRequest(live.CodeBadRequest, "apierr.study_name", study.MaxName)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_name", study.MaxName)
 	}
 	if vis != "public" && vis != "unlisted" && vis != "private" {
-		return badRequest(live.CodeBadRequest, "apierr.study_bad")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_bad")
 	}
 	rules, err := parseRuleset(r.PostFormValue("ruleset"))
 	if err != nil {
@@ -181,7 +183,7 @@ func (s *Server) pageCreateStudy(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	head, err := st.CreateStudy(ctx, me.Account.ID, name, vis, study.MaxStudies, name, rec)
 	if err != nil {
@@ -192,7 +194,7 @@ func (s *Server) pageCreateStudy(w http.ResponseWriter, r *http.Request) error {
 }
 
 type studyPageData struct {
-	formChoices
+	site.FormChoices
 	ID, Name, Owner, Visibility string
 	Role                        string
 	CanEdit, IsOwner            bool
@@ -208,7 +210,7 @@ var studyTexts = []string{"study.start", "study.connecting", "study.connected", 
 
 // pageStudy is GET /study/{id}.
 func (s *Server) pageStudy(w http.ResponseWriter, r *http.Request) error {
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	head, role, err := s.studyAccess(ctx, r, r.PathValue("id"))
 	if err != nil {
@@ -218,45 +220,45 @@ func (s *Server) pageStudy(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lang := s.lang(r)
-	d := studyPageData{formChoices: s.choices(lang, "", false), ID: head.ID, Name: head.Name, Owner: head.Owner, Visibility: head.Visibility,
+	lang := s.Lang(r)
+	d := studyPageData{FormChoices: s.Choices(lang, "", false), ID: head.ID, Name: head.Name, Owner: head.Owner, Visibility: head.Visibility,
 		Role: role, CanEdit: canEdit(role), IsOwner: role == "owner", Members: members, Texts: map[string]string{},
 		MaxName: study.MaxName, MaxComment: study.MaxComment}
 	for _, k := range studyTexts {
 		d.Texts[k] = s.cat.T(lang, k)
 	}
-	return s.render(w, http.StatusOK, "study", s.page(r, "study.title.one", d, head.Name))
+	return s.Render(w, http.StatusOK, "study", s.Page(r, "study.title.one", d, head.Name))
 }
 
 // pageStudyMember is POST /study/{id}/members: the owner gives an account
 // a role (editor, viewer) or removes it (role "").
 func (s *Server) pageStudyMember(w http.ResponseWriter, r *http.Request) error {
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	head, role, err := s.studyAccess(ctx, r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
 	if role != "owner" {
-		return newError(http.StatusForbidden, live.CodeForbidden, "apierr.study_edit")
+		return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.study_edit")
 	}
 	if err := r.ParseForm(); err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.form_unreadable")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
 	newRole := r.PostFormValue("role")
 	if newRole != "" && newRole != "editor" && newRole != "viewer" {
-		return badRequest(live.CodeBadRequest, "apierr.study_bad")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_bad")
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	u, err := s.cfg.Studies.UserByName(ctx, name)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_user", excerpt(name))
+			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_user", excerpt(name))
 		}
 		return err
 	}
 	if u.ID == head.OwnerID {
-		return badRequest(live.CodeBadRequest, "apierr.study_bad")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_bad")
 	}
 	if err := s.cfg.Studies.SetStudyMember(ctx, head.ID, u.ID, newRole, study.MaxMembers); err != nil {
 		return studyError(err)
@@ -277,28 +279,28 @@ type studyClientMsg struct {
 // edit and the editors' position; editors send ops and gotos.
 func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 	if err := s.forgedGuest(r); err != nil {
-		s.writeJSONError(w, r, s.asAPIError(r, err))
+		s.writeJSONError(w, r, s.AsError(r, err))
 		return
 	}
-	ctx0, cancel0 := context.WithTimeout(r.Context(), storeTimeout)
+	ctx0, cancel0 := context.WithTimeout(r.Context(), site.StoreTimeout)
 	head, role, err := s.studyAccess(ctx0, r, r.PathValue("id"))
 	cancel0()
 	if err != nil {
-		s.writeJSONError(w, r, s.asAPIError(r, err))
+		s.writeJSONError(w, r, s.AsError(r, err))
 		return
 	}
-	lang, by := s.lang(r), s.identity(r).Name()
+	lang, by := s.Lang(r), s.Identity(r).Name()
 	c, err := accept(w, r)
 	if err != nil {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
-	jctx, jcancel := context.WithTimeout(ctx, storeTimeout)
+	jctx, jcancel := context.WithTimeout(ctx, site.StoreTimeout)
 	sub, err := s.studyHub.Join(jctx, head.ID)
 	jcancel()
 	if err != nil {
-		writeMsg(ctx, c, s.wsError(lang, s.asAPIError(r, studyError(err))))
+		writeMsg(ctx, c, s.wsError(lang, s.AsError(r, studyError(err))))
 		c.Close(websocket.StatusTryAgainLater, closeResync)
 		return
 	}
@@ -329,7 +331,7 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 	defer keepAlive(ctx, c)()
 	reply := func(e error) {
 		select {
-		case replies <- s.wsError(lang, s.asAPIError(r, e)):
+		case replies <- s.wsError(lang, s.AsError(r, e)):
 		default:
 		}
 	}
@@ -346,7 +348,7 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 		}
 		var m studyClientMsg
 		if err := json.Unmarshal(data, &m); err != nil {
-			reply(wsBad("apierr.ws_not_json").withDetail(err))
+			reply(wsBad("apierr.ws_not_json").WithDetail(err))
 			continue
 		}
 		switch m.Type {
@@ -358,15 +360,15 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 			continue
 		case "op", "goto":
 		default:
-			reply(badRequest(live.CodeBadMessage, "apierr.study_bad"))
+			reply(apierr.BadRequest(apierr.CodeBadMessage, "apierr.study_bad"))
 			continue
 		}
 		if !canEdit(role) {
-			reply(newError(http.StatusForbidden, live.CodeForbidden, "apierr.study_edit"))
+			reply(apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.study_edit"))
 			continue
 		}
 		if !edits.Allow() {
-			reply(newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.study_rate", study.MaxOpsPerSec))
+			reply(apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.study_rate", study.MaxOpsPerSec))
 			continue
 		}
 		if m.Type == "goto" {
@@ -375,7 +377,7 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 			}
 			continue
 		}
-		octx, ocancel := context.WithTimeout(ctx, storeTimeout)
+		octx, ocancel := context.WithTimeout(ctx, site.StoreTimeout)
 		err = s.studyHub.Edit(octx, head.ID, by, m.Op)
 		ocancel()
 		if err != nil {
@@ -405,10 +407,10 @@ func (s *Server) pageClasses(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	me := s.identity(r)
+	me := s.Identity(r)
 	d := classesData{LoggedIn: me.Account.ID != 0, MaxName: study.MaxName}
 	if d.LoggedIn {
-		ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 		defer cancel()
 		coached, joined, accepted, err := st.ClassesOf(ctx, me.Account.ID)
 		if err != nil {
@@ -421,7 +423,7 @@ func (s *Server) pageClasses(w http.ResponseWriter, r *http.Request) error {
 			d.Joined = append(d.Joined, classRow{ID: c.ID, Name: c.Name, Coach: c.Coach, Accepted: accepted[i]})
 		}
 	}
-	return s.render(w, http.StatusOK, "classes", s.page(r, "class.title", d))
+	return s.Render(w, http.StatusOK, "classes", s.Page(r, "class.title", d))
 }
 
 // pageCreateClass is POST /classes.
@@ -430,18 +432,18 @@ func (s *Server) pageCreateClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	me := s.identity(r)
+	me := s.Identity(r)
 	if me.Account.ID == 0 {
-		return newError(http.StatusUnauthorized, live.CodeForbidden, "apierr.study_login")
+		return apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
 	}
 	if err := r.ParseForm(); err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.form_unreadable")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	if name == "" || len(name) > study.MaxName {
-		return badRequest(live.CodeBadRequest, "apierr.study_name", study.MaxName)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_name", study.MaxName)
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	c, err := st.CreateClass(ctx, me.Account.ID, name, maxClasses)
 	if err != nil {
@@ -478,13 +480,13 @@ func (s *Server) classAccess(ctx context.Context, r *http.Request, id string) (s
 	}
 	c, err := st.GetClass(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return c, newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_class", excerpt(id))
+		return c, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_class", excerpt(id))
 	}
 	if err != nil {
 		return c, err
 	}
-	if me := s.identity(r); me.Account.ID == 0 || me.Account.ID != c.CoachID {
-		return c, newError(http.StatusForbidden, live.CodeForbidden, "apierr.class_forbidden")
+	if me := s.Identity(r); me.Account.ID == 0 || me.Account.ID != c.CoachID {
+		return c, apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.class_forbidden")
 	}
 	return c, nil
 }
@@ -493,7 +495,7 @@ func (s *Server) classAccess(ctx context.Context, r *http.Request, id string) (s
 // progress in the lessons and their recent games (the students who have
 // not accepted show only their names).
 func (s *Server) pageClass(w http.ResponseWriter, r *http.Request) error {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), 2*site.StoreTimeout)
 	defer cancel()
 	c, err := s.classAccess(ctx, r, r.PathValue("id"))
 	if err != nil {
@@ -530,24 +532,24 @@ func (s *Server) pageClass(w http.ResponseWriter, r *http.Request) error {
 		}
 		d.Students = append(d.Students, cs)
 	}
-	return s.render(w, http.StatusOK, "class", s.page(r, "class.title.one", d, c.Name))
+	return s.Render(w, http.StatusOK, "class", s.Page(r, "class.title.one", d, c.Name))
 }
 
 // pageClassInvite is POST /class/{id}/invite: the coach invites an account.
 func (s *Server) pageClassInvite(w http.ResponseWriter, r *http.Request) error {
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	c, err := s.classAccess(ctx, r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
 	if err := r.ParseForm(); err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.form_unreadable")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	u, err := s.cfg.Studies.UserByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
-		return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_user", excerpt(name))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_user", excerpt(name))
 	}
 	if err != nil {
 		return err
@@ -566,18 +568,18 @@ func (s *Server) pageClassAnswer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	me := s.identity(r)
+	me := s.Identity(r)
 	if me.Account.ID == 0 {
-		return newError(http.StatusUnauthorized, live.CodeForbidden, "apierr.study_login")
+		return apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
 	}
 	if err := r.ParseForm(); err != nil {
-		return badRequest(live.CodeBadRequest, "apierr.form_unreadable")
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	if err := st.AnswerClass(ctx, r.PathValue("id"), me.Account.ID, r.PostFormValue("answer") == "yes"); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return newError(http.StatusNotFound, live.CodeNotFound, "apierr.no_class", excerpt(r.PathValue("id")))
+			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_class", excerpt(r.PathValue("id")))
 		}
 		return err
 	}

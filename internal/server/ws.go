@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 	"golang.org/x/time/rate"
 
+	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
 )
@@ -72,12 +73,14 @@ func writeMsg(ctx context.Context, c *websocket.Conn, b []byte) error {
 }
 
 // wsError encodes e as a websocket error message, its text in lang.
-func (s *Server) wsError(lang string, e *apiError) []byte {
-	return live.EncodeError(&live.Error{Code: e.Code, Message: message(s.cat, lang, e)}, nil)
+func (s *Server) wsError(lang string, e *apierr.Error) []byte {
+	return live.EncodeError(&live.Error{Code: e.Code, Message: apierr.Message(s.cat, lang, e)}, nil)
 }
 
 // wsBad is a bad_message error with the message key.
-func wsBad(key string) *apiError { return newError(http.StatusBadRequest, live.CodeBadMessage, key) }
+func wsBad(key string) *apierr.Error {
+	return apierr.New(http.StatusBadRequest, apierr.CodeBadMessage, key)
+}
 
 var pong = []byte(`{"type":"pong"}`)
 
@@ -104,11 +107,11 @@ var closeKeys = map[string]string{
 // moves and requests in.
 func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	if err := s.forgedGuest(r); err != nil {
-		s.writeJSONError(w, r, s.asAPIError(r, err))
+		s.writeJSONError(w, r, s.AsError(r, err))
 		return
 	}
 	who := s.chatter(r)
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	c, err := accept(w, r)
 	if err != nil {
 		return // Accept has written the error
@@ -117,10 +120,10 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	conn, err := s.cfg.Hub.JoinWith(ctx, r.PathValue("id"), who)
 	if err != nil {
-		e := s.asAPIError(r, notFound(err, "apierr.no_game", r.PathValue("id")))
+		e := s.AsError(r, notFound(err, "apierr.no_game", r.PathValue("id")))
 		writeMsg(ctx, c, s.wsError(lang, e))
 		status := websocket.StatusNormalClosure
-		if e.Code == live.CodeTooManySpectators {
+		if e.Code == apierr.CodeTooManySpectators {
 			status = websocket.StatusTryAgainLater
 		}
 		c.Close(status, string(e.Code))
@@ -171,7 +174,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 				c.Close(websocket.StatusPolicyViolation, closeTooMany)
 				return
 			}
-			writeMsg(ctx, c, s.wsError(lang, newError(http.StatusTooManyRequests, live.CodeRateLimited, "apierr.ws_rate", s.cfg.MessageRate)))
+			writeMsg(ctx, c, s.wsError(lang, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.ws_rate", s.cfg.MessageRate)))
 			continue
 		}
 		if typ != websocket.MessageText {
@@ -180,7 +183,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 		}
 		var m live.ClientMsg
 		if err := json.Unmarshal(data, &m); err != nil {
-			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_not_json").withDetail(err)))
+			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_not_json").WithDetail(err)))
 			continue
 		}
 		if m.Type == "ping" {
@@ -209,15 +212,15 @@ func isMoveAnswer(b []byte) bool {
 // seek_removed, and game_started messages.
 func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	if err := s.forgedGuest(r); err != nil {
-		s.writeJSONError(w, r, s.asAPIError(r, err))
+		s.writeJSONError(w, r, s.AsError(r, err))
 		return
 	}
-	id := s.identity(r)
+	id := s.Identity(r)
 	viewer := ""
 	if id.Known() {
 		viewer = id.Seat().ID
 	}
-	lang := s.lang(r)
+	lang := s.Lang(r)
 	c, err := accept(w, r)
 	if err != nil {
 		return
@@ -253,7 +256,7 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 		var m live.ClientMsg
 		switch err := json.Unmarshal(data, &m); {
 		case err != nil:
-			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_not_json").withDetail(err)))
+			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_not_json").WithDetail(err)))
 		case m.Type == "ping":
 			writeMsg(ctx, c, pong)
 		default:

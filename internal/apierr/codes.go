@@ -1,12 +1,13 @@
-package live
+package apierr
 
-// Code is a stable error code of the API (docs/api.md, "Error codes"): the
-// code of an Error, of the websockets' error messages and of the HTTP
-// API's error answers.
+import "net/http"
+
+// Code is an error's stable code, for programs: the "code" of the API's
+// error object and of the websockets' error messages (docs/api.md,
+// "Error codes").
 type Code string
 
 // The codes of the live games, the lobby and the messages that reach them.
-// internal/server adds those of its own (accounts, sessions, exports).
 const (
 	CodeBadRequest  Code = "bad_request"  // a request with a bad field
 	CodeBadMessage  Code = "bad_message"  // a websocket message that is not one
@@ -19,12 +20,11 @@ const (
 	CodeBadTC       Code = "bad_tc"       // a time control that cannot be played
 	CodeBadLevel    Code = "bad_level"    // an engine level, or no engine
 	CodeBadPosition Code = "bad_position" // a start position that is not one
-	// CodeTooManyEngineGames refuses an engine game to a person, or an
-	// address, already playing the most the server allows at once.
+	// CodeTooManyEngineGames: past the engine games one person or address
+	// may have at once.
 	CodeTooManyEngineGames Code = "too_many_engine_games"
-
-	CodeTooManySeeks      Code = "too_many_seeks"      // past the open seeks one person or address may have
-	CodeTooManySpectators Code = "too_many_spectators" // past the spectators of a game or from an address
+	CodeTooManySeeks       Code = "too_many_seeks"      // past the open seeks one person or address may have
+	CodeTooManySpectators  Code = "too_many_spectators" // past the spectators of a game or from an address
 
 	CodeNotAPlayer    Code = "not_a_player"   // a spectator tried to play
 	CodeNotInControl  Code = "not_in_control" // another connection of the player is in control
@@ -41,11 +41,36 @@ const (
 
 	CodeChatEmpty       Code = "chat_empty"        // a chat message with no text
 	CodeChatAnonymous   Code = "chat_anonymous"    // chatting with no identity (not even a guest's)
-	CodeChatTooLong     Code = "chat_too_long"     // over MaxChatRunes
+	CodeChatTooLong     Code = "chat_too_long"     // over live.MaxChatRunes
 	CodeChatRateLimited Code = "chat_rate_limited" // past the chat rate of one's identity or address
 	CodeNotOver         Code = "not_over"          // a rematch before the game has ended
 	CodeNoOffer         Code = "no_offer"          // accepting or declining a rematch or takeback nobody offered
 	CodeCannotTakeBack  Code = "cannot_take_back"  // a rated game, or no move of one's own to take back
+)
+
+// The codes of accounts, sessions, bounds and the site's features.
+const (
+	CodeBadName         Code = "bad_name"
+	CodeBadPassword     Code = "bad_password"
+	CodeNameTaken       Code = "name_taken"
+	CodeBadCredentials  Code = "bad_credentials"
+	CodeUnauthenticated Code = "unauthenticated"
+	CodeBadFormat       Code = "bad_format"
+	CodeBusy            Code = "busy"      // the password hashing is full
+	CodeTooLarge        Code = "too_large" // a body over its route's limit
+	CodeBadGuestToken   Code = "bad_guest_token"
+	// CodeCanceled answers a request whose client has gone: nobody reads
+	// it, so it is not documented.
+	CodeCanceled Code = "canceled"
+
+	CodeGameInProgress Code = "game_in_progress" // 403: its analysis opens when it ends
+	CodeAnalysisRate   Code = "analysis_rate_limited"
+
+	CodeBadToken     Code = "bad_token"     // 401: no token, or one that does not exist
+	CodeMissingScope Code = "missing_scope" // 403: the token lacks the scope
+	CodeNotBot       Code = "not_bot"       // 403: the bot API for a person, the board API for a bot
+	CodeNotYourGame  Code = "not_your_game" // 403: a game the token's user does not play
+	CodeHasGames     Code = "has_games"     // 400: upgrading an account that has played
 )
 
 // GameCodes returns the codes a game's websocket sends to its players: those
@@ -57,10 +82,37 @@ func GameCodes() []Code {
 		CodeChatEmpty, CodeChatTooLong, CodeChatRateLimited, CodeNotOver, CodeNoOffer, CodeCannotTakeBack, CodeChatAnonymous}
 }
 
-// Codes returns every code of the package: GameCodes and those of the
-// lobby, of creating a game and of the HTTP requests that reach them.
-func Codes() []Code {
+// LiveCodes returns the codes of the live games: GameCodes and those of
+// the lobby, of creating a game and of the HTTP requests that reach them.
+func LiveCodes() []Code {
 	return append(GameCodes(), CodeBadRequest, CodeForbidden, CodeNotFound, CodeGuestRated, CodeOwnSeek,
 		CodeSeekGone, CodeBadTC, CodeBadLevel, CodeBadPosition, CodeTooManyEngineGames, CodeTooManySeeks,
 		CodeTooManySpectators)
+}
+
+// Codes returns every code an error of the site may carry.
+func Codes() []Code {
+	return append(LiveCodes(), CodeBadName, CodeBadPassword, CodeNameTaken, CodeBadCredentials,
+		CodeUnauthenticated, CodeBadFormat, CodeBusy, CodeTooLarge, CodeBadGuestToken, CodeCanceled,
+		CodeGameInProgress, CodeAnalysisRate, CodeBadToken, CodeMissingScope, CodeNotBot, CodeNotYourGame, CodeHasGames)
+}
+
+// Status returns the HTTP status of an error of code c that says nothing
+// else: 400 unless the code says otherwise.
+func Status(c Code) int {
+	switch c {
+	case CodeNotFound:
+		return http.StatusNotFound
+	case CodeForbidden, CodeGuestRated:
+		return http.StatusForbidden
+	case CodeOwnSeek:
+		return http.StatusConflict
+	case CodeSeekGone:
+		return http.StatusGone
+	case CodeRateLimited, CodeTooManyEngineGames, CodeTooManySeeks, CodeTooManySpectators:
+		return http.StatusTooManyRequests
+	case CodeInternal:
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
 }
