@@ -222,7 +222,7 @@ func readAll(record string) ([]*toguz.Game, error) {
 }
 
 // TestErrorKeys: every message key the server's errors use, those written
-// in the code (newError, badRequest, Key: fields) and those it builds
+// in the code (apierr's constructors, Key: fields) and those it builds
 // (err.<code>, the rules' and accounts' tables, the outcomes), is in the
 // catalog in every language; keys of errors.json in its own right, not by
 // the English fallback.
@@ -272,11 +272,13 @@ func TestErrorKeys(t *testing.T) {
 	}
 }
 
-// keysInCode returns the string keys passed to newError and badRequest or
-// set as an apierr.Error's Key in the server's non-test files.
+// keysInCode returns the string keys passed to apierr's constructors (New,
+// BadRequest, NotFound, Forbidden) or wsBad, or set as an apierr.Error's
+// Key, in the non-test files of the server and of every package beside it
+// that answers the site's clients (the feature packages).
 func keysInCode(t *testing.T) []string {
 	fset := gotoken.NewFileSet()
-	files, _ := filepath.Glob("*.go")
+	files, _ := filepath.Glob("../*/*.go")
 	var keys []string
 	add := func(e ast.Expr) {
 		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == gotoken.STRING {
@@ -285,6 +287,7 @@ func keysInCode(t *testing.T) []string {
 			}
 		}
 	}
+	keyArg := map[string]int{"New": 2, "BadRequest": 1, "NotFound": 0, "Forbidden": 0}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -296,18 +299,28 @@ func keysInCode(t *testing.T) []string {
 		ast.Inspect(af, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
-				id, ok := n.Fun.(*ast.Ident)
-				switch {
-				case ok && id.Name == "newError" && len(n.Args) >= 3:
-					add(n.Args[2])
-				case ok && (id.Name == "badRequest") && len(n.Args) >= 2:
-					add(n.Args[1])
-				case ok && id.Name == "wsBad" && len(n.Args) >= 1:
+				if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
+					if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "apierr" {
+						if i, ok := keyArg[sel.Sel.Name]; ok && len(n.Args) > i {
+							add(n.Args[i])
+						}
+					}
+				}
+				if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "wsBad" && len(n.Args) >= 1 {
 					add(n.Args[0])
 				}
-			case *ast.KeyValueExpr:
-				if id, ok := n.Key.(*ast.Ident); ok && id.Name == "Key" {
-					add(n.Value)
+			case *ast.CompositeLit:
+				if sel, ok := n.Type.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Error" {
+					break
+				} else if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "apierr" {
+					break
+				}
+				for _, e := range n.Elts {
+					if kv, ok := e.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Key" {
+							add(kv.Value)
+						}
+					}
 				}
 			}
 			return true
