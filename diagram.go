@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Diagram returns the board diagram of the seeds (RULES.md §5) as text:
+// Diagram returns the board diagram of the seeds (docs/rules.md §5) as text:
 // Black's row on top from his last hole to hole 1, White's below from hole
 // 1, each row followed by its owner's kazan in parentheses, "–" for an empty
 // hole and "X" for a tuzdik (on the row of the player who lost the hole).

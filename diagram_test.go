@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// seedDiagram writes two rows as RULES.md §5 does.
+// seedDiagram writes two rows as docs/rules.md §5 does.
 func seedDiagram(black, white string) string {
 	return black + "\n" + white + "\n"
 }
 
-// TestSeedExamples reproduces the three examples of RULES.md §5 with
+// TestSeedExamples reproduces the three examples of docs/rules.md §5 with
 // diagrams.
 func TestSeedExamples(t *testing.T) {
 	// 1. White plays 7 from the start.

@@ -3,7 +3,7 @@
 // its notations. Everything else in the toguz system, from the engine to
 // the web server, plays by this package.
 //
-// The rules are those of RULES.md: 2×9 holes of 9 stones, sowing from the
+// The rules are those of docs/rules.md: 2×9 holes of 9 stones, sowing from the
 // emptied hole, even captures, the tuzdik, 82 wins, and atsyrau, where the
 // player to move has no stone and his opponent collects his own side.
 //
@@ -56,7 +56,7 @@
 //
 // # Notations and record formats
 //
-// RULES.md §6 lists the notations in use; this package reads all of them
+// docs/rules.md §6 lists the notations in use; this package reads all of them
 // and writes all but PlayOK's.
 //
 // The score sheet (Ply, ParsePly, Position.Notation, Position.PlayPly):

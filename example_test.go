@@ -86,7 +86,7 @@ func ExamplePosition_LegalMoves() {
 	// 8 -> 2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,2,1S 71 70 N 1
 }
 
-// The atsyrau example of RULES.md §5: White runs out of stones, and Black
+// The atsyrau example of docs/rules.md §5: White runs out of stones, and Black
 // adds the stones left on his side to his kazan.
 func ExamplePosition_Outcome() {
 	p, _, err := toguz.ParseFEN("1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1", toguz.Standard())

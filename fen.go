@@ -11,7 +11,7 @@ import (
 // position of a game in progress, pass FullMove's number to FormatFEN.
 func (p Position) FEN() string { return FormatFEN(p, 1) }
 
-// FormatFEN writes PlayStrategy's position string (RULES.md §6), generalised
+// FormatFEN writes PlayStrategy's position string (docs/rules.md §6), generalised
 // to any board size: `NORTH/SOUTH K1 K2 TURN FULLMOVE`. NORTH lists Black's
 // holes from the last to hole 1, SOUTH White's from hole 1; a cell is `<n>S`
 // for n stones, a digit d for d empty holes in a row, or `t` for a tuzdik

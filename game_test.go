@@ -84,7 +84,7 @@ func TestFullMove(t *testing.T) {
 }
 
 // TestFENMoveNumber plays 44 plies (22 of each side) and checks that the
-// FEN of the game says move 23 (RULES.md §6: FULLMOVE from 1, one more after
+// FEN of the game says move 23 (docs/rules.md §6: FULLMOVE from 1, one more after
 // each of Black's plies), and that a FEN's number survives a round trip.
 func TestFENMoveNumber(t *testing.T) {
 	p := StartPosition()

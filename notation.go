@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Ply is a move as the score sheet writes it (RULES.md §6): the hole played,
+// Ply is a move as the score sheet writes it (docs/rules.md §6): the hole played,
 // the number of the hole where the last stone fell (on either side; the side
 // is not written) and whether the move made a tuzdik. "76" is hole 7 landing
 // on hole 6; "48x" is hole 4 landing on hole 8 and making it a tuzdik.

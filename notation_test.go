@@ -73,7 +73,7 @@ func TestPlyAgainstRules(t *testing.T) {
 
 // TestShortForm reads seed 004's short form, the hole alone ("возможна
 // краткая запись однозначным числом — номером исходной лунки"), on the
-// seeds' examples of RULES.md §5: White's 7 from the start, and the
+// seeds' examples of docs/rules.md §5: White's 7 from the start, and the
 // atsyrau that 9, 1, 9, 1 bring about.
 func TestShortForm(t *testing.T) {
 	moves, p, err := ParsePlies(StartPosition(), "7")

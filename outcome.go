@@ -88,7 +88,7 @@ type Outcome struct {
 }
 
 // Outcome returns how the game stands by the rules alone. A game over by
-// atsyrau is scored as RULES.md §3 says: the player not to move adds every
+// atsyrau is scored as docs/rules.md §3 says: the player not to move adds every
 // stone left on his side to his kazan, and the kazans decide.
 func (p Position) Outcome() Outcome {
 	o := Outcome{Score: [2]int{p.Kazan(White), p.Kazan(Black)}}

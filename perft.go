@@ -8,7 +8,7 @@ import (
 
 // Perft counts the move paths of the given length from p, making every move
 // down to the last ply. A finished game counts as one leaf wherever it ends.
-// It is the standard check of a move generator: RULES.md §7 lists the counts
+// It is the standard check of a move generator: docs/rules.md §7 lists the counts
 // from the start.
 func Perft(p Position, depth int) uint64 {
 	if depth == 0 || p.IsOver() {
@@ -40,7 +40,7 @@ func Perft(p Position, depth int) uint64 {
 // takes a mask rather than a branch, which the processor would guess wrong
 // for every other move; only the rarer claim of a tuzdik is a branch. The
 // positions made are After's, which TestMoverAfter checks move by move; the
-// counts are RULES.md's, and the reference rules' (internal/refrules).
+// counts are docs/rules.md's, and the reference rules' (internal/refrules).
 
 // perftRun is what perft's make-move needs that is the same for every
 // position of one count.

@@ -2,7 +2,7 @@ package toguz
 
 import "testing"
 
-// perftCounts are RULES.md §7: three independent implementations agree on
+// perftCounts are docs/rules.md §7: three independent implementations agree on
 // them (two for depth 10).
 var perftCounts = []struct {
 	name   string

@@ -22,7 +22,7 @@ type sowing struct {
 	// opponent, 0 when it is on the mover's own side.
 	opp uint8
 	// claimable is 1 when the last hole is on the opponent's side and is
-	// not his last hole, where a tuzdik may be made (RULES.md §2.4).
+	// not his last hole, where a tuzdik may be made (docs/rules.md §2.4).
 	claimable uint8
 	// mirror is the ring index of the mover's hole with the same number as
 	// the last one: the opponent's tuzdik must not be there for a claim.
@@ -197,7 +197,7 @@ func (p Position) After(m Move) Position {
 }
 
 // canClaim reports whether me may make ring hole i, on the opponent's side,
-// his tuzdik (RULES.md §2.4).
+// his tuzdik (docs/rules.md §2.4).
 func canClaim(meta uint64, me, i uint8) bool {
 	if meta&(uint64(flagTuzdik)<<metaFlags) == 0 || uint8(meta>>(metaTuzdik+8*uint(me))) != noTuzdik {
 		return false

@@ -9,7 +9,7 @@ import (
 	"testing/iotest"
 )
 
-// TestPlayStrategyRules replays RULES.md §6's moves and position strings.
+// TestPlayStrategyRules replays docs/rules.md §6's moves and position strings.
 func TestPlayStrategyRules(t *testing.T) {
 	games, err := ParseGames("", []byte("f1e2 d2e1 i1a2 b2i1 b1g2 f2e1"), 0)
 	if err != nil {

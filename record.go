@@ -13,7 +13,7 @@ import (
 //
 // # The toguz record format (FormatToguz)
 //
-// Our own format is PGN with the score-sheet plies of RULES.md §6. A file
+// Our own format is PGN with the score-sheet plies of docs/rules.md §6. A file
 // holds any number of games, each made of tag pairs and movetext:
 //
 //	[Event "Kazakhstan Cup"]

@@ -19,7 +19,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// The real games of RULES.md §8 are read through shareddata: they stand
+// The real games of docs/rules.md §8 are read through shareddata: they stand
 // beside the repository (in CI too), and a run without them skips these
 // tests, except under CI.
 

@@ -3,7 +3,7 @@ package toguz
 // Repetitions counts the occurrences of the positions of a game, for the
 // event rule that the same position (board, kazans, tuzdiks and the side
 // to move: Position.Key) seen for the Nth time is a draw. No federation
-// text defines such a rule (RULES.md §3): it is an event's option, off by
+// text defines such a rule (docs/rules.md §3): it is an event's option, off by
 // default, N set by the event.
 type Repetitions struct {
 	limit int

@@ -2,7 +2,7 @@ package toguz
 
 import "testing"
 
-// cycleGame is endgame E2 of RULES.md §7 played into a cycle: the position
+// cycleGame is endgame E2 of docs/rules.md §7 played into a cycle: the position
 // after ply 7 recurs after ply 25 and, the 18 moves played again, after
 // ply 43 (found by a random search; the rules library checks every move).
 func cycleGame(t *testing.T) *Game {

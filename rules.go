@@ -18,7 +18,7 @@ type Rules struct {
 	Stones int // stones in each hole at the start; 2·Holes·Stones ≤ 255
 
 	// Tuzdik enables the tuzdik: a last stone that makes an opponent's hole
-	// hold exactly 3 claims that hole for good (RULES.md §2.4).
+	// hold exactly 3 claims that hole for good (docs/rules.md §2.4).
 	Tuzdik bool
 
 	// OriginSowing puts the first stone of a move of two or more stones back

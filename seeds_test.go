@@ -9,7 +9,7 @@ import (
 )
 
 // These tests build positions with toguz.Setup, as a position editor would,
-// and check the rules on the examples of RULES.md §5, the meaning of the
+// and check the rules on the examples of docs/rules.md §5, the meaning of the
 // endgames of §7, the named rulesets of §4, and Setup's errors.
 
 // row returns a board row from hole 1 up, as Setup wants it, given the
@@ -74,7 +74,7 @@ func sameSetup(t *testing.T, name string, got toguz.Position, want toguz.Setup) 
 	}
 }
 
-// TestSeedExamplesSetup reproduces RULES.md §5 from positions built with
+// TestSeedExamplesSetup reproduces docs/rules.md §5 from positions built with
 // Setup, checking every hole, kazan and tuzdik after the moves.
 func TestSeedExamplesSetup(t *testing.T) {
 	// 1. From the start White plays 7: the last stone makes Black's 6 hold
@@ -162,7 +162,7 @@ func mustFEN(t *testing.T, fen string, r toguz.Rules) toguz.Position {
 	return p
 }
 
-// TestEndgameE1Tuzdiks checks what endgame E1 of RULES.md §7 is about: both
+// TestEndgameE1Tuzdiks checks what endgame E1 of docs/rules.md §7 is about: both
 // players own a tuzdik, a stone sown into one goes to its owner's kazan
 // whoever moves, and tuzdiks never move, vanish or multiply.
 func TestEndgameE1Tuzdiks(t *testing.T) {
@@ -206,7 +206,7 @@ func TestEndgameE1Tuzdiks(t *testing.T) {
 	walk(p, 6)
 }
 
-// TestEndgameE2Starvation checks what endgame E2 of RULES.md §7 is about:
+// TestEndgameE2Starvation checks what endgame E2 of docs/rules.md §7 is about:
 // emptying one's own side does not end the game; it ends when the player
 // to move has nothing, and then the other player collects his own side.
 func TestEndgameE2Starvation(t *testing.T) {

@@ -18,7 +18,7 @@
 // compared byte for byte; it is plain SVG 1.1 with no script and no
 // external resource, and it works for every board size (2..9 holes).
 //
-// The layout is the seeds' diagram's (RULES.md §5): White's (the first
+// The layout is the seeds' diagram's (docs/rules.md §5): White's (the first
 // player's) row at the bottom with holes 1..n from the left, Black's at the
 // top from n down to 1, so sowing runs counter-clockwise. The two kazans lie
 // between the rows, each beside its owner's row, as the seeds write each

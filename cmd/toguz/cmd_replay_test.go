@@ -106,7 +106,7 @@ func TestReplayErrors(t *testing.T) {
 }
 
 // TestReplayRepetition: -repetition N prints the ply where a game reaches
-// the Nth occurrence of a position. The game is endgame E2 of RULES.md §7
+// the Nth occurrence of a position. The game is endgame E2 of docs/rules.md §7
 // played into a cycle of 18 plies: the position after ply 7 recurs after
 // plies 25 and 43.
 func TestReplayRepetition(t *testing.T) {

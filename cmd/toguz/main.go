@@ -186,7 +186,7 @@ func positionFromArgs(fs *flag.FlagSet, e env, rules *string) (board, error) {
 	record := fs.String("record", "", "take the position from this game record (any format)")
 	game := fs.Int("game", 1, "with -record: the game, 1 for the file's first")
 	ply := fs.Int("ply", -1, "with -record: the position after this many plies, 0 for the start, -1 for the last")
-	diagram := fs.String("diagram", "", "take the position from this text diagram (RULES.md §5, as show prints it; - for stdin)")
+	diagram := fs.String("diagram", "", "take the position from this text diagram (docs/rules.md §5, as show prints it; - for stdin)")
 	if err := parseFlags(fs, e.args); err != nil {
 		return board{}, err
 	}

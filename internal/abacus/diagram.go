@@ -6,7 +6,7 @@ import (
 )
 
 // Diagram returns the boards as text in the style of the seeds' diagrams
-// (RULES.md §5, toguz.Position.Diagram): the second row on top from its
+// (docs/rules.md §5, toguz.Position.Diagram): the second row on top from its
 // last hole to hole 1, the first below from hole 1, each followed by its
 // kazan in parentheses, "–" for an empty hole (a zero) and "X" for the
 // tuzdik (the fraction mark), hole numbers framing the rows. Joined boards

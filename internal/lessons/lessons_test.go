@@ -97,7 +97,7 @@ func TestBoardAnswers(t *testing.T) {
 }
 
 // TestEffects: what the last stone does in the course's positions, each
-// limit of the tuzdik (RULES.md §2.4 a–c) among them.
+// limit of the tuzdik (docs/rules.md §2.4 a–c) among them.
 func TestEffects(t *testing.T) {
 	for _, tc := range []struct {
 		fen   string
@@ -131,8 +131,8 @@ func TestEffects(t *testing.T) {
 	}
 }
 
-// TestSeedExamples: the exercises citing RULES.md §5 and §6 are those
-// examples: their positions and results as RULES.md gives them.
+// TestSeedExamples: the exercises citing docs/rules.md §5 and §6 are those
+// examples: their positions and results as docs/rules.md gives them.
 func TestSeedExamples(t *testing.T) {
 	play := func(fen string, moves ...toguz.Move) toguz.Position {
 		t.Helper()

@@ -13,7 +13,7 @@
 //   - game: the actor of one game (game.go). Every change (a move, a
 //     resignation, a flag, a draw, an abort, a claim) happens on its
 //     goroutine, so the rules library's Position needs no lock. Each ending
-//     of RULES.md is detected with toguz.Position.Outcome after every move.
+//     of docs/rules.md is detected with toguz.Position.Outcome after every move.
 //   - Conn: one client. The newest connection of a player is in control;
 //     older ones follow and may take control back. A connection that cannot
 //     keep up is dropped; its client reconnects and resyncs by ply.

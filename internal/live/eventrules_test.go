@@ -12,7 +12,7 @@ import (
 	"github.com/toguz/toguz/internal/live"
 )
 
-// cycleStart and cycleMoves are endgame E2 of RULES.md §7 played into a
+// cycleStart and cycleMoves are endgame E2 of docs/rules.md §7 played into a
 // cycle of 18 plies: the position after ply 7 recurs after plies 25 and 43
 // (the rules library's TestRepetition).
 const cycleStart = "1S,3S,6,1S/8,2S 78 77 S 1"

@@ -201,7 +201,7 @@ func TestFirstMoveTimeout(t *testing.T) {
 }
 
 // storeUnendedGame stores game id as a hub would have up to a crash after
-// its last move and before its ending: RULES.md §5 example 3, White to
+// its last move and before its ending: docs/rules.md §5 example 3, White to
 // move; 9, 1, 9, 1 leave White without a move (atsyrau) and Black collects
 // his 8 stones: 76–86.
 func storeUnendedGame(t *testing.T, gs store.LiveStore, id string) live.Spec {
@@ -255,7 +255,7 @@ func TestResumeEndsFinishedGame(t *testing.T) {
 }
 
 // TestStateMoveNumber: the position strings of a game carry its full-move
-// number (RULES.md §6: one more after each of Black's plies), from the
+// number (docs/rules.md §6: one more after each of Black's plies), from the
 // rules' start and from a start position with its own number.
 func TestStateMoveNumber(t *testing.T) {
 	ctx := context.Background()

@@ -231,7 +231,7 @@ func TestDrawOfferEvents(t *testing.T) {
 
 // TestAtsyrauCollected: a game over by atsyrau says what the player not to
 // move collects, and gives the board with the stones in his kazan, so that
-// board and score agree (RULES.md §5 example 3: 76–86).
+// board and score agree (docs/rules.md §5 example 3: 76–86).
 func TestAtsyrauCollected(t *testing.T) {
 	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
 		Kazan: [2]int{76, 78}, Tuzdik: [2]int{6, 7}}.Position()

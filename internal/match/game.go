@@ -33,7 +33,7 @@ type Adjudication struct {
 	Referee Adjudicator
 	// Repetition draws a game when a position (board, kazans, tuzdiks,
 	// side to move) occurs for the Repetition-th time: an event's rule
-	// (RULES.md §3), off below 2.
+	// (docs/rules.md §3), off below 2.
 	Repetition int
 }
 

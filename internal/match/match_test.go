@@ -223,7 +223,7 @@ func TestAdjudication(t *testing.T) {
 }
 
 // cycleEngine plays, whatever the position, the n-th move of a cycle of
-// 18 plies from endgame E2 of RULES.md §7 (n the plies since the
+// 18 plies from endgame E2 of docs/rules.md §7 (n the plies since the
 // opening), so that its games repeat their positions.
 func cycleEngine(t *testing.T, name string) EngineSpec {
 	path := filepath.Join(t.TempDir(), name+".sh")

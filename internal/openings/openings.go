@@ -17,7 +17,7 @@ import (
 
 // Default is the opening suite of the package, one position string per
 // line: the positions after 4 to 8 plies of the 2018 championship games
-// (RULES.md §8) that occur in at least one game, deduplicated, with kazans
+// (docs/rules.md §8) that occur in at least one game, deduplicated, with kazans
 // within MaxKazanGap stones of each other. TestDefaultFile rebuilds it from
 // the games and checks that it is unchanged.
 //

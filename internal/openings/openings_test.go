@@ -42,7 +42,7 @@ func TestDefaultFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	// After 4 to 8 plies from the start the move number is 3 to 5
-	// (RULES.md §6: one more after each of Black's plies).
+	// (docs/rules.md §6: one more after each of Black's plies).
 	first, last := toguz.FullMove(toguz.White, 1, MinPly), toguz.FullMove(toguz.White, 1, MaxPly)
 	for i, o := range ps {
 		p := o.Position

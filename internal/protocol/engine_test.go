@@ -227,7 +227,7 @@ func bestmove(t *testing.T, line string) toguz.Move {
 func TestPositionAndGo(t *testing.T) {
 	start2, _ := toguz.StartPosition().Play(7)
 	start2, _ = start2.Play(9)
-	fen := "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1" // RULES.md §7, E1
+	fen := "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1" // docs/rules.md §7, E1
 	e1, _, err := toguz.ParseFEN(fen, toguz.Standard())
 	if err != nil {
 		t.Fatal(err)
@@ -285,7 +285,7 @@ func TestPositionAndGo(t *testing.T) {
 }
 
 func TestProvenScore(t *testing.T) {
-	// RULES.md §5.3: White to move loses 76–86 after 9 1 9 1, whatever he
+	// docs/rules.md §5.3: White to move loses 76–86 after 9 1 9 1, whatever he
 	// plays; the engine sees it to the end and reports a proven loss.
 	p := start(t)
 	p.send("position fen 1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1", "go depth 10")

@@ -361,7 +361,7 @@ func FuzzAgainstReference(f *testing.F) {
 	})
 }
 
-// TestReferencePerft checks the reference itself against RULES.md §7, so
+// TestReferencePerft checks the reference itself against docs/rules.md §7, so
 // that an agreement above is an agreement with the rules.
 func TestReferencePerft(t *testing.T) {
 	cases := []struct {
@@ -420,7 +420,7 @@ func TestReferenceConservesStones(t *testing.T) {
 }
 
 // TestExhaustive compares every position of the full tree to a small depth
-// from the start of each named ruleset, and from the endgames of RULES.md
+// from the start of each named ruleset, and from the endgames of docs/rules.md
 // §7, where the end rules matter most.
 func TestExhaustive(t *testing.T) {
 	type root struct {

@@ -1,11 +1,11 @@
 // Package refrules is a deliberately slow and simple implementation of the
-// Toguz Kumalak rules, written straight from RULES.md §2–§3 for any ruleset,
+// Toguz Kumalak rules, written straight from docs/rules.md §2–§3 for any ruleset,
 // to check the fast package toguz against.
 //
 // It shares no code with package toguz: it uses only toguz's types (Rules,
 // Player, Move, Outcome, Setup) so that positions and results can be
 // compared. The board is a plain array, sowing moves one stone at a time,
-// and every rule is an explicit check in the order RULES.md gives it.
+// and every rule is an explicit check in the order docs/rules.md gives it.
 //
 // # Index
 //

@@ -13,22 +13,22 @@ import (
 	"github.com/toguz/toguz/svg"
 )
 
-// The pages that teach: /rules (the federation rules as RULES.md settles
+// The pages that teach: /rules (the federation rules as docs/rules.md settles
 // them, for players), /history (the game's names, history, competitions,
 // variants, hole names and family, from the seeds) and /key (seed 000's
 // board arithmetic). Every statement on them is a fact with its source: a
-// seed file's line or a section of RULES.md, and a few words of the
+// seed file's line or a section of docs/rules.md, and a few words of the
 // source's own text that a test finds on that line, so nothing on the
 // pages is invented and a translator can check each against its source.
 
 // source is where a fact comes from: Doc is a seed's number ("000") or
-// "RULES.md"; Where its line or lines ("9", "186-198") or section ("§2");
+// "docs/rules.md"; Where its line or lines ("9", "186-198") or section ("§2");
 // Quote words of it, found there by TestLearnFactsQuoteTheirSources.
 type source struct {
 	Doc, Where, Quote string
 }
 
-// Seed reports whether the source is a seed (else RULES.md).
+// Seed reports whether the source is a seed (else docs/rules.md).
 func (s source) Seed() bool { return s.Doc != "RULES.md" }
 
 // fact is one statement: the catalog key of its text and its source.
@@ -149,8 +149,8 @@ func (s *Server) localize(lang string, secs []section) []section {
 	return out
 }
 
-// rulesSections is /rules: RULES.md's rules, each with the seed that says
-// it (or RULES.md where it settles what the seeds disagree on), and the
+// rulesSections is /rules: docs/rules.md's rules, each with the seed that says
+// it (or docs/rules.md where it settles what the seeds disagree on), and the
 // seeds' worked examples drawn from their positions.
 var rulesSections = []section{
 	{"board", "learn.rules.board", []fact{
@@ -228,7 +228,7 @@ var keySections = []section{
 }
 
 // seedDoc is a source document as the pages list it: its file (under
-// ../shared/seeds/, or RULES.md beside them) and the catalog key of what
+// ../shared/seeds/, or docs/rules.md beside them) and the catalog key of what
 // it is.
 type seedDoc struct{ Doc, File, Msg string }
 
@@ -272,7 +272,7 @@ func (s *Server) pageHistory(w http.ResponseWriter, r *http.Request) error {
 }
 
 // learnDiagrams are the drawings of the pages, each a position and what to
-// mark on it: the seeds' worked examples (RULES.md §5) redrawn by package
+// mark on it: the seeds' worked examples (docs/rules.md §5) redrawn by package
 // svg from the positions, never by hand, and each variant's start.
 var learnDiagrams = map[string]func() (toguz.Position, svg.Options, error){
 	"start":           startOf(toguz.Standard()),
@@ -304,7 +304,7 @@ var learnDiagrams = map[string]func() (toguz.Position, svg.Options, error){
 	},
 }
 
-// The seeds' example positions as RULES.md §5 (and seed 000 lines 116–119
+// The seeds' example positions as docs/rules.md §5 (and seed 000 lines 116–119
 // and 142–145) write them.
 const (
 	example2 = "– 10 10 1 11 11 11 11 11 (0)\n10 10 10 10 10 10 2 11 1 (12)\nBlack to move\n"

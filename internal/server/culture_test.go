@@ -21,7 +21,7 @@ func allLearnSections() map[string][]section {
 }
 
 // sourceText returns the lines of a seed ("9", "186-198") or the section
-// of RULES.md ("§4") that a fact cites.
+// of docs/rules.md ("§4") that a fact cites.
 func sourceText(t *testing.T, s source) string {
 	t.Helper()
 	if !s.Seed() {
@@ -61,7 +61,7 @@ func sourceText(t *testing.T, s source) string {
 }
 
 // TestLearnFactsQuoteTheirSources: every fact of /history, /rules and
-// /key cites a seed's lines or a section of RULES.md whose text holds the
+// /key cites a seed's lines or a section of docs/rules.md whose text holds the
 // words it quotes, so no fact is without a source and none cites a place
 // that does not say it; the Manas verse is the seed's, line by line.
 func TestLearnFactsQuoteTheirSources(t *testing.T) {
@@ -148,7 +148,7 @@ func TestLearnDiagramsAreTheSeeds(t *testing.T) {
 		src   source // the seed's diagram rows after the move(s)
 		after toguz.Player
 	}{
-		{"ex1", src("000", "96-97", ""), toguz.Black},         // seed 000 lines 95–98 (RULES.md §5.1)
+		{"ex1", src("000", "96-97", ""), toguz.Black},         // seed 000 lines 95–98 (docs/rules.md §5.1)
 		{"ex2-after", src("000", "124-125", ""), toguz.White}, // lines 123–126 (§5.2)
 		{"ex3-after", src("000", "152-153", ""), toguz.White}, // lines 151–154 (§5.3)
 		{"ex2-before", src("000", "117-118", ""), toguz.Black},
@@ -257,7 +257,7 @@ func TestKeyPageBounded(t *testing.T) {
 }
 
 // TestLearnSourcesExist: the documents the pages list are the seeds and
-// RULES.md, and every fact cites one of them.
+// docs/rules.md, and every fact cites one of them.
 func TestLearnSourcesExist(t *testing.T) {
 	docs := map[string]bool{}
 	for _, d := range learnSources {

@@ -154,7 +154,7 @@ func TestEngineGame(t *testing.T) {
 func TestEngineGameFromPosition(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
 	tok := s.guest()
-	// RULES.md §7 E1: both sides have a tuzdik.
+	// docs/rules.md §7 E1: both sides have a tuzdik.
 	fen := "2S,1,3S,1,1S,t,4S,1,2S/1,3S,1,5S,1,t,1,1S,1 71 70 S 1"
 	code, m := s.do("POST", "/api/engine-games", tok, map[string]any{"level": 2, "color": "white", "fen": fen})
 	if code != 201 {

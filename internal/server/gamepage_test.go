@@ -20,7 +20,7 @@ import (
 func TestAtsyrauReplayPage(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
 	ctx := context.Background()
-	// RULES.md §5 example 3: 9, 1, 9, 1 leave White without a move; Black
+	// docs/rules.md §5 example 3: 9, 1, 9, 1 leave White without a move; Black
 	// collects his 8 stones: 76–86.
 	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
 		Kazan: [2]int{76, 78}, Tuzdik: [2]int{6, 7}}.Position()

@@ -42,7 +42,7 @@ type learnCell struct {
 
 // learnBoard is a lesson's board, drawn by the server as the seeds'
 // diagrams lay it out: Black's row on top from hole 9 down to 1, White's
-// below from 1 up (RULES.md §5).
+// below from 1 up (docs/rules.md §5).
 type learnBoard struct {
 	Top, Bottom   []learnCell
 	KazanW        int

@@ -10,7 +10,7 @@ import (
 
 // TestPositionsPlay asks the rules routes what the analysis board asks: the
 // start's moves, a move played (its notation, sowing and capture as the
-// score sheet of RULES.md gives them), and the errors.
+// score sheet of docs/rules.md gives them), and the errors.
 func TestPositionsPlay(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
 	const start = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"

@@ -60,7 +60,7 @@
 //     TV (API and pages); the chat rate limits given to the hub.
 //   - The learning pages (culture.go): /rules, /history and /key, their
 //     statements as data each with its source (a seed's line, a section
-//     of RULES.md) and its words, the seeds' examples drawn by svg at
+//     of docs/rules.md) and its words, the seeds' examples drawn by svg at
 //     /learn/diagram/{name}.svg, and the key's steps (internal/abacus).
 //   - Studies and classes (study.go): /study, /study/{id} and its
 //     websocket GET /api/studies/{id}/ws, where internal/study's hub

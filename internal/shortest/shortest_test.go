@@ -117,7 +117,7 @@ func TestAgainstBrute(t *testing.T) {
 // takes about 15 s on one core, so -short searches to 9 plies only and
 // checks a known 11-ply game. (A plain walk of every line of up to 10 plies,
 // no bound at all, visits 2,005,904,534 positions, the sum of the perft
-// counts of RULES.md §7, and finds no finished game among them: 8.6 min.)
+// counts of docs/rules.md §7, and finds no finished game among them: 8.6 min.)
 func TestStandard(t *testing.T) {
 	maxPlies := 11
 	if testing.Short() {

@@ -44,7 +44,7 @@
 // the opponent does; he loses exactly when the opponent can make sure to
 // collect the 82 − b he lacks; and the game is a draw otherwise: 81–81, or
 // play that goes on for ever without a winner (quiet moves can cycle, and
-// repetition is not a rule by default, RULES.md §3). These are reachability
+// repetition is not a rule by default, docs/rules.md §3). These are reachability
 // games with additive gains, so what a player can force is a threshold. For
 // each board (stones, tuzdiks, side to move) the table stores
 //

@@ -46,7 +46,7 @@ func (f *frame) moves() uint16 {
 	return s
 }
 
-// play plays the move from ring index i (a legal move) by RULES.md §2 and
+// play plays the move from ring index i (a legal move) by docs/rules.md §2 and
 // returns the position after it seen from the new side to move, with the
 // stones the move put into the mover's and the opponent's kazans.
 func (f *frame) play(i int) (child frame, gainMe, gainOpp int) {

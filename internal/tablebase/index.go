@@ -45,7 +45,7 @@ var binom = func() (c [maxBinom][maxRing]int64) {
 // (holes..2·holes−2, the opponent's holes 1..holes−1) of the mover's
 // tuzdik, opp the ring index (0..holes−2) of the opponent's tuzdik on the
 // mover's side; -1 for none. The two never have the same hole number
-// (RULES.md §2.4(c)) and never the last hole.
+// (docs/rules.md §2.4(c)) and never the last hole.
 type tuzdiks struct{ my, opp int8 }
 
 // numConfigs is the number of tuzdik configurations of the standard board:

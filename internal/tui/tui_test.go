@@ -28,7 +28,7 @@ func mustFEN(t *testing.T, fen string) toguz.Position {
 	return p
 }
 
-// atsyrau is RULES.md §5 example 3: White to move, 9 1 9 1 ends it 76-86.
+// atsyrau is docs/rules.md §5 example 3: White to move, 9 1 9 1 ends it 76-86.
 const atsyrau = "1S,1S,1S,t,1S,4/6,t,1,4S 76 78 S 1"
 
 func TestScoreSheet(t *testing.T) {
@@ -41,7 +41,7 @@ func TestScoreSheet(t *testing.T) {
 		want     string
 	}{
 		{"first move", "", 1, nil, []toguz.Move{7}, "1. 76\n"},
-		// RULES.md §6: f1e2 d2e1 i1a2 b2i1 b1g2 f2e1, the last one makes a tuzdik.
+		// docs/rules.md §6: f1e2 d2e1 i1a2 b2i1 b1g2 f2e1, the last one makes a tuzdik.
 		{"playstrategy line", "", 1, nil, []toguz.Move{6, 6, 9, 8, 2, 4}, "1. 65 65 2. 99 89 3. 23 45x\n"},
 		{"atsyrau", atsyrau, 7, nil, []toguz.Move{9, 1, 9, 1}, "7. 93 12 8. 91 12\n"},
 		{"black first", atsyrau, 7, []toguz.Move{9}, []toguz.Move{1, 9}, "7. ... 12 8. 91\n"},
@@ -159,7 +159,7 @@ func TestPlayCancelled(t *testing.T) {
 }
 
 func TestDrawBoard(t *testing.T) {
-	// The position after the PlayStrategy line of RULES.md §6, whose last
+	// The position after the PlayStrategy line of docs/rules.md §6, whose last
 	// move, Black 4, made White 5 Black's tuzdik.
 	p := toguz.StartPosition()
 	var plies []Ply
