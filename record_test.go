@@ -366,7 +366,7 @@ func TestDetectFormat(t *testing.T) {
 		{"[Site \"PlayOK\"]\n\n1. 76(10) *", FormatPlayOK},
 		{"[ID \"1\"]\n\n1. 76 98", FormatTGK},
 		{"\ufeff[Site \"PlayOK\"]\n\n1. 76(10) *", FormatPlayOK},
-		// Issue 14: what the writers write.
+		// What the writers write.
 		{"[Ruleset \"standard\"]\n\n1. 76 98\n", FormatTGK},                    // TGK written from ours
 		{"[Event \"x\"]\n", FormatTGK},                                         // tags alone
 		{"[Result \"*\"]\n\n*\n\n[Event \"x\"]\n\ne1f2 *", FormatPlayStrategy}, // a game without plies decides nothing
@@ -476,7 +476,7 @@ func writerCases(t *testing.T) []*Game {
 	}
 	const plies = "1. 76(10) 98\n2. 66 87\n3. 12 76\n4. 25 78\n5. 48 36x\n"
 	games := []*Game{
-		// Ours, with the Ruleset tag our writer adds (issue 14, bug 3).
+		// Ours, with the Ruleset tag our writer adds.
 		read(FormatToguz, "[Event \"ours\"]\n[Result \"*\"]\n[Ruleset \"standard\"]\n\n{before} "+plies+"*\n"),
 		// A federation's PGN: no Ruleset tag.
 		read(FormatToguz, "[Id \"1\"]\n[Event \"Кубок РК\"]\n[Result \"0-1\"]\n\n"+plies+"0-1\n"),
@@ -618,7 +618,7 @@ func diffWritten(g, back *Game, to Format) string {
 }
 
 // TestFreeTextRoundTrip writes comments and tags that hold the characters
-// of the formats' syntax with every writer (issue 14, bug 9: "{\n};}" was
+// of the formats' syntax with every writer (a bug once: "{\n};}" was
 // written back as "{\n )}").
 func TestFreeTextRoundTrip(t *testing.T) {
 	texts := []string{"\n }", "}", "{", ";}", "a\\", "\\}", "\\\\", "x\\y", "} [Event \"y\"]\n1-0", "\r\n", " lead", "zero"}

@@ -10,7 +10,7 @@ import (
 )
 
 func runAttack(ctx context.Context, e env) error {
-	fs := newFlags(e, "attack", "", "Runs the attacks of issue 15 against a toguz server at its documented bounds\n(docs/api.md, Bounds) for -duration, each from its own loopback addresses\n127.0.2.x, apart from loadtest's 127.0.0.x: wrong passwords at the login rate,\nbodies at the body limit, idle and slow connections under the connection cap,\nseeks at the bounds per person and address with a lobby watcher, spectators at\nthe cap per address (half never reading), imports of a 2 MiB file at the\nconcurrency bound, engine games at the bounds per person and address. Reports\nper attack the requests made and the server's answers. Run it beside\n`toguz loadtest -url` to see what the attacks cost the players.")
+	fs := newFlags(e, "attack", "", "Runs the abuse attacks against a toguz server at its documented bounds\n(docs/api.md, Bounds) for -duration, each from its own loopback addresses\n127.0.2.x, apart from loadtest's 127.0.0.x: wrong passwords at the login rate,\nbodies at the body limit, idle and slow connections under the connection cap,\nseeks at the bounds per person and address with a lobby watcher, spectators at\nthe cap per address (half never reading), imports of a 2 MiB file at the\nconcurrency bound, engine games at the bounds per person and address. Reports\nper attack the requests made and the server's answers. Run it beside\n`toguz loadtest -url` to see what the attacks cost the players.")
 	target := fs.String("url", "", "the server to attack, http://127.0.0.1:PORT (IPv4 loopback only)")
 	duration := fs.Duration("duration", time.Minute, "how long to attack (at most 30m)")
 	logins := fs.Int("login-sources", 8, "addresses trying wrong passwords, each at the login rate")

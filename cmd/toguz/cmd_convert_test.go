@@ -73,7 +73,7 @@ func TestConvertStdout(t *testing.T) {
 
 // TestConvertReplay converts a file of each readable format to each
 // writable one and replays the output with the format detected: the same
-// games (issue 14, bug 3: TGK written from ours was read back as ours).
+// games (TGK written from ours was read back as ours).
 func TestConvertReplay(t *testing.T) {
 	const plies = "1. 76(10) 98\n2. 66 87\n3. 12 76\n4. 25 78\n5. 48 36x\n"
 	inputs := map[string]string{

@@ -22,10 +22,10 @@ samples positions by rating band, searches every legal move of each to a
 fixed depth (the deep search), and measures, for each band and for each
 level's own choice, how often the move is the deep search's and how many
 stones it loses against it; each level is placed at the rating where its
-loss matches the bands' (interpolated). It prints the README's table; -o
-writes the table the site reads, -readme replaces the README's table. The
+loss matches the bands' (interpolated). It prints the level table of docs/engine.md;
+-o writes the table the site reads, -doc replaces the table in a Markdown file. The
 committed ones were made with:
-  toguz levels -j 2 -per-band 200 -cache /tmp/levels-cache.jsonl -reference ../shared/data/masters-2018.pgn -reference-name "Kazakhstan 2018 championships" -o internal/levels/table.json -readme README.md ../shared/data/playok-2024-2025.pgn`)
+  toguz levels -j 2 -per-band 200 -cache /tmp/levels-cache.jsonl -reference ../shared/data/masters-2018.pgn -reference-name "Kazakhstan 2018 championships" -o internal/levels/table.json -doc docs/engine.md ../shared/data/playok-2024-2025.pgn`)
 	perBand := fs.Int("per-band", 100, "positions sampled per rating band")
 	depth := fs.Int("depth", 14, "depth of the deep search (every move searched to it)")
 	nps := fs.Uint64("nps", 1_000_000, "nodes per second that turn a level's live move time into its node budget")
@@ -36,7 +36,7 @@ committed ones were made with:
 	jobs := fs.Int("j", 1, "positions searched at once (one CPU each)")
 	cache := fs.String("cache", "", "keep the deep searches in this file and reuse them")
 	out := fs.String("o", "", "write the table (JSON) to this file")
-	readme := fs.String("readme", "", "replace the level table between the markers of this README")
+	doc := fs.String("doc", "", "replace the level table between the markers of this Markdown file (docs/engine.md)")
 	reference := fs.String("reference", "", "unrated games of strong players, measured as one more group beside the bands (off the rating scale)")
 	refName := fs.String("reference-name", "masters", "the name of the -reference group in the table")
 	if err := parseFlags(fs, e.args); err != nil {
@@ -108,16 +108,16 @@ committed ones were made with:
 			return err
 		}
 	}
-	if *readme != "" {
-		old, err := os.ReadFile(*readme)
+	if *doc != "" {
+		old, err := os.ReadFile(*doc)
 		if err != nil {
 			return err
 		}
 		text, ok := levels.Replace(string(old), md)
 		if !ok {
-			return fmt.Errorf("%s: no level table markers (%q … %q)", *readme, levels.BeginMarker, levels.EndMarker)
+			return fmt.Errorf("%s: no level table markers (%q … %q)", *doc, levels.BeginMarker, levels.EndMarker)
 		}
-		if err := atomicfile.Write(*readme, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+		if err := atomicfile.Write(*doc, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 			return err
 		}
 	}

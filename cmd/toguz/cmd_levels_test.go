@@ -11,7 +11,7 @@ import (
 )
 
 // TestLevels runs a small calibration that writes the table and replaces
-// a README's level table, and checks the flags' bounds.
+// a Markdown file's level table, and checks the flags' bounds.
 func TestLevels(t *testing.T) {
 	games := "../../internal/levels/testdata/two-games.pgn"
 	dir := t.TempDir()
@@ -19,7 +19,7 @@ func TestLevels(t *testing.T) {
 	if err := os.WriteFile(readme, []byte("# x\n"+levels.BeginMarker+"\nold\n"+levels.EndMarker+"\nafter\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runRecordCmd(t, "levels", "-per-band", "2", "-depth", "3", "-max-nodes", "2000", "-o", out, "-readme", readme,
+	code, stdout, stderr := runRecordCmd(t, "levels", "-per-band", "2", "-depth", "3", "-max-nodes", "2000", "-o", out, "-doc", readme,
 		"-reference", games, "-reference-name", "the same games", games)
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
@@ -56,7 +56,7 @@ func TestLevels(t *testing.T) {
 		{[]string{"levels", "-j", "0", games}, 1, "-j"},
 		{[]string{"levels", "no-such.pgn"}, 1, "no-such.pgn"},
 		{[]string{"levels", "-reference", "no-such-ref.pgn", games}, 1, "no-such-ref.pgn"},
-		{[]string{"levels", "-per-band", "1", "-depth", "2", "-max-nodes", "500", "-readme", filepath.Join(dir, "none.md"), games}, 1, "none.md"},
+		{[]string{"levels", "-per-band", "1", "-depth", "2", "-max-nodes", "500", "-doc", filepath.Join(dir, "none.md"), games}, 1, "none.md"},
 	} {
 		code, out, errs := runRecordCmd(t, tt.args...)
 		if code != tt.code || !strings.Contains(out+errs, tt.want) {

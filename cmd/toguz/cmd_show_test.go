@@ -41,7 +41,7 @@ func TestShow(t *testing.T) {
 }
 
 // TestShowSources takes the position from a record at a ply, from a game
-// of a many-game file, and from a text diagram (issue 14, bug 10).
+// of a many-game file, and from a text diagram.
 func TestShowSources(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {

@@ -237,7 +237,7 @@ func TestLoginRateLimit(t *testing.T) {
 	})
 }
 
-// TestLockoutPerAddress reproduces the lock-out of issue 15: five wrong
+// TestLockoutPerAddress reproduces the lock-out attack: five wrong
 // passwords from anywhere locked the account for everyone, and one wrong try
 // every 12 s kept its owner out. Now the stranger's address is locked out,
 // with back-off, and the owner's is not.

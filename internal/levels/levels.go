@@ -3,8 +3,8 @@
 // rating band loses per move against a deep search, the same figure for each
 // level's own choices, and the rating at which the two match (Calibrate).
 // `toguz levels` runs it and writes table.json, which the site reads (Table)
-// to say "plays like about 1300" beside each level, and the README's level
-// table (Markdown), which a test keeps equal to it.
+// to say "plays like about 1300" beside each level, and the level table of
+// docs/engine.md (Markdown), which a test keeps equal to it.
 package levels
 
 import (
@@ -161,13 +161,13 @@ func (t Table) Placements(maxLevel int) []Placement {
 	return p
 }
 
-// README markers around the generated level table.
+// Markers around the generated level table.
 const (
 	BeginMarker = "<!-- levels table: made by `toguz levels`, do not edit -->"
 	EndMarker   = "<!-- end of levels table -->"
 )
 
-// Markdown writes the README's level table and its evidence.
+// Markdown writes the level table (docs/engine.md) and its evidence.
 func (t Table) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| level | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -237,7 +237,7 @@ func (t Table) Markdown() string {
 	return b.String()
 }
 
-// Section returns the README's text between the markers, or false.
+// Section returns a Markdown text's part between the markers, or false.
 func Section(readme string) (string, bool) {
 	_, rest, ok := strings.Cut(readme, BeginMarker+"\n")
 	if !ok {

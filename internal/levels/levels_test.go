@@ -6,18 +6,18 @@ import (
 	"testing"
 )
 
-// TestREADMEMatchesTable: the README's level table is the one the embedded
-// table.json writes, so that the site and the README say the same (both
-// come from one run of `toguz levels -o … -readme …`).
-func TestREADMEMatchesTable(t *testing.T) {
+// TestDocMatchesTable: docs/engine.md's level table is the one the embedded
+// table.json writes, so that the site and the docs say the same (both come
+// from one run of `toguz levels -o … -doc …`).
+func TestDocMatchesTable(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/engine.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, ok := Section(string(readme))
 	if !ok {
-		t.Fatalf("README.md has no level table between %q and %q", BeginMarker, EndMarker)
+		t.Fatalf("docs/engine.md has no level table between %q and %q", BeginMarker, EndMarker)
 	}
 	table, err := Embedded()
 	if err != nil {
@@ -27,7 +27,7 @@ func TestREADMEMatchesTable(t *testing.T) {
 		t.Fatalf("table.json has %d levels and %d bands, want 10 and some", len(table.Levels), len(table.Bands))
 	}
 	if want := table.Markdown(); got != want {
-		t.Errorf("README.md's level table differs from table.json's; rerun the command it names.\nREADME:\n%s\ntable.json:\n%s", got, want)
+		t.Errorf("docs/engine.md's level table differs from table.json's; rerun the command it names.\ndocs/engine.md:\n%s\ntable.json:\n%s", got, want)
 	}
 	for _, l := range table.Levels {
 		if l.Rating <= 0 || (l.Bound != About && l.Bound != Below && l.Bound != Above) {

@@ -26,7 +26,7 @@ import (
 	"github.com/toguz/toguz"
 )
 
-// AttackConfig is a run of the attacks of issue 15 at the server's
+// AttackConfig is a run of the abuse attacks at the server's
 // documented bounds (docs/api.md, Bounds): the worst a well-bounded
 // stranger can do while the load test plays (`toguz loadtest -attack`).
 type AttackConfig struct {
@@ -168,7 +168,7 @@ func (a *attacker) newAttackClient(i int, lim *rate.Limiter) *client {
 // writePace is a source's pace under the server's 20 writes per second.
 func writePace() *rate.Limiter { return rate.NewLimiter(19, 40) }
 
-// Attack runs the attacks of issue 15 at the server's bounds for
+// Attack runs the abuse attacks at the server's bounds for
 // cfg.Duration, each from its own loopback addresses 127.0.2.x, and
 // reports how the server answered. An error is a setup that failed (the
 // server unreachable), not a refusal, which is counted.

@@ -14,7 +14,7 @@
 //   - Idle: opens games whose players connect and then do nothing, and
 //     reports the memory they cost, measured by a function the caller
 //     passes (the server's heap when it runs in the same process).
-//   - Attack: the attacks of issue 15 at the server's documented bounds
+//   - Attack: the abuse attacks at the server's documented bounds
 //     (logins, bodies, connections, seeks, spectators, imports, engine
 //     games), each from its own addresses 127.0.2.x, for a duration, to run
 //     beside Run; the AttackReport counts each attack's requests and the

@@ -25,7 +25,7 @@ import (
 	"github.com/toguz/toguz/internal/tournament"
 )
 
-// Swiss200's size: issue 10's simulated event.
+// Swiss200's size: the simulated event.
 const (
 	swissPlayers = 200
 	swissRounds  = 9
@@ -57,7 +57,7 @@ type swissEvent struct {
 	}
 }
 
-// TestSwiss200 is issue 10's simulated Swiss: on the real server (in this
+// TestSwiss200 is the simulated Swiss: on the real server (in this
 // process, over HTTP and websockets as any client), 200 accounts sign up
 // and join a 9-round Swiss at 1+0 that a 201st account creates and starts;
 // every game of every round is played to its end by the engine at its

@@ -16,7 +16,7 @@ import (
 	"github.com/toguz/toguz/internal/server"
 )
 
-// TestAttackWithinBounds runs every attack of issue 15 at the server's
+// TestAttackWithinBounds runs every abuse attack at the server's
 // default bounds (its read and idle timeouts shortened so that their
 // closes come within the test) while a load plays from other addresses:
 // each attack gets the documented refusal, the account's owner still logs

@@ -20,7 +20,7 @@ import (
 	"github.com/toguz/toguz/internal/site"
 )
 
-// The bounds of the server against abusive clients (docs/api.md, issue 15):
+// The bounds of the server against abusive clients (docs/api.md, Bounds):
 // request bodies, the http.Server's timeouts and the connections per client
 // address. The password-hashing bound and the login lock-outs are
 // internal/auth's.

@@ -26,7 +26,7 @@ import (
 	"github.com/toguz/toguz/internal/site"
 )
 
-// The tests of the bounds against abusive clients (issue 15), each an
+// The tests of the bounds against abusive clients, each an
 // attack on loopback against the whole server of `toguz serve` (Open and
 // Serve on a real listener), with its real argon2 parameters.
 
@@ -173,7 +173,7 @@ func vmHWM() string {
 	return "?"
 }
 
-// TestLoginStorm reproduces attack 1 of issue 15: hundreds of concurrent
+// TestLoginStorm reproduces the login attack: hundreds of concurrent
 // logins, 2 per address, each one argon2id hash of 19 MiB, took the server
 // to 9 GB and its owner's login to 48.8 s (p50). Now the hashes at once are
 // bounded, the excess answered 503 busy with a Retry-After, and the owner,

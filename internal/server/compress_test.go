@@ -106,7 +106,7 @@ func pageWeight(t *testing.T, s *testServer, path string) (page, assets int) {
 	return page, assets
 }
 
-// TestPageWeight is issue 8's budget: the lobby under 30 KB and the game
+// TestPageWeight is the pages' weight budget: the lobby under 30 KB and the game
 // page under 60 KB, gzip-compressed, with the CSS and JavaScript they load.
 func TestPageWeight(t *testing.T) {
 	s := newTestServer(t, serverOpts{})

@@ -24,7 +24,7 @@ import (
 	"github.com/toguz/toguz/internal/store"
 )
 
-// The bounds of an import (docs/api.md, Bounds; issue 15). One request may
+// The bounds of an import (docs/api.md, Bounds). One request may
 // send at most maxImport bytes (the route's body limit, maxImportBody),
 // maxImportGames games of at most maxImportGameBytes each, and take at most
 // importTimeout to check, the deadline checked between games. At most

@@ -21,7 +21,7 @@ import (
 	"github.com/toguz/toguz/internal/i18n"
 )
 
-// tinyGame is the smallest game a record holds: the 2 MiB file of issue 15
+// tinyGame is the smallest game a record holds: the 2 MiB file of the import attack
 // is 77,000 of them.
 const tinyGame = "[Result \"*\"]\n\n1. 76 98 *\n\n"
 
@@ -64,7 +64,7 @@ func postImport(t *testing.T, c *http.Client, url, contentType string, body []by
 }
 
 // TestImportConcurrent: 8 imports of a 2 MiB file of tiny games at once,
-// from one address and from eight, take a bounded heap (issue 15: 1.49 GB
+// from one address and from eight, take a bounded heap (before the bounds: 1.49 GB
 // before), and each gets a clear answer: refused for its games (413,
 // naming the bound), for its address (429) or for the server (503), with
 // a Retry-After when it may come back.
@@ -120,7 +120,7 @@ func TestImportConcurrent(t *testing.T) {
 	}
 }
 
-// TestImportBadFile: a 2 MB bad file gets a small page (issue 15: 23 MB
+// TestImportBadFile: a 2 MB bad file gets a small page (before the bounds: 23 MB
 // before) listing at most a few errors, each with a short excerpt.
 func TestImportBadFile(t *testing.T) {
 	s := newTestServer(t, serverOpts{})

@@ -112,7 +112,7 @@
 // # Size and generation time
 //
 // Values take one byte per position (two above 15 stones), distances k+1
-// bytes per position of layer k. The README has the figures of the other
+// bytes per position of layer k. docs/engine.md has the figures of the other
 // rulesets; the standard game's:
 //
 //	stones N   positions    values     distances up to N

@@ -1,4 +1,4 @@
--- Game reviews (issue 9): every game that ends on the server gets a review
+-- Game reviews: every game that ends on the server gets a review
 -- job, and an imported game one on request; the review's workers take the
 -- pending jobs, played games first, and store each review beside its job.
 -- A job taken but not finished when the server stopped is pending again at

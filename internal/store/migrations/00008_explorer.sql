@@ -1,4 +1,4 @@
--- The opening explorer (issue 9): the moves played from each position of
+-- The opening explorer: the moves played from each position of
 -- the first plies (explorer.MaxPly) of the finished games, summed per
 -- bucket (time-control category, rating band, month) so that a query
 -- reads a few rows per move instead of a row per game. See

@@ -1,4 +1,4 @@
--- The opening explorer's tail (issue 9): the query of a position read every
+-- The opening explorer's tail: the query of a position read every
 -- row of it (up to 9 moves × 6 categories × 10 bands × the months of data:
 -- 9,049 rows for the start position of a million games), whatever the
 -- filter, because the key led with the move. Two changes bound it:

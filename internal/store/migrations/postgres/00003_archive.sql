@@ -1,5 +1,5 @@
 -- PostgreSQL: the twin of ../00003_archive.sql (same number, same tables).
--- The archive (issue 8): imported games are stored beside the played ones,
+-- The archive: imported games are stored beside the played ones,
 -- and both are searched by player, date, result, ruleset and opening.
 -- An account remembers the language it chose.
 

@@ -1,5 +1,5 @@
 -- PostgreSQL: the twin of ../00008_explorer.sql (same number, same tables).
--- The opening explorer (issue 9): the moves played from each position of
+-- The opening explorer: the moves played from each position of
 -- the first plies (explorer.MaxPly) of the finished games, summed per
 -- bucket (time-control category, rating band, month) so that a query
 -- reads a few rows per move instead of a row per game. See
