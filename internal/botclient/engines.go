@@ -11,6 +11,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/match"
 )
@@ -22,7 +23,7 @@ func Builtin(level, searchers int) (func(context.Context) (Engine, error), error
 	if level < 1 || level > engine.MaxLevel {
 		return nil, fmt.Errorf("level %d: want 1 to %d", level, engine.MaxLevel)
 	}
-	p, err := engine.NewLivePlayer(searchers, 16)
+	p, err := enginepool.NewLivePlayer(searchers, 16)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +31,7 @@ func Builtin(level, searchers int) (func(context.Context) (Engine, error), error
 }
 
 type builtin struct {
-	p     *engine.LivePlayer
+	p     *enginepool.LivePlayer
 	level int
 }
 

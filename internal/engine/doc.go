@@ -47,6 +47,7 @@
 // A node allocates nothing: positions are 32-byte values made by copy-make
 // into fixed per-ply arrays owned by each worker.
 //
-// LivePlayer (liveplayer.go) plays the engine's moves of the live games
-// (live.Engine) with a pool of engines at each game's level.
+// The engine knows nothing of the site: the pools that play the live games'
+// moves and the site's analyses are internal/enginepool's, so that this
+// package (and the browser's WebAssembly build of it) imports no live code.
 package engine

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/toguz/toguz"
+import (
+	"time"
+
+	"github.com/toguz/toguz"
+)
 
 // levelDepth returns the depth limit of a weaker level, within the
 // caller's limit if there is one.
@@ -53,4 +57,10 @@ func (e *Engine) choose(w *worker, res Result) Result {
 		res.Ponder = res.PV[1]
 	}
 	return res
+}
+
+// LevelMoveTime is the most time the engine spends on a move at a level
+// (the clock may allow less): quick at the low levels, a second at the top.
+func LevelMoveTime(level int) time.Duration {
+	return time.Duration(50+level*level*10) * time.Millisecond
 }

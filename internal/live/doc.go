@@ -48,7 +48,7 @@
 //   - Category: the rating category of a time control.
 //   - Store and Engine: what the package needs from the database and the
 //     engine (consumer-side interfaces; the real ones are store.LiveStore
-//     and engine.LivePlayer, which the tests use too).
+//     and enginepool.LivePlayer, which the tests use too).
 //
 // # Durability
 //

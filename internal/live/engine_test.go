@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -50,7 +50,7 @@ func TestEngineGame(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	defer st.Close()
-	eng, err := engine.NewLivePlayer(1, 1)
+	eng, err := enginepool.NewLivePlayer(1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
-	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -98,7 +98,7 @@ func TestEngineFairAcrossUsers(t *testing.T) {
 	tc := clock.TimeControl{Base: 2 * time.Second}
 	for _, n := range []int{4, 16, 32} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			eng, err := engine.NewLivePlayer(1, 1)
+			eng, err := enginepool.NewLivePlayer(1, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +146,7 @@ func TestEngineFairAcrossUsers(t *testing.T) {
 // engine's clock is held, and its move charges it the search only. The
 // stored clocks are those of the move message, so a restart shows them.
 func TestEngineClockFromSearchStart(t *testing.T) {
-	eng, err := engine.NewLivePlayer(1, 1)
+	eng, err := enginepool.NewLivePlayer(1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestEngineClockFromSearchStart(t *testing.T) {
 // frees its place, games between people do not count, and after a restart
 // the games reloaded count again.
 func TestEngineGamesBound(t *testing.T) {
-	eng, err := engine.NewLivePlayer(1, 1)
+	eng, err := enginepool.NewLivePlayer(1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestEngineGamesBound(t *testing.T) {
 // used to: ResumeAt charged the side to move, held or not, and an engine
 // kept waiting long enough lost on time after the restart).
 func TestEngineClockHeldAcrossRestart(t *testing.T) {
-	eng, err := engine.NewLivePlayer(1, 1)
+	eng, err := enginepool.NewLivePlayer(1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
-	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -165,7 +165,7 @@ func TestRestartClock(t *testing.T) {
 // TestAbandonment: every kind of game that nobody plays ends: aborted,
 // without a result, at its limit and not a millisecond before.
 func TestAbandonment(t *testing.T) {
-	eng, err := engine.NewLivePlayer(1, 1)
+	eng, err := enginepool.NewLivePlayer(1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

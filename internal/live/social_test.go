@@ -14,7 +14,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
-	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 	"golang.org/x/time/rate"
@@ -174,7 +174,7 @@ func TestRematchEngine(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	defer st.Close()
-	eng, err := engine.NewLivePlayer(1, 1)
+	eng, err := enginepool.NewLivePlayer(1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -573,7 +573,7 @@ func TestTakebackEngine(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	defer st.Close()
-	eng, err := engine.NewLivePlayer(1, 1)
+	eng, err := enginepool.NewLivePlayer(1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -228,7 +228,7 @@ func (q *Queue) review(ctx context.Context, a Analyzer, id string) ([]byte, erro
 
 // Analyze reviews moves from start with e at depth, the searches at the
 // lowest priority of the OS when background is set. The searches give the
-// Go scheduler a turn every thousand nodes (engine.LiveOptions.Yield): a
+// Go scheduler a turn every thousand nodes (enginepool.LiveOptions.Yield): a
 // review is never in a hurry, and a live game's goroutine that is ready
 // should not wait for the runtime to preempt it.
 func Analyze(ctx context.Context, e *engine.Engine, start toguz.Position, moves []toguz.Move, depth int, background bool) (Data, error) {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/auth"
-	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
@@ -40,14 +40,14 @@ type Options struct {
 	// AnalysesPerMinute is Config's (0: its default).
 	AnalysesPerMinute int
 	// BackgroundEngines runs the engine's searches at the lowest priority
-	// of the OS (engine.LiveOptions.Background); `toguz serve
+	// of the OS (enginepool.LiveOptions.Background); `toguz serve
 	// -background-engines` sets it and raises GOMAXPROCS by the engines.
 	// Off by default: measured beside the attacks, it lowered the other
 	// games' p50 and p90 but raised their p99 (docs/architecture.md).
 	BackgroundEngines bool
 	// EnginesHoldCPU leaves the engine's searches (games, analyses,
 	// reviews) to the runtime's 10 ms preemption instead of giving the
-	// scheduler a turn every thousand nodes (engine.LiveOptions.Yield):
+	// scheduler a turn every thousand nodes (enginepool.LiveOptions.Yield):
 	// `toguz serve -engine-yield=false`, for measuring what the yield buys
 	// (docs/architecture.md).
 	EnginesHoldCPU bool
@@ -196,14 +196,14 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if opts.EnginesHoldCPU {
 		yield = nil
 	}
-	player, err := engine.NewLivePlayerWith(engine.LiveOptions{Searchers: opts.Engines, HashMB: 16, Background: opts.BackgroundEngines, Yield: yield, Tablebase: opts.Tablebase})
+	player, err := enginepool.NewLivePlayerWith(enginepool.LiveOptions{Searchers: opts.Engines, HashMB: 16, Background: opts.BackgroundEngines, Yield: yield, Tablebase: opts.Tablebase})
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	var analysis *engine.AnalysisPool
+	var analysis *enginepool.AnalysisPool
 	if opts.AnalysisEngines >= 0 {
-		analysis, err = engine.NewAnalysisPool(engine.AnalysisOptions{Searchers: opts.AnalysisEngines, HashMB: 16,
+		analysis, err = enginepool.NewAnalysisPool(enginepool.AnalysisOptions{Searchers: opts.AnalysisEngines, HashMB: 16,
 			Background: opts.BackgroundEngines, Yield: yield, Wait: AnalysisWait, Tablebase: opts.Tablebase})
 		if err != nil {
 			st.Close()
@@ -318,7 +318,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 
 // registerMetrics registers the gauges and counters read at each scrape:
 // the live games, the engine's queue and the bounds' counters (Stats).
-func (a *App) registerMetrics(m *metrics.Metrics, player *engine.LivePlayer) {
+func (a *App) registerMetrics(m *metrics.Metrics, player *enginepool.LivePlayer) {
 	if m == nil {
 		return
 	}

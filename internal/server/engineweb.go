@@ -12,6 +12,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/engineweb"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
@@ -90,7 +91,7 @@ func (s *Server) apiPlay(w http.ResponseWriter, r *http.Request) error {
 // browser's engine where WebAssembly is missing, and the endgame
 // tablebase's exact result, which only the server holds. Every analysis is
 // bounded (analysisBounds), counted per user and per address
-// (Config.AnalysesPerMinute), and searched by the engine.AnalysisPool,
+// (Config.AnalysesPerMinute), and searched by the enginepool.AnalysisPool,
 // whose engines are not the live games'.
 
 // The analysis API's codes (docs/api.md, "Error codes").
@@ -101,7 +102,7 @@ const ()
 var analysisBounds = engineweb.Bounds{MaxDepth: 30, MaxTime: 3 * time.Second}
 
 // AnalysisWait is how long an analysis waits for an engine of the pool
-// before the server answers 503 busy (engine.AnalysisOptions.Wait).
+// before the server answers 503 busy (enginepool.AnalysisOptions.Wait).
 const AnalysisWait = 5 * time.Second
 
 type analysisRequest struct {
@@ -202,7 +203,7 @@ func (s *Server) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
 		return s.cfg.Analysis.Analyse(ctx, user, p, multiPV, lim, info)
 	}
 	best, err := engineweb.Analyse(r.Context(), search, req.Request, analysisBounds, nil)
-	if errors.Is(err, engine.ErrAnalysisBusy) {
+	if errors.Is(err, enginepool.ErrAnalysisBusy) {
 		return apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "apierr.analysis_busy")
 	}
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
@@ -68,11 +68,11 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.NewLivePlayer(2, 1)
+	eng, err := enginepool.NewLivePlayer(2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysis, err := engine.NewAnalysisPool(engine.AnalysisOptions{Searchers: 1, HashMB: 1, Wait: AnalysisWait, Tablebase: o.tablebase})
+	analysis, err := enginepool.NewAnalysisPool(enginepool.AnalysisOptions{Searchers: 1, HashMB: 1, Wait: AnalysisWait, Tablebase: o.tablebase})
 	if err != nil {
 		t.Fatal(err)
 	}

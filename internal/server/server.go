@@ -71,7 +71,7 @@
 //     and /play answer the JSON of the WebAssembly build (internal/engineweb);
 //     POST /api/analysis is its fallback and the endgame tablebase's
 //     (Config.Tablebase) result, bounded, rate-limited per user and
-//     address, searched by Config.Analysis (an engine.AnalysisPool apart
+//     address, searched by Config.Analysis (an enginepool.AnalysisPool apart
 //     from the live games'), and refused to the players of a game in
 //     progress (refuseLiveGame, also on /play-offline); /play-offline, the
 //     manifest and the service worker make the site an app that plays the
@@ -94,7 +94,7 @@
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
-//     store.LiveStore and engine.LivePlayer, beside what they adapt.
+//     store.LiveStore and enginepool.LivePlayer, beside what they adapt.
 package server
 
 import (
@@ -110,6 +110,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
@@ -166,7 +167,7 @@ type Config struct {
 	// endpoint answers 503); AnalysesPerMinute bounds them per user and
 	// per client address (0: 10; negative: no bound). Tablebase is the
 	// endgame tables the analysis probes for an exact result (nil: none).
-	Analysis          *engine.AnalysisPool
+	Analysis          *enginepool.AnalysisPool
 	AnalysesPerMinute int
 	Tablebase         Tablebase
 	// GuestKey signs the guest tokens (at least 16 bytes; LoadGuestKey

@@ -1,4 +1,4 @@
-package engine
+package enginepool
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
 )
 
 func TestAnalysisPool(t *testing.T) {
@@ -15,7 +16,7 @@ func TestAnalysisPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := map[int]int{}
-	res, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 2, Limits{Depth: 3}, func(in Info) { lines[in.Depth]++ })
+	res, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 2, engine.Limits{Depth: 3}, func(in engine.Info) { lines[in.Depth]++ })
 	if err != nil || res.Best == toguz.NoMove || res.Depth != 3 {
 		t.Fatalf("analyse: %v %+v", err, res)
 	}
@@ -32,7 +33,7 @@ func TestAnalysisPool(t *testing.T) {
 	defer func() { stopA(); <-doneA }()
 	go func() {
 		defer close(doneA)
-		ap.Analyse(actx, "a", toguz.StartPosition(), 1, Limits{Infinite: true, Yield: func() {
+		ap.Analyse(actx, "a", toguz.StartPosition(), 1, engine.Limits{Infinite: true, Yield: func() {
 			select {
 			case <-started:
 			default:
@@ -43,11 +44,11 @@ func TestAnalysisPool(t *testing.T) {
 	<-started
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := ap.Analyse(ctx, "b", toguz.StartPosition(), 1, Limits{Depth: 1}, nil); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := ap.Analyse(ctx, "b", toguz.StartPosition(), 1, engine.Limits{Depth: 1}, nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("waiting analysis: %v", err)
 	}
 	// Past the pool's wait: busy.
-	if _, err := ap.Analyse(context.Background(), "b", toguz.StartPosition(), 1, Limits{Depth: 1}, nil); !errors.Is(err, ErrAnalysisBusy) {
+	if _, err := ap.Analyse(context.Background(), "b", toguz.StartPosition(), 1, engine.Limits{Depth: 1}, nil); !errors.Is(err, ErrAnalysisBusy) {
 		t.Errorf("analysis past the wait: %v", err)
 	}
 	if ap.Waiting() != 0 {

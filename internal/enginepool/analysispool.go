@@ -1,4 +1,4 @@
-package engine
+package enginepool
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
 )
 
 // AnalysisPool runs the analyses the server makes for its users (the
@@ -35,7 +36,7 @@ type AnalysisOptions struct {
 	Wait time.Duration
 	// Tablebase is the engines' endgame tables (Options.Tablebase; nil:
 	// none).
-	Tablebase Tablebase
+	Tablebase engine.Tablebase
 }
 
 // ErrAnalysisBusy is Analyse's answer when no engine came free within
@@ -48,12 +49,12 @@ func NewAnalysisPool(o AnalysisOptions) (*AnalysisPool, error) {
 	if o.HashMB == 0 {
 		o.HashMB = 16
 	}
-	engines := make([]*Engine, 0, o.Searchers)
+	engines := make([]*engine.Engine, 0, o.Searchers)
 	for range o.Searchers {
-		opts := DefaultOptions()
+		opts := engine.DefaultOptions()
 		opts.HashMB = o.HashMB
 		opts.Tablebase = o.Tablebase
-		e, err := New(opts)
+		e, err := engine.New(opts)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +68,7 @@ func NewAnalysisPool(o AnalysisOptions) (*AnalysisPool, error) {
 // it waits, ErrAnalysisBusy after AnalysisOptions.Wait. A ctx that ends
 // during the search stops it, with the best line so far. lim must bound the search (a depth or a time): the pool does
 // not.
-func (ap *AnalysisPool) Analyse(ctx context.Context, user string, p toguz.Position, multiPV int, lim Limits, info func(Info)) (Result, error) {
+func (ap *AnalysisPool) Analyse(ctx context.Context, user string, p toguz.Position, multiPV int, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
 	wctx := ctx
 	if ap.o.Wait > 0 {
 		var cancel context.CancelFunc
@@ -77,15 +78,15 @@ func (ap *AnalysisPool) Analyse(ctx context.Context, user string, p toguz.Positi
 	e, err := ap.sched.acquire(wctx, user)
 	if err != nil {
 		if ctx.Err() == nil {
-			return Result{}, ErrAnalysisBusy
+			return engine.Result{}, ErrAnalysisBusy
 		}
-		return Result{}, err
+		return engine.Result{}, err
 	}
 	defer ap.sched.release(user, e)
 	opts := e.Options()
 	opts.MultiPV = multiPV
 	if err := e.SetOptions(opts); err != nil {
-		return Result{}, err
+		return engine.Result{}, err
 	}
 	// A new game each time: one user's analysis leaves nothing in the
 	// table for the next user's.
@@ -93,10 +94,10 @@ func (ap *AnalysisPool) Analyse(ctx context.Context, user string, p toguz.Positi
 	if lim.Yield == nil {
 		lim.Yield = ap.o.Yield
 	}
-	var res Result
+	var res engine.Result
 	search := func() { res = e.Search(ctx, p, lim, info) }
 	if ap.o.Background {
-		inBackground(search)
+		engine.InBackground(search)
 	} else {
 		search()
 	}

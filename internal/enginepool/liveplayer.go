@@ -1,9 +1,4 @@
-//go:build !js
-
-// The browser's build (internal/engineweb/wasm) plays no live game: it
-// leaves this out, and with it package live and its dependencies.
-
-package engine
+package enginepool
 
 import (
 	"context"
@@ -13,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -26,7 +22,7 @@ type LivePlayer struct {
 	moveTime   func(level int) time.Duration
 	background bool
 	yield      func()
-	tablebase  Tablebase
+	tablebase  engine.Tablebase
 }
 
 var _ live.Engine = (*LivePlayer)(nil)
@@ -54,7 +50,7 @@ type LiveOptions struct {
 	// none), each position probed in its own ruleset's. Only full strength
 	// (MaxLevel) searches with them: a weaker level keeps the mistakes of
 	// its level in the endings too, which exact tables would take away.
-	Tablebase Tablebase
+	Tablebase engine.Tablebase
 }
 
 // NewLivePlayer returns an engine player with n engines (n ≤ 0: one per
@@ -69,11 +65,11 @@ func NewLivePlayerWith(o LiveOptions) (*LivePlayer, error) {
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	engines := make([]*Engine, 0, n)
+	engines := make([]*engine.Engine, 0, n)
 	for range n {
-		opts := DefaultOptions()
+		opts := engine.DefaultOptions()
 		opts.HashMB = o.HashMB
-		e, err := New(opts)
+		e, err := engine.New(opts)
 		if err != nil {
 			return nil, err
 		}
@@ -81,15 +77,9 @@ func NewLivePlayerWith(o LiveOptions) (*LivePlayer, error) {
 	}
 	ep := &LivePlayer{sched: newScheduler(engines), moveTime: o.MoveTime, background: o.Background, yield: o.Yield, tablebase: o.Tablebase}
 	if ep.moveTime == nil {
-		ep.moveTime = LevelMoveTime
+		ep.moveTime = engine.LevelMoveTime
 	}
 	return ep, nil
-}
-
-// LevelMoveTime is the most time the engine spends on a move at a level
-// (the clock may allow less): quick at the low levels, a second at the top.
-func LevelMoveTime(level int) time.Duration {
-	return time.Duration(50+level*level*10) * time.Millisecond
 }
 
 // searchGrace is how long past its time a search may run before its
@@ -123,24 +113,24 @@ func (ep *LivePlayer) Move(ctx context.Context, r live.EngineRequest) (toguz.Mov
 		r.Started(time.Now())
 	}
 	opts := e.Options()
-	opts.Level = min(max(r.Level, 1), MaxLevel)
+	opts.Level = min(max(r.Level, 1), engine.MaxLevel)
 	opts.Seed = rand.Int64()
 	opts.Tablebase = nil
-	if opts.Level == MaxLevel {
+	if opts.Level == engine.MaxLevel {
 		opts.Tablebase = ep.tablebase
 	}
 	if err := e.SetOptions(opts); err != nil {
 		return toguz.NoMove, err
 	}
 	e.NewGame()
-	lim := Limits{MoveTime: ep.searchTime(opts.Level, r)}
+	lim := engine.Limits{MoveTime: ep.searchTime(opts.Level, r)}
 	lim.Yield = ep.yield
 	sctx, cancel := context.WithTimeout(ctx, lim.MoveTime+searchGrace)
 	defer cancel()
-	var res Result
+	var res engine.Result
 	search := func() { res = e.Search(sctx, r.Position, lim, nil) }
 	if ep.background {
-		inBackground(search)
+		engine.InBackground(search)
 	} else {
 		search()
 	}

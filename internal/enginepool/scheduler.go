@@ -1,9 +1,11 @@
-package engine
+package enginepool
 
 import (
 	"context"
 	"slices"
 	"sync"
+
+	"github.com/toguz/toguz/internal/engine"
 )
 
 // scheduler hands a LivePlayer's engines (its searchers) to the searches
@@ -17,7 +19,7 @@ import (
 // waiting for an engine.
 type scheduler struct {
 	mu   sync.Mutex
-	free []*Engine
+	free []*engine.Engine
 	// users holds a user while he has searches running or waiting, least
 	// recently served first; the first fresh of them were never served.
 	users []*searchUser
@@ -35,17 +37,17 @@ type searchUser struct {
 
 // searchTicket is one waiting search; got receives its engine.
 type searchTicket struct {
-	got chan *Engine
+	got chan *engine.Engine
 }
 
-func newScheduler(engines []*Engine) *scheduler {
+func newScheduler(engines []*engine.Engine) *scheduler {
 	return &scheduler{free: engines, byID: map[string]*searchUser{}}
 }
 
 // acquire returns an engine for a search of user's, waiting for its turn, or
 // ctx's error when ctx is done first. Every engine acquire returns must be
 // given back with release(user, e).
-func (s *scheduler) acquire(ctx context.Context, user string) (*Engine, error) {
+func (s *scheduler) acquire(ctx context.Context, user string) (*engine.Engine, error) {
 	s.mu.Lock()
 	u := s.byID[user]
 	if u == nil {
@@ -62,7 +64,7 @@ func (s *scheduler) acquire(ctx context.Context, user string) (*Engine, error) {
 		s.mu.Unlock()
 		return e, nil
 	}
-	t := &searchTicket{got: make(chan *Engine, 1)}
+	t := &searchTicket{got: make(chan *engine.Engine, 1)}
 	u.waiting = append(u.waiting, t)
 	s.mu.Unlock()
 
@@ -86,7 +88,7 @@ func (s *scheduler) acquire(ctx context.Context, user string) (*Engine, error) {
 
 // release gives e back after a search of user's: it goes to the next search
 // in turn, or back to the free engines.
-func (s *scheduler) release(user string, e *Engine) {
+func (s *scheduler) release(user string, e *engine.Engine) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if u := s.byID[user]; u != nil {

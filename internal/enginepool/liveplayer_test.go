@@ -1,6 +1,4 @@
-//go:build !js
-
-package engine
+package enginepool
 
 import (
 	"context"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/tablebase"
 )
@@ -20,11 +19,11 @@ import (
 // none running first; a search whose ctx ends while it waits gives its
 // place up.
 func TestSchedulerTurns(t *testing.T) {
-	e, err := New(Options{Threads: 1, HashMB: 1, Level: 1, MultiPV: 1})
+	e, err := engine.New(engine.Options{Threads: 1, HashMB: 1, Level: 1, MultiPV: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newScheduler([]*Engine{e})
+	s := newScheduler([]*engine.Engine{e})
 	held, err := s.acquire(context.Background(), "a")
 	if err != nil {
 		t.Fatal(err)
@@ -84,9 +83,9 @@ func TestLiveSearchTime(t *testing.T) {
 		req   live.EngineRequest
 		limit time.Duration
 	}{
-		{"untimed", live.EngineRequest{Position: p, Level: MaxLevel}, LevelMoveTime(MaxLevel)},
-		{"big increment", live.EngineRequest{Position: p, Level: MaxLevel, Time: [2]time.Duration{600 * time.Millisecond, time.Minute}, Inc: 10 * time.Second}, 300 * time.Millisecond},
-		{"no time left", live.EngineRequest{Position: p, Level: MaxLevel, Time: [2]time.Duration{0, time.Minute}, Inc: 2 * time.Second}, time.Millisecond},
+		{"untimed", live.EngineRequest{Position: p, Level: engine.MaxLevel}, engine.LevelMoveTime(engine.MaxLevel)},
+		{"big increment", live.EngineRequest{Position: p, Level: engine.MaxLevel, Time: [2]time.Duration{600 * time.Millisecond, time.Minute}, Inc: 10 * time.Second}, 300 * time.Millisecond},
+		{"no time left", live.EngineRequest{Position: p, Level: engine.MaxLevel, Time: [2]time.Duration{0, time.Minute}, Inc: 2 * time.Second}, time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var started time.Time
@@ -127,7 +126,7 @@ func TestSearchesYield(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ep.Move(context.Background(), live.EngineRequest{Position: toguz.StartPosition(), Level: MaxLevel}); err != nil {
+	if _, err := ep.Move(context.Background(), live.EngineRequest{Position: toguz.StartPosition(), Level: engine.MaxLevel}); err != nil {
 		t.Fatal(err)
 	}
 	if yields.Load() == 0 {
@@ -138,7 +137,7 @@ func TestSearchesYield(t *testing.T) {
 		t.Fatal(err)
 	}
 	yields.Store(0)
-	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, Limits{Depth: 8}, nil); err != nil {
+	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, engine.Limits{Depth: 8}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if yields.Load() == 0 {
@@ -146,7 +145,7 @@ func TestSearchesYield(t *testing.T) {
 	}
 	var own atomic.Int64
 	yields.Store(0)
-	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, Limits{Depth: 8, Yield: func() { own.Add(1) }}, nil); err != nil {
+	if _, err := ap.Analyse(context.Background(), "u", toguz.StartPosition(), 1, engine.Limits{Depth: 8, Yield: func() { own.Add(1) }}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if own.Load() == 0 || yields.Load() != 0 {
@@ -171,7 +170,7 @@ func TestLivePlayerTablebase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	searchedWith := func() Tablebase {
+	searchedWith := func() engine.Tablebase {
 		e, err := ep.sched.acquire(context.Background(), "test")
 		if err != nil {
 			t.Fatal(err)
@@ -192,8 +191,8 @@ func TestLivePlayerTablebase(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		level int
-		want  Tablebase
-	}{{MaxLevel, set}, {3, nil}, {MaxLevel, set}} {
+		want  engine.Tablebase
+	}{{engine.MaxLevel, set}, {3, nil}, {engine.MaxLevel, set}} {
 		m, err := ep.Move(context.Background(), live.EngineRequest{Position: p, Level: tc.level, User: "u"})
 		if err != nil {
 			t.Fatal(err)
@@ -202,7 +201,7 @@ func TestLivePlayerTablebase(t *testing.T) {
 			t.Errorf("level %d: searched with tables %v, want %v", tc.level, got, tc.want)
 		}
 		after := p.After(m)
-		if r, ok := tb.ProbeWDL(after); tc.level == MaxLevel && !(after.IsOver() || ok && r == tablebase.Loss) {
+		if r, ok := tb.ProbeWDL(after); tc.level == engine.MaxLevel && !(after.IsOver() || ok && r == tablebase.Loss) {
 			t.Errorf("level %d: move %d of a won position leaves the opponent %v", tc.level, m, r)
 		}
 	}
