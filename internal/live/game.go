@@ -151,19 +151,16 @@ func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
 }
 
 // entry checks and describes move m played from p, the position after the
-// moves so far.
+// moves so far. The move is checked and sown once: Position.Ply gives the
+// position after it and its score-sheet ply together.
 func (g *game) entry(p toguz.Position, m PlayedMove) (moveEntry, toguz.Position, error) {
-	next, err := p.Play(m.Hole)
-	if err != nil {
+	if err := p.CheckMove(m.Hole); err != nil {
 		return moveEntry{}, p, err
 	}
-	notation, err := p.Notation(m.Hole)
-	if err != nil {
-		return moveEntry{}, p, err
-	}
+	y, next := p.Ply(m.Hole)
 	mover := p.Turn()
 	m.By = mover
-	return moveEntry{PlayedMove: m, by: mover, notation: notation,
+	return moveEntry{PlayedMove: m, by: mover, notation: y.String(),
 		captured: next.Kazan(mover) - p.Kazan(mover), landing: Landing(p, m.Hole),
 		fen: toguz.FormatFEN(next, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves)+1)), key: next.Key()}, next, nil
 }
