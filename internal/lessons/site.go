@@ -1,15 +1,13 @@
-package server
+package lessons
 
 import (
 	"context"
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/i18n"
-	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/site"
 )
 
@@ -21,87 +19,29 @@ type Progress interface {
 	Exercises(ctx context.Context, userID int64) ([]string, error)
 }
 
-// learnErrorKeys are the messages of the lessons' errors (errorKeys).
-var learnErrorKeys = []string{"learn.err.no_lesson", "learn.err.no_exercise"}
+// ErrorKeys are the messages of the lessons' errors, for the catalog's
+// completeness test.
+func ErrorKeys() []string { return []string{"learn.err.no_lesson", "learn.err.no_exercise"} }
 
-// ---- the boards of the lessons ----
-
-// learnCell is one hole of a lesson's board.
-type learnCell struct {
-	Side     string // white or black
-	Hole     int
-	Stones   int
-	Dots     []struct{} // the stones drawn, at most maxDots
-	More     int        // the stones not drawn
-	Tuzdik   bool
-	Label    string // what a screen reader says of it
-	Name     string // the hole's traditional name, when the board shows them
-	Playable bool   // a hole of the side to move, in an exercise: a button
-	Mark     string // from or to: the demo's emptied and landing holes
+// Site is the lessons on the site: /learn, /learn/{lesson}, the judge
+// POST /api/learn/{lesson}/{exercise} and GET /api/learn/progress.
+type Site struct {
+	kit      site.Kit
+	progress Progress // nil: no account's progress is kept
 }
 
-// learnBoard is a lesson's board, drawn by the server as the seeds'
-// diagrams lay it out: Black's row on top from hole 9 down to 1, White's
-// below from 1 up (docs/rules.md §5).
-type learnBoard struct {
-	Top, Bottom   []learnCell
-	KazanW        int
-	KazanB        int
-	KazanLabelW   string
-	KazanLabelB   string
-	ToMove        string
-	RowTop, RowBt string // the rows' labels
+// NewSite returns the lessons' pages and API; progress keeps the
+// accounts' solved exercises (nil: none is kept).
+func NewSite(kit site.Kit, progress Progress) *Site {
+	return &Site{kit: kit, progress: progress}
 }
 
-// maxDots is the most stones a hole draws; its count is written anyway.
-const maxDots = 24
-
-func (s *Server) learnBoard(lang string, p toguz.Position, names, playable bool, from, to *[2]int) *learnBoard {
-	holes := i18n.Holes(lang)
-	side := func(pl toguz.Player) string { return s.cat.T(lang, "game."+pl.String()) }
-	cell := func(pl toguz.Player, h int) learnCell {
-		c := learnCell{Side: pl.String(), Hole: h, Stones: p.Stones(pl, h), Tuzdik: p.IsTuzdik(pl, h)}
-		name := holes[h-1].Name // as the game's board says it
-		if names {
-			c.Name = name
-		}
-		if c.Tuzdik {
-			c.Label = s.cat.T(lang, "game.tuzdiklabel", h, name, side(pl.Other()))
-		} else {
-			c.Label = s.cat.N(lang, "game.holelabel", c.Stones, h, name, c.Stones)
-			c.Dots = make([]struct{}, min(c.Stones, maxDots))
-			c.More = c.Stones - len(c.Dots)
-		}
-		c.Playable = playable && pl == p.Turn() && p.LegalMoves().Has(toguz.Move(h))
-		if from != nil && from[0] == int(pl) && from[1] == h {
-			c.Mark = "from"
-		}
-		if to != nil && to[0] == int(pl) && to[1] == h {
-			c.Mark = "to"
-		}
-		return c
-	}
-	b := &learnBoard{KazanW: p.Kazan(toguz.White), KazanB: p.Kazan(toguz.Black),
-		ToMove: s.cat.T(lang, "game.tomove", side(p.Turn())), RowTop: side(toguz.Black), RowBt: side(toguz.White)}
-	b.KazanLabelW = s.cat.N(lang, "game.kazanlabel", b.KazanW, side(toguz.White), b.KazanW)
-	b.KazanLabelB = s.cat.N(lang, "game.kazanlabel", b.KazanB, side(toguz.Black), b.KazanB)
-	for h := p.Holes(); h >= 1; h-- {
-		b.Top = append(b.Top, cell(toguz.Black, h))
-	}
-	for h := 1; h <= p.Holes(); h++ {
-		b.Bottom = append(b.Bottom, cell(toguz.White, h))
-	}
-	return b
-}
-
-// diagram is the seeds' text diagram of p (Position.Diagram), its last
-// line, the side to move, in the page's language.
-func (s *Server) diagram(lang string, p toguz.Position) string {
-	d := strings.TrimRight(p.Diagram(), "\n")
-	if i := strings.LastIndexByte(d, '\n'); i >= 0 {
-		d = d[:i+1]
-	}
-	return d + s.cat.T(lang, "game.tomove", s.cat.T(lang, "game."+p.Turn().String()))
+// Routes registers the lessons' routes on r.
+func (s *Site) Routes(r site.Router) {
+	r.API("POST /api/learn/{lesson}/{exercise}", s.apiCheck)
+	r.API("GET /api/learn/progress", s.apiProgress)
+	r.Page("GET /learn", s.pageLearn)
+	r.Page("GET /learn/{lesson}", s.pageLesson)
 }
 
 func lessonPosition(fen string) (toguz.Position, error) {
@@ -128,34 +68,34 @@ type learnIndex struct {
 	ProgressFormat string
 }
 
-// progress returns the exercises the account of r has solved; nil for a
+// solved returns the exercises the account of r has solved; nil for a
 // guest, whose browser keeps his.
-func (s *Server) progress(r *http.Request, id site.Identity) ([]string, error) {
-	if id.Account.ID == 0 || s.cfg.Progress == nil {
+func (s *Site) solved(r *http.Request, id site.Identity) ([]string, error) {
+	if id.Account.ID == 0 || s.progress == nil {
 		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	done, err := s.cfg.Progress.Exercises(ctx, id.Account.ID)
+	done, err := s.progress.Exercises(ctx, id.Account.ID)
 	if done == nil && err == nil {
 		done = []string{}
 	}
 	return done, err
 }
 
-func (s *Server) pageLearn(w http.ResponseWriter, r *http.Request) error {
-	id := s.Identity(r)
-	done, err := s.progress(r, id)
+func (s *Site) pageLearn(w http.ResponseWriter, r *http.Request) error {
+	id := s.kit.Identity(r)
+	done, err := s.solved(r, id)
 	if err != nil {
 		return err
 	}
-	lang := s.Lang(r)
-	d := learnIndex{Done: done, Account: id.Account.ID != 0, Total: lessons.Count(),
-		CountFormat: s.cat.T(lang, "learn.count"), ProgressFormat: s.cat.T(lang, "learn.progress")}
-	for _, l := range lessons.All() {
-		row := learnRow{ID: l.ID, Title: s.cat.T(lang, l.TitleKey()), Summary: s.cat.T(lang, l.SummaryKey()), Club: l.Club}
+	lang, cat := s.kit.Lang(r), s.kit.Catalog()
+	d := learnIndex{Done: done, Account: id.Account.ID != 0, Total: Count(),
+		CountFormat: cat.T(lang, "learn.count"), ProgressFormat: cat.T(lang, "learn.progress")}
+	for _, l := range All() {
+		row := learnRow{ID: l.ID, Title: cat.T(lang, l.TitleKey()), Summary: cat.T(lang, l.SummaryKey()), Club: l.Club}
 		for _, x := range l.Exercises {
-			pid := lessons.ProgressID(l, x)
+			pid := ProgressID(l, x)
 			row.Exercises = append(row.Exercises, pid)
 			if slices.Contains(done, pid) {
 				row.Done++
@@ -164,15 +104,15 @@ func (s *Server) pageLearn(w http.ResponseWriter, r *http.Request) error {
 		d.DoneN += row.Done
 		d.Lessons = append(d.Lessons, row)
 	}
-	d.Progress = s.cat.T(lang, "learn.progress", d.DoneN, d.Total)
-	return s.Render(w, http.StatusOK, "learn", s.Page(r, "learn.title", d))
+	d.Progress = cat.T(lang, "learn.progress", d.DoneN, d.Total)
+	return s.kit.Render(w, http.StatusOK, "learn", s.kit.Page(r, "learn.title", d))
 }
 
 // ---- /learn/{lesson} ----
 
 type learnStep struct {
 	Text          string
-	Board, After  *learnBoard
+	Board, After  *Board
 	Diagram       string
 	DemoAfterText string
 }
@@ -184,8 +124,8 @@ type learnExercise struct {
 	N        int
 	Question string
 	Seed     string
-	Kind     lessons.Kind
-	Board    *learnBoard
+	Kind     Kind
+	Board    *Board
 	Diagram  string
 	Options  []learnOption
 	Done     bool
@@ -200,81 +140,107 @@ type lessonData struct {
 	Account   bool
 }
 
-func (s *Server) pageLesson(w http.ResponseWriter, r *http.Request) error {
-	l, ok := lessons.Find(r.PathValue("lesson"))
+func (s *Site) pageLesson(w http.ResponseWriter, r *http.Request) error {
+	l, ok := Find(r.PathValue("lesson"))
 	if !ok {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "learn.err.no_lesson", excerpt(r.PathValue("lesson")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "learn.err.no_lesson", site.Excerpt(r.PathValue("lesson")))
 	}
-	id := s.Identity(r)
-	done, err := s.progress(r, id)
+	id := s.kit.Identity(r)
+	done, err := s.solved(r, id)
 	if err != nil {
 		return err
 	}
-	lang := s.Lang(r)
-	d := lessonData{ID: l.ID, Title: s.cat.T(lang, l.TitleKey()), Done: done, Account: id.Account.ID != 0}
+	lang, cat := s.kit.Lang(r), s.kit.Catalog()
+	d := lessonData{ID: l.ID, Title: cat.T(lang, l.TitleKey()), Done: done, Account: id.Account.ID != 0}
 	for i, st := range l.Steps {
-		step := learnStep{Text: s.cat.T(lang, l.StepKey(i))}
-		if st.FEN != "" {
-			p, err := lessonPosition(st.FEN)
-			if err != nil {
-				return err
-			}
-			step.Board = s.learnBoard(lang, p, st.Names, false, nil, nil)
-			if st.Diagram {
-				step.Diagram = s.diagram(lang, p)
-			}
-			if st.Demo != 0 {
-				next, err := p.Play(st.Demo)
-				if err != nil {
-					return err
-				}
-				side, land := p.Landing(st.Demo)
-				from, to := [2]int{int(p.Turn()), int(st.Demo)}, [2]int{int(side), land}
-				step.After = s.learnBoard(lang, next, st.Names, false, &from, &to)
-				n, _ := p.Notation(st.Demo)
-				step.DemoAfterText = s.cat.T(lang, "learn.demo.after") + ": " + n
-			}
-		}
-		d.Steps = append(d.Steps, step)
-	}
-	for i, x := range l.Exercises {
-		p, err := lessonPosition(x.FEN)
+		step, err := drawStep(cat, lang, st)
 		if err != nil {
 			return err
 		}
-		pid := lessons.ProgressID(l, x)
-		ex := learnExercise{ID: x.ID, PID: pid, N: i + 1, Question: s.cat.T(lang, x.Key(l)), Kind: x.Goal.Kind(),
-			Done: slices.Contains(done, pid)}
-		if k := x.SeedKey(); k != "" {
-			ex.Seed = s.cat.T(lang, k)
+		step.Text = cat.T(lang, l.StepKey(i))
+		d.Steps = append(d.Steps, step)
+	}
+	for i, x := range l.Exercises {
+		ex, err := drawExercise(cat, lang, l, x, done)
+		if err != nil {
+			return err
 		}
-		if x.Diagram {
-			ex.Diagram = s.diagram(lang, p)
-		} else {
-			ex.Board = s.learnBoard(lang, p, false, ex.Kind == lessons.KindBoard, nil, nil)
-		}
-		for _, o := range x.Options() {
-			ex.Options = append(ex.Options, learnOption{o, s.cat.T(lang, "learn.option."+o)})
-		}
+		ex.N = i + 1
 		d.Exercises = append(d.Exercises, ex)
 	}
-	all := lessons.All()
+	all := All()
 	for i := range all {
 		if all[i].ID == l.ID && i+1 < len(all) {
 			n := all[i+1]
-			d.Next = &learnRow{ID: n.ID, Title: s.cat.T(lang, "learn.next", s.cat.T(lang, n.TitleKey()))}
+			d.Next = &learnRow{ID: n.ID, Title: cat.T(lang, "learn.next", cat.T(lang, n.TitleKey()))}
 		}
 	}
-	return s.Render(w, http.StatusOK, "lesson", s.Page(r, "learn.title", d))
+	return s.kit.Render(w, http.StatusOK, "lesson", s.kit.Page(r, "learn.title", d))
+}
+
+// drawStep returns a step's board, its diagram and its demonstration's
+// board after the move, in lang (its text is the caller's).
+func drawStep(cat *i18n.Catalog, lang string, st Step) (learnStep, error) {
+	var step learnStep
+	if st.FEN == "" {
+		return step, nil
+	}
+	p, err := lessonPosition(st.FEN)
+	if err != nil {
+		return step, err
+	}
+	step.Board = DrawBoard(cat, lang, p, st.Names, false, nil, nil)
+	if st.Diagram {
+		step.Diagram = diagram(cat, lang, p)
+	}
+	if st.Demo != 0 {
+		next, err := p.Play(st.Demo)
+		if err != nil {
+			return step, err
+		}
+		side, land := p.Landing(st.Demo)
+		from, to := [2]int{int(p.Turn()), int(st.Demo)}, [2]int{int(side), land}
+		step.After = DrawBoard(cat, lang, next, st.Names, false, &from, &to)
+		n, _ := p.Notation(st.Demo)
+		step.DemoAfterText = cat.T(lang, "learn.demo.after") + ": " + n
+	}
+	return step, nil
+}
+
+// drawExercise returns exercise x of l as the page asks it in lang (its
+// number is the caller's), done when the learner solved it.
+func drawExercise(cat *i18n.Catalog, lang string, l Lesson, x Exercise, done []string) (learnExercise, error) {
+	p, err := lessonPosition(x.FEN)
+	if err != nil {
+		return learnExercise{}, err
+	}
+	pid := ProgressID(l, x)
+	ex := learnExercise{ID: x.ID, PID: pid, Question: cat.T(lang, x.Key(l)), Kind: x.Goal.Kind(),
+		Done: slices.Contains(done, pid)}
+	if k := x.SeedKey(); k != "" {
+		ex.Seed = cat.T(lang, k)
+	}
+	if x.Diagram {
+		ex.Diagram = diagram(cat, lang, p)
+	} else {
+		ex.Board = DrawBoard(cat, lang, p, false, ex.Kind == KindBoard, nil, nil)
+	}
+	for _, o := range x.Options() {
+		ex.Options = append(ex.Options, learnOption{o, cat.T(lang, "learn.option."+o)})
+	}
+	return ex, nil
 }
 
 // ---- the judge ----
 
-type learnAnswer struct {
+// Answer is what POST /api/learn/{lesson}/{exercise} reads.
+type Answer struct {
 	Answer string `json:"answer"`
 }
 
-type learnVerdict struct {
+// Reply is the judge's verdict as POST /api/learn/{lesson}/{exercise}
+// answers it, in the learner's language.
+type Reply struct {
 	Exercise string   `json:"exercise"`
 	Right    bool     `json:"right"`
 	Headline string   `json:"headline"`
@@ -284,19 +250,19 @@ type learnVerdict struct {
 	Saved bool `json:"saved"`
 }
 
-// apiLearnCheck is POST /api/learn/{lesson}/{exercise}: the rules library
-// judges the answer (lessons.Exercise.Judge), the verdict comes back in
-// the learner's language, and a right answer of an account is recorded.
-func (s *Server) apiLearnCheck(w http.ResponseWriter, r *http.Request) error {
-	l, ok := lessons.Find(r.PathValue("lesson"))
+// apiCheck is POST /api/learn/{lesson}/{exercise}: the rules library
+// judges the answer (Exercise.Judge), the verdict comes back in the
+// learner's language, and a right answer of an account is recorded.
+func (s *Site) apiCheck(w http.ResponseWriter, r *http.Request) error {
+	l, ok := Find(r.PathValue("lesson"))
 	if !ok {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "learn.err.no_lesson", excerpt(r.PathValue("lesson")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "learn.err.no_lesson", site.Excerpt(r.PathValue("lesson")))
 	}
 	x, ok := l.Exercise(r.PathValue("exercise"))
 	if !ok {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "learn.err.no_exercise", excerpt(r.PathValue("exercise")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "learn.err.no_exercise", site.Excerpt(r.PathValue("exercise")))
 	}
-	var req learnAnswer
+	var req Answer
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
@@ -304,18 +270,18 @@ func (s *Server) apiLearnCheck(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lang := s.Lang(r)
-	out := learnVerdict{Exercise: lessons.ProgressID(l, x), Right: v.Right, Headline: s.cat.T(lang, "learn.wrong"), Feedback: []string{}}
+	lang, cat := s.kit.Lang(r), s.kit.Catalog()
+	out := Reply{Exercise: ProgressID(l, x), Right: v.Right, Headline: cat.T(lang, "learn.wrong"), Feedback: []string{}}
 	if v.Right {
-		out.Headline = s.cat.T(lang, "learn.right")
+		out.Headline = cat.T(lang, "learn.right")
 	}
 	for _, ln := range v.Lines {
-		out.Feedback = append(out.Feedback, s.cat.T(lang, ln.Key, ln.Args...))
+		out.Feedback = append(out.Feedback, cat.T(lang, ln.Key, ln.Args...))
 	}
-	if id := s.Identity(r); v.Right && id.Account.ID != 0 && s.cfg.Progress != nil {
+	if id := s.kit.Identity(r); v.Right && id.Account.ID != 0 && s.progress != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 		defer cancel()
-		if err := s.cfg.Progress.MarkExercise(ctx, id.Account.ID, out.Exercise); err != nil {
+		if err := s.progress.MarkExercise(ctx, id.Account.ID, out.Exercise); err != nil {
 			return err
 		}
 		out.Saved = true
@@ -323,16 +289,15 @@ func (s *Server) apiLearnCheck(w http.ResponseWriter, r *http.Request) error {
 	return site.WriteJSON(w, http.StatusOK, out)
 }
 
-// apiLearnProgress is GET /api/learn/progress: the exercises the account
-// has solved (an empty list for a guest or nobody, whose browser keeps
-// them).
-func (s *Server) apiLearnProgress(w http.ResponseWriter, r *http.Request) error {
-	done, err := s.progress(r, s.Identity(r))
+// apiProgress is GET /api/learn/progress: the exercises the account has
+// solved (an empty list for a guest or nobody, whose browser keeps them).
+func (s *Site) apiProgress(w http.ResponseWriter, r *http.Request) error {
+	done, err := s.solved(r, s.kit.Identity(r))
 	if err != nil {
 		return err
 	}
 	if done == nil {
 		done = []string{}
 	}
-	return site.WriteJSON(w, http.StatusOK, map[string]any{"done": done, "total": lessons.Count()})
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"done": done, "total": Count()})
 }
