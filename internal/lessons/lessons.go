@@ -12,6 +12,13 @@
 //
 // Exercises taken from the seed documents say so (Exercise.Seed), naming
 // the example of docs/rules.md §5 or §6 they reproduce.
+//
+// Site (site.go) is the course on the web site: /learn, the lessons'
+// pages with their boards (DrawBoard, the puzzles' boards too), the judge
+// at POST /api/learn/{lesson}/{exercise}. Only an account's progress is
+// kept, through the Progress port (internal/store), and only after the
+// judge here found the answer right; a guest's stays in his browser, whose
+// answers are judged again when he signs up.
 package lessons
 
 import "github.com/toguz/toguz"

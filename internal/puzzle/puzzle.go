@@ -3,6 +3,13 @@
 // (Miner, `toguz puzzles mine`), proven by a deep search or the endgame
 // tablebase, tagged by theme and difficulty, and shipped embedded as a line
 // file (puzzles.txt; docs/puzzles.md defines every field).
+//
+// Site (site.go) is the puzzles on the web site: the pages and the judge,
+// which plays the opponent's replies and says the solution only at the
+// end, so that the page never holds it. An account's first attempt at a
+// puzzle alone is rated, through the Ratings port (internal/store), so a
+// known answer earns nothing; guests get verdicts only. The WebAssembly
+// build does not import this package.
 package puzzle
 
 import (

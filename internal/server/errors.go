@@ -8,8 +8,11 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/culture"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/puzzle"
 )
 
 // message returns e's message in the language of r.
@@ -36,14 +39,13 @@ func errorKeys() []string {
 		"apierr.no_lobby_chat", "apierr.ws_lobby_chat", "apierr.report_identity", "apierr.no_reports",
 		"apierr.no_tv_game", "apierr.fen_too_long", "apierr.bad_room",
 		"apierr.report_room_game", "apierr.report_user", "apierr.report_text", "archive.busy",
-		"apierr.key.base", "apierr.key.digit", "apierr.key.too_long", "apierr.key.negative", "apierr.key.zero",
-		"apierr.key.op",
 		"apierr.analysis_live_game", "apierr.analysis_rate", "apierr.analysis_busy", "apierr.analysis_off", "apierr.analysis_bad",
 		"apierr.no_review", "apierr.review_requests", "apierr.review_full", "apierr.review_conflict",
 		"apierr.review_not_over", "apierr.learn_illegal", "apierr.learn_busy",
 	}
-	keys = append(keys, learnErrorKeys...)
-	keys = append(keys, puzzleErrorKeys...)
+	keys = append(keys, lessons.ErrorKeys()...)
+	keys = append(keys, puzzle.ErrorKeys()...)
+	keys = append(keys, culture.ErrorKeys()...)
 	keys = append(keys, eventErrorKeys...)
 	keys = append(keys, analysisErrorKeys...)
 	keys = append(keys, studyErrorKeys...)

@@ -100,9 +100,4 @@ func localPath(back string) string {
 }
 
 // excerpt shortens what a client sent for an error message.
-func excerpt(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
+func excerpt(s string) string { return site.Excerpt(s) }

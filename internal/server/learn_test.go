@@ -14,9 +14,9 @@ import (
 
 // answer posts an answer to the judge in lang and returns the status and
 // the verdict.
-func (s *testServer) answer(lang, token, lesson, exercise, a string) (int, learnVerdict, string) {
+func (s *testServer) answer(lang, token, lesson, exercise, a string) (int, lessons.Reply, string) {
 	s.t.Helper()
-	b, _ := json.Marshal(learnAnswer{Answer: a})
+	b, _ := json.Marshal(lessons.Answer{Answer: a})
 	req, _ := http.NewRequest("POST", s.URL+"/api/learn/"+lesson+"/"+exercise, bytes.NewReader(b))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept-Language", lang)
@@ -29,7 +29,7 @@ func (s *testServer) answer(lang, token, lesson, exercise, a string) (int, learn
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	var v learnVerdict
+	var v lessons.Reply
 	json.Unmarshal(body, &v)
 	return resp.StatusCode, v, string(body)
 }

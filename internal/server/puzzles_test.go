@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strconv"
@@ -15,12 +14,12 @@ import (
 	"github.com/toguz/toguz/internal/puzzle"
 )
 
-func (s *testServer) tryPuzzle(lang, token, id string, move int) (int, puzzleVerdict, string) {
+func (s *testServer) tryPuzzle(lang, token, id string, move int) (int, puzzle.Reply, string) {
 	s.t.Helper()
-	return s.tryPuzzleLine(lang, token, id, puzzleAnswer{Move: move})
+	return s.tryPuzzleLine(lang, token, id, puzzle.Answer{Move: move})
 }
 
-func (s *testServer) tryPuzzleLine(lang, token, id string, a puzzleAnswer) (int, puzzleVerdict, string) {
+func (s *testServer) tryPuzzleLine(lang, token, id string, a puzzle.Answer) (int, puzzle.Reply, string) {
 	s.t.Helper()
 	b, _ := json.Marshal(a)
 	req, _ := http.NewRequest("POST", s.URL+"/api/puzzles/"+id, bytes.NewReader(b))
@@ -35,7 +34,7 @@ func (s *testServer) tryPuzzleLine(lang, token, id string, a puzzleAnswer) (int,
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	var v puzzleVerdict
+	var v puzzle.Reply
 	json.Unmarshal(body, &v)
 	return resp.StatusCode, v, string(body)
 }
@@ -45,14 +44,11 @@ func wrongMove(p puzzle.Puzzle) int {
 	return p.Start.LegalMoves().Without(p.Move()).First().Hole()
 }
 
-// TestPuzzleJudge: the solution is right, another legal move wrong, an
-// illegal one a 400 in the page's language; an account's rating rises
-// after a solve and falls after a miss, a repeat is not rated, and a
-// guest gets verdicts without a rating.
-func TestPuzzleJudge(t *testing.T) {
-	s := newTestServer(t, serverOpts{})
+// oneMovePuzzles returns the shipped puzzles of one move, at least three.
+func oneMovePuzzles(t *testing.T) []puzzle.Puzzle {
+	t.Helper()
 	all, err := puzzle.Shipped()
-	var ps []puzzle.Puzzle // of one move
+	var ps []puzzle.Puzzle
 	for _, p := range all {
 		if p.Moves == 1 {
 			ps = append(ps, p)
@@ -61,6 +57,15 @@ func TestPuzzleJudge(t *testing.T) {
 	if err != nil || len(ps) < 3 {
 		t.Fatalf("%d shipped puzzles of one move, %v", len(ps), err)
 	}
+	return ps
+}
+
+// TestPuzzleJudge: the solution is right, another legal move wrong; an
+// account's rating rises after a solve and falls after a miss, a repeat
+// is not rated, and a guest gets verdicts without a rating.
+func TestPuzzleJudge(t *testing.T) {
+	s := newTestServer(t, serverOpts{})
+	ps := oneMovePuzzles(t)
 	a, b := ps[0], ps[1]
 	tok := s.signup("Solver")
 	code, v, body := s.tryPuzzle("kk", tok, a.ID, a.Move().Hole())
@@ -83,6 +88,14 @@ func TestPuzzleJudge(t *testing.T) {
 	if code, v, body := s.tryPuzzle("ru", guest, b.ID, b.Move().Hole()); code != 200 || !v.Right || v.Rating != nil {
 		t.Errorf("guest: %d %s", code, body)
 	}
+}
+
+// TestPuzzleBadMoves: a move off the board or illegal is a 400 in the
+// page's language, an unknown puzzle a 404.
+func TestPuzzleBadMoves(t *testing.T) {
+	s := newTestServer(t, serverOpts{})
+	a := oneMovePuzzles(t)[0]
+	tok := s.signup("Solver")
 	var illegal int
 	for h := 1; h <= 9; h++ {
 		if !a.Start.LegalMoves().Has(toguz.Move(h)) {
@@ -125,7 +138,7 @@ func TestPuzzleLine(t *testing.T) {
 	}
 	tok := s.signup("Liner")
 	for k := 1; k < p.Moves; k++ {
-		code, v, body := s.tryPuzzleLine("ru", tok, p.ID, puzzleAnswer{Moves: line[:k]})
+		code, v, body := s.tryPuzzleLine("ru", tok, p.ID, puzzle.Answer{Moves: line[:k]})
 		after, _ := p.Step(k)
 		before, _ := p.Step(k - 1)
 		reply, _ := before.After(p.Solution[2*k-2]).Notation(p.Solution[2*k-1])
@@ -140,7 +153,7 @@ func TestPuzzleLine(t *testing.T) {
 			}
 		}
 	}
-	code, v, body := s.tryPuzzleLine("en", tok, p.ID, puzzleAnswer{Moves: line})
+	code, v, body := s.tryPuzzleLine("en", tok, p.ID, puzzle.Answer{Moves: line})
 	if code != 200 || !v.Right || !v.Done || v.Rating == nil || *v.Delta <= 0 || len(v.Solution) < 2*p.Moves-1 {
 		t.Fatalf("the whole line: %d %s", code, body)
 	}
@@ -148,18 +161,18 @@ func TestPuzzleLine(t *testing.T) {
 	after, _ := p.Step(1)
 	wrong := slices.Clone(line[:2])
 	wrong[1] = after.LegalMoves().Without(toguz.Move(line[1])).First().Hole()
-	if code, v, body := s.tryPuzzleLine("en", s.guest(), p.ID, puzzleAnswer{Moves: wrong}); code != 200 || v.Right || !v.Done {
+	if code, v, body := s.tryPuzzleLine("en", s.guest(), p.ID, puzzle.Answer{Moves: wrong}); code != 200 || v.Right || !v.Done {
 		t.Errorf("a wrong second move: %d %s", code, body)
 	}
-	if code, _, body := s.tryPuzzleLine("en", "", p.ID, puzzleAnswer{Moves: append(slices.Clone(line), 1)}); code != 400 || !strings.Contains(body, "this puzzle has") {
+	if code, _, body := s.tryPuzzleLine("en", "", p.ID, puzzle.Answer{Moves: append(slices.Clone(line), 1)}); code != 400 || !strings.Contains(body, "this puzzle has") {
 		t.Errorf("too many moves: %d %s", code, body)
 	}
 }
 
 // TestPuzzlePages: /puzzles answers in every language with a board whose
-// buttons are the legal moves, a theme filter gives puzzles of that theme,
-// a streak of n draws harder puzzles as n grows, and /puzzles/{id} shows
-// one puzzle.
+// buttons are the legal moves, with the streak's count, and /puzzles/{id}
+// shows one puzzle, Black's row at the bottom when he solves it
+// (internal/puzzle's TestPick: how the page draws its puzzle).
 func TestPuzzlePages(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
 	get := func(path, lang string) (int, string) {
@@ -180,18 +193,6 @@ func TestPuzzlePages(t *testing.T) {
 		}
 	}
 	ps, _ := puzzle.Shipped()
-	set, _ := loadPuzzles()
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, th := range puzzle.AllThemes {
-		if p, ok := set.pick(th, -1, rng); ok && !p.Has(th) {
-			t.Errorf("theme %s drew %s %v", th, p.ID, p.Themes)
-		}
-	}
-	low, _ := set.pick("", 0, rng)
-	high, _ := set.pick("", 14, rng)
-	if low.Depth > high.Depth || low.Depth != 1 {
-		t.Errorf("streak: depth %d at 0, %d at 14", low.Depth, high.Depth)
-	}
 	if code, page := get("/puzzles?streak=3", "en"); code != 200 || !strings.Contains(page, "3 puzzles solved in a row") {
 		t.Errorf("/puzzles?streak=3: %d", code)
 	}

@@ -51,14 +51,17 @@
 //     store's tree), the open database's files (opendb.go: /database),
 //     the profile's rating chart (chart.go), the
 //     language: the switcher, an account's setting, /settings (lang.go).
-//   - The lessons (learn.go): /learn and /learn/{lesson}, boards drawn by
-//     the server, and POST /api/learn/{lesson}/{exercise}, where package
-//     internal/lessons judges an answer by the rules library; an account's
-//     progress kept by Progress (internal/store), a guest's by his browser.
+//   - The lessons (internal/lessons): /learn and /learn/{lesson}, boards
+//     drawn by the server, and POST /api/learn/{lesson}/{exercise}, where
+//     the package judges an answer by the rules library; an account's
+//     progress kept by Config.Progress (internal/store), a guest's by his
+//     browser.
+//   - The puzzles (internal/puzzle): /puzzles, /puzzles/{id} and their
+//     judge POST /api/puzzles/{id}; the ratings kept by Config.Puzzles.
 //   - Around a game (social.go): the lobby's chat socket, chat reports
 //     (stored, listed by `toguz reports`), the games being played and the
 //     TV (API and pages); the chat rate limits given to the hub.
-//   - The learning pages (culture.go): /rules, /history and /key, their
+//   - The learning pages (internal/culture): /rules, /history and /key, their
 //     statements as data each with its source (a seed's line, a section
 //     of docs/rules.md) and its words, the seeds' examples drawn by svg at
 //     /learn/diagram/{name}.svg, and the key's steps (internal/abacus).
@@ -103,20 +106,22 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/culture"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
 	"github.com/toguz/toguz/internal/web"
@@ -131,13 +136,13 @@ type Config struct {
 	// chat messages (social.go; nil: none).
 	LobbyChat *live.LobbyChat
 	Reports   Reports
-	// Progress keeps the lessons' progress of the accounts (learn.go;
+	// Progress keeps the lessons' progress of the accounts (internal/lessons;
 	// nil: none is kept).
-	Progress Progress
+	Progress lessons.Progress
 	// Studies keeps the studies and classes (study.go; nil: none).
 	Studies Studies
-	// Puzzles keeps the puzzle ratings (puzzles.go; nil: no one is rated).
-	Puzzles  PuzzleRatings
+	// Puzzles keeps the puzzle ratings (internal/puzzle; nil: no one is rated).
+	Puzzles  puzzle.Ratings
 	Accounts Accounts
 	Archive  Archive
 	// Explorer is the opening explorer (explorer.go); nil with a
@@ -224,8 +229,6 @@ type Server struct {
 	// holds the simuls (broadcast.go, simul.go).
 	bcFeed broadcastFeed
 	simuls simulHall
-	// puzzles is the shipped puzzles, read at the first use (puzzles.go).
-	puzzles func() (*puzzleSet, error)
 	// bot is the bot API's bounds, event streams and challenges
 	// (botapi.go).
 	bot *botState
@@ -268,7 +271,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	srv.imports.perMinute = cfg.ImportsPerMinute
 	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
-	srv.puzzles = sync.OnceValues(loadPuzzles)
 	srv.bot = newBotState(cfg.BotLimits, cfg.BotEvents)
 	srv.simuls.st = cfg.Simuls
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
@@ -333,11 +335,8 @@ func (s *Server) Handler() http.Handler {
 	api("POST /api/reports", s.apiReport)
 	api("GET /api/games/live", s.apiLiveGames)
 	api("GET /api/tv", s.apiTV)
-	api("POST /api/learn/{lesson}/{exercise}", s.apiLearnCheck)
-	api("GET /api/learn/progress", s.apiLearnProgress)
 	api("GET /api/games/{id}/review", s.apiReview)
 	api("POST /api/games/{id}/review", s.apiRequestReview)
-	api("POST /api/puzzles/{id}", s.apiPuzzle)
 	api("GET /api/events", s.apiEvents)
 	api("GET /api/events/{id}", s.apiEvent)
 	mux.HandleFunc("GET /healthz", s.healthz)
@@ -378,13 +377,9 @@ func (s *Server) Handler() http.Handler {
 	page("POST /settings/tokens", s.pageCreateToken)
 	page("POST /settings/tokens/{id}/revoke", s.pageRevokeToken)
 	page("GET /bots", s.pageBots)
-	page("GET /learn", s.pageLearn)
-	page("GET /learn/{lesson}", s.pageLesson)
-	page("GET /puzzles", s.pagePuzzles)
-	page("GET /puzzles/{id}", s.pagePuzzle)
-	page("GET /rules", s.pageRules)
-	page("GET /history", s.pageHistory)
-	page("GET /key", s.pageKey)
+	lessons.NewSite(s, s.cfg.Progress).Routes(router{s, mux})
+	puzzle.NewSite(s, s.cfg.Puzzles, s.pages.RenderPart).Routes(router{s, mux})
+	culture.NewSite(s).Routes(router{s, mux})
 	page("GET /study", s.pageStudies)
 	page("POST /study", s.pageCreateStudy)
 	page("GET /study/{id}", s.pageStudy)
@@ -404,7 +399,6 @@ func (s *Server) Handler() http.Handler {
 	page("POST /event/{id}/withdraw", s.pageWithdrawEvent)
 	page("POST /event/{id}/berserk", s.pageBerserk)
 	page("POST /event/{id}/arbiter/{action}", s.pageArbiter)
-	mux.HandleFunc("GET /learn/diagram/{name}", s.learnDiagram)
 	page("GET /play-offline", s.pageOffline)
 	mux.Handle("GET /sw.js", s.pages.ServiceWorker())
 	mux.HandleFunc("GET /manifest.webmanifest", s.manifest)

@@ -1,8 +1,10 @@
-package server
+package culture
 
 import (
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,16 +12,33 @@ import (
 	"github.com/toguz/toguz/internal/abacus"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/svg"
 )
 
-// The pages that teach: /rules (the federation rules as docs/rules.md settles
-// them, for players), /history (the game's names, history, competitions,
-// variants, hole names and family, from the seeds) and /key (seed 000's
-// board arithmetic). Every statement on them is a fact with its source: a
-// seed file's line or a section of docs/rules.md, and a few words of the
-// source's own text that a test finds on that line, so nothing on the
-// pages is invented and a translator can check each against its source.
+// Site is the learning pages on the site: /rules, /history, /key and the
+// drawings /learn/diagram/{name}.svg.
+type Site struct {
+	kit site.Kit
+}
+
+// NewSite returns the learning pages.
+func NewSite(kit site.Kit) *Site { return &Site{kit: kit} }
+
+// Routes registers the learning pages' routes on r.
+func (s *Site) Routes(r site.Router) {
+	r.Page("GET /rules", s.pageRules)
+	r.Page("GET /history", s.pageHistory)
+	r.Page("GET /key", s.pageKey)
+	r.Handle("GET /learn/diagram/{name}", http.HandlerFunc(s.learnDiagram))
+}
+
+// ErrorKeys are the messages of the key's errors, for the catalog's
+// completeness test.
+func ErrorKeys() []string {
+	return []string{"apierr.key.base", "apierr.key.digit", "apierr.key.too_long", "apierr.key.negative", "apierr.key.zero",
+		"apierr.key.op"}
+}
 
 // source is where a fact comes from: Doc is a seed's number ("000") or
 // "docs/rules.md"; Where its line or lines ("9", "186-198") or section ("§2");
@@ -130,17 +149,17 @@ var manasVerse = []string{
 var seedLang = map[string]string{"000": "kk", "002": "ky", "003": "ru", "004": "ru", "RULES.md": "en"}
 
 // localize returns the sections with their texts and citations in lang.
-func (s *Server) localize(lang string, secs []section) []section {
+func localize(cat *i18n.Catalog, lang string, secs []section) []section {
 	out := make([]section, len(secs))
 	for i, sec := range secs {
 		sec.Facts = append([]fact(nil), sec.Facts...)
 		for j := range sec.Facts {
 			f := &sec.Facts[j]
-			f.Text = s.cat.T(lang, f.Msg, f.Args...)
+			f.Text = cat.T(lang, f.Msg, f.Args...)
 			if f.Src.Seed() {
-				f.Cite = s.cat.T(lang, "learn.source.seed", f.Src.Doc, f.Src.Where)
+				f.Cite = cat.T(lang, "learn.source.seed", f.Src.Doc, f.Src.Where)
 			} else {
-				f.Cite = s.cat.T(lang, "learn.source.rules", f.Src.Where)
+				f.Cite = cat.T(lang, "learn.source.rules", f.Src.Where)
 			}
 			f.QuoteLang = seedLang[f.Src.Doc]
 		}
@@ -253,13 +272,14 @@ type holeRow struct {
 	Kazakh, Kyrgyz, Meaning string
 }
 
-func (s *Server) pageRules(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "rules", s.Page(r, "learn.rules.title", learnData{Sections: s.localize(s.Lang(r), rulesSections), Sources: learnSources}))
+func (s *Site) pageRules(w http.ResponseWriter, r *http.Request) error {
+	d := learnData{Sections: localize(s.kit.Catalog(), s.kit.Lang(r), rulesSections), Sources: learnSources}
+	return s.kit.Render(w, http.StatusOK, "rules", s.kit.Page(r, "learn.rules.title", d))
 }
 
-func (s *Server) pageHistory(w http.ResponseWriter, r *http.Request) error {
-	lang := s.Lang(r)
-	d := learnData{Sections: s.localize(lang, historySections), Sources: learnSources}
+func (s *Site) pageHistory(w http.ResponseWriter, r *http.Request) error {
+	lang := s.kit.Lang(r)
+	d := learnData{Sections: localize(s.kit.Catalog(), lang, historySections), Sources: learnSources}
 	kk, ky := i18n.Holes("kk"), i18n.Holes("ky")
 	if lang == "kk-Latn" {
 		kk = i18n.Holes(lang)
@@ -268,8 +288,27 @@ func (s *Server) pageHistory(w http.ResponseWriter, r *http.Request) error {
 	for i := range 9 {
 		d.Holes = append(d.Holes, holeRow{i + 1, kk[i].Name, ky[i].Name, gloss[i].Gloss})
 	}
-	return s.Render(w, http.StatusOK, "history", s.Page(r, "learn.history.title", d))
+	return s.kit.Render(w, http.StatusOK, "history", s.kit.Page(r, "learn.history.title", d))
 }
+
+// Facts returns how many facts the page at path (/rules, /history, /key)
+// states, each in a block of its own with its source; 0 for another path.
+func Facts(path string) int {
+	n := 0
+	for _, sec := range pageSections()[path] {
+		n += len(sec.Facts)
+	}
+	return n
+}
+
+// pageSections are the sections of each page, by its path.
+func pageSections() map[string][]section {
+	return map[string][]section{"/history": historySections, "/rules": rulesSections, "/key": keySections}
+}
+
+// Diagrams returns the names of the drawings served at
+// /learn/diagram/{name}.svg, sorted.
+func Diagrams() []string { return slices.Sorted(maps.Keys(learnDiagrams)) }
 
 // learnDiagrams are the drawings of the pages, each a position and what to
 // mark on it: the seeds' worked examples (docs/rules.md §5) redrawn by package
@@ -338,7 +377,7 @@ func played(p toguz.Position, m toguz.Move) (toguz.Position, svg.Options, error)
 // learnDiagram serves /learn/diagram/{name}.svg. The page shows it as an
 // image whose alternative text is the fact's own, in the page's language,
 // so the drawing's English title stays out of the page.
-func (s *Server) learnDiagram(w http.ResponseWriter, r *http.Request) {
+func (s *Site) learnDiagram(w http.ResponseWriter, r *http.Request) {
 	name, ok := strings.CutSuffix(r.PathValue("name"), ".svg")
 	f, known := learnDiagrams[name]
 	if !ok || !known {
@@ -347,9 +386,9 @@ func (s *Server) learnDiagram(w http.ResponseWriter, r *http.Request) {
 	}
 	p, opt, err := f()
 	if err == nil {
-		lang := s.Lang(r)
-		opt.Labels = &svg.Labels{White: s.cat.T(lang, "game.white"), Black: s.cat.T(lang, "game.black"),
-			Kazan: s.cat.T(lang, "learn.diagram.kazan"), ToMove: s.cat.T(lang, "learn.diagram.tomove")}
+		lang, cat := s.kit.Lang(r), s.kit.Catalog()
+		opt.Labels = &svg.Labels{White: cat.T(lang, "game.white"), Black: cat.T(lang, "game.black"),
+			Kazan: cat.T(lang, "learn.diagram.kazan"), ToMove: cat.T(lang, "learn.diagram.tomove")}
 		if name == "start" {
 			names := i18n.HoleNames(lang)
 			opt.HoleNames = names[:]
@@ -363,16 +402,16 @@ func (s *Server) learnDiagram(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.log.Error("learn diagram", "name", name, "err", err)
+	s.kit.Logger().Error("learn diagram", "name", name, "err", err)
 	http.Error(w, "internal error", http.StatusInternalServerError)
 }
 
 // ---- /key ----
 
-// maxKeyDigits bounds the operands of /key, below the package's: the page
+// MaxKeyDigits bounds the operands of /key, below internal/abacus's: the page
 // draws every step's boards, and with 12 digits a calculation takes at
 // most about 200 steps on two boards (TestKeyPageBounded).
-const maxKeyDigits = 12
+const MaxKeyDigits = 12
 
 var keyOps = []struct {
 	Value, Label string
@@ -419,10 +458,10 @@ type keyHole struct {
 	To           bool
 }
 
-func (s *Server) pageKey(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageKey(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	lang := s.Lang(r)
-	d := keyData{Base: 8, A: "347", B: "56", Op: "add", Ops: keyOps, Sections: s.localize(lang, keySections), Sources: learnSources[:1], MaxDigits: maxKeyDigits}
+	lang, cat := s.kit.Lang(r), s.kit.Catalog()
+	d := keyData{Base: 8, A: "347", B: "56", Op: "add", Ops: keyOps, Sections: localize(cat, lang, keySections), Sources: learnSources[:1], MaxDigits: MaxKeyDigits}
 	for b := abacus.MinBase; b <= abacus.MaxBase; b++ {
 		d.Bases = append(d.Bases, b)
 	}
@@ -433,15 +472,15 @@ func (s *Server) pageKey(w http.ResponseWriter, r *http.Request) error {
 	c, err := keyCompute(d.Base, d.A, d.Op, d.B)
 	// The form shows the operands back to be mended, no longer than a
 	// number the form takes.
-	d.A, d.B = clip(d.A, 4*maxKeyDigits), clip(d.B, 4*maxKeyDigits)
+	d.A, d.B = clip(d.A, 4*MaxKeyDigits), clip(d.B, 4*MaxKeyDigits)
 	status := http.StatusOK
 	if err != nil {
-		e := s.AsError(r, err)
-		d.Error, status = s.Message(r, e), e.Status
+		e := s.kit.AsError(r, err)
+		d.Error, status = s.kit.Message(r, e), e.Status
 	} else {
-		d.Calc = s.drawKey(lang, c)
+		d.Calc = drawKey(cat, lang, c)
 	}
-	return s.Render(w, status, "key", s.Page(r, "key.title", d))
+	return s.kit.Render(w, status, "key", s.kit.Page(r, "key.title", d))
 }
 
 // keyCompute parses the form and calculates, every error one of the
@@ -461,8 +500,8 @@ func keyCompute(base int, a, opName, b string) (*abacus.Calc, error) {
 	}
 	var nums [2]abacus.Number
 	for i, s := range []string{a, b} {
-		if len(strings.TrimLeft(s, "0")) > maxKeyDigits {
-			return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.too_long", maxKeyDigits, abacus.MaxBoards)
+		if len(strings.TrimLeft(s, "0")) > MaxKeyDigits {
+			return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.too_long", MaxKeyDigits, abacus.MaxBoards)
 		}
 		n, err := abacus.Parse(s, base)
 		if err != nil || s == "" {
@@ -477,7 +516,7 @@ func keyCompute(base int, a, opName, b string) (*abacus.Calc, error) {
 	case errors.Is(err, abacus.ErrZero):
 		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.zero")
 	case err != nil:
-		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.too_long", maxKeyDigits, abacus.MaxBoards)
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.key.too_long", MaxKeyDigits, abacus.MaxBoards)
 	}
 	return c, nil
 }
@@ -498,13 +537,13 @@ func truncate(s string, n int) string {
 
 // drawKey turns the steps into boards of nine holes each, the holes a
 // step took stones from and put them into marked.
-func (s *Server) drawKey(lang string, c *abacus.Calc) *keyCalc {
+func drawKey(cat *i18n.Catalog, lang string, c *abacus.Calc) *keyCalc {
 	kc := &keyCalc{Sentence: c.Sentence()}
 	for i, st := range c.Steps {
-		ks := keyStep{N: i + 1, Heading: st.Heading(s.cat, lang, c.Op), Kazan: st.Layout.Kazan}
+		ks := keyStep{N: i + 1, Heading: st.Heading(cat, lang, c.Op), Kazan: st.Layout.Kazan}
 		from, to := map[abacus.Ref]bool{}, map[abacus.Ref]bool{}
 		for _, m := range st.Moves {
-			ks.Moves = append(ks.Moves, m.Text(s.cat, lang))
+			ks.Moves = append(ks.Moves, m.Text(cat, lang))
 			from[m.From], to[m.To] = true, true
 		}
 		l := st.Layout
