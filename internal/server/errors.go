@@ -8,6 +8,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 )
@@ -49,7 +50,7 @@ func errorKeys() []string {
 	keys = append(keys, studyErrorKeys...)
 	keys = append(keys, explorerErrorKeys...)
 	keys = append(keys, broadcastErrorKeys...)
-	keys = append(keys, botErrorKeys...)
+	keys = append(keys, botapi.ErrorKeys()...)
 	for _, k := range archiveFieldKeys {
 		keys = append(keys, k)
 	}

@@ -1,4 +1,23 @@
-package server
+// Package botapi is the bot and board API (docs/api.md, "Bot and board
+// API"), shaped like lichess's and at its paths, so that a client written
+// for lichess needs little change: personal access tokens with scopes
+// (`Authorization: Bearer tgz_…`), an account upgraded to a bot, the NDJSON
+// stream of a user's events (challenges, games started and finished), the
+// stream of a game (gameFull, then gameState for each change, chatLine),
+// and the endpoints that move, resign, abort, offer and answer draws, chat,
+// challenge and answer challenges; and beside it the computer ladder with
+// its page (/bots), and the tokens' part of /settings.
+//
+// It owns the tokens (stored only hashed, through Store: a token is shown
+// once, when it is made), the challenges (in memory, as seeks are: lost at
+// a restart, bounded per challenger, expiring) and the event streams'
+// fan-out (Events, which the hub's OnEnd feeds). The games themselves are
+// the live hub's (Hub.Act, Hub.PlayPly, Hub.JoinWith): there is no second
+// implementation of games or clocks. Its errors are lichess's
+// {"error": "…"} (with our code beside it) on every path IsAPIPath names,
+// whoever answers them (WriteError): 401 for a bad token, 403 for a missing
+// scope or a game not one's own, 404, 429 past the bounds per token.
+package botapi
 
 import (
 	"cmp"
@@ -27,21 +46,8 @@ import (
 	"github.com/toguz/toguz/internal/store"
 )
 
-// The bot and board API (docs/api.md, "Bot and board API"), shaped like
-// lichess's and at its paths, so that a client written for lichess needs
-// little change: personal access tokens with scopes (stored hashed,
-// `Authorization: Bearer tgz_…`), an account upgraded to a bot, the NDJSON
-// stream of a user's events (challenges, games started and finished), the
-// stream of a game (gameFull, then gameState for each change, chatLine),
-// and the endpoints that move, resign, abort, offer and answer draws, chat,
-// challenge and answer challenges. The games themselves are the live hub's
-// (Hub.Act, Hub.PlayPly, Hub.JoinWith): there is no second implementation
-// of games or clocks. Its errors are lichess's {"error": "…"} (with our
-// code beside it): 401 for a bad token, 403 for a missing scope or a game
-// not one's own, 404, 429 past the bounds per token.
-
-// BotStore is what the bot API keeps in the store: *store.Store.
-type BotStore interface {
+// Store is what the bot API keeps in the store: *store.Store.
+type Store interface {
 	AddToken(ctx context.Context, userID int64, hash, description string, scopes []string) (int64, error)
 	TokenByHash(ctx context.Context, hash string) (store.Token, error)
 	Tokens(ctx context.Context, userID int64) ([]store.Token, error)
@@ -69,9 +75,9 @@ var Scopes = []string{ScopeBotPlay, ScopeBoardPlay, ScopeChallengeRead, ScopeCha
 // neither sessions nor guests' tokens start with it.
 const tokenPrefix = "tgz_"
 
-// BotLimits bound what one token may make the server do. Zero fields take
+// Limits bound what one token may make the server do. Zero fields take
 // the defaults.
-type BotLimits struct {
+type Limits struct {
 	// RequestsPerMinute bounds the requests of one token (default 300;
 	// a move a second, with room for the rest).
 	RequestsPerMinute int
@@ -88,7 +94,7 @@ type BotLimits struct {
 	Ping time.Duration
 }
 
-func (l *BotLimits) defaults() {
+func (l *Limits) defaults() {
 	l.RequestsPerMinute = cmp.Or(l.RequestsPerMinute, 300)
 	l.StreamsPerToken = cmp.Or(l.StreamsPerToken, 8)
 	l.Challenges = cmp.Or(l.Challenges, 10)
@@ -96,21 +102,22 @@ func (l *BotLimits) defaults() {
 	l.Ping = cmp.Or(l.Ping, 6*time.Second)
 }
 
-// The codes of the bot API's refusals.
-const ()
-
-// botErrorKeys are the catalog keys of the bot API's messages (bots.json).
-var botErrorKeys = []string{
-	"apierr.bot.no_token", "apierr.bot.scope", "apierr.bot.not_bot", "apierr.bot.is_bot",
-	"apierr.bot.not_your_game", "apierr.bot.has_games", "apierr.bot.rate", "apierr.bot.streams",
-	"apierr.bot.bad_scope", "apierr.bot.no_scope", "apierr.bot.description", "apierr.bot.too_many_tokens", "apierr.bot.bad_move",
-	"apierr.bot.no_challenge", "apierr.bot.challenge_self", "apierr.bot.challenges", "apierr.bot.bad_clock",
-	"apierr.bot.bad_room", "apierr.bot.no_user", "apierr.bot.off", "apierr.bot.not_yours", "apierr.bot.account",
+// ErrorKeys are the catalog keys of the bot API's messages (bots.json),
+// for the catalog's completeness test.
+func ErrorKeys() []string {
+	return []string{
+		"apierr.bot.no_token", "apierr.bot.scope", "apierr.bot.not_bot", "apierr.bot.is_bot",
+		"apierr.bot.not_your_game", "apierr.bot.has_games", "apierr.bot.rate", "apierr.bot.streams",
+		"apierr.bot.bad_scope", "apierr.bot.no_scope", "apierr.bot.description", "apierr.bot.too_many_tokens", "apierr.bot.bad_move",
+		"apierr.bot.no_challenge", "apierr.bot.challenge_self", "apierr.bot.challenges", "apierr.bot.bad_clock",
+		"apierr.bot.bad_room", "apierr.bot.no_user", "apierr.bot.off", "apierr.bot.not_yours", "apierr.bot.account",
+	}
 }
 
-// isBotPath reports whether path is the bot API's, whose errors are
-// lichess's {"error": "…"}.
-func isBotPath(path string) bool {
+// IsAPIPath reports whether path is the bot API's, whose errors are
+// lichess's {"error": "…"} (WriteError), whoever answers them: its
+// handlers, the server's 404 for an unknown endpoint, the bounds on bodies.
+func IsAPIPath(path string) bool {
 	for _, p := range []string{"/api/bot/", "/api/board/", "/api/stream/", "/api/challenge", "/api/token", "/api/account"} {
 		if strings.HasPrefix(path, p) {
 			return true
@@ -119,50 +126,105 @@ func isBotPath(path string) bool {
 	return false
 }
 
-// isStreamPath reports whether path is one of the API's NDJSON streams,
+// IsStreamPath reports whether path is one of the API's NDJSON streams,
 // which are flushed line by line, never gzipped.
-func isStreamPath(path string) bool {
+func IsStreamPath(path string) bool {
 	return strings.HasPrefix(path, "/api/stream/") || strings.HasPrefix(path, "/api/bot/game/stream/") ||
 		strings.HasPrefix(path, "/api/board/game/stream/")
 }
 
-// botState is the bot API's state in the server: the bounds per token,
-// the event streams and the open challenges.
-type botState struct {
-	limits  BotLimits
-	perTok  *auth.Limiter
-	events  *BotEvents
-	chals   *challenges
+// WriteError answers e as lichess does, {"error": msg}, with our code
+// beside it; msg is e's message in the request's language. The caller
+// sets the headers of the site's own bounds first (a 503's Retry-After);
+// a 429 without one is told to wait a minute, as lichess's.
+func WriteError(w http.ResponseWriter, e *apierr.Error, msg string) {
+	if e.Status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "60") // lichess: wait a minute after a 429
+	}
+	body := map[string]string{"error": msg, "code": string(e.Code)}
+	if e.Detail != "" {
+		body["detail"] = e.Detail
+	}
+	site.WriteJSON(w, e.Status, body)
+}
+
+// Config is what the bot API is made of.
+type Config struct {
+	// Store keeps the tokens and bot accounts (nil: the API answers 404).
+	Store Store
+	// Hub plays the games.
+	Hub *live.Hub
+	// Events delivers the event streams' events: the hub's
+	// live.Config.OnEnd must call its GameEnded for the gameFinish events
+	// (nil: New makes one, and no game's end is told).
+	Events *Events
+	// Limits bound the API per token, Ladder the computer ladder.
+	Limits Limits
+	Ladder LadderConfig
+	// Settings renders the settings page of account with its tokens'
+	// section sec (its new token or its error): the page is the site's,
+	// the section this package's (TokenSection).
+	Settings func(w http.ResponseWriter, r *http.Request, account site.Account, sec TokenSection) error
+}
+
+// API is the bot API's state in the server: the bounds per token, the
+// event streams and the open challenges.
+type API struct {
+	kit      site.Kit
+	st       Store // nil: the API is off
+	hub      *live.Hub
+	limits   Limits
+	ladder   LadderConfig
+	settings func(http.ResponseWriter, *http.Request, site.Account, TokenSection) error
+	perTok   *auth.Limiter
+	events   *Events
+	chals    *challenges
+
 	mu      sync.Mutex
 	streams map[int64]int // open streams per token id, guarded by mu
 }
 
-func newBotState(l BotLimits, ev *BotEvents) *botState {
+// New returns the bot API of the site kit.
+func New(kit site.Kit, cfg Config) *API {
+	l := cfg.Limits
 	l.defaults()
+	ev := cfg.Events
 	if ev == nil {
-		ev = NewBotEvents()
+		ev = NewEvents()
 	}
-	return &botState{limits: l, events: ev, streams: map[int64]int{},
+	a := &API{kit: kit, st: cfg.Store, hub: cfg.Hub, limits: l, ladder: cfg.Ladder, settings: cfg.Settings, events: ev, streams: map[int64]int{},
 		perTok: auth.NewLimiter(rate.Limit(float64(l.RequestsPerMinute)/60), l.RequestsPerMinute, time.Now),
 		chals:  newChallenges(l.Challenges, l.ChallengeExpiry, time.Now)}
+	if b := cfg.Store; b != nil {
+		ev.isBot = func(uid int64) bool {
+			ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
+			defer cancel()
+			bot, _ := b.IsBot(ctx, uid)
+			return bot
+		}
+	}
+	return a
 }
 
+// Events returns the fan-out of the API's event streams.
+func (a *API) Events() *Events { return a.events }
+
 // openStream counts a stream of token id; false past the bound.
-func (b *botState) openStream(id int64) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.streams[id] >= b.limits.StreamsPerToken {
+func (a *API) openStream(id int64) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.streams[id] >= a.limits.StreamsPerToken {
 		return false
 	}
-	b.streams[id]++
+	a.streams[id]++
 	return true
 }
 
-func (b *botState) closeStream(id int64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.streams[id]--; b.streams[id] <= 0 {
-		delete(b.streams, id)
+func (a *API) closeStream(id int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.streams[id]--; a.streams[id] <= 0 {
+		delete(a.streams, id)
 	}
 }
 
@@ -185,8 +247,8 @@ func hashToken(t string) string {
 // botAuth returns the caller of r's token if it has one of scopes (any,
 // when none is named); 401 for a missing or unknown token, 403 for a
 // missing scope, 429 past the token's requests a minute.
-func (s *Server) botAuth(r *http.Request, scopes ...string) (caller, error) {
-	if s.cfg.Bots == nil {
+func (a *API) botAuth(r *http.Request, scopes ...string) (caller, error) {
+	if a.st == nil {
 		return caller{}, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.off")
 	}
 	t, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -196,15 +258,15 @@ func (s *Server) botAuth(r *http.Request, scopes ...string) (caller, error) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	tok, err := s.cfg.Bots.TokenByHash(ctx, hashToken(t))
+	tok, err := a.st.TokenByHash(ctx, hashToken(t))
 	if errors.Is(err, store.ErrNotFound) {
 		return caller{}, apierr.New(http.StatusUnauthorized, apierr.CodeBadToken, "apierr.bot.no_token")
 	}
 	if err != nil {
 		return caller{}, err
 	}
-	if !s.bot.perTok.Allow(strconv.FormatInt(tok.ID, 10)) {
-		return caller{}, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.rate", s.bot.limits.RequestsPerMinute)
+	if !a.perTok.Allow(strconv.FormatInt(tok.ID, 10)) {
+		return caller{}, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.rate", a.limits.RequestsPerMinute)
 	}
 	if len(scopes) > 0 && !slices.ContainsFunc(scopes, func(sc string) bool { return slices.Contains(tok.Scopes, sc) }) {
 		return caller{}, apierr.New(http.StatusForbidden, apierr.CodeMissingScope, "apierr.bot.scope", strings.Join(scopes, ", "))
@@ -215,12 +277,12 @@ func (s *Server) botAuth(r *http.Request, scopes ...string) (caller, error) {
 // playAuth is botAuth for the game endpoints of api ("bot" or "board"):
 // the bot API is for bot accounts with bot:play, the board API for
 // people with board:play.
-func (s *Server) playAuth(r *http.Request, api string) (caller, error) {
+func (a *API) playAuth(r *http.Request, api string) (caller, error) {
 	scope := ScopeBoardPlay
 	if api == "bot" {
 		scope = ScopeBotPlay
 	}
-	c, err := s.botAuth(r, scope)
+	c, err := a.botAuth(r, scope)
 	if err != nil {
 		return c, err
 	}
@@ -233,40 +295,27 @@ func (s *Server) playAuth(r *http.Request, api string) (caller, error) {
 	return c, nil
 }
 
-// writeBotError answers e as lichess does, {"error": "…"}, with our code
-// beside it.
-func (s *Server) writeBotError(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
-	setBoundHeaders(w, e)
-	if e.Status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", "60") // lichess: wait a minute after a 429
-	}
-	body := map[string]string{"error": s.Message(r, e), "code": string(e.Code)}
-	if e.Detail != "" {
-		body["detail"] = e.Detail
-	}
-	site.WriteJSON(w, e.Status, body)
-}
-
-// botRoutes adds the bot API's routes.
-func (s *Server) botRoutes(api func(string, func(http.ResponseWriter, *http.Request) error)) {
-	api("GET /api/account", s.apiAccount)
-	api("POST /api/token", s.apiCreateToken)
-	api("GET /api/token", s.apiTokens)
-	api("DELETE /api/token", s.apiRevokeOwnToken)
-	api("DELETE /api/token/{id}", s.apiRevokeToken)
-	api("POST /api/bot/account/upgrade", s.apiBotUpgrade)
-	api("POST /api/bot/account/ladder", s.apiBotLadder)
-	api("GET /api/stream/event", s.apiEventStream)
-	api("GET /api/challenge", s.apiChallenges)
-	api("POST /api/challenge/{name}", s.apiChallenge)
-	api("POST /api/challenge/{id}/accept", s.apiChallengeAnswer("accept"))
-	api("POST /api/challenge/{id}/decline", s.apiChallengeAnswer("decline"))
-	api("POST /api/challenge/{id}/cancel", s.apiChallengeAnswer("cancel"))
-	for _, a := range []string{"bot", "board"} {
+// Routes adds the bot API's routes, the ladder's page and the settings
+// page's token forms.
+func (a *API) Routes(rt site.Router) {
+	rt.API("GET /api/account", a.apiAccount)
+	rt.API("POST /api/token", a.apiCreateToken)
+	rt.API("GET /api/token", a.apiTokens)
+	rt.API("DELETE /api/token", a.apiRevokeOwnToken)
+	rt.API("DELETE /api/token/{id}", a.apiRevokeToken)
+	rt.API("POST /api/bot/account/upgrade", a.apiBotUpgrade)
+	rt.API("POST /api/bot/account/ladder", a.apiBotLadder)
+	rt.API("GET /api/stream/event", a.apiEventStream)
+	rt.API("GET /api/challenge", a.apiChallenges)
+	rt.API("POST /api/challenge/{name}", a.apiChallenge)
+	rt.API("POST /api/challenge/{id}/accept", a.apiChallengeAnswer("accept"))
+	rt.API("POST /api/challenge/{id}/decline", a.apiChallengeAnswer("decline"))
+	rt.API("POST /api/challenge/{id}/cancel", a.apiChallengeAnswer("cancel"))
+	for _, api := range []string{"bot", "board"} {
 		// GET …/game/stream/{id} and GET …/game/{id}/chat overlap as
 		// patterns (…/game/stream/chat): one route serves both.
-		stream, history := s.apiGameStream(a), s.apiBotChatHistory(a)
-		api("GET /api/"+a+"/game/{x}/{y}", func(w http.ResponseWriter, r *http.Request) error {
+		stream, history := a.apiGameStream(api), a.apiBotChatHistory(api)
+		rt.API("GET /api/"+api+"/game/{x}/{y}", func(w http.ResponseWriter, r *http.Request) error {
 			switch {
 			case r.PathValue("x") == "stream":
 				r.SetPathValue("id", r.PathValue("y"))
@@ -277,19 +326,75 @@ func (s *Server) botRoutes(api func(string, func(http.ResponseWriter, *http.Requ
 			}
 			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
 		})
-		api("POST /api/"+a+"/game/{id}/move/{move}", s.apiBotMove(a))
-		api("POST /api/"+a+"/game/{id}/chat", s.apiBotChat(a))
+		rt.API("POST /api/"+api+"/game/{id}/move/{move}", a.apiBotMove(api))
+		rt.API("POST /api/"+api+"/game/{id}/chat", a.apiBotChat(api))
 		for _, act := range []string{"resign", "abort", "claim-victory"} {
-			api("POST /api/"+a+"/game/{id}/"+act, s.apiBotAct(a, act))
+			rt.API("POST /api/"+api+"/game/{id}/"+act, a.apiBotAct(api, act))
 		}
-		api("POST /api/"+a+"/game/{id}/draw/{accept}", s.apiBotDraw(a))
+		rt.API("POST /api/"+api+"/game/{id}/draw/{accept}", a.apiBotDraw(api))
 	}
+	rt.Page("POST /settings/tokens", a.pageCreateToken)
+	rt.Page("POST /settings/tokens/{id}/revoke", a.pageRevokeToken)
+	rt.Page("GET /bots", a.pageBots)
+}
+
+// ---- what a client sent, in the errors ----
+
+// excerpt shortens what a client sent for an error message.
+func excerpt(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// notFound names what was not found: live's not_found error becomes the
+// message key (apierr.no_game) about id; other errors are returned as
+// they are.
+func notFound(err error, key, id string) error {
+	var le *live.Error
+	if errors.As(err, &le) && le.Code == apierr.CodeNotFound {
+		return &apierr.Error{Status: http.StatusNotFound, Code: apierr.CodeNotFound, Key: key, Args: []any{excerpt(id)}, Detail: le.Message}
+	}
+	return err
+}
+
+func parseTC(s string) (clock.TimeControl, error) {
+	if s == "none" {
+		s = ""
+	}
+	tc, err := clock.ParseTimeControl(s)
+	if err != nil {
+		return tc, apierr.BadRequest(apierr.CodeBadTC, "apierr.bad_tc", excerpt(s)).WithDetail(err)
+	}
+	return tc, nil
+}
+
+func parseRuleset(s string) (toguz.Rules, error) {
+	if s == "" {
+		return toguz.Standard(), nil
+	}
+	r, err := toguz.ParseRules(s)
+	if err != nil {
+		return r, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", excerpt(s)).WithDetail(err)
+	}
+	return r, nil
+}
+
+// clearDeadlines lifts the http.Server's read and write deadlines from the
+// connection of a stream, which lives as long as its client reads it, not
+// ReadTimeout or WriteTimeout.
+func clearDeadlines(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	// ErrNotSupported (a test recorder) leaves nothing to clear.
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
 }
 
 // ---- account and tokens ----
 
-func (s *Server) apiAccount(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.botAuth(r)
+func (a *API) apiAccount(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.botAuth(r)
 	if err != nil {
 		return err
 	}
@@ -313,7 +418,7 @@ const maxTokenDescription = 100
 
 // createToken makes a token for account with description and scopes and
 // returns it: the only time it is shown.
-func (s *Server) createToken(ctx context.Context, account site.Account, description string, scopes []string) (string, tokenJSON, error) {
+func (a *API) createToken(ctx context.Context, account site.Account, description string, scopes []string) (string, tokenJSON, error) {
 	description = strings.TrimSpace(description)
 	if description == "" || len([]rune(description)) > maxTokenDescription {
 		return "", tokenJSON{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.description", maxTokenDescription)
@@ -333,7 +438,7 @@ func (s *Server) createToken(ctx context.Context, account site.Account, descript
 	t := tokenPrefix + rand.Text()
 	ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 	defer cancel()
-	id, err := s.cfg.Bots.AddToken(ctx, account.ID, hashToken(t), description, clean)
+	id, err := a.st.AddToken(ctx, account.ID, hashToken(t), description, clean)
 	if errors.Is(err, store.ErrTooMany) {
 		return "", tokenJSON{}, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.too_many_tokens", store.MaxTokens)
 	}
@@ -346,11 +451,11 @@ func (s *Server) createToken(ctx context.Context, account site.Account, descript
 // sessionAccount returns the signed-up account of r's session (cookie or
 // session Bearer), or 401: tokens are made and listed by a session, never
 // by another token.
-func (s *Server) sessionAccount(r *http.Request) (site.Account, error) {
-	if s.cfg.Bots == nil {
+func (a *API) sessionAccount(r *http.Request) (site.Account, error) {
+	if a.st == nil {
 		return site.Account{}, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.off")
 	}
-	id := s.Identity(r)
+	id := a.kit.Identity(r)
 	if id.Account.ID == 0 {
 		return site.Account{}, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.bot.account")
 	}
@@ -364,8 +469,8 @@ type tokenRequest struct {
 
 // apiCreateToken is POST /api/token, by a session: {"description", "scopes"}
 // → the token, shown this once.
-func (s *Server) apiCreateToken(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.sessionAccount(r)
+func (a *API) apiCreateToken(w http.ResponseWriter, r *http.Request) error {
+	acct, err := a.sessionAccount(r)
 	if err != nil {
 		return err
 	}
@@ -373,17 +478,17 @@ func (s *Server) apiCreateToken(w http.ResponseWriter, r *http.Request) error {
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
-	t, j, err := s.createToken(r.Context(), a, req.Description, req.Scopes)
+	t, j, err := a.createToken(r.Context(), acct, req.Description, req.Scopes)
 	if err != nil {
 		return err
 	}
 	return site.WriteJSON(w, http.StatusCreated, map[string]any{"token": t, "id": j.ID, "description": j.Description, "scopes": j.Scopes})
 }
 
-func (s *Server) listTokens(ctx context.Context, uid int64) ([]tokenJSON, error) {
+func (a *API) listTokens(ctx context.Context, uid int64) ([]tokenJSON, error) {
 	ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 	defer cancel()
-	ts, err := s.cfg.Bots.Tokens(ctx, uid)
+	ts, err := a.st.Tokens(ctx, uid)
 	if err != nil {
 		return nil, err
 	}
@@ -394,12 +499,12 @@ func (s *Server) listTokens(ctx context.Context, uid int64) ([]tokenJSON, error)
 	return out, nil
 }
 
-func (s *Server) apiTokens(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.sessionAccount(r)
+func (a *API) apiTokens(w http.ResponseWriter, r *http.Request) error {
+	acct, err := a.sessionAccount(r)
 	if err != nil {
 		return err
 	}
-	ts, err := s.listTokens(r.Context(), a.ID)
+	ts, err := a.listTokens(r.Context(), acct.ID)
 	if err != nil {
 		return err
 	}
@@ -408,12 +513,12 @@ func (s *Server) apiTokens(w http.ResponseWriter, r *http.Request) error {
 
 // apiRevokeOwnToken is DELETE /api/token: the token of the request
 // revokes itself, as lichess's.
-func (s *Server) apiRevokeOwnToken(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.botAuth(r)
+func (a *API) apiRevokeOwnToken(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.botAuth(r)
 	if err != nil {
 		return err
 	}
-	if err := s.cfg.Bots.RevokeToken(r.Context(), c.tok.UserID, c.tok.ID); err != nil {
+	if err := a.st.RevokeToken(r.Context(), c.tok.UserID, c.tok.ID); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -421,13 +526,13 @@ func (s *Server) apiRevokeOwnToken(w http.ResponseWriter, r *http.Request) error
 }
 
 // apiRevokeToken is DELETE /api/token/{id}, by a session.
-func (s *Server) apiRevokeToken(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.sessionAccount(r)
+func (a *API) apiRevokeToken(w http.ResponseWriter, r *http.Request) error {
+	acct, err := a.sessionAccount(r)
 	if err != nil {
 		return err
 	}
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err := s.cfg.Bots.RevokeToken(r.Context(), a.ID, id); errors.Is(err, store.ErrNotFound) {
+	if err := a.st.RevokeToken(r.Context(), acct.ID, id); errors.Is(err, store.ErrNotFound) {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.not_yours", excerpt(r.PathValue("id")))
 	} else if err != nil {
 		return err
@@ -438,12 +543,12 @@ func (s *Server) apiRevokeToken(w http.ResponseWriter, r *http.Request) error {
 
 // apiBotUpgrade is POST /api/bot/account/upgrade: the account becomes a
 // bot, for good; only one that has played no game.
-func (s *Server) apiBotUpgrade(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.botAuth(r, ScopeBotPlay)
+func (a *API) apiBotUpgrade(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.botAuth(r, ScopeBotPlay)
 	if err != nil {
 		return err
 	}
-	if err := s.cfg.Bots.UpgradeToBot(r.Context(), c.tok.UserID); errors.Is(err, store.ErrConflict) {
+	if err := a.st.UpgradeToBot(r.Context(), c.tok.UserID); errors.Is(err, store.ErrConflict) {
 		return apierr.BadRequest(apierr.CodeHasGames, "apierr.bot.has_games")
 	} else if err != nil {
 		return err
@@ -453,8 +558,8 @@ func (s *Server) apiBotUpgrade(w http.ResponseWriter, r *http.Request) error {
 
 // apiBotLadder is POST /api/bot/account/ladder?on=true|false: a bot joins
 // or leaves the computer ladder (/bots).
-func (s *Server) apiBotLadder(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.playAuth(r, "bot")
+func (a *API) apiBotLadder(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.playAuth(r, "bot")
 	if err != nil {
 		return err
 	}
@@ -462,7 +567,7 @@ func (s *Server) apiBotLadder(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.json_bad").WithDetail(err)
 	}
-	if err := s.cfg.Bots.SetLadder(r.Context(), c.tok.UserID, on); err != nil {
+	if err := a.st.SetLadder(r.Context(), c.tok.UserID, on); err != nil {
 		return err
 	}
 	return site.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true, "ladder": on})
@@ -503,30 +608,30 @@ func (n *ndjson) json(v any) bool {
 // apiEventStream is GET /api/stream/event: the games being played and the
 // open challenges at once, then each challenge, its cancel or decline, and
 // each game started or finished, one JSON object a line.
-func (s *Server) apiEventStream(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.botAuth(r, ScopeChallengeRead, ScopeBotPlay, ScopeBoardPlay)
+func (a *API) apiEventStream(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.botAuth(r, ScopeChallengeRead, ScopeBotPlay, ScopeBoardPlay)
 	if err != nil {
 		return err
 	}
-	if !s.bot.openStream(c.tok.ID) {
-		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.streams", s.bot.limits.StreamsPerToken)
+	if !a.openStream(c.tok.ID) {
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.streams", a.limits.StreamsPerToken)
 	}
-	defer s.bot.closeStream(c.tok.ID)
-	sub := s.bot.events.subscribe(c.tok.UserID)
-	defer s.bot.events.unsubscribe(c.tok.UserID, sub)
+	defer a.closeStream(c.tok.ID)
+	sub := a.events.subscribe(c.tok.UserID)
+	defer a.events.unsubscribe(c.tok.UserID, sub)
 	out := startNDJSON(w)
 	ctx := r.Context()
-	for _, spec := range s.cfg.Hub.GamesOf(c.seat().ID) {
-		if !out.json(s.gameEvent(ctx, "gameStart", spec, c.tok.UserID, nil)) {
+	for _, spec := range a.hub.GamesOf(c.seat().ID) {
+		if !out.json(a.gameEvent(ctx, "gameStart", spec, c.tok.UserID, nil)) {
 			return nil
 		}
 	}
-	for _, ch := range s.bot.chals.of(c.tok.UserID) {
+	for _, ch := range a.chals.of(c.tok.UserID) {
 		if !out.json(challengeEvent{Type: "challenge", Challenge: ch.json()}) {
 			return nil
 		}
 	}
-	ping := time.NewTicker(s.bot.limits.Ping)
+	ping := time.NewTicker(a.limits.Ping)
 	defer ping.Stop()
 	for {
 		select {
@@ -584,10 +689,10 @@ type gameEvent struct {
 // gameEvent returns the event typ of game spec for user uid; end is the
 // ending of a finished game. A started game's position is asked of the
 // hub.
-func (s *Server) gameEvent(ctx context.Context, typ string, spec live.Spec, uid int64, end *live.Ending) gameEvent {
-	ev := gameEventOf(typ, spec, uid, end, s.bot.events.isBot)
+func (a *API) gameEvent(ctx context.Context, typ string, spec live.Spec, uid int64, end *live.Ending) gameEvent {
+	ev := gameEventOf(typ, spec, uid, end, a.events.isBot)
 	if end == nil {
-		if st, err := s.cfg.Hub.State(ctx, spec.ID); err == nil {
+		if st, err := a.hub.State(ctx, spec.ID); err == nil {
 			ev.Game.FEN, ev.Game.IsMyTurn = st.FEN, st.Status == "playing" && st.Turn == ev.Game.Color
 		}
 	}
@@ -733,41 +838,41 @@ type chatLineJSON struct {
 // apiGameStream is GET /api/{bot,board}/game/stream/{id}: gameFull, then a
 // gameState for each move (with the clocks), offer and ending, and a
 // chatLine for each message of the players' room; it ends with the game.
-func (s *Server) apiGameStream(api string) func(http.ResponseWriter, *http.Request) error {
+func (a *API) apiGameStream(api string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.playAuth(r, api)
+		c, err := a.playAuth(r, api)
 		if err != nil {
 			return err
 		}
 		id := r.PathValue("id")
 		ctx := r.Context()
-		st, err := s.cfg.Hub.State(ctx, id)
+		st, err := a.hub.State(ctx, id)
 		if err != nil {
 			return notFound(err, "apierr.no_game", id)
 		}
 		if !seatIs(st.White, c.tok.UserName) && !seatIs(st.Black, c.tok.UserName) {
 			return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
 		}
-		if !s.bot.openStream(c.tok.ID) {
-			return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.streams", s.bot.limits.StreamsPerToken)
+		if !a.openStream(c.tok.ID) {
+			return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.streams", a.limits.StreamsPerToken)
 		}
-		defer s.bot.closeStream(c.tok.ID)
+		defer a.closeStream(c.tok.ID)
 		var out *ndjson
 		var t gameTracker
-		ping := time.NewTicker(s.bot.limits.Ping)
+		ping := time.NewTicker(a.limits.Ping)
 		defer ping.Stop()
 		// A connection the hub drops (too slow, or the game's actor
 		// stopping) is joined again, a few times: the state it starts
 		// with is written as a gameState.
 		for range 5 {
-			conn, err := s.cfg.Hub.JoinWith(ctx, id, c.chatter(r))
+			conn, err := a.hub.JoinWith(ctx, id, c.chatter(r))
 			if err != nil {
 				if out == nil {
 					return notFound(err, "apierr.no_game", id)
 				}
 				return nil
 			}
-			done := s.followGame(ctx, conn, &out, w, &t, ping.C)
+			done := a.followGame(ctx, conn, &out, w, &t, ping.C)
 			conn.Leave()
 			if done || t.over || ctx.Err() != nil {
 				return nil
@@ -785,7 +890,7 @@ func seatIs(seat live.SeatJSON, name string) bool {
 // followGame writes conn's messages to the stream (started with the first
 // state, as gameFull) until the game ends (true), the client goes (true)
 // or the hub drops conn (false).
-func (s *Server) followGame(ctx context.Context, conn *live.Conn, out **ndjson, w http.ResponseWriter, t *gameTracker, ping <-chan time.Time) bool {
+func (a *API) followGame(ctx context.Context, conn *live.Conn, out **ndjson, w http.ResponseWriter, t *gameTracker, ping <-chan time.Time) bool {
 	for {
 		select {
 		case <-ctx.Done():
@@ -881,9 +986,9 @@ func okJSON(w http.ResponseWriter) error {
 
 // apiBotMove is POST /api/{bot,board}/game/{id}/move/{move}: the move in
 // score-sheet notation ("76", "48x"), or the hole alone ("7").
-func (s *Server) apiBotMove(api string) func(http.ResponseWriter, *http.Request) error {
+func (a *API) apiBotMove(api string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.playAuth(r, api)
+		c, err := a.playAuth(r, api)
 		if err != nil {
 			return err
 		}
@@ -891,7 +996,7 @@ func (s *Server) apiBotMove(api string) func(http.ResponseWriter, *http.Request)
 		if err != nil {
 			return apierr.BadRequest(apierr.CodeIllegalMove, "apierr.bot.bad_move", excerpt(r.PathValue("move"))).WithDetail(err)
 		}
-		if err := s.cfg.Hub.PlayPly(r.Context(), r.PathValue("id"), c.chatter(r), y); err != nil {
+		if err := a.hub.PlayPly(r.Context(), r.PathValue("id"), c.chatter(r), y); err != nil {
 			return botGameError(err, r.PathValue("id"))
 		}
 		return okJSON(w)
@@ -899,14 +1004,14 @@ func (s *Server) apiBotMove(api string) func(http.ResponseWriter, *http.Request)
 }
 
 // apiBotAct is POST /api/{bot,board}/game/{id}/{resign,abort,claim-victory}.
-func (s *Server) apiBotAct(api, act string) func(http.ResponseWriter, *http.Request) error {
+func (a *API) apiBotAct(api, act string) func(http.ResponseWriter, *http.Request) error {
 	typ := map[string]string{"resign": "resign", "abort": "abort", "claim-victory": "claim_win"}[act]
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.playAuth(r, api)
+		c, err := a.playAuth(r, api)
 		if err != nil {
 			return err
 		}
-		if err := s.cfg.Hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: typ}); err != nil {
+		if err := a.hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: typ}); err != nil {
 			return botGameError(err, r.PathValue("id"))
 		}
 		return okJSON(w)
@@ -915,9 +1020,9 @@ func (s *Server) apiBotAct(api, act string) func(http.ResponseWriter, *http.Requ
 
 // apiBotDraw is POST /api/{bot,board}/game/{id}/draw/{yes,no}: yes offers
 // a draw or accepts the opponent's, no declines it.
-func (s *Server) apiBotDraw(api string) func(http.ResponseWriter, *http.Request) error {
+func (a *API) apiBotDraw(api string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.playAuth(r, api)
+		c, err := a.playAuth(r, api)
 		if err != nil {
 			return err
 		}
@@ -930,7 +1035,7 @@ func (s *Server) apiBotDraw(api string) func(http.ResponseWriter, *http.Request)
 		default:
 			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
 		}
-		if err := s.cfg.Hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: typ}); err != nil {
+		if err := a.hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: typ}); err != nil {
 			return botGameError(err, r.PathValue("id"))
 		}
 		return okJSON(w)
@@ -939,16 +1044,16 @@ func (s *Server) apiBotDraw(api string) func(http.ResponseWriter, *http.Request)
 
 // apiBotChat is POST /api/{bot,board}/game/{id}/chat: room=player and
 // text=… (form fields, as lichess's). The spectators' room is the site's.
-func (s *Server) apiBotChat(api string) func(http.ResponseWriter, *http.Request) error {
+func (a *API) apiBotChat(api string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.playAuth(r, api)
+		c, err := a.playAuth(r, api)
 		if err != nil {
 			return err
 		}
 		if room := cmp.Or(r.FormValue("room"), "player"); room != "player" {
 			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.bad_room", excerpt(room))
 		}
-		if err := s.cfg.Hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: "chat", Text: r.FormValue("text")}); err != nil {
+		if err := a.hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: "chat", Text: r.FormValue("text")}); err != nil {
 			return botGameError(err, r.PathValue("id"))
 		}
 		return okJSON(w)
@@ -957,21 +1062,21 @@ func (s *Server) apiBotChat(api string) func(http.ResponseWriter, *http.Request)
 
 // apiBotChatHistory is GET /api/{bot,board}/game/{id}/chat: the players'
 // recent messages, [{"user", "text"}].
-func (s *Server) apiBotChatHistory(api string) func(http.ResponseWriter, *http.Request) error {
+func (a *API) apiBotChatHistory(api string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.playAuth(r, api)
+		c, err := a.playAuth(r, api)
 		if err != nil {
 			return err
 		}
 		id := r.PathValue("id")
-		st, err := s.cfg.Hub.State(r.Context(), id)
+		st, err := a.hub.State(r.Context(), id)
 		if err != nil {
 			return notFound(err, "apierr.no_game", id)
 		}
 		if !seatIs(st.White, c.tok.UserName) && !seatIs(st.Black, c.tok.UserName) {
 			return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
 		}
-		conn, err := s.cfg.Hub.JoinWith(r.Context(), id, c.chatter(r))
+		conn, err := a.hub.JoinWith(r.Context(), id, c.chatter(r))
 		if err != nil {
 			return notFound(err, "apierr.no_game", id)
 		}
@@ -1011,7 +1116,7 @@ func (s *Server) apiBotChatHistory(api string) func(http.ResponseWriter, *http.R
 
 // botSeat returns the seat of user (id, name) in a game of tc, with his
 // rating in the category the game would be rated in: the bots' when bot.
-func (s *Server) botSeat(ctx context.Context, uid int64, name string, tc clock.TimeControl, bot bool) live.Seat {
+func (a *API) botSeat(ctx context.Context, uid int64, name string, tc clock.TimeControl, bot bool) live.Seat {
 	seat := live.UserSeat(uid, name)
 	cat, ok := live.Category(tc)
 	if !ok {
@@ -1022,7 +1127,7 @@ func (s *Server) botSeat(ctx context.Context, uid int64, name string, tc clock.T
 	}
 	ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 	defer cancel()
-	if p, err := s.cfg.Bots.Perf(ctx, uid, cat); err == nil {
+	if p, err := a.st.Perf(ctx, uid, cat); err == nil {
 		seat.Rating = p.Int()
 	} else {
 		seat.Rating = int(rating.DefaultRating)
@@ -1032,16 +1137,16 @@ func (s *Server) botSeat(ctx context.Context, uid int64, name string, tc clock.T
 
 // startBotGame creates the game between a and b (a White) and tells both
 // of it on their event streams.
-func (s *Server) startBotGame(ctx context.Context, spec live.Spec, source string) (string, error) {
-	id, err := s.cfg.Hub.Create(ctx, spec)
+func (a *API) startBotGame(ctx context.Context, spec live.Spec, source string) (string, error) {
+	id, err := a.hub.Create(ctx, spec)
 	if err != nil {
 		return "", err
 	}
 	spec.ID = id
 	for _, seat := range []live.Seat{spec.White, spec.Black} {
-		ev := s.gameEvent(ctx, "gameStart", spec, seat.UserID, nil)
+		ev := a.gameEvent(ctx, "gameStart", spec, seat.UserID, nil)
 		ev.Game.Source = source
-		s.bot.events.send(seat.UserID, ev)
+		a.events.send(seat.UserID, ev)
 	}
 	return id, nil
 }
@@ -1053,14 +1158,14 @@ func errNoUser(name string) error {
 
 // ---- event fan-out ----
 
-// BotEvents delivers the event streams' events to their users: each
+// Events delivers the event streams' events to their users: each
 // stream's queue is bounded, and a stream that cannot keep up is ended
 // (its client reconnects and is sent the games and challenges again).
 //
 // Locking: mu guards subs; events are encoded before it is taken and
 // queued without blocking under it.
-type BotEvents struct {
-	// isBot tells a bot account (set by New from Config.Bots; nil: none
+type Events struct {
+	// isBot tells a bot account (set by New from Config.Store; nil: none
 	// is known).
 	isBot func(uid int64) bool
 
@@ -1077,10 +1182,10 @@ type botSub struct {
 // botSubBuffer is the events queued for one stream before it is ended.
 const botSubBuffer = 64
 
-// NewBotEvents returns a fan-out with no streams.
-func NewBotEvents() *BotEvents { return &BotEvents{subs: map[int64]map[*botSub]struct{}{}} }
+// NewEvents returns a fan-out with no streams.
+func NewEvents() *Events { return &Events{subs: map[int64]map[*botSub]struct{}{}} }
 
-func (e *BotEvents) subscribe(uid int64) *botSub {
+func (e *Events) subscribe(uid int64) *botSub {
 	sub := &botSub{ch: make(chan []byte, botSubBuffer), gone: make(chan struct{})}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -1091,7 +1196,7 @@ func (e *BotEvents) subscribe(uid int64) *botSub {
 	return sub
 }
 
-func (e *BotEvents) unsubscribe(uid int64, sub *botSub) {
+func (e *Events) unsubscribe(uid int64, sub *botSub) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	delete(e.subs[uid], sub)
@@ -1100,15 +1205,15 @@ func (e *BotEvents) unsubscribe(uid int64, sub *botSub) {
 	}
 }
 
-// online reports whether user has an event stream open.
-func (e *BotEvents) online(uid int64) bool {
+// Online reports whether user has an event stream open.
+func (e *Events) Online(uid int64) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return len(e.subs[uid]) > 0
 }
 
 // send queues v for every stream of user uid.
-func (e *BotEvents) send(uid int64, v any) {
+func (e *Events) send(uid int64, v any) {
 	if uid == 0 {
 		return
 	}
@@ -1133,8 +1238,8 @@ func (e *BotEvents) send(uid int64, v any) {
 // GameEnded tells the players of a finished game on their event streams
 // (live.Config.OnEnd). It does not block: the events are made on a
 // goroutine of their own, since the perf asks the store.
-func (e *BotEvents) GameEnded(sv live.Saved) {
-	if sv.End == nil || (!e.online(sv.White.UserID) && !e.online(sv.Black.UserID)) {
+func (e *Events) GameEnded(sv live.Saved) {
+	if sv.End == nil || (!e.Online(sv.White.UserID) && !e.Online(sv.Black.UserID)) {
 		return
 	}
 	go func() {
@@ -1344,8 +1449,8 @@ func challengeForm(r *http.Request) (clock.TimeControl, bool, string, toguz.Rule
 }
 
 // apiChallenge is POST /api/challenge/{name}: challenge a user.
-func (s *Server) apiChallenge(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.botAuth(r, ScopeChallengeWrite, ScopeBotPlay, ScopeBoardPlay)
+func (a *API) apiChallenge(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.botAuth(r, ScopeChallengeWrite, ScopeBotPlay, ScopeBoardPlay)
 	if err != nil {
 		return err
 	}
@@ -1359,47 +1464,47 @@ func (s *Server) apiChallenge(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	u, err := s.cfg.Bots.UserByName(ctx, name)
+	u, err := a.st.UserByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
 		return errNoUser(name)
 	} else if err != nil {
 		return err
 	}
-	bot, err := s.cfg.Bots.IsBot(ctx, u.ID)
+	bot, err := a.st.IsBot(ctx, u.ID)
 	if err != nil {
 		return err
 	}
 	ch := &challenge{By: challengeUser{ID: c.tok.UserID, Name: c.tok.UserName, Bot: c.tok.Bot}, To: challengeUser{ID: u.ID, Name: u.Name, Bot: bot},
 		TC: tc, Rated: rated, Color: color, Rules: rules}
-	ok, gone := s.bot.chals.add(ch)
-	s.tellExpired(gone)
+	ok, gone := a.chals.add(ch)
+	a.tellExpired(gone)
 	if !ok {
-		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.challenges", s.bot.limits.Challenges)
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.challenges", a.limits.Challenges)
 	}
 	ev := challengeEvent{Type: "challenge", Challenge: ch.json()}
-	s.bot.events.send(ch.To.ID, ev)
-	s.bot.events.send(ch.By.ID, ev)
+	a.events.send(ch.To.ID, ev)
+	a.events.send(ch.By.ID, ev)
 	return site.WriteJSON(w, http.StatusOK, ch.json())
 }
 
 // tellExpired tells both sides of each expired challenge that it is gone.
-func (s *Server) tellExpired(gone []*challenge) {
+func (a *API) tellExpired(gone []*challenge) {
 	for _, c := range gone {
 		c.Status = "canceled"
 		ev := challengeEvent{Type: "challengeCanceled", Challenge: c.json()}
-		s.bot.events.send(c.By.ID, ev)
-		s.bot.events.send(c.To.ID, ev)
+		a.events.send(c.By.ID, ev)
+		a.events.send(c.To.ID, ev)
 	}
 }
 
 // apiChallenges is GET /api/challenge: {"in": […], "out": […]}.
-func (s *Server) apiChallenges(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.botAuth(r, ScopeChallengeRead, ScopeBotPlay, ScopeBoardPlay)
+func (a *API) apiChallenges(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.botAuth(r, ScopeChallengeRead, ScopeBotPlay, ScopeBoardPlay)
 	if err != nil {
 		return err
 	}
 	in, out := []map[string]any{}, []map[string]any{}
-	for _, ch := range s.bot.chals.of(c.tok.UserID) {
+	for _, ch := range a.chals.of(c.tok.UserID) {
 		if ch.To.ID == c.tok.UserID {
 			in = append(in, ch.json())
 		} else {
@@ -1412,14 +1517,14 @@ func (s *Server) apiChallenges(w http.ResponseWriter, r *http.Request) error {
 // apiChallengeAnswer is POST /api/challenge/{id}/{accept,decline,cancel}:
 // the challenged accepts (the game starts, both are told on their event
 // streams) or declines, the challenger cancels.
-func (s *Server) apiChallengeAnswer(what string) func(http.ResponseWriter, *http.Request) error {
+func (a *API) apiChallengeAnswer(what string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.botAuth(r, ScopeChallengeWrite, ScopeBotPlay, ScopeBoardPlay)
+		c, err := a.botAuth(r, ScopeChallengeWrite, ScopeBotPlay, ScopeBoardPlay)
 		if err != nil {
 			return err
 		}
 		id := r.PathValue("id")
-		ch, err := s.bot.chals.take(id, func(ch *challenge) error {
+		ch, err := a.chals.take(id, func(ch *challenge) error {
 			mine := ch.To.ID
 			if what == "cancel" {
 				mine = ch.By.ID
@@ -1437,24 +1542,24 @@ func (s *Server) apiChallengeAnswer(what string) func(http.ResponseWriter, *http
 		case "decline":
 			ch.Status, ch.Declined = "declined", cmp.Or(r.FormValue("reason"), "generic")
 			ev := challengeEvent{Type: "challengeDeclined", Challenge: ch.json()}
-			s.bot.events.send(ch.By.ID, ev)
-			s.bot.events.send(ch.To.ID, ev)
+			a.events.send(ch.By.ID, ev)
+			a.events.send(ch.To.ID, ev)
 			return okJSON(w)
 		case "cancel":
 			ch.Status = "canceled"
 			ev := challengeEvent{Type: "challengeCanceled", Challenge: ch.json()}
-			s.bot.events.send(ch.To.ID, ev)
-			s.bot.events.send(ch.By.ID, ev)
+			a.events.send(ch.To.ID, ev)
+			a.events.send(ch.By.ID, ev)
 			return okJSON(w)
 		}
 		botGame := ch.By.Bot || ch.To.Bot
-		by := s.botSeat(r.Context(), ch.By.ID, ch.By.Name, ch.TC, botGame)
-		to := s.botSeat(r.Context(), ch.To.ID, ch.To.Name, ch.TC, botGame)
+		by := a.botSeat(r.Context(), ch.By.ID, ch.By.Name, ch.TC, botGame)
+		to := a.botSeat(r.Context(), ch.To.ID, ch.To.Name, ch.TC, botGame)
 		spec := live.Spec{Rules: ch.Rules, TC: ch.TC, Rated: ch.Rated, White: by, Black: to}
 		if ch.Color == "black" || (ch.Color == "random" && rand.Text()[0]%2 == 1) {
 			spec.White, spec.Black = to, by
 		}
-		gid, err := s.startBotGame(r.Context(), spec, "friend")
+		gid, err := a.startBotGame(r.Context(), spec, "friend")
 		if err != nil {
 			return err
 		}
