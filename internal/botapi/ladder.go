@@ -3,14 +3,11 @@ package botapi
 import (
 	"cmp"
 	"context"
-	"errors"
 	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
@@ -173,63 +170,4 @@ func (a *API) pageBots(w http.ResponseWriter, r *http.Request) error {
 		TC         string
 		MaxGames   int
 	}{rows, games, cats, cfg.TC.String(), cfg.MaxGames}))
-}
-
-// ---- the tokens on the settings page ----
-
-// TokenSection is the settings page's tokens section.
-type TokenSection struct {
-	On     bool // the server has the bot API
-	Tokens []tokenJSON
-	Scopes []string
-	New    string // the token just made, shown this once
-	Error  string
-}
-
-// TokenSection returns the tokens section of the settings page of user
-// uid: his tokens (never the tokens themselves) and the scopes to choose.
-func (a *API) TokenSection(ctx context.Context, uid int64) TokenSection {
-	st := TokenSection{On: a.st != nil, Scopes: Scopes}
-	if st.On {
-		st.Tokens, _ = a.listTokens(ctx, uid)
-	}
-	return st
-}
-
-// pageCreateToken is POST /settings/tokens: the settings page again, with
-// the new token shown once.
-func (a *API) pageCreateToken(w http.ResponseWriter, r *http.Request) error {
-	acct, err := a.sessionAccount(r)
-	if err != nil {
-		return redirect(w, r, "/login")
-	}
-	if err := r.ParseForm(); err != nil {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
-	}
-	t, _, err := a.createToken(r.Context(), acct, r.PostFormValue("description"), r.PostForm["scope"])
-	sec := TokenSection{}
-	if err != nil {
-		ae := a.kit.AsError(r, err)
-		sec.Error = a.kit.Message(r, ae)
-	}
-	sec.New = t
-	return a.settings(w, r, acct, sec)
-}
-
-// pageRevokeToken is POST /settings/tokens/{id}/revoke.
-func (a *API) pageRevokeToken(w http.ResponseWriter, r *http.Request) error {
-	acct, err := a.sessionAccount(r)
-	if err != nil {
-		return redirect(w, r, "/login")
-	}
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err := a.st.RevokeToken(r.Context(), acct.ID, id); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return err
-	}
-	return redirect(w, r, "/settings#tokens")
-}
-
-func redirect(w http.ResponseWriter, r *http.Request, url string) error {
-	http.Redirect(w, r, url, http.StatusSeeOther)
-	return nil
 }
