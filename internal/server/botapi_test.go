@@ -138,26 +138,31 @@ func TestBotsPlayRatedGame(t *testing.T) {
 	if _, page := s.get("/@/alphabot", ""); !strings.Contains(page, "Bot blitz") {
 		t.Error("the bot's profile does not show its bot_blitz rating")
 	}
+	seen := eventTypes(events, "gameFinish", 10*time.Second)
+	if !strings.Contains(strings.Join(seen, " "), "challenge gameStart gameFinish") {
+		t.Errorf("betabot's event stream: %v, want challenge, gameStart, gameFinish", seen)
+	}
+}
+
+// eventTypes returns the types of the events read from an event stream
+// until the event last, the stream's end, or timeout.
+func eventTypes(events <-chan string, last string, timeout time.Duration) []string {
 	var seen []string
-	timeout := time.After(10 * time.Second)
-read:
+	deadline := time.After(timeout)
 	for {
 		select {
 		case line, ok := <-events:
 			if !ok {
-				break read
+				return seen
 			}
 			var ev struct{ Type string }
 			json.Unmarshal([]byte(line), &ev)
-			if seen = append(seen, ev.Type); ev.Type == "gameFinish" {
-				break read
+			if seen = append(seen, ev.Type); ev.Type == last {
+				return seen
 			}
-		case <-timeout:
-			break read
+		case <-deadline:
+			return seen
 		}
-	}
-	if !strings.Contains(strings.Join(seen, " "), "challenge gameStart gameFinish") {
-		t.Errorf("betabot's event stream: %v, want challenge, gameStart, gameFinish", seen)
 	}
 }
 
