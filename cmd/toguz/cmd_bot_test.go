@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/testbin"
@@ -33,7 +34,7 @@ func TestBotCommand(t *testing.T) {
 	defer cleanup()
 	db := filepath.Join(t.TempDir(), "toguz.db")
 	srv, err := server.StartLocal(context.Background(), server.Options{DB: db, Engines: 1, AnalysisEngines: -1,
-		Ladder: server.LadderConfig{Every: -1}})
+		Ladder: botapi.LadderConfig{Every: -1}})
 	if err != nil {
 		t.Fatal(err)
 	}

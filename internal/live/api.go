@@ -7,7 +7,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 )
 
-// The bot and board API (the server's botapi.go) acts in a game by HTTP
+// The bot and board API (internal/botapi) acts in a game by HTTP
 // requests, not through a connection: Act runs one message as the player
 // would send it on his socket, on the game's goroutine, and GamesOf lists
 // a player's games being played.

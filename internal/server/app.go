@@ -15,6 +15,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/live"
@@ -134,8 +135,8 @@ type Options struct {
 	Metrics *metrics.Metrics
 	// BotLimits and Ladder are Config's: the bot API's bounds per token
 	// and the computer ladder (zero fields take their defaults).
-	BotLimits BotLimits
-	Ladder    LadderConfig
+	BotLimits botapi.Limits
+	Ladder    botapi.LadderConfig
 	// Bus, when set, makes this server one node of several sharing the
 	// database (live.Config.Bus; the store's game leases). Node is its id
 	// (default: random at start).
@@ -222,7 +223,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	// The bot API's event streams hear of every game's end (gameFinish).
-	botEvents := NewBotEvents()
+	botEvents := botapi.NewEvents()
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
 	chatPerID, chatPerAddr := ChatLimiters()
 	if opts.NoChatPerAddress {
@@ -297,7 +298,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
-	go srv.RunLadder(hubCtx)
+	go srv.bots.RunLadder(hubCtx)
 	a.handler = trustProxies(opts.TrustedProxies, srv.Handler())
 	a.proxies = opts.TrustedProxies
 	a.srv, a.authSvc = srv, accounts

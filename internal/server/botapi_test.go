@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/botclient"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/store"
@@ -98,7 +99,7 @@ func TestBotsPlayRatedGame(t *testing.T) {
 	events := s.stream(evCtx, "/api/stream/event", tb)
 	// Both event streams must be open before the challenge.
 	waitFor(t, func() bool {
-		return s.botEvents().online(userID(t, s, "alphabot")) && s.botEvents().online(userID(t, s, "betabot"))
+		return s.botEvents().Online(userID(t, s, "alphabot")) && s.botEvents().Online(userID(t, s, "betabot"))
 	})
 	if _, err := bots["alphabot"].Challenge(ctx, "betabot", url.Values{"tc": {"3+2"}, "rated": {"true"}, "color": {"random"}}); err != nil {
 		t.Fatal(err)
@@ -137,32 +138,37 @@ func TestBotsPlayRatedGame(t *testing.T) {
 	if _, page := s.get("/@/alphabot", ""); !strings.Contains(page, "Bot blitz") {
 		t.Error("the bot's profile does not show its bot_blitz rating")
 	}
-	var seen []string
-	timeout := time.After(10 * time.Second)
-read:
-	for {
-		select {
-		case line, ok := <-events:
-			if !ok {
-				break read
-			}
-			var ev struct{ Type string }
-			json.Unmarshal([]byte(line), &ev)
-			if seen = append(seen, ev.Type); ev.Type == "gameFinish" {
-				break read
-			}
-		case <-timeout:
-			break read
-		}
-	}
+	seen := eventTypes(events, "gameFinish", 10*time.Second)
 	if !strings.Contains(strings.Join(seen, " "), "challenge gameStart gameFinish") {
 		t.Errorf("betabot's event stream: %v, want challenge, gameStart, gameFinish", seen)
 	}
 }
 
-func (s *testServer) botEvents() *BotEvents {
+// eventTypes returns the types of the events read from an event stream
+// until the event last, the stream's end, or timeout.
+func eventTypes(events <-chan string, last string, timeout time.Duration) []string {
+	var seen []string
+	deadline := time.After(timeout)
+	for {
+		select {
+		case line, ok := <-events:
+			if !ok {
+				return seen
+			}
+			var ev struct{ Type string }
+			json.Unmarshal([]byte(line), &ev)
+			if seen = append(seen, ev.Type); ev.Type == last {
+				return seen
+			}
+		case <-deadline:
+			return seen
+		}
+	}
+}
+
+func (s *testServer) botEvents() *botapi.Events {
 	// The test server's hub was given these events (helpers_test.go).
-	return s.server.bot.events
+	return s.server.bots.Events()
 }
 
 func userID(t *testing.T, s *testServer, name string) int64 {
@@ -216,7 +222,7 @@ func (s *testServer) stream(ctx context.Context, path, token string) <-chan stri
 // status codes and {"error": "…"} bodies; a good move is played, and the
 // token's requests a minute and streams are bounded (429).
 func TestBotAPIRefusals(t *testing.T) {
-	s := newTestServer(t, serverOpts{writes: 1000, botLimits: BotLimits{RequestsPerMinute: 1000, StreamsPerToken: 1}})
+	s := newTestServer(t, serverOpts{writes: 1000, botLimits: botapi.Limits{RequestsPerMinute: 1000, StreamsPerToken: 1}})
 	botTok := s.botAccount("gammabot")
 	person := s.signup("person")
 	readOnly := s.token(person, "challenge:read")
@@ -321,7 +327,7 @@ func TestBotAPIRefusals(t *testing.T) {
 // TestBotRequestRate: past its requests a minute, a token is refused with
 // 429 and lichess's {"error": "…"}, other tokens still served.
 func TestBotRequestRate(t *testing.T) {
-	s := newTestServer(t, serverOpts{botLimits: BotLimits{RequestsPerMinute: 3}})
+	s := newTestServer(t, serverOpts{botLimits: botapi.Limits{RequestsPerMinute: 3}})
 	a := s.token(s.signup("rater"), "challenge:read")
 	b := s.token(s.signup("other"), "challenge:read")
 	for i := range 3 {
@@ -355,21 +361,20 @@ func TestLadder(t *testing.T) {
 		}
 		if name != "offline" {
 			streams[name] = s.stream(ctx, "/api/stream/event", tok)
-			waitFor(t, func() bool { return s.botEvents().online(userID(t, s, name)) })
+			waitFor(t, func() bool { return s.botEvents().Online(userID(t, s, name)) })
 		}
 	}
-	cfg := LadderConfig{MaxGames: 1}
-	cfg.defaults()
-	ids, err := s.server.pairLadder(ctx, cfg)
+	cfg := botapi.LadderConfig{MaxGames: 1}
+	ids, err := s.server.bots.PairLadder(ctx, cfg)
 	if err != nil || len(ids) != 1 {
 		t.Fatalf("pairLadder = %v, %v; want one game (MaxGames 1)", ids, err)
 	}
 	cfg.MaxGames = 10
-	ids2, err := s.server.pairLadder(ctx, cfg)
+	ids2, err := s.server.bots.PairLadder(ctx, cfg)
 	if err != nil || len(ids2) != 1 {
 		t.Fatalf("pairLadder again = %v, %v; want the other two ladder bots' game", ids2, err)
 	}
-	if ids3, _ := s.server.pairLadder(ctx, cfg); len(ids3) != 0 {
+	if ids3, _ := s.server.bots.PairLadder(ctx, cfg); len(ids3) != 0 {
 		t.Errorf("pairLadder with every ladder bot busy = %v", ids3)
 	}
 	players := map[string]bool{}

@@ -8,6 +8,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/culture"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
@@ -51,7 +52,7 @@ func errorKeys() []string {
 	keys = append(keys, studyErrorKeys...)
 	keys = append(keys, explorerErrorKeys...)
 	keys = append(keys, broadcastErrorKeys...)
-	keys = append(keys, botErrorKeys...)
+	keys = append(keys, botapi.ErrorKeys()...)
 	for _, k := range archiveFieldKeys {
 		keys = append(keys, k)
 	}

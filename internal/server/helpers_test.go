@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/review"
@@ -55,8 +56,8 @@ type serverOpts struct {
 	// reviews the jobs itself (review_test.go).
 	reviews bool
 	// botLimits and ladder are Config's (botapi_test.go).
-	botLimits BotLimits
-	ladder    LadderConfig
+	botLimits botapi.Limits
+	ladder    botapi.LadderConfig
 	// simuls, where set, wraps the store as Config.Simuls (simul_test.go).
 	simuls func(SimulStore) SimulStore
 }
@@ -91,7 +92,7 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 	if o.importsPerMinute == 0 {
 		o.importsPerMinute = -1
 	}
-	botEvents := NewBotEvents()
+	botEvents := botapi.NewEvents()
 	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: eng, Logger: log, Grace: o.grace, FirstMoveTimeout: o.firstMove,
 		OnEnd: botEvents.GameEnded})
 	var reviews Reviews

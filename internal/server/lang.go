@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/site"
 )
@@ -72,19 +73,19 @@ func (s *Server) pageSettings(w http.ResponseWriter, r *http.Request) error {
 	if id.Account.ID == 0 {
 		return redirect(w, r, "/login")
 	}
-	return s.renderSettings(w, r, id.Account, settingsTokens{})
+	return s.renderSettings(w, r, id.Account, botapi.TokenSection{})
 }
 
 // renderSettings renders the settings page of account, its tokens'
-// section with sec's new token or error (botladder.go).
-func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, account site.Account, sec settingsTokens) error {
+// section with sec's new token or error (internal/botapi's).
+func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, account site.Account, sec botapi.TokenSection) error {
 	p := s.Page(r, "settings.title", nil)
-	tokens := s.tokensSection(r.Context(), account.ID)
+	tokens := s.bots.TokenSection(r.Context(), account.ID)
 	tokens.New, tokens.Error = sec.New, sec.Error
 	p.Data = struct {
 		Langs   []i18n.Language
 		Current string
-		Tokens  settingsTokens
+		Tokens  botapi.TokenSection
 	}{i18n.Languages(), cmp.Or(account.Lang, p.Lang), tokens}
 	return s.Render(w, http.StatusOK, "settings", p)
 }

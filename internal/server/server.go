@@ -87,13 +87,10 @@
 //     by the rules library) or a round's TRF and records, their viewers
 //     told of each change by server-sent events; simuls, one host against
 //     many, each participant's game a live game.
-//   - The bot and board API (botapi.go): lichess's, at its paths:
-//     personal access tokens with scopes (stored hashed, BotStore), bot
-//     accounts, the NDJSON event and game streams, moves in score-sheet
-//     notation and the other actions through live.Hub.Act and PlayPly,
-//     challenges in memory; lichess's {"error"} answers and bounds per
-//     token. The computer ladder and /bots, and the tokens of /settings
-//     (botladder.go).
+//   - The bot and board API (internal/botapi): lichess's, at its paths,
+//     with the computer ladder, /bots and the tokens of /settings; the
+//     server gives its paths' errors to botapi.WriteError and keeps its
+//     NDJSON streams from gzip.
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
@@ -111,6 +108,7 @@ import (
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/culture"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/enginepool"
@@ -199,15 +197,12 @@ type Config struct {
 	// (nil func: always ready). GET /healthz answers 200 while the
 	// process serves at all.
 	Ready func(ctx context.Context) error
-	// Bots keeps the bot API's tokens and bot accounts (botapi.go; nil:
-	// the API answers 404). BotEvents delivers its event streams: the
-	// hub's Config.OnEnd must call its GameEnded for the gameFinish
-	// events (nil: New makes one, and no game's end is told). BotLimits
-	// bound it per token, Ladder the computer ladder (botladder.go).
-	Bots      BotStore
-	BotEvents *BotEvents
-	BotLimits BotLimits
-	Ladder    LadderConfig
+	// Bots, BotEvents, BotLimits and Ladder are the bot API's
+	// (botapi.Config's Store, Events, Limits and Ladder).
+	Bots      botapi.Store
+	BotEvents *botapi.Events
+	BotLimits botapi.Limits
+	Ladder    botapi.LadderConfig
 }
 
 // Server serves the API and the pages.
@@ -229,9 +224,8 @@ type Server struct {
 	// holds the simuls (broadcast.go, simul.go).
 	bcFeed broadcastFeed
 	simuls simulHall
-	// bot is the bot API's bounds, event streams and challenges
-	// (botapi.go).
-	bot *botState
+	// bots is the bot and board API (internal/botapi).
+	bots *botapi.API
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
@@ -271,7 +265,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	srv.imports.perMinute = cfg.ImportsPerMinute
 	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
-	srv.bot = newBotState(cfg.BotLimits, cfg.BotEvents)
+	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
 	srv.simuls.st = cfg.Simuls
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
@@ -283,14 +277,6 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	srv.levels = lt.Placements(engine.MaxLevel)
-	if b := cfg.Bots; b != nil {
-		srv.bot.events.isBot = func(uid int64) bool {
-			ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
-			defer cancel()
-			bot, _ := b.IsBot(ctx, uid)
-			return bot
-		}
-	}
 	return srv, nil
 }
 
@@ -341,7 +327,7 @@ func (s *Server) Handler() http.Handler {
 	api("GET /api/events/{id}", s.apiEvent)
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
-	s.botRoutes(api)
+	s.bots.Routes(router{s: s, mux: mux})
 	api("/api/", func(_ http.ResponseWriter, r *http.Request) error {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
 	})
@@ -374,9 +360,6 @@ func (s *Server) Handler() http.Handler {
 	page("GET /database", s.pageDatabase)
 	page("GET /database/{file}", s.pageDatabaseFile)
 	page("GET /settings", s.pageSettings)
-	page("POST /settings/tokens", s.pageCreateToken)
-	page("POST /settings/tokens/{id}/revoke", s.pageRevokeToken)
-	page("GET /bots", s.pageBots)
 	lessons.NewSite(s, s.cfg.Progress).Routes(router{s, mux})
 	puzzle.NewSite(s, s.cfg.Puzzles, s.pages.RenderPart).Routes(router{s, mux})
 	culture.NewSite(s).Routes(router{s, mux})
@@ -431,7 +414,7 @@ func compress(next http.Handler) http.Handler {
 		// An event stream (broadcast.go) and the bot API's NDJSON
 		// streams are flushed event by event.
 		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || strings.Contains(r.Header.Get("Accept"), "text/event-stream") ||
-			isStreamPath(r.URL.Path) {
+			botapi.IsStreamPath(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -474,8 +457,9 @@ func (s *Server) jsonHandler(h func(http.ResponseWriter, *http.Request) error) h
 // writeJSONError answers e as the API's error object, its message in the
 // language of r, live's or the rules library's English text as "detail".
 func (s *Server) writeJSONError(w http.ResponseWriter, r *http.Request, e *apierr.Error) {
-	if isBotPath(r.URL.Path) {
-		s.writeBotError(w, r, e)
+	if botapi.IsAPIPath(r.URL.Path) {
+		setBoundHeaders(w, e)
+		botapi.WriteError(w, e, s.Message(r, e))
 		return
 	}
 	setBoundHeaders(w, e)

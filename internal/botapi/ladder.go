@@ -1,16 +1,13 @@
-package server
+package botapi
 
 import (
 	"cmp"
 	"context"
-	"errors"
 	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
@@ -47,11 +44,11 @@ func (c *LadderConfig) defaults() {
 }
 
 // RunLadder pairs the ladder's idle bots every LadderConfig.Every until
-// ctx ends (App.Open starts it with the hub's context).
-func (s *Server) RunLadder(ctx context.Context) {
-	cfg := s.cfg.Ladder
+// ctx ends (the server's App starts it with the hub's context).
+func (a *API) RunLadder(ctx context.Context) {
+	cfg := a.ladder
 	cfg.defaults()
-	if cfg.Every < 0 || s.cfg.Bots == nil {
+	if cfg.Every < 0 || a.st == nil {
 		return
 	}
 	t := time.NewTicker(cfg.Every)
@@ -61,8 +58,8 @@ func (s *Server) RunLadder(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if _, err := s.pairLadder(ctx, cfg); err != nil && ctx.Err() == nil {
-				s.log.Warn("ladder", "err", err)
+			if _, err := a.PairLadder(ctx, cfg); err != nil && ctx.Err() == nil {
+				a.kit.Logger().Warn("ladder", "err", err)
 			}
 		}
 	}
@@ -70,9 +67,9 @@ func (s *Server) RunLadder(ctx context.Context) {
 
 // ladderGames returns the ladder games being played: rated games of the
 // ladder's time control between two bots.
-func (s *Server) ladderGames(bots map[string]bool, tc clock.TimeControl) []live.LiveGame {
+func (a *API) ladderGames(bots map[string]bool, tc clock.TimeControl) []live.LiveGame {
 	var out []live.LiveGame
-	for _, g := range s.cfg.Hub.Games() {
+	for _, g := range a.hub.Games() {
 		if g.Rated && g.TC == tc.String() && bots[g.White.Name] && bots[g.Black.Name] {
 			out = append(out, g)
 		}
@@ -80,12 +77,14 @@ func (s *Server) ladderGames(bots map[string]bool, tc clock.TimeControl) []live.
 	return out
 }
 
-// pairLadder pairs the idle connected ladder bots at random, within the
-// bound of games at once, and returns the games it started.
-func (s *Server) pairLadder(ctx context.Context, cfg LadderConfig) ([]string, error) {
+// PairLadder pairs the idle connected ladder bots at random once, within
+// cfg's bound of games at once (zero fields take the defaults), and
+// returns the games it started: a round of RunLadder.
+func (a *API) PairLadder(ctx context.Context, cfg LadderConfig) ([]string, error) {
+	cfg.defaults()
 	ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 	defer cancel()
-	bots, err := s.cfg.Bots.Bots(ctx, true, cfg.Bots)
+	bots, err := a.st.Bots(ctx, true, cfg.Bots)
 	if err != nil {
 		return nil, err
 	}
@@ -93,10 +92,10 @@ func (s *Server) pairLadder(ctx context.Context, cfg LadderConfig) ([]string, er
 	for _, b := range bots {
 		names[b.Name] = true
 	}
-	room := cfg.MaxGames - len(s.ladderGames(names, cfg.TC))
+	room := cfg.MaxGames - len(a.ladderGames(names, cfg.TC))
 	var idle []store.Bot
 	for _, b := range bots {
-		if s.bot.events.online(b.ID) && len(s.cfg.Hub.GamesOf(live.UserSeat(b.ID, b.Name).ID)) == 0 {
+		if a.events.Online(b.ID) && len(a.hub.GamesOf(live.UserSeat(b.ID, b.Name).ID)) == 0 {
 			idle = append(idle, b)
 		}
 	}
@@ -104,10 +103,10 @@ func (s *Server) pairLadder(ctx context.Context, cfg LadderConfig) ([]string, er
 	cat, _ := live.Category(cfg.TC)
 	var ids []string
 	for i := 0; i+1 < len(idle) && room > 0; i += 2 {
-		a, b := idle[i], idle[i+1]
-		wa, wb := live.UserSeat(a.ID, a.Name), live.UserSeat(b.ID, b.Name)
-		wa.Rating, wb.Rating = a.Perfs[cat.Bot()-rating.BotBullet].Int(), b.Perfs[cat.Bot()-rating.BotBullet].Int()
-		id, err := s.startBotGame(ctx, live.Spec{Rules: toguz.Standard(), TC: cfg.TC, Rated: true, White: wa, Black: wb}, "ladder")
+		x, y := idle[i], idle[i+1]
+		wx, wy := live.UserSeat(x.ID, x.Name), live.UserSeat(y.ID, y.Name)
+		wx.Rating, wy.Rating = x.Perfs[cat.Bot()-rating.BotBullet].Int(), y.Perfs[cat.Bot()-rating.BotBullet].Int()
+		id, err := a.startBotGame(ctx, live.Spec{Rules: toguz.Standard(), TC: cfg.TC, Rated: true, White: wx, Black: wy}, "ladder")
 		if err != nil {
 			return ids, err
 		}
@@ -133,18 +132,18 @@ type botRating struct {
 
 // pageBots is GET /bots: the bots with their ratings in the bots'
 // categories, and the ladder's games being played.
-func (s *Server) pageBots(w http.ResponseWriter, r *http.Request) error {
+func (a *API) pageBots(w http.ResponseWriter, r *http.Request) error {
 	var rows []botRow
 	names := map[string]bool{}
-	if s.cfg.Bots != nil {
+	if a.st != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 		defer cancel()
-		bots, err := s.cfg.Bots.Bots(ctx, false, 200)
+		bots, err := a.st.Bots(ctx, false, 200)
 		if err != nil {
 			return err
 		}
 		for _, b := range bots {
-			row := botRow{Name: b.Name, Ladder: b.Ladder, Online: s.bot.events.online(b.ID)}
+			row := botRow{Name: b.Name, Ladder: b.Ladder, Online: a.events.Online(b.ID)}
 			for _, p := range b.Perfs {
 				row.Ratings = append(row.Ratings, botRating{Rating: p.Int(), Games: p.Games, Provisional: p.RD > rating.ProvisionalRD})
 			}
@@ -153,74 +152,22 @@ func (s *Server) pageBots(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	var games []live.LiveGame
-	for _, g := range s.cfg.Hub.Games() {
+	for _, g := range a.hub.Games() {
 		if names[g.White.Name] && names[g.Black.Name] {
 			games = append(games, g)
 		}
 	}
-	cfg := s.cfg.Ladder
+	cfg := a.ladder
 	cfg.defaults()
 	var cats []string
 	for _, c := range rating.BotCategories {
 		cats = append(cats, c.String())
 	}
-	return s.Render(w, http.StatusOK, "bots", s.Page(r, "bots.title", struct {
+	return a.kit.Render(w, http.StatusOK, "bots", a.kit.Page(r, "bots.title", struct {
 		Bots       []botRow
 		Games      []live.LiveGame
 		Categories []string
 		TC         string
 		MaxGames   int
 	}{rows, games, cats, cfg.TC.String(), cfg.MaxGames}))
-}
-
-// ---- the tokens on the settings page ----
-
-// settingsTokens is the settings page's tokens section.
-type settingsTokens struct {
-	On     bool // the server has the bot API
-	Tokens []tokenJSON
-	Scopes []string
-	New    string // the token just made, shown this once
-	Error  string
-}
-
-func (s *Server) tokensSection(ctx context.Context, uid int64) settingsTokens {
-	st := settingsTokens{On: s.cfg.Bots != nil, Scopes: Scopes}
-	if st.On {
-		st.Tokens, _ = s.listTokens(ctx, uid)
-	}
-	return st
-}
-
-// pageCreateToken is POST /settings/tokens: the settings page again, with
-// the new token shown once.
-func (s *Server) pageCreateToken(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.sessionAccount(r)
-	if err != nil {
-		return redirect(w, r, "/login")
-	}
-	if err := r.ParseForm(); err != nil {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
-	}
-	t, _, err := s.createToken(r.Context(), a, r.PostFormValue("description"), r.PostForm["scope"])
-	sec := settingsTokens{}
-	if err != nil {
-		ae := s.AsError(r, err)
-		sec.Error = s.Message(r, ae)
-	}
-	sec.New = t
-	return s.renderSettings(w, r, a, sec)
-}
-
-// pageRevokeToken is POST /settings/tokens/{id}/revoke.
-func (s *Server) pageRevokeToken(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.sessionAccount(r)
-	if err != nil {
-		return redirect(w, r, "/login")
-	}
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err := s.cfg.Bots.RevokeToken(r.Context(), a.ID, id); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return err
-	}
-	return redirect(w, r, "/settings#tokens")
 }

@@ -1,0 +1,444 @@
+package botapi
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/live"
+)
+
+// ndjson writes the lines of a stream, each flushed, and an empty line
+// when nothing was written for a while.
+type ndjson struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func startNDJSON(w http.ResponseWriter) *ndjson {
+	clearDeadlines(w)
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	n := &ndjson{w: w, rc: http.NewResponseController(w)}
+	n.rc.Flush()
+	return n
+}
+
+// line writes b and a newline; false when the client has gone.
+func (n *ndjson) line(b []byte) bool {
+	if _, err := n.w.Write(append(b, '\n')); err != nil {
+		return false
+	}
+	return n.rc.Flush() == nil
+}
+
+func (n *ndjson) json(v any) bool {
+	b, err := json.Marshal(v)
+	return err == nil && n.line(b)
+}
+
+// apiEventStream is GET /api/stream/event: the games being played and the
+// open challenges at once, then each challenge, its cancel or decline, and
+// each game started or finished, one JSON object a line.
+func (a *API) apiEventStream(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.botAuth(r, ScopeChallengeRead, ScopeBotPlay, ScopeBoardPlay)
+	if err != nil {
+		return err
+	}
+	if !a.openStream(c.tok.ID) {
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.streams", a.limits.StreamsPerToken)
+	}
+	defer a.closeStream(c.tok.ID)
+	sub := a.events.subscribe(c.tok.UserID)
+	defer a.events.unsubscribe(c.tok.UserID, sub)
+	out := startNDJSON(w)
+	if !a.writeCurrent(r.Context(), out, c) {
+		return nil
+	}
+	a.relay(r.Context(), out, sub)
+	return nil
+}
+
+// writeCurrent writes c's games being played and open challenges to the
+// event stream out; false when the client has gone.
+func (a *API) writeCurrent(ctx context.Context, out *ndjson, c caller) bool {
+	for _, spec := range a.hub.GamesOf(c.seat().ID) {
+		if !out.json(a.gameEvent(ctx, "gameStart", spec, c.tok.UserID, nil)) {
+			return false
+		}
+	}
+	for _, ch := range a.chals.of(c.tok.UserID) {
+		if !out.json(challengeEvent{Type: "challenge", Challenge: ch.json()}) {
+			return false
+		}
+	}
+	return true
+}
+
+// relay writes sub's events to the event stream out, and an empty line
+// when idle, until the client goes or the stream is too slow.
+func (a *API) relay(ctx context.Context, out *ndjson, sub *botSub) {
+	ping := time.NewTicker(a.limits.Ping)
+	defer ping.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sub.gone:
+			return // too slow: the client reconnects and gets the state again
+		case b := <-sub.ch:
+			if !out.line(b) {
+				return
+			}
+		case <-ping.C:
+			if !out.line(nil) {
+				return
+			}
+		}
+	}
+}
+
+// gameEventJSON is the game of a gameStart or gameFinish event.
+type gameEventJSON struct {
+	GameID   string       `json:"gameId"`
+	FullID   string       `json:"fullId"`
+	ID       string       `json:"id"`
+	Color    string       `json:"color"`
+	FEN      string       `json:"fen,omitempty"`
+	IsMyTurn bool         `json:"isMyTurn"`
+	Opponent opponentJSON `json:"opponent"`
+	Rated    bool         `json:"rated"`
+	Speed    string       `json:"speed"`
+	Perf     string       `json:"perf"`
+	Ruleset  string       `json:"ruleset"`
+	Variant  keyJSON      `json:"variant"`
+	Source   string       `json:"source"`
+	Status   keyJSON      `json:"status"`
+	Winner   string       `json:"winner,omitempty"`
+}
+
+type opponentJSON struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	Rating   int    `json:"rating"`
+}
+
+type keyJSON struct {
+	Key  string `json:"key,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+type gameEvent struct {
+	Type string        `json:"type"`
+	Game gameEventJSON `json:"game"`
+}
+
+// gameEvent returns the event typ of game spec for user uid; end is the
+// ending of a finished game. A started game's position is asked of the
+// hub.
+func (a *API) gameEvent(ctx context.Context, typ string, spec live.Spec, uid int64, end *live.Ending) gameEvent {
+	ev := gameEventOf(typ, spec, uid, end, a.events.isBot)
+	if end == nil {
+		if st, err := a.hub.State(ctx, spec.ID); err == nil {
+			ev.Game.FEN, ev.Game.IsMyTurn = st.FEN, st.Status == "playing" && st.Turn == ev.Game.Color
+		}
+	}
+	return ev
+}
+
+// gameEventOf is gameEvent without the position; isBot tells a bot
+// account (the game's perf is then the bots').
+func gameEventOf(typ string, spec live.Spec, uid int64, end *live.Ending, isBot func(int64) bool) gameEvent {
+	me, opp := toguz.White, toguz.Black
+	if spec.Black.UserID == uid {
+		me, opp = toguz.Black, toguz.White
+	}
+	o := spec.Seat(opp)
+	g := gameEventJSON{GameID: spec.ID, FullID: spec.ID, ID: spec.ID, Color: me.String(), Rated: spec.Rated,
+		Opponent: opponentJSON{ID: strings.ToLower(o.Name), Username: o.Name, Rating: o.Rating},
+		Ruleset:  spec.Rules.String(), Variant: keyJSON{Key: spec.Rules.String()}, Source: "friend",
+		Status: keyJSON{Name: "started"}}
+	if cat, ok := live.Category(spec.TC); ok {
+		g.Speed, g.Perf = cat.String(), cat.String()
+		if spec.White.UserID != 0 && spec.Black.UserID != 0 && isBot != nil && (isBot(spec.White.UserID) || isBot(spec.Black.UserID)) {
+			g.Perf = cat.Bot().String()
+		}
+	}
+	if end != nil {
+		g.Status = keyJSON{Name: endStatus(end.Status.String(), end.Termination.String())}
+		g.Winner = winnerOf(end.Result.String())
+	}
+	return gameEvent{Type: typ, Game: g}
+}
+
+// endStatus is a game's status as the streams write it: "started" while
+// it is played, "aborted", else how it ended (toguz.Termination: kazan,
+// atsyrau, resignation, time, agreement, adjudication, draw).
+func endStatus(status, termination string) string {
+	switch status {
+	case "playing":
+		return "started"
+	case "aborted":
+		return "aborted"
+	}
+	return termination
+}
+
+// streamMsg is what the bot API reads of the hub's messages to a player.
+type streamMsg struct {
+	Type string `json:"type"`
+	live.State
+	Hole        int            `json:"hole"`
+	Notation    string         `json:"notation"`
+	Clock       live.ClockJSON `json:"clock"`
+	Status      string         `json:"status"`
+	Result      string         `json:"result"`
+	Termination string         `json:"termination"`
+	By          string         `json:"by"`
+	Text        string         `json:"text"`
+	Ply         int            `json:"ply"`
+}
+
+// gameStateJSON is the gameState line of a game stream.
+type gameStateJSON struct {
+	Type   string `json:"type"`
+	Moves  string `json:"moves"` // the plies in score-sheet notation, space-separated
+	FEN    string `json:"fen"`
+	WTime  int64  `json:"wtime"`
+	BTime  int64  `json:"btime"`
+	WInc   int64  `json:"winc"`
+	BInc   int64  `json:"binc"`
+	Status string `json:"status"`
+	Winner string `json:"winner,omitempty"`
+	WDraw  bool   `json:"wdraw"`
+	BDraw  bool   `json:"bdraw"`
+}
+
+type botPlayerJSON struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Rating int    `json:"rating"`
+	AI     int    `json:"aiLevel,omitempty"`
+}
+
+type clockSpecJSON struct {
+	Initial   int64 `json:"initial"`
+	Increment int64 `json:"increment"`
+}
+
+// gameFullJSON is the first line of a game stream.
+type gameFullJSON struct {
+	Type       string         `json:"type"`
+	ID         string         `json:"id"`
+	Rated      bool           `json:"rated"`
+	Variant    keyJSON        `json:"variant"`
+	Ruleset    string         `json:"ruleset"`
+	Clock      *clockSpecJSON `json:"clock"`
+	Days       int            `json:"daysPerTurn,omitempty"`
+	Speed      string         `json:"speed"`
+	CreatedAt  int64          `json:"createdAt"`
+	White      botPlayerJSON  `json:"white"`
+	Black      botPlayerJSON  `json:"black"`
+	InitialFEN string         `json:"initialFen"`
+	State      gameStateJSON  `json:"state"`
+}
+
+// gameTracker turns the hub's messages to a player into the stream's
+// lines.
+type gameTracker struct {
+	st    gameStateJSON
+	moves []string
+	over  bool
+}
+
+func (t *gameTracker) reset(st live.State) {
+	t.moves = t.moves[:0]
+	for _, m := range st.Moves {
+		t.moves = append(t.moves, m.Notation)
+	}
+	tc, _ := clock.ParseTimeControl(st.TC)
+	t.st = gameStateJSON{Type: "gameState", Moves: strings.Join(t.moves, " "), FEN: st.FEN,
+		WTime: st.Clock.WhiteMS, BTime: st.Clock.BlackMS, WInc: tc.Increment.Milliseconds(), BInc: tc.Increment.Milliseconds(),
+		Status: endStatus(st.Status, st.Termination), WDraw: st.DrawOffer == "white", BDraw: st.DrawOffer == "black"}
+	t.st.Winner = winnerOf(st.Result)
+	t.over = st.Status != "playing"
+}
+
+func winnerOf(result string) string {
+	switch result {
+	case toguz.WhiteWins.String():
+		return "white"
+	case toguz.BlackWins.String():
+		return "black"
+	}
+	return ""
+}
+
+// chatLineJSON is a chat message of a game stream.
+type chatLineJSON struct {
+	Type     string `json:"type"`
+	Username string `json:"username"`
+	Text     string `json:"text"`
+	Room     string `json:"room"`
+}
+
+// apiGameStream is GET /api/{bot,board}/game/stream/{id}: gameFull, then a
+// gameState for each move (with the clocks), offer and ending, and a
+// chatLine for each message of the players' room; it ends with the game.
+func (a *API) apiGameStream(api string) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		c, err := a.playAuth(r, api)
+		if err != nil {
+			return err
+		}
+		id := r.PathValue("id")
+		ctx := r.Context()
+		if err := a.ownGame(ctx, c, id); err != nil {
+			return err
+		}
+		if !a.openStream(c.tok.ID) {
+			return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.streams", a.limits.StreamsPerToken)
+		}
+		defer a.closeStream(c.tok.ID)
+		var out *ndjson
+		var t gameTracker
+		ping := time.NewTicker(a.limits.Ping)
+		defer ping.Stop()
+		// A connection the hub drops (too slow, or the game's actor
+		// stopping) is joined again, a few times: the state it starts
+		// with is written as a gameState.
+		for range 5 {
+			conn, err := a.hub.JoinWith(ctx, id, c.chatter(r))
+			if err != nil {
+				if out == nil {
+					return notFound(err, "apierr.no_game", id)
+				}
+				return nil
+			}
+			done := a.followGame(ctx, conn, &out, w, &t, ping.C)
+			conn.Leave()
+			if done || t.over || ctx.Err() != nil {
+				return nil
+			}
+		}
+		return nil
+	}
+}
+
+// ownGame returns nil if game id is c's, 404 when there is no such game,
+// 403 when it is another's.
+func (a *API) ownGame(ctx context.Context, c caller, id string) error {
+	st, err := a.hub.State(ctx, id)
+	if err != nil {
+		return notFound(err, "apierr.no_game", id)
+	}
+	if !seatIs(st.White, c.tok.UserName) && !seatIs(st.Black, c.tok.UserName) {
+		return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
+	}
+	return nil
+}
+
+// seatIs reports whether seat is the account name's.
+func seatIs(seat live.SeatJSON, name string) bool {
+	return !seat.Guest && seat.EngineLevel == 0 && strings.EqualFold(seat.Name, name)
+}
+
+// followGame writes conn's messages to the stream (started with the first
+// state, as gameFull) until the game ends (true), the client goes (true)
+// or the hub drops conn (false).
+func (a *API) followGame(ctx context.Context, conn *live.Conn, out **ndjson, w http.ResponseWriter, t *gameTracker, ping <-chan time.Time) bool {
+	for {
+		select {
+		case <-ctx.Done():
+			return true
+		case <-ping:
+			if *out != nil && !(*out).line(nil) {
+				return true
+			}
+		case b, ok := <-conn.Out():
+			if !ok {
+				return false
+			}
+			if t.write(b, out, w) {
+				return true
+			}
+		}
+	}
+}
+
+// write writes the line of the hub's message b to the stream, starting it
+// (*out) with gameFull at the first state; true when the stream is done:
+// the game ended, the client went, or the hub spoke before the state.
+func (t *gameTracker) write(b []byte, out **ndjson, w http.ResponseWriter) bool {
+	var m streamMsg
+	if json.Unmarshal(b, &m) != nil {
+		return false
+	}
+	line, ok := t.next(&m)
+	if !ok {
+		return false
+	}
+	if m.Type == "state" && *out == nil {
+		*out = startNDJSON(w)
+		line = gameFull(m.State, t.st)
+	}
+	return *out == nil || !(*out).json(line) || t.over
+}
+
+// next follows the hub's message m and returns the stream's line for it:
+// the game's state after it, or a chatLine; false for a message the stream
+// does not tell.
+func (t *gameTracker) next(m *streamMsg) (any, bool) {
+	switch m.Type {
+	case "state":
+		m.State.Type, m.State.Clock, m.State.Status, m.State.Result, m.State.Termination =
+			m.Type, m.Clock, m.Status, m.Result, m.Termination
+		t.reset(m.State)
+	case "move":
+		t.moves = append(t.moves, m.Notation)
+		t.st.Moves, t.st.FEN = strings.Join(t.moves, " "), m.FEN
+		t.st.WTime, t.st.BTime = m.Clock.WhiteMS, m.Clock.BlackMS
+		t.st.WDraw, t.st.BDraw = false, false
+	case "end":
+		t.st.Status = endStatus(m.Status, m.Termination)
+		t.st.Winner = winnerOf(m.Result)
+		t.st.WTime, t.st.BTime = m.Clock.WhiteMS, m.Clock.BlackMS
+		t.st.WDraw, t.st.BDraw = false, false
+		t.over = true
+	case "draw_offer":
+		t.st.WDraw, t.st.BDraw = m.By == "white", m.By == "black"
+	case "draw_declined":
+		t.st.WDraw, t.st.BDraw = false, false
+	case "chat":
+		return chatLineJSON{Type: "chatLine", Username: m.By, Text: m.Text, Room: "player"}, true
+	default:
+		return nil, false
+	}
+	return t.st, true
+}
+
+// gameFull returns the first line of a game stream.
+func gameFull(st live.State, gs gameStateJSON) gameFullJSON {
+	tc, _ := clock.ParseTimeControl(st.TC)
+	g := gameFullJSON{Type: "gameFull", ID: st.ID, Rated: st.Rated, Variant: keyJSON{Key: st.Ruleset}, Ruleset: st.Ruleset,
+		Speed: cmp.Or(st.Category, "unlimited"), CreatedAt: st.Created.UnixMilli(), InitialFEN: st.StartFEN, State: gs,
+		White: botPlayerOf(st.White), Black: botPlayerOf(st.Black)}
+	switch tc.Kind() {
+	case clock.Correspondence:
+		g.Days = tc.Days
+	case clock.SuddenDeath, clock.Fischer:
+		g.Clock = &clockSpecJSON{Initial: tc.Base.Milliseconds(), Increment: tc.Increment.Milliseconds()}
+	}
+	return g
+}
+
+func botPlayerOf(s live.SeatJSON) botPlayerJSON {
+	return botPlayerJSON{ID: strings.ToLower(s.Name), Name: s.Name, Rating: s.Rating, AI: s.EngineLevel}
+}
