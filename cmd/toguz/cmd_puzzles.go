@@ -487,16 +487,7 @@ func runPuzzlesExtend(ctx context.Context, e env) error {
 		g.Go(func() error {
 			for i := range next {
 				pz := ps[i]
-				ext := m.Extend(gctx, pz)
-				// Keep the new moves the deeper replay confirms.
-				for k := pz.Moves; k < ext.Moves; k++ {
-					one := ext
-					one.Moves = k + 1
-					if puzzle.Verify(gctx, s, one, puzzle.VerifyDepth, cfg) != nil {
-						ext.Moves = k
-						break
-					}
-				}
+				ext := extendVerified(gctx, m, s, pz, cfg)
 				if gctx.Err() != nil {
 					return gctx.Err()
 				}
@@ -528,16 +519,37 @@ func runPuzzlesExtend(ctx context.Context, e env) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	lines := make([]string, len(out))
-	for i, p := range out {
-		lines[i] = p.Format()
-	}
 	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+	if err := writePuzzles(tmp, out); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: %d puzzles, %d made longer, in %s\n", name, len(ps), longer, time.Since(start).Round(time.Second))
 	return os.Rename(tmp, name)
+}
+
+// extendVerified lengthens pz (puzzle.Miner.Extend) and keeps the new
+// moves up to the first that the deeper replay at puzzle.VerifyDepth does
+// not confirm.
+func extendVerified(ctx context.Context, m *puzzle.Miner, s *puzzle.Searcher, pz puzzle.Puzzle, cfg puzzle.Config) puzzle.Puzzle {
+	ext := m.Extend(ctx, pz)
+	for k := pz.Moves; k < ext.Moves; k++ {
+		one := ext
+		one.Moves = k + 1
+		if puzzle.Verify(ctx, s, one, puzzle.VerifyDepth, cfg) != nil {
+			ext.Moves = k
+			break
+		}
+	}
+	return ext
+}
+
+// writePuzzles writes the puzzles to path, a line each.
+func writePuzzles(path string, ps []puzzle.Puzzle) error {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.Format()
+	}
+	return os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
 
 // readPuzzles reads the puzzles of the file name.
