@@ -148,14 +148,6 @@ func (r *reader) detect(limit int) Format {
 		}
 		r.start, r.skipped = r.off+r.i, 0
 		s := r.shape()
-		has := func(name, value string) bool {
-			for _, t := range s.tags {
-				if t.Name == name && (value == "" || strings.EqualFold(t.Value, value)) {
-					return true
-				}
-			}
-			return false
-		}
 		switch {
 		case s.bad:
 			return FormatToguz // let the reader say what is wrong
@@ -167,30 +159,14 @@ func (r *reader) detect(limit int) Format {
 			}
 			noResult = true
 			continue
-		case has("Ruleset", ""):
+		case s.has("Ruleset", ""):
 			return FormatToguz
-		case has("Site", "PlayOK"), s.zero:
+		case s.has("Site", "PlayOK"), s.zero:
 			return FormatPlayOK
-		}
-		if s.plies > 0 {
-			// A game that reads and replays under PlayOK's rules is
-			// PlayOK's; one that does not (a capture without its kazan
-			// total) is not.
-			// A copy of r at the game's start, which reads no further
-			// than r has.
-			pr := *r
-			pr.i, pr.line, pr.col = s.start, int(s.startAt.line), int(s.startAt.col)
-			pr.src, pr.err, pr.format = nil, nil, FormatPlayOK
-			if g, err := pr.game(1); err == nil {
-				if _, err := g.Final(); err == nil {
-					return FormatPlayOK
-				}
-			}
-		}
-		for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
-			if has(name, "") {
-				return FormatTGK
-			}
+		case s.plies > 0 && r.replaysAsPlayOK(s):
+			return FormatPlayOK
+		case s.hasTGKTag():
+			return FormatTGK
 		}
 		if s.plies == 0 {
 			continue
@@ -213,6 +189,44 @@ type gameShape struct {
 	result  bool // a result token ends the movetext
 	zero    bool // {zero} follows it
 	bad     bool // a tag or comment the readers reject
+}
+
+// has reports whether the game has the tag name, with the value (in any
+// case) unless value is "".
+func (s *gameShape) has(name, value string) bool {
+	for _, t := range s.tags {
+		if t.Name == name && (value == "" || strings.EqualFold(t.Value, value)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTGKTag reports whether the game has a tag that only TGK's files
+// write.
+func (s *gameShape) hasTGKTag() bool {
+	for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
+		if s.has(name, "") {
+			return true
+		}
+	}
+	return false
+}
+
+// replaysAsPlayOK reports whether the game s, which has plies, reads and
+// replays under PlayOK's rules: a game that does is PlayOK's, one that
+// does not (a capture without its kazan total) is not.
+func (r *reader) replaysAsPlayOK(s gameShape) bool {
+	// A copy of r at the game's start, which reads no further than r has.
+	pr := *r
+	pr.i, pr.line, pr.col = s.start, int(s.startAt.line), int(s.startAt.col)
+	pr.src, pr.err, pr.format = nil, nil, FormatPlayOK
+	if g, err := pr.game(1); err == nil {
+		if _, err := g.Final(); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // shape reads one game, up to the next game's tags or the end of the file,
