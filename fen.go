@@ -75,72 +75,88 @@ func FormatFEN(p Position, fullmove int) string {
 // *ParseError whose Column points at the offending field, and it wraps
 // ErrSyntax or ErrPosition.
 func ParseFEN(s string, r Rules) (Position, int, error) {
-	fail := func(col int, err error, format string, args ...any) (Position, int, error) {
-		return Position{}, 0, &ParseError{Column: col, Msg: fmt.Sprintf(format, args...), Err: err}
-	}
 	if err := r.Validate(); err != nil {
-		return fail(0, err, "position string")
+		return Position{}, 0, fenError(0, err, "position string")
 	}
 	fields := strings.Fields(s)
 	if len(fields) != 5 {
-		return fail(1, ErrSyntax, "position string %q has %d fields, want 5: NORTH/SOUTH K1 K2 TURN FULLMOVE", s, len(fields))
-	}
-	col := func(i int) int { // 1-based column of field i
-		off := 0
-		rest := s
-		for j := 0; j <= i; j++ {
-			k := strings.Index(rest, fields[j])
-			if j == i {
-				return off + k + 1
-			}
-			off += k + len(fields[j])
-			rest = rest[k+len(fields[j]):]
-		}
-		return 0
+		return Position{}, 0, fenError(1, ErrSyntax, "position string %q has %d fields, want 5: NORTH/SOUTH K1 K2 TURN FULLMOVE", s, len(fields))
 	}
 	setup := Setup{Rules: r}
-	rows := strings.Split(fields[0], "/")
+	if err := parseFENBoard(&setup, fields[0], fenColumn(s, fields, 0)); err != nil {
+		return Position{}, 0, err
+	}
+	for i := range 2 {
+		k, err := strconv.Atoi(fields[1+i])
+		if err != nil || k < 0 {
+			return Position{}, 0, fenError(fenColumn(s, fields, 1+i), ErrSyntax, "kazan %q is not a number of stones", fields[1+i])
+		}
+		setup.Kazan[i] = k
+	}
+	switch fields[3] {
+	case "S", "s":
+		setup.Turn = White
+	case "N", "n":
+		setup.Turn = Black
+	default:
+		return Position{}, 0, fenError(fenColumn(s, fields, 3), ErrSyntax, "turn %q: want S (White) or N (Black)", fields[3])
+	}
+	full, err := strconv.Atoi(fields[4])
+	if err != nil || full < 1 {
+		return Position{}, 0, fenError(fenColumn(s, fields, 4), ErrSyntax, "move number %q: want a whole number from 1", fields[4])
+	}
+	p, err := setup.Position()
+	if err != nil {
+		return Position{}, 0, fenError(1, err, "position string %q", s)
+	}
+	return p, full, nil
+}
+
+// fenError is ParseFEN's error at column col.
+func fenError(col int, err error, format string, args ...any) error {
+	return &ParseError{Column: col, Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// fenColumn returns the 1-based column in s of fields[i], fields being
+// strings.Fields(s).
+func fenColumn(s string, fields []string, i int) int {
+	off := 0
+	rest := s
+	for j := 0; j <= i; j++ {
+		k := strings.Index(rest, fields[j])
+		if j == i {
+			return off + k + 1
+		}
+		off += k + len(fields[j])
+		rest = rest[k+len(fields[j]):]
+	}
+	return 0
+}
+
+// parseFENBoard reads the board field of a position string, at column
+// col, into setup's Board and Tuzdik.
+func parseFENBoard(setup *Setup, board string, col int) error {
+	holes := setup.Rules.Holes
+	rows := strings.Split(board, "/")
 	if len(rows) != 2 {
-		return fail(col(0), ErrSyntax, "board %q must be two rows separated by one '/'", fields[0])
+		return fenError(col, ErrSyntax, "board %q must be two rows separated by one '/'", board)
 	}
 	var tuzdikOn [2][]int // holes marked t in each player's row
-	rowCol := col(0)
+	rowCol := col
 	for i, text := range rows {
 		pl := Black // the north row comes first
 		if i == 1 {
 			pl = White
 		}
-		cells := make([]int, 0, r.Holes)
-		c := rowCol
-		for _, cell := range strings.Split(text, ",") {
-			switch {
-			case cell == "t" || cell == "T":
-				cells = append(cells, -1)
-			case strings.HasSuffix(cell, "S") || strings.HasSuffix(cell, "s"):
-				n, err := strconv.Atoi(cell[:len(cell)-1])
-				if err != nil || n < 0 || n > 255 {
-					return fail(c, ErrSyntax, "cell %q: want <stones>S, a count of empty holes or t", cell)
-				}
-				cells = append(cells, n)
-			default:
-				n, err := strconv.Atoi(cell)
-				if err != nil || n < 1 || n > r.Holes {
-					return fail(c, ErrSyntax, "cell %q: want <stones>S, a count of empty holes (1..%d) or t", cell, r.Holes)
-				}
-				for range n {
-					cells = append(cells, 0)
-				}
-			}
-			c += len(cell) + 1
+		cells, err := parseFENRow(text, rowCol, pl, holes)
+		if err != nil {
+			return err
 		}
-		if len(cells) != r.Holes {
-			return fail(rowCol, ErrSyntax, "%s row %q has %d holes, want %d", pl, text, len(cells), r.Holes)
-		}
-		row := make([]int, r.Holes)
+		row := make([]int, holes)
 		for k, n := range cells {
 			h := k + 1 // south: holes 1..n left to right
 			if pl == Black {
-				h = r.Holes - k // north: holes n..1
+				h = holes - k // north: holes n..1
 			}
 			if n < 0 {
 				tuzdikOn[pl] = append(tuzdikOn[pl], h)
@@ -157,31 +173,50 @@ func ParseFEN(s string, r Rules) (Position, int, error) {
 		case 1:
 			setup.Tuzdik[pl.Other()] = t[0]
 		default:
-			return fail(col(0), ErrPosition, "%s's row has %d tuzdiks; a player owns at most one", pl, len(t))
+			return fenError(col, ErrPosition, "%s's row has %d tuzdiks; a player owns at most one", pl, len(t))
 		}
 	}
-	for i := range 2 {
-		k, err := strconv.Atoi(fields[1+i])
-		if err != nil || k < 0 {
-			return fail(col(1+i), ErrSyntax, "kazan %q is not a number of stones", fields[1+i])
+	return nil
+}
+
+// parseFENRow reads pl's row of the board, at column col: a cell a hole,
+// its stones, or -1 for a tuzdik.
+func parseFENRow(text string, col int, pl Player, holes int) ([]int, error) {
+	cells := make([]int, 0, holes)
+	c := col
+	for _, cell := range strings.Split(text, ",") {
+		var err error
+		if cells, err = appendFENCell(cells, cell, c, holes); err != nil {
+			return nil, err
 		}
-		setup.Kazan[i] = k
+		c += len(cell) + 1
 	}
-	switch fields[3] {
-	case "S", "s":
-		setup.Turn = White
-	case "N", "n":
-		setup.Turn = Black
+	if len(cells) != holes {
+		return nil, fenError(col, ErrSyntax, "%s row %q has %d holes, want %d", pl, text, len(cells), holes)
+	}
+	return cells, nil
+}
+
+// appendFENCell appends the holes of a cell, at column c, to cells: t a
+// tuzdik (-1), <stones>S a hole, a number that many empty holes.
+func appendFENCell(cells []int, cell string, c, holes int) ([]int, error) {
+	switch {
+	case cell == "t" || cell == "T":
+		cells = append(cells, -1)
+	case strings.HasSuffix(cell, "S") || strings.HasSuffix(cell, "s"):
+		n, err := strconv.Atoi(cell[:len(cell)-1])
+		if err != nil || n < 0 || n > 255 {
+			return nil, fenError(c, ErrSyntax, "cell %q: want <stones>S, a count of empty holes or t", cell)
+		}
+		cells = append(cells, n)
 	default:
-		return fail(col(3), ErrSyntax, "turn %q: want S (White) or N (Black)", fields[3])
+		n, err := strconv.Atoi(cell)
+		if err != nil || n < 1 || n > holes {
+			return nil, fenError(c, ErrSyntax, "cell %q: want <stones>S, a count of empty holes (1..%d) or t", cell, holes)
+		}
+		for range n {
+			cells = append(cells, 0)
+		}
 	}
-	full, err := strconv.Atoi(fields[4])
-	if err != nil || full < 1 {
-		return fail(col(4), ErrSyntax, "move number %q: want a whole number from 1", fields[4])
-	}
-	p, err := setup.Position()
-	if err != nil {
-		return fail(1, err, "position string %q", s)
-	}
-	return p, full, nil
+	return cells, nil
 }

@@ -148,14 +148,6 @@ func (r *reader) detect(limit int) Format {
 		}
 		r.start, r.skipped = r.off+r.i, 0
 		s := r.shape()
-		has := func(name, value string) bool {
-			for _, t := range s.tags {
-				if t.Name == name && (value == "" || strings.EqualFold(t.Value, value)) {
-					return true
-				}
-			}
-			return false
-		}
 		switch {
 		case s.bad:
 			return FormatToguz // let the reader say what is wrong
@@ -167,30 +159,14 @@ func (r *reader) detect(limit int) Format {
 			}
 			noResult = true
 			continue
-		case has("Ruleset", ""):
+		case s.has("Ruleset", ""):
 			return FormatToguz
-		case has("Site", "PlayOK"), s.zero:
+		case s.has("Site", "PlayOK"), s.zero:
 			return FormatPlayOK
-		}
-		if s.plies > 0 {
-			// A game that reads and replays under PlayOK's rules is
-			// PlayOK's; one that does not (a capture without its kazan
-			// total) is not.
-			// A copy of r at the game's start, which reads no further
-			// than r has.
-			pr := *r
-			pr.i, pr.line, pr.col = s.start, int(s.startAt.line), int(s.startAt.col)
-			pr.src, pr.err, pr.format = nil, nil, FormatPlayOK
-			if g, err := pr.game(1); err == nil {
-				if _, err := g.Final(); err == nil {
-					return FormatPlayOK
-				}
-			}
-		}
-		for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
-			if has(name, "") {
-				return FormatTGK
-			}
+		case s.plies > 0 && r.replaysAsPlayOK(s):
+			return FormatPlayOK
+		case s.hasTGKTag():
+			return FormatTGK
 		}
 		if s.plies == 0 {
 			continue
@@ -213,6 +189,44 @@ type gameShape struct {
 	result  bool // a result token ends the movetext
 	zero    bool // {zero} follows it
 	bad     bool // a tag or comment the readers reject
+}
+
+// has reports whether the game has the tag name, with the value (in any
+// case) unless value is "".
+func (s *gameShape) has(name, value string) bool {
+	for _, t := range s.tags {
+		if t.Name == name && (value == "" || strings.EqualFold(t.Value, value)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTGKTag reports whether the game has a tag that only TGK's files
+// write.
+func (s *gameShape) hasTGKTag() bool {
+	for _, name := range []string{"ID", "Android", "Online", "WhiteTime", "BlackTime", "Start"} {
+		if s.has(name, "") {
+			return true
+		}
+	}
+	return false
+}
+
+// replaysAsPlayOK reports whether the game s, which has plies, reads and
+// replays under PlayOK's rules: a game that does is PlayOK's, one that
+// does not (a capture without its kazan total) is not.
+func (r *reader) replaysAsPlayOK(s gameShape) bool {
+	// A copy of r at the game's start, which reads no further than r has.
+	pr := *r
+	pr.i, pr.line, pr.col = s.start, int(s.startAt.line), int(s.startAt.col)
+	pr.src, pr.err, pr.format = nil, nil, FormatPlayOK
+	if g, err := pr.game(1); err == nil {
+		if _, err := g.Final(); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // shape reads one game, up to the next game's tags or the end of the file,
@@ -719,44 +733,15 @@ func (r *reader) game(index int) (*Game, error) {
 	// For PlayStrategy's squares the reader plays the moves as it goes.
 	pos := start
 	blackFirst := start.Turn() == Black
-	resultTag, hasResultTag := g.Result, g.Tag("Result") != ""
 	for {
 		r.skipSpace()
 		if r.eof() || r.peek() == '[' {
-			if r.requiresResult() {
-				what := "the file ends"
-				if !r.eof() {
-					what = "a new game's tags begin"
-				}
-				return nil, r.errorf(r.at(), index, len(g.Plies), ErrSyntax, "%s before the result token (1-0, 0-1, 1/2-1/2 or *): is the file truncated?", what)
-			}
-			return g, nil
+			return r.endWithoutResult(g, index)
 		}
 		at := r.at()
-		if c := r.peek(); c == '{' || c == ';' {
-			text, ok := r.comment()
-			if !ok {
-				return nil, r.errorf(at, index, len(g.Plies), ErrSyntax, "comment with no closing }")
-			}
-			if n := len(g.Plies); n > 0 {
-				g.Plies[n-1].Comment = joinComment(g.Plies[n-1].Comment, text)
-			} else {
-				g.Comment = joinComment(g.Comment, text)
-			}
-			continue
-		}
-		if c := r.peek(); r.format == FormatToguz && (c == '(' || c == ')') {
-			if c == ')' {
-				return nil, r.errorf(at, index, len(g.Plies), ErrSyntax, "a ) with no ( before it")
-			}
-			if len(g.Plies) == 0 {
-				return nil, r.errorf(at, index, 0, ErrSyntax, "a variation ( … ) before the first ply: a variation is another move in place of the ply before it")
-			}
-			text, ok := r.variation()
-			if !ok {
-				return nil, r.errorf(at, index, len(g.Plies), ErrSyntax, "a variation ( with no closing )")
-			}
-			g.vars = append(g.vars, rawVariation{ply: len(g.Plies) - 1, at: at, text: text})
+		if read, err := r.aside(g, at, index); err != nil {
+			return nil, err
+		} else if read {
 			continue
 		}
 		w := r.word()
@@ -764,66 +749,162 @@ func (r *reader) game(index int) (*Game, error) {
 			return nil, r.errorf(at, index, len(g.Plies)+1, ErrSyntax, "unexpected %q", r.data[r.i:r.i+1])
 		}
 		if res, err := resultToken(w); err == nil {
-			if hasResultTag && res != resultTag {
-				return nil, r.errorf(at, index, 0, ErrSyntax, "result %s disagrees with the Result tag %s", res, resultTag)
-			}
-			g.Result, g.resultAt = res, at
-			return g, r.afterResult(g, index)
+			return r.endWithResult(g, res, at, index)
 		}
 		ply := len(g.Plies) // 0-based index of the next ply
 		full := g.startMove() + (ply+b2i(blackFirst))/2
-		if n := moveNumberLen(w); n > 0 {
-			num, err := strconv.Atoi(strings.TrimRight(w[:n], "."))
-			if err != nil || num != full {
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "move number %s: want %d", excerpt(w[:n]), full)
-			}
-			w = w[n:]
-			at.col += int32(n)
-			if w == "" {
-				continue
-			}
+		if w, at, err = r.cutMoveNumber(w, at, index, ply, full); err != nil {
+			return nil, err
 		}
-		var gp GamePly
-		var rest string
-		if r.format == FormatPlayStrategy {
-			gp.Ply, pos, rest, err = readSquares(pos, w)
-			if err != nil {
-				msg, cause := explainPly(w, err)
-				return nil, r.errorf(at, index, ply+1, cause, "%s", msg)
-			}
-		} else {
-			var n int
-			if gp.Ply, n = scanPly(w); n == 0 {
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x; or the hole alone: 7), a move number, a comment or a result", excerpt(w))
-			}
-			rest = w[n:]
+		if w == "" {
+			continue
 		}
-		if r.format == FormatToguz {
-			var mk Mark
-			var ok bool
-			if rest, mk, ok = cutMark(rest); !ok {
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: a move's mark is one of ! ? !! ?? !? ?!", excerpt(w))
-			}
-			if mk != NoMark {
-				for len(g.marks) < ply {
-					g.marks = append(g.marks, NoMark)
-				}
-				g.marks = append(g.marks, mk)
-			}
-		}
-		if rest != "" {
-			k, ok := parseKazanNote(rest)
-			switch {
-			case r.format == FormatPlayStrategy:
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a move as two squares such as e1f2", excerpt(w))
-			case !ok:
-				return nil, r.errorf(at, index, ply+1, ErrSyntax, "%q: after the ply %s want only a kazan total such as (10)", excerpt(w), gp.Ply)
-			}
-			gp.Kazan = k
+		gp, err := r.gamePly(g, &pos, w, at, index, ply)
+		if err != nil {
+			return nil, err
 		}
 		g.Plies = append(g.Plies, gp)
 		g.plyAt = append(g.plyAt, at)
 	}
+}
+
+// endWithoutResult ends a game's movetext at the end of the data or at
+// the next game's tags: an error in the formats whose games end with a
+// result token.
+func (r *reader) endWithoutResult(g *Game, index int) (*Game, error) {
+	if !r.requiresResult() {
+		return g, nil
+	}
+	what := "the file ends"
+	if !r.eof() {
+		what = "a new game's tags begin"
+	}
+	return nil, r.errorf(r.at(), index, len(g.Plies), ErrSyntax, "%s before the result token (1-0, 0-1, 1/2-1/2 or *): is the file truncated?", what)
+}
+
+// endWithResult ends a game's movetext with its result token res, at at,
+// which must agree with the Result tag if the game has one (g.Result is
+// the tag's until then).
+func (r *reader) endWithResult(g *Game, res Result, at textAt, index int) (*Game, error) {
+	if g.Tag("Result") != "" && res != g.Result {
+		return nil, r.errorf(at, index, 0, ErrSyntax, "result %s disagrees with the Result tag %s", res, g.Result)
+	}
+	g.Result, g.resultAt = res, at
+	return g, r.afterResult(g, index)
+}
+
+// aside reads, at at, a comment or a variation of toguz's format, where
+// one begins; read says whether one did.
+func (r *reader) aside(g *Game, at textAt, index int) (read bool, err error) {
+	switch c := r.peek(); {
+	case c == '{' || c == ';':
+		return true, r.gameComment(g, at, index)
+	case r.format == FormatToguz && (c == '(' || c == ')'):
+		return true, r.gameVariation(g, at, index)
+	}
+	return false, nil
+}
+
+// gameComment reads a comment of the movetext, at at: the last ply's, or
+// the game's before the first ply.
+func (r *reader) gameComment(g *Game, at textAt, index int) error {
+	text, ok := r.comment()
+	if !ok {
+		return r.errorf(at, index, len(g.Plies), ErrSyntax, "comment with no closing }")
+	}
+	if n := len(g.Plies); n > 0 {
+		g.Plies[n-1].Comment = joinComment(g.Plies[n-1].Comment, text)
+	} else {
+		g.Comment = joinComment(g.Comment, text)
+	}
+	return nil
+}
+
+// gameVariation reads a variation ( … ) of toguz's format, at at, as it
+// is: another move in place of the last ply, read later.
+func (r *reader) gameVariation(g *Game, at textAt, index int) error {
+	if r.peek() == ')' {
+		return r.errorf(at, index, len(g.Plies), ErrSyntax, "a ) with no ( before it")
+	}
+	if len(g.Plies) == 0 {
+		return r.errorf(at, index, 0, ErrSyntax, "a variation ( … ) before the first ply: a variation is another move in place of the ply before it")
+	}
+	text, ok := r.variation()
+	if !ok {
+		return r.errorf(at, index, len(g.Plies), ErrSyntax, "a variation ( with no closing )")
+	}
+	g.vars = append(g.vars, rawVariation{ply: len(g.Plies) - 1, at: at, text: text})
+	return nil
+}
+
+// cutMoveNumber cuts the move number that the word w at at may begin
+// with, which must be full, the move of the ply-th ply (0-based), and
+// returns the rest of w and where it begins.
+func (r *reader) cutMoveNumber(w string, at textAt, index, ply, full int) (string, textAt, error) {
+	n := moveNumberLen(w)
+	if n == 0 {
+		return w, at, nil
+	}
+	num, err := strconv.Atoi(strings.TrimRight(w[:n], "."))
+	if err != nil || num != full {
+		return "", at, r.errorf(at, index, ply+1, ErrSyntax, "move number %s: want %d", excerpt(w[:n]), full)
+	}
+	at.col += int32(n)
+	return w[n:], at, nil
+}
+
+// gamePly reads the ply-th ply (0-based) from the word w at at: the
+// move, its mark in toguz's format, and a kazan note. In PlayStrategy's
+// format *pos is the position before the ply, and after it on return.
+func (r *reader) gamePly(g *Game, pos *Position, w string, at textAt, index, ply int) (GamePly, error) {
+	var gp GamePly
+	var rest string
+	var err error
+	if r.format == FormatPlayStrategy {
+		gp.Ply, *pos, rest, err = readSquares(*pos, w)
+		if err != nil {
+			msg, cause := explainPly(w, err)
+			return gp, r.errorf(at, index, ply+1, cause, "%s", msg)
+		}
+	} else {
+		var n int
+		if gp.Ply, n = scanPly(w); n == 0 {
+			return gp, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a ply (two digits and an optional x: 76, 48x; or the hole alone: 7), a move number, a comment or a result", excerpt(w))
+		}
+		rest = w[n:]
+	}
+	if r.format == FormatToguz {
+		if rest, err = r.cutGameMark(g, w, rest, at, index, ply); err != nil {
+			return gp, err
+		}
+	}
+	if rest != "" {
+		k, ok := parseKazanNote(rest)
+		switch {
+		case r.format == FormatPlayStrategy:
+			return gp, r.errorf(at, index, ply+1, ErrSyntax, "%q: want a move as two squares such as e1f2", excerpt(w))
+		case !ok:
+			return gp, r.errorf(at, index, ply+1, ErrSyntax, "%q: after the ply %s want only a kazan total such as (10)", excerpt(w), gp.Ply)
+		}
+		gp.Kazan = k
+	}
+	return gp, nil
+}
+
+// cutGameMark cuts the mark (! ? …) of the ply-th ply off rest, the word
+// w after its move, and keeps it in g.
+func (r *reader) cutGameMark(g *Game, w, rest string, at textAt, index, ply int) (string, error) {
+	rest, mk, ok := cutMark(rest)
+	if !ok {
+		return "", r.errorf(at, index, ply+1, ErrSyntax, "%q: a move's mark is one of ! ? !! ?? !? ?!", excerpt(w))
+	}
+	if mk != NoMark {
+		for len(g.marks) < ply {
+			g.marks = append(g.marks, NoMark)
+		}
+		g.marks = append(g.marks, mk)
+	}
+	return rest, nil
 }
 
 func b2i(b bool) int {

@@ -19,126 +19,208 @@ import (
 )
 
 func runLoadtest(ctx context.Context, e env) (err error) {
-	fs := newFlags(e, "loadtest", "", "Plays simulated games against a toguz server over websockets on loopback:\npairs of guests play whole games with random legal moves, a move every\n-interval in each game, for -duration. Reports games per second, the move\nround trip (p50/p90/p99/max) and the errors.")
-	target := fs.String("url", "", "the server to test, http://127.0.0.1:PORT (loopback only; default: start one in this process\nwith a temporary database and no bounds); several nodes of one server (serve -nats), comma-separated:\neach game's White plays through one, its Black through the next")
-	sources := fs.Int("sources", -1, "loopback addresses to connect from, 127.0.0.2 and on, so that the games stay within the\nserver's bounds per address (256 connections, 20 writes/s); -1: one per 25 games with -url, none in process")
-	ackLog := fs.String("acklog", "", "write every acknowledged move to this file, a JSON line each\n({\"game\",\"ply\",\"hole\",\"by\",\"clock_ms\"}: the mover's clock in the acknowledgement)")
-	games := fs.Int("games", 100, "games played at the same time (2 websockets each)")
-	interval := fs.Duration("interval", time.Second, "time between two moves of a game")
-	duration := fs.Duration("duration", time.Minute, "how long to play (at most 30m); games still going are resigned")
-	tc := fs.String("tc", "10+5", "time control of the games (see docs/api.md; \"\" for none)")
-	seed := fs.Int64("seed", 1, "random source of the moves")
-	chatEvery := fs.Int("chat-every", 0, "mix chat into the load: the mover of every Nth ply of a game first sends a chat\nmessage and waits for it to come back (0: no chat)")
-	idle := fs.Int("idle", 0, "first measure the memory of this many idle games (in-process server only)")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
-	memProfile := fs.String("memprofile", "", "write an allocation profile of the run (server and clients) to this file")
-	if err := parseFlags(fs, e.args); err != nil {
+	o, err := parseLoadtestFlags(e)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return errUsage
+	local, cleanup, err := o.localServer(ctx, e)
+	if err != nil {
+		return err
 	}
-	switch {
-	case *games < 1 || *games > 20000:
-		return fmt.Errorf("-games %d: want 1..20000", *games)
-	case *interval <= 0:
-		return fmt.Errorf("-interval %v: want a positive duration", *interval)
-	case *duration <= 0 || *duration > 30*time.Minute:
-		return fmt.Errorf("-duration %v: want a duration up to 30m", *duration)
-	case *sources < -1 || *sources > 1000:
-		return fmt.Errorf("-sources %d: want 0..1000, or -1 for the default", *sources)
+	defer cleanup()
+	nodes, err := loopbackNodes(o.target)
+	if err != nil {
+		return err
 	}
-	var local *server.Local
-	if *target == "" {
-		srv, cleanup, err := startLocal(ctx)
-		if err != nil {
-			return err
-		}
-		defer cleanup()
-		local = srv
-		*target = srv.URL
-		if *idle > 0 {
-			r, err := loadtest.Idle(ctx, srv.URL, *tc, *idle, measureHeap)
-			if err != nil {
-				return fmt.Errorf("idle games: %w", err)
-			}
-			fmt.Fprintf(e.stdout, "memory: %v (heap and stacks of this process, server and the bare client connections)\n", r)
-		}
-	} else if *idle > 0 {
-		return errors.New("-idle: needs the server in this process (no -url)")
-	}
-	nodes := strings.Split(*target, ",")
-	for _, u := range nodes {
-		if err := checkLoopback(u); err != nil {
-			return err
-		}
-	}
-	if *sources < 0 {
-		*sources = 0
-		if local == nil {
-			*sources = min((*games+24)/25, 1000)
-		}
-	}
-	from := ""
-	if *sources > 0 {
-		from = fmt.Sprintf(" from %s", loadtest.SourceRange(*sources))
-		if need := (*games + 99) / 100; local == nil && *sources < need {
-			fmt.Fprintf(e.stderr, "toguz loadtest: %d games from %d addresses: over 200 websockets each, beyond the server's default cap of 256 connections per address\n", *games, *sources)
-		}
-	}
+	from := o.chooseSources(e, local != nil)
 	var acks *os.File
-	if *ackLog != "" {
-		if acks, err = os.Create(*ackLog); err != nil {
+	if o.ackLog != "" {
+		if acks, err = os.Create(o.ackLog); err != nil {
 			return err
 		}
 		defer closeInto(acks, &err)
 	}
-	fmt.Fprintf(e.stdout, "%d games against %s%s, a move every %v per game, for %v%s\n", *games, *target, from, *interval, *duration, loadAverage())
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
+	fmt.Fprintf(e.stdout, "%d games against %s%s, a move every %v per game, for %v%s\n", o.games, o.target, from, o.interval, o.duration, loadAverage())
+	if o.cpuProfile != "" {
+		stop, perr := startCPUProfile(o.cpuProfile)
+		if perr != nil {
+			return perr
 		}
-		defer closeInto(f, &err)
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		defer stop(&err)
 	}
-	if *memProfile != "" {
+	if o.memProfile != "" {
 		defer func() {
-			if err := writeHeapProfile(*memProfile); err != nil {
+			if err := writeHeapProfile(o.memProfile); err != nil {
 				fmt.Fprintf(e.stderr, "toguz loadtest: %v\n", err)
 			}
 		}()
 	}
 	cpu0 := cputime.Process()
-	cfg := loadtest.Config{
-		URL: nodes[0], Nodes: nodes[1:], Games: *games, Interval: *interval, Duration: *duration, TC: *tc, Seed: *seed,
-		Sources: *sources, Progress: e.stderr, ChatEvery: *chatEvery,
-	}
-	if acks != nil {
-		cfg.AckLog = acks
-	}
-	if local != nil {
-		cfg.WritesPerSecond = -1 // the server in this process has no bounds
-	}
-	r, err := loadtest.Run(ctx, cfg)
+	r, err := loadtest.Run(ctx, o.config(e, nodes, acks, local != nil))
 	r.WriteTo(e.stdout)
-	if cpu := cputime.Process() - cpu0; cpu > 0 && r.Moves > 0 {
-		who := "server and clients"
-		if local == nil {
-			who = "the clients only"
-		}
-		fmt.Fprintf(e.stdout, "CPU time        %.1fs (this process: %s), %.3fms per move, %.0f%% of %d CPUs\n",
-			cpu.Seconds(), who, float64(cpu)/float64(time.Millisecond)/float64(r.Moves),
-			100*cpu.Seconds()/r.Elapsed.Seconds()/float64(runtime.NumCPU()), runtime.NumCPU())
-	}
+	writeLoadtestCPU(e, cputime.Process()-cpu0, r, local != nil)
 	if la := loadAverage(); la != "" {
 		fmt.Fprintf(e.stdout, "after the run%s\n", la)
 	}
 	return err
+}
+
+// loadtestOptions are the flags of 'toguz loadtest'.
+type loadtestOptions struct {
+	target, ackLog, tc, cpuProfile, memProfile string
+	sources, games, chatEvery, idle            int
+	interval, duration                         time.Duration
+	seed                                       int64
+}
+
+func parseLoadtestFlags(e env) (loadtestOptions, error) {
+	var o loadtestOptions
+	fs := newFlags(e, "loadtest", "", "Plays simulated games against a toguz server over websockets on loopback:\npairs of guests play whole games with random legal moves, a move every\n-interval in each game, for -duration. Reports games per second, the move\nround trip (p50/p90/p99/max) and the errors.")
+	fs.StringVar(&o.target, "url", "", "the server to test, http://127.0.0.1:PORT (loopback only; default: start one in this process\nwith a temporary database and no bounds); several nodes of one server (serve -nats), comma-separated:\neach game's White plays through one, its Black through the next")
+	fs.IntVar(&o.sources, "sources", -1, "loopback addresses to connect from, 127.0.0.2 and on, so that the games stay within the\nserver's bounds per address (256 connections, 20 writes/s); -1: one per 25 games with -url, none in process")
+	fs.StringVar(&o.ackLog, "acklog", "", "write every acknowledged move to this file, a JSON line each\n({\"game\",\"ply\",\"hole\",\"by\",\"clock_ms\"}: the mover's clock in the acknowledgement)")
+	fs.IntVar(&o.games, "games", 100, "games played at the same time (2 websockets each)")
+	fs.DurationVar(&o.interval, "interval", time.Second, "time between two moves of a game")
+	fs.DurationVar(&o.duration, "duration", time.Minute, "how long to play (at most 30m); games still going are resigned")
+	fs.StringVar(&o.tc, "tc", "10+5", "time control of the games (see docs/api.md; \"\" for none)")
+	fs.Int64Var(&o.seed, "seed", 1, "random source of the moves")
+	fs.IntVar(&o.chatEvery, "chat-every", 0, "mix chat into the load: the mover of every Nth ply of a game first sends a chat\nmessage and waits for it to come back (0: no chat)")
+	fs.IntVar(&o.idle, "idle", 0, "first measure the memory of this many idle games (in-process server only)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of the run (server and clients) to this file")
+	if err := parseFlags(fs, e.args); err != nil {
+		return o, err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return o, errUsage
+	}
+	return o, o.check()
+}
+
+func (o *loadtestOptions) check() error {
+	switch {
+	case o.games < 1 || o.games > 20000:
+		return fmt.Errorf("-games %d: want 1..20000", o.games)
+	case o.interval <= 0:
+		return fmt.Errorf("-interval %v: want a positive duration", o.interval)
+	case o.duration <= 0 || o.duration > 30*time.Minute:
+		return fmt.Errorf("-duration %v: want a duration up to 30m", o.duration)
+	case o.sources < -1 || o.sources > 1000:
+		return fmt.Errorf("-sources %d: want 0..1000, or -1 for the default", o.sources)
+	}
+	return nil
+}
+
+// chooseSources settles -sources (its default: none in process, one
+// address per 25 games against a server elsewhere) and returns the
+// " from ADDRESSES" of the run's first line; too few addresses for the
+// games are warned of.
+func (o *loadtestOptions) chooseSources(e env, inProcess bool) string {
+	if o.sources < 0 {
+		o.sources = 0
+		if !inProcess {
+			o.sources = min((o.games+24)/25, 1000)
+		}
+	}
+	if o.sources == 0 {
+		return ""
+	}
+	if need := (o.games + 99) / 100; !inProcess && o.sources < need {
+		fmt.Fprintf(e.stderr, "toguz loadtest: %d games from %d addresses: over 200 websockets each, beyond the server's default cap of 256 connections per address\n", o.games, o.sources)
+	}
+	return fmt.Sprintf(" from %s", loadtest.SourceRange(o.sources))
+}
+
+// localServer starts the server in this process where -url is not given
+// (and measures -idle games on it); the function it returns stops it.
+func (o *loadtestOptions) localServer(ctx context.Context, e env) (*server.Local, func(), error) {
+	if o.target != "" {
+		if o.idle > 0 {
+			return nil, nil, errors.New("-idle: needs the server in this process (no -url)")
+		}
+		return nil, func() {}, nil
+	}
+	srv, cleanup, err := startLocal(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.target = srv.URL
+	if o.idle > 0 {
+		if err := measureIdle(ctx, e, srv.URL, *o); err != nil {
+			cleanup()
+			return nil, nil, err
+		}
+	}
+	return srv, cleanup, nil
+}
+
+// loopbackNodes splits -url into the nodes of the server, each checked
+// by checkLoopback.
+func loopbackNodes(target string) ([]string, error) {
+	nodes := strings.Split(target, ",")
+	for _, u := range nodes {
+		if err := checkLoopback(u); err != nil {
+			return nil, err
+		}
+	}
+	return nodes, nil
+}
+
+func (o *loadtestOptions) config(e env, nodes []string, acks *os.File, inProcess bool) loadtest.Config {
+	cfg := loadtest.Config{
+		URL: nodes[0], Nodes: nodes[1:], Games: o.games, Interval: o.interval, Duration: o.duration, TC: o.tc, Seed: o.seed,
+		Sources: o.sources, Progress: e.stderr, ChatEvery: o.chatEvery,
+	}
+	if acks != nil {
+		cfg.AckLog = acks // not a nil *os.File in the interface
+	}
+	if inProcess {
+		cfg.WritesPerSecond = -1 // the server in this process has no bounds
+	}
+	return cfg
+}
+
+// measureIdle reports the memory of -idle idle games on the server in
+// this process.
+func measureIdle(ctx context.Context, e env, url string, o loadtestOptions) error {
+	r, err := loadtest.Idle(ctx, url, o.tc, o.idle, measureHeap)
+	if err != nil {
+		return fmt.Errorf("idle games: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "memory: %v (heap and stacks of this process, server and the bare client connections)\n", r)
+	return nil
+}
+
+// startCPUProfile starts a CPU profile into path; the function it returns
+// stops it and keeps the error of closing the file in *err (closeInto).
+func startCPUProfile(path string) (func(err *error), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func(err *error) {
+		pprof.StopCPUProfile()
+		closeInto(f, err)
+	}, nil
+}
+
+// writeLoadtestCPU reports the CPU time of the run, where it was measured.
+func writeLoadtestCPU(e env, cpu time.Duration, r loadtest.Report, inProcess bool) {
+	if cpu <= 0 || r.Moves <= 0 {
+		return
+	}
+	who := "server and clients"
+	if !inProcess {
+		who = "the clients only"
+	}
+	fmt.Fprintf(e.stdout, "CPU time        %.1fs (this process: %s), %.3fms per move, %.0f%% of %d CPUs\n",
+		cpu.Seconds(), who, float64(cpu)/float64(time.Millisecond)/float64(r.Moves),
+		100*cpu.Seconds()/r.Elapsed.Seconds()/float64(runtime.NumCPU()), runtime.NumCPU())
 }
 
 // checkLoopback refuses a URL that is not http on a loopback address: the

@@ -321,18 +321,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Games < 1 || cfg.Interval <= 0 || cfg.Duration <= 0 {
 		return Report{}, errors.New("loadtest: Games, Interval and Duration must be positive")
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 10 * time.Second
-	}
-	switch {
-	case cfg.Retries == 0:
-		cfg.Retries = 10
-	case cfg.Retries < 0:
-		cfg.Retries = 0
-	}
-	if cfg.Reconnect <= 0 {
-		cfg.Reconnect = 30 * time.Second
-	}
+	cfg.setDefaults()
 	srcs, err := newSources(cfg)
 	if err != nil {
 		return Report{}, err
@@ -394,8 +383,37 @@ loop:
 
 	col.mu.Lock()
 	defer col.mu.Unlock()
+	r := col.report(cfg.Games, elapsed, setup)
+	col.acks.mu.Lock()
+	defer col.acks.mu.Unlock()
+	if err := col.acks.err; err != nil {
+		return r, fmt.Errorf("loadtest: writing the ack log: %w", err)
+	}
+	return r, ctx.Err()
+}
+
+// setDefaults gives the zero Timeout, Retries and Reconnect their
+// defaults, and a negative Retries its meaning, none.
+func (cfg *Config) setDefaults() {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	switch {
+	case cfg.Retries == 0:
+		cfg.Retries = 10
+	case cfg.Retries < 0:
+		cfg.Retries = 0
+	}
+	if cfg.Reconnect <= 0 {
+		cfg.Reconnect = 30 * time.Second
+	}
+}
+
+// report is the Report of a run of games that took elapsed, setup of it
+// to start them all; col.mu is held.
+func (col *collector) report(games int, elapsed, setup time.Duration) Report {
 	r := Report{
-		Games: cfg.Games, Started: col.started, Finished: col.finished, Moves: col.moves,
+		Games: games, Started: col.started, Finished: col.finished, Moves: col.moves,
 		Elapsed: elapsed, Setup: setup, Latency: percentiles(col.latency), Steady: percentiles(col.steadyLatency),
 		ErrorKinds: col.kinds, ErrorSample: col.sample,
 		Chats: col.chats, ChatRefused: col.chatRefused, ChatLatency: percentiles(col.chatLatency),
@@ -404,12 +422,7 @@ loop:
 	for _, n := range col.kinds {
 		r.Errors += n
 	}
-	col.acks.mu.Lock()
-	defer col.acks.mu.Unlock()
-	if err := col.acks.err; err != nil {
-		return r, fmt.Errorf("loadtest: writing the ack log: %w", err)
-	}
-	return r, ctx.Err()
+	return r
 }
 
 func progress(w io.Writer, col *collector, t time.Duration, what string) {
@@ -560,10 +573,6 @@ func (g *pair) reconnect(ctx context.Context, id string, conns *[2]*websocket.Co
 // and returned. When the websockets are lost (the server restarts), both
 // players reconnect and go on from the state the server sends.
 func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
-	fail := func(kind string, e error) error {
-		g.col.fail(kind, e)
-		return e
-	}
 	// Start the game with a bounded number of others at once, so that the
 	// first games of a big run do not all hit the server together.
 	select {
@@ -571,151 +580,206 @@ func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 	case <-runCtx.Done():
 		return runCtx.Err()
 	}
-	id, conns, err := g.start(ctx, fail)
+	id, conns, err := g.start(ctx, g.fail)
 	<-g.setup
 	if err != nil {
 		return err
 	}
-	defer func() {
-		for _, c := range conns {
-			if c != nil { // nil: a reconnection failed
-				c.CloseNow()
-			}
-		}
-	}()
+	gr := &gameRun{g: g, ctx: ctx, id: id, conns: conns, p: toguz.StartPosition(),
+		timed: g.cfg.TC != "" && g.cfg.TC != "none"}
+	defer gr.close()
 	g.col.mu.Lock()
 	g.col.started++
 	g.col.mu.Unlock()
 	started()
-	ended := false
-	defer func() {
-		if !ended && conns[0] != nil {
-			// The run is over, or the game failed: resign so that the
-			// server does not keep the game.
-			ctx, cancel := context.WithTimeout(context.Background(), g.cfg.Timeout)
-			defer cancel()
-			if send(ctx, conns[0], map[string]any{"type": "resign"}) == nil {
-				await(ctx, conns[0], "end", 0, g.cfg.Timeout)
-			}
-		}
-	}()
-	timed := g.cfg.TC != "" && g.cfg.TC != "none"
-	p := toguz.StartPosition()
-	ply := 0
-	// resync reconnects after a lost connection and takes the game's
-	// position from the server's state; done says the game ended meanwhile
-	// as the rules say it must.
-	resync := func(lost error) (done bool, err error) {
-		st, err := g.reconnect(ctx, id, &conns)
-		if err != nil {
-			return false, fail("reconnect", fmt.Errorf("%w (after %v)", err, lost))
-		}
-		sp, _, err := toguz.ParseFEN(st.FEN, toguz.Standard())
-		if err != nil {
-			return false, fail("position", fmt.Errorf("game %s after reconnecting: the server's position %q: %w", id, st.FEN, err))
-		}
-		if st.Status != "playing" {
-			if st.Status == "ended" && sp.IsOver() && sp.Outcome().Result.String() == st.Result {
-				return true, nil
-			}
-			return false, fail("gone", fmt.Errorf("game %s is %s (%s) after reconnecting", id, st.Status, st.Result))
-		}
-		p, ply = sp, st.Ply
-		return false, nil
-	}
-
+	defer gr.resignUnended()
 	// Start at a random point of the interval so that the games do not
 	// all move at the same instant.
 	next := time.Now().Add(time.Duration(g.rnd.Int64N(int64(g.cfg.Interval))))
-	for !p.IsOver() {
+	for !gr.p.IsOver() {
 		select {
 		case <-runCtx.Done():
 			return runCtx.Err()
 		case <-time.After(time.Until(next)):
 		}
 		next = next.Add(g.cfg.Interval)
-		moves := p.LegalMoves().Slice()
-		m := moves[g.rnd.IntN(len(moves))]
-		me := p.Turn()
-		after := p.After(m)
-		if g.cfg.ChatEvery > 0 && (ply+1)%g.cfg.ChatEvery == 0 {
-			if err := g.chat(ctx, conns[me], id, ply); lostConnection(err) {
-				if done, err := resync(err); done || err != nil {
-					ended = done
-					return g.finished(err)
-				}
-				continue
-			} else if err != nil {
-				return fail("chat", fmt.Errorf("game %s before ply %d: %w", id, ply+1, err))
-			}
-		}
-		sent, steady := time.Now(), g.col.steady.Load()
-		err := send(ctx, conns[me], map[string]any{"type": "move", "ply": ply, "hole": int(m)})
-		var got message
-		if err == nil {
-			// The round trip ends when the mover gets his move back.
-			got, err = await(ctx, conns[me], "move", ply+1, g.cfg.Timeout)
-		}
-		rtt := time.Since(sent)
-		if lostConnection(err) {
-			if done, err := resync(err); done || err != nil {
-				ended = done
-				return g.finished(err)
-			}
-			continue
-		}
-		if err != nil {
-			return fail("move", fmt.Errorf("game %s ply %d: %w", id, ply+1, err))
-		}
-		if sp, _, err := toguz.ParseFEN(got.FEN, toguz.Standard()); err != nil || sp != after {
-			return fail("position", fmt.Errorf("game %s ply %d: the server's position is %q (%v), the rules' %s", id, ply+1, got.FEN, err, after.FEN()))
-		}
-		ack := Ack{Game: id, Ply: ply + 1, Hole: int(m), By: got.By}
-		if timed {
-			c := got.Clock.WhiteMS
-			if me == toguz.Black {
-				c = got.Clock.BlackMS
-			}
-			ack.ClockMS = &c
-		}
-		g.col.acks.write(ack)
-		g.col.mu.Lock()
-		g.col.moves++
-		g.col.latency = append(g.col.latency, rtt)
-		if steady {
-			g.col.steadyLatency = append(g.col.steadyLatency, rtt)
-		}
-		g.col.mu.Unlock()
-		p, ply = after, ply+1
-		if _, err := await(ctx, conns[me.Other()], "move", ply, g.cfg.Timeout); lostConnection(err) {
-			if done, err := resync(err); done || err != nil {
-				ended = done
-				return g.finished(err)
-			}
-		} else if err != nil {
-			return fail("opponent", fmt.Errorf("game %s ply %d: %w", id, ply, err))
+		if stop, err := gr.move(); stop {
+			return err
 		}
 	}
-	want := p.Outcome().Result.String()
-	for i := range conns {
-		end, err := await(ctx, conns[i], "end", 0, g.cfg.Timeout)
+	return gr.end()
+}
+
+// fail counts an error of the kind and returns it.
+func (g *pair) fail(kind string, e error) error {
+	g.col.fail(kind, e)
+	return e
+}
+
+// gameRun is a game that a pair plays: its connections, White's first,
+// and its position as the players know it.
+type gameRun struct {
+	g     *pair
+	ctx   context.Context
+	id    string
+	conns [2]*websocket.Conn
+	p     toguz.Position
+	ply   int
+	ended bool // the game ended as the rules say it must: no resigning it
+	timed bool // the game has a time control: the acks carry the clock
+}
+
+// close closes the connections still open.
+func (gr *gameRun) close() {
+	for _, c := range gr.conns {
+		if c != nil { // nil: a reconnection failed
+			c.CloseNow()
+		}
+	}
+}
+
+// resignUnended resigns a game that did not end (the run is over, or the
+// game failed), so that the server does not keep it.
+func (gr *gameRun) resignUnended() {
+	if gr.ended || gr.conns[0] == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), gr.g.cfg.Timeout)
+	defer cancel()
+	if send(ctx, gr.conns[0], map[string]any{"type": "resign"}) == nil {
+		await(ctx, gr.conns[0], "end", 0, gr.g.cfg.Timeout)
+	}
+}
+
+// move plays a random legal move, after a chat message on every
+// Config.ChatEvery'th ply, and checks the server's answers. stop says
+// that the game is over for this pair, with the error that game returns;
+// after a lost connection the game goes on from the server's state.
+func (gr *gameRun) move() (stop bool, err error) {
+	g, ctx, id, ply := gr.g, gr.ctx, gr.id, gr.ply
+	moves := gr.p.LegalMoves().Slice()
+	m := moves[g.rnd.IntN(len(moves))]
+	me := gr.p.Turn()
+	after := gr.p.After(m)
+	if g.cfg.ChatEvery > 0 && (ply+1)%g.cfg.ChatEvery == 0 {
+		if err := g.chat(ctx, gr.conns[me], id, ply); lostConnection(err) {
+			return gr.resume(err)
+		} else if err != nil {
+			return true, g.fail("chat", fmt.Errorf("game %s before ply %d: %w", id, ply+1, err))
+		}
+	}
+	sent, steady := time.Now(), g.col.steady.Load()
+	err = send(ctx, gr.conns[me], map[string]any{"type": "move", "ply": ply, "hole": int(m)})
+	var got message
+	if err == nil {
+		// The round trip ends when the mover gets his move back.
+		got, err = await(ctx, gr.conns[me], "move", ply+1, g.cfg.Timeout)
+	}
+	rtt := time.Since(sent)
+	if lostConnection(err) {
+		return gr.resume(err)
+	}
+	if err != nil {
+		return true, g.fail("move", fmt.Errorf("game %s ply %d: %w", id, ply+1, err))
+	}
+	if sp, _, err := toguz.ParseFEN(got.FEN, toguz.Standard()); err != nil || sp != after {
+		return true, g.fail("position", fmt.Errorf("game %s ply %d: the server's position is %q (%v), the rules' %s", id, ply+1, got.FEN, err, after.FEN()))
+	}
+	g.acked(gr.ack(m, me, got), rtt, steady)
+	gr.p, gr.ply = after, ply+1
+	if _, err := await(ctx, gr.conns[me.Other()], "move", gr.ply, g.cfg.Timeout); lostConnection(err) {
+		return gr.resume(err)
+	} else if err != nil {
+		return true, g.fail("opponent", fmt.Errorf("game %s ply %d: %w", id, gr.ply, err))
+	}
+	return false, nil
+}
+
+// ack is the Ack of the move m by me, as the server acknowledged it.
+func (gr *gameRun) ack(m toguz.Move, me toguz.Player, got message) Ack {
+	ack := Ack{Game: gr.id, Ply: gr.ply + 1, Hole: int(m), By: got.By}
+	if gr.timed {
+		c := got.Clock.WhiteMS
+		if me == toguz.Black {
+			c = got.Clock.BlackMS
+		}
+		ack.ClockMS = &c
+	}
+	return ack
+}
+
+// acked counts an acknowledged move and its round trip, in the steady
+// state's figures too where steady.
+func (g *pair) acked(ack Ack, rtt time.Duration, steady bool) {
+	g.col.acks.write(ack)
+	g.col.mu.Lock()
+	g.col.moves++
+	g.col.latency = append(g.col.latency, rtt)
+	if steady {
+		g.col.steadyLatency = append(g.col.steadyLatency, rtt)
+	}
+	g.col.mu.Unlock()
+}
+
+// resync reconnects after a lost connection and takes the game's
+// position from the server's state; done says the game ended meanwhile
+// as the rules say it must.
+func (gr *gameRun) resync(lost error) (done bool, err error) {
+	g, id := gr.g, gr.id
+	st, err := g.reconnect(gr.ctx, id, &gr.conns)
+	if err != nil {
+		return false, g.fail("reconnect", fmt.Errorf("%w (after %v)", err, lost))
+	}
+	sp, _, err := toguz.ParseFEN(st.FEN, toguz.Standard())
+	if err != nil {
+		return false, g.fail("position", fmt.Errorf("game %s after reconnecting: the server's position %q: %w", id, st.FEN, err))
+	}
+	if st.Status != "playing" {
+		if st.Status == "ended" && sp.IsOver() && sp.Outcome().Result.String() == st.Result {
+			return true, nil
+		}
+		return false, g.fail("gone", fmt.Errorf("game %s is %s (%s) after reconnecting", id, st.Status, st.Result))
+	}
+	gr.p, gr.ply = sp, st.Ply
+	return false, nil
+}
+
+// resume resyncs after a lost connection: stop says that the game is
+// over for this pair (it ended meanwhile, or the resync failed), with the
+// error that game returns.
+func (gr *gameRun) resume(lost error) (stop bool, err error) {
+	done, err := gr.resync(lost)
+	if done || err != nil {
+		gr.ended = done
+		return true, gr.g.finished(err)
+	}
+	return false, nil
+}
+
+// end waits for both players to get the end of the game that the rules
+// ended, with its result.
+func (gr *gameRun) end() error {
+	g, id := gr.g, gr.id
+	want := gr.p.Outcome().Result.String()
+	for i := range gr.conns {
+		end, err := await(gr.ctx, gr.conns[i], "end", 0, g.cfg.Timeout)
 		if lostConnection(err) {
-			done, err := resync(err)
+			done, err := gr.resync(err)
 			if err == nil && !done {
-				err = fail("end", fmt.Errorf("game %s is still being played after its end by the rules", id))
+				err = g.fail("end", fmt.Errorf("game %s is still being played after its end by the rules", id))
 			}
-			ended = done
+			gr.ended = done
 			return g.finished(err)
 		}
 		if err != nil {
-			return fail("end", fmt.Errorf("game %s: %w", id, err))
+			return g.fail("end", fmt.Errorf("game %s: %w", id, err))
 		}
 		if end.Result != want {
-			return fail("end", fmt.Errorf("game %s: the server ends it %s, the rules %s", id, end.Result, want))
+			return g.fail("end", fmt.Errorf("game %s: the server ends it %s, the rules %s", id, end.Result, want))
 		}
 	}
-	ended = true
-	for _, c := range conns {
+	gr.ended = true
+	for _, c := range gr.conns {
 		c.Close(websocket.StatusNormalClosure, "")
 	}
 	return g.finished(nil)

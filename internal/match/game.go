@@ -77,128 +77,184 @@ func playGame(ctx context.Context, g *Game, pl [2]*player, adj Adjudication, mar
 			return nil
 		}
 	}
-	clock := [2]time.Duration{pl[0].spec.TC.Base, pl[1].spec.TC.Base}
-	var moved [2]int
-	var info [2]searchInfo
-	var losing [2]int // consecutive moves with a resigning score
-	startFEN := g.Opening.FEN()
-	pos := g.Opening.Position
-	reps := toguz.NewRepetitions(adj.Repetition)
-	for {
-		if pos.IsOver() {
-			o := pos.Outcome()
-			g.Result, g.Termination, g.Score = o.Result, o.Termination, o.Score
-			g.Reason = fmt.Sprintf("%s, %d–%d", o.Termination, o.Score[0], o.Score[1])
+	s := &gamePlay{g: g, pl: pl, adj: adj, margin: margin,
+		clock:    [2]time.Duration{pl[0].spec.TC.Base, pl[1].spec.TC.Base},
+		startFEN: g.Opening.FEN(), pos: g.Opening.Position, reps: toguz.NewRepetitions(adj.Repetition)}
+	for !s.adjudicated() {
+		side := s.pos.Turn()
+		line, elapsed, over, err := s.ask(ctx, side)
+		if over {
+			return err
+		}
+		if s.overTime(side, elapsed) || s.play(side, line, elapsed) || s.resigns(side) {
 			return nil
-		}
-		if reps.Add(pos) {
-			g.Result, g.Termination = toguz.Draw, toguz.ByAdjudication
-			g.Reason = fmt.Sprintf("the position occurred %d times (repetition rule)", adj.Repetition)
-			return nil
-		}
-		if adj.MaxPlies > 0 && len(g.Moves) >= adj.MaxPlies {
-			g.Result, g.Termination = toguz.Draw, toguz.ByAdjudication
-			g.Reason = fmt.Sprintf("move limit of %d plies", adj.MaxPlies)
-			return nil
-		}
-		if adj.Referee != nil {
-			if r, ok := adj.Referee.Adjudicate(pos); ok {
-				g.Result, g.Termination = r, toguz.ByAdjudication
-				g.Reason = "decided by the referee's tablebase"
-				return nil
-			}
-		}
-		side := pos.Turn()
-		p := pl[side]
-		tc := p.spec.TC
-		var b strings.Builder
-		b.WriteString("position fen " + startFEN)
-		if len(g.Moves) > 0 {
-			b.WriteString(" moves")
-			for _, m := range g.Moves {
-				b.WriteString(" " + m.String())
-			}
-		}
-		goCmd, timeout := goCommand(tc, clock, pl, side, moved[side], margin)
-		if err := p.send(b.String()); err != nil {
-			g.failed[side] = true
-			g.forfeit(side, toguz.ByAdjudication, err.Error())
-			return nil
-		}
-		if err := p.send(goCmd); err != nil {
-			g.failed[side] = true
-			g.forfeit(side, toguz.ByAdjudication, err.Error())
-			return nil
-		}
-		start := time.Now()
-		info[side].hasScore = false
-		line, err := p.waitFor(ctx, "bestmove", timeout, func(l string) {
-			if strings.HasPrefix(l, "info ") {
-				parseInfo(l, &info[side])
-			}
-		})
-		elapsed := time.Since(start)
-		switch {
-		case ctx.Err() != nil:
-			return ctx.Err()
-		case errors.Is(err, errTimeout):
-			g.failed[side] = true // it may still answer: start afresh
-			g.forfeit(side, toguz.ByTime, fmt.Sprintf("%s did not move in %v", p.spec.Name, timeout))
-			return nil
-		case err != nil:
-			g.failed[side] = true
-			g.forfeit(side, toguz.ByAdjudication, err.Error())
-			return nil
-		}
-		// The clock.
-		switch {
-		case tc.Base > 0:
-			clock[side] -= elapsed
-			if clock[side]+margin < 0 {
-				g.forfeit(side, toguz.ByTime, fmt.Sprintf("%s lost on time (%v over)", p.spec.Name, -clock[side].Round(time.Millisecond)))
-				return nil
-			}
-			clock[side] += tc.Inc
-			if moved[side]++; tc.Moves > 0 && moved[side]%tc.Moves == 0 {
-				clock[side] += tc.Base
-			}
-		case tc.MoveTime > 0 && elapsed > tc.MoveTime+margin:
-			g.forfeit(side, toguz.ByTime, fmt.Sprintf("%s took %v for a move of %v", p.spec.Name, elapsed.Round(time.Millisecond), tc.MoveTime))
-			return nil
-		}
-		// The move, judged by the rules.
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			g.forfeit(side, toguz.ByAdjudication, fmt.Sprintf("%s sent %q without a move", p.spec.Name, line))
-			return nil
-		}
-		n, err := strconv.Atoi(f[1])
-		if err != nil || n < 1 || n > pos.Holes() {
-			g.forfeit(side, toguz.ByAdjudication, fmt.Sprintf("%s sent the move %q, not a hole number", p.spec.Name, f[1]))
-			return nil
-		}
-		next, err := pos.Play(toguz.Move(n))
-		if err != nil {
-			g.forfeit(side, toguz.ByAdjudication, fmt.Sprintf("%s played an illegal move: %v", p.spec.Name, err))
-			return nil
-		}
-		g.Moves = append(g.Moves, toguz.Move(n))
-		g.Notes = append(g.Notes, info[side].note(elapsed))
-		pos = next
-		// Resignation by agreed scores.
-		if adj.ResignMoves > 0 {
-			if info[side].hasScore && info[side].score <= -adj.ResignScore {
-				losing[side]++
-			} else {
-				losing[side] = 0
-			}
-			o := side.Other()
-			if losing[side] >= adj.ResignMoves && info[o].hasScore && info[o].score >= adj.ResignScore {
-				g.forfeit(side, toguz.ByAdjudication, fmt.Sprintf("both engines scored %s lost", p.spec.Name))
-				return nil
-			}
 		}
 	}
+	return nil
+}
+
+// gamePlay is a game being played by playGame. Its methods that report
+// a bool report whether they ended the game (g's result is set then).
+type gamePlay struct {
+	g        *Game
+	pl       [2]*player
+	adj      Adjudication
+	margin   time.Duration
+	clock    [2]time.Duration
+	moved    [2]int
+	info     [2]searchInfo
+	losing   [2]int // consecutive moves with a resigning score
+	startFEN string
+	pos      toguz.Position
+	reps     *toguz.Repetitions
+}
+
+// adjudicated ends the game where the position is over by the rules or
+// by the adjudication's rules: the repetition, the move limit, the
+// referee.
+func (s *gamePlay) adjudicated() bool {
+	g, adj, pos := s.g, s.adj, s.pos
+	if pos.IsOver() {
+		o := pos.Outcome()
+		g.Result, g.Termination, g.Score = o.Result, o.Termination, o.Score
+		g.Reason = fmt.Sprintf("%s, %d–%d", o.Termination, o.Score[0], o.Score[1])
+		return true
+	}
+	if s.reps.Add(pos) {
+		g.Result, g.Termination = toguz.Draw, toguz.ByAdjudication
+		g.Reason = fmt.Sprintf("the position occurred %d times (repetition rule)", adj.Repetition)
+		return true
+	}
+	if adj.MaxPlies > 0 && len(g.Moves) >= adj.MaxPlies {
+		g.Result, g.Termination = toguz.Draw, toguz.ByAdjudication
+		g.Reason = fmt.Sprintf("move limit of %d plies", adj.MaxPlies)
+		return true
+	}
+	if adj.Referee != nil {
+		if r, ok := adj.Referee.Adjudicate(pos); ok {
+			g.Result, g.Termination = r, toguz.ByAdjudication
+			g.Reason = "decided by the referee's tablebase"
+			return true
+		}
+	}
+	return false
+}
+
+// ask sends side's engine the position and the go command and waits for
+// its bestmove line and the time it took. over says that the game ended
+// (the engine failed: a forfeit) or was cancelled (err).
+func (s *gamePlay) ask(ctx context.Context, side toguz.Player) (line string, elapsed time.Duration, over bool, err error) {
+	g, p := s.g, s.pl[side]
+	var b strings.Builder
+	b.WriteString("position fen " + s.startFEN)
+	if len(g.Moves) > 0 {
+		b.WriteString(" moves")
+		for _, m := range g.Moves {
+			b.WriteString(" " + m.String())
+		}
+	}
+	goCmd, timeout := goCommand(p.spec.TC, s.clock, s.pl, side, s.moved[side], s.margin)
+	if err := p.send(b.String()); err != nil {
+		g.failed[side] = true
+		g.forfeit(side, toguz.ByAdjudication, err.Error())
+		return "", 0, true, nil
+	}
+	if err := p.send(goCmd); err != nil {
+		g.failed[side] = true
+		g.forfeit(side, toguz.ByAdjudication, err.Error())
+		return "", 0, true, nil
+	}
+	start := time.Now()
+	info := &s.info[side]
+	info.hasScore = false
+	line, err = p.waitFor(ctx, "bestmove", timeout, func(l string) {
+		if strings.HasPrefix(l, "info ") {
+			parseInfo(l, info)
+		}
+	})
+	elapsed = time.Since(start)
+	switch {
+	case ctx.Err() != nil:
+		return "", 0, true, ctx.Err()
+	case errors.Is(err, errTimeout):
+		g.failed[side] = true // it may still answer: start afresh
+		g.forfeit(side, toguz.ByTime, fmt.Sprintf("%s did not move in %v", p.spec.Name, timeout))
+		return "", 0, true, nil
+	case err != nil:
+		g.failed[side] = true
+		g.forfeit(side, toguz.ByAdjudication, err.Error())
+		return "", 0, true, nil
+	}
+	return line, elapsed, false, nil
+}
+
+// overTime runs side's clock for a move that took elapsed, and ends the
+// game where it lost on time.
+func (s *gamePlay) overTime(side toguz.Player, elapsed time.Duration) bool {
+	p := s.pl[side]
+	tc := p.spec.TC
+	switch {
+	case tc.Base > 0:
+		s.clock[side] -= elapsed
+		if s.clock[side]+s.margin < 0 {
+			s.g.forfeit(side, toguz.ByTime, fmt.Sprintf("%s lost on time (%v over)", p.spec.Name, -s.clock[side].Round(time.Millisecond)))
+			return true
+		}
+		s.clock[side] += tc.Inc
+		if s.moved[side]++; tc.Moves > 0 && s.moved[side]%tc.Moves == 0 {
+			s.clock[side] += tc.Base
+		}
+	case tc.MoveTime > 0 && elapsed > tc.MoveTime+s.margin:
+		s.g.forfeit(side, toguz.ByTime, fmt.Sprintf("%s took %v for a move of %v", p.spec.Name, elapsed.Round(time.Millisecond), tc.MoveTime))
+		return true
+	}
+	return false
+}
+
+// play judges side's bestmove line by the rules and plays its move; a
+// line without a legal move loses the game.
+func (s *gamePlay) play(side toguz.Player, line string, elapsed time.Duration) bool {
+	g, name := s.g, s.pl[side].spec.Name
+	f := strings.Fields(line)
+	if len(f) < 2 {
+		g.forfeit(side, toguz.ByAdjudication, fmt.Sprintf("%s sent %q without a move", name, line))
+		return true
+	}
+	n, err := strconv.Atoi(f[1])
+	if err != nil || n < 1 || n > s.pos.Holes() {
+		g.forfeit(side, toguz.ByAdjudication, fmt.Sprintf("%s sent the move %q, not a hole number", name, f[1]))
+		return true
+	}
+	next, err := s.pos.Play(toguz.Move(n))
+	if err != nil {
+		g.forfeit(side, toguz.ByAdjudication, fmt.Sprintf("%s played an illegal move: %v", name, err))
+		return true
+	}
+	g.Moves = append(g.Moves, toguz.Move(n))
+	g.Notes = append(g.Notes, s.info[side].note(elapsed))
+	s.pos = next
+	return false
+}
+
+// resigns ends the game by the agreed scores of the adjudication: side
+// scored itself lost on ResignMoves moves in a row, and its opponent
+// agrees.
+func (s *gamePlay) resigns(side toguz.Player) bool {
+	adj := s.adj
+	if adj.ResignMoves <= 0 {
+		return false
+	}
+	if s.info[side].hasScore && s.info[side].score <= -adj.ResignScore {
+		s.losing[side]++
+	} else {
+		s.losing[side] = 0
+	}
+	o := side.Other()
+	if s.losing[side] >= adj.ResignMoves && s.info[o].hasScore && s.info[o].score >= adj.ResignScore {
+		s.g.forfeit(side, toguz.ByAdjudication, fmt.Sprintf("both engines scored %s lost", s.pl[side].spec.Name))
+		return true
+	}
+	return false
 }
 
 // goCommand returns the go command for the side to move and how long to

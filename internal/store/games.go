@@ -342,70 +342,95 @@ func (s *Store) FinishGame(ctx context.Context, id string, f Finish) (Game, erro
 	if f.At.IsZero() {
 		f.At = s.now()
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		g, err := scanGame(tx.QueryRowContext(ctx, gameSelect+`WHERE g.id = $1`, id))
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("game %q: %w", id, ErrNotFound)
-		}
-		if err != nil {
-			return err
-		}
-		if g.Status != StatusCreated && g.Status != StatusStarted {
-			return fmt.Errorf("game %s is already %s: %w", id, g.Status, ErrConflict)
-		}
-		var before, diff [2]int
-		cat, timed := g.Category()
-		if f.Status == StatusEnded && g.Rated && timed && f.Result != toguz.NoResult &&
-			g.Players[0].UserID != 0 && g.Players[1].UserID != 0 && g.Players[0].UserID != g.Players[1].UserID {
-			// A game with a bot on either side is rated in the bots'
-			// categories (the bot API).
-			var bots int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE id IN ($1, $2) AND bot = 1`,
-				g.Players[0].UserID, g.Players[1].UserID).Scan(&bots); err != nil {
-				return fmt.Errorf("store: finish game %s: %w", id, err)
-			}
-			if bots > 0 {
-				cat = cat.Bot()
-			}
-			if before, diff, err = rate(ctx, tx, g, cat, f); err != nil {
-				return err
-			}
-		}
-		// The opening is written once the game is over: the archive
-		// searches only finished games.
-		_, err = tx.ExecContext(ctx, `UPDATE games SET status = $1, result = $2, termination = $3, ended_ms = $4,
-			white_rating = $5, white_diff = $6, black_rating = $7, black_diff = $8,
-			opening = COALESCE((SELECT `+s.dialect("group_concat", "string_agg")+`(CAST(hole AS TEXT) || ' ', '' ORDER BY ply) FROM moves m
-				WHERE m.game_id = $9 AND m.ply <= $10), '') WHERE id = $9`,
-			string(f.Status), f.Result.String(), f.Termination.String(), ms(f.At),
-			before[0], diff[0], before[1], diff[1], id, openingPlies)
-		if err != nil {
-			return fmt.Errorf("store: finish game %s: %w", id, err)
-		}
-		if f.Status == StatusEnded && s.reviews && g.Plies > 0 {
-			if err := queueReview(ctx, tx, id, priorityPlayed, "", f.At, s.maxReviews); err != nil {
-				return err
-			}
-		}
-		// The opening explorer's trees learn the game in the same
-		// transaction: a query never sees a game ended but not counted.
-		if f.Status == StatusEnded && explorerCounts(g, f.Result) {
-			g.Result = f.Result
-			eg, err := explorerGameOf(ctx, tx, g, averageRating(before))
-			if err != nil {
-				return err
-			}
-			if err := s.addExplorer(ctx, tx, eg); err != nil {
-				return err
-			}
-		}
-		if f.Clock != nil {
-			return s.saveClock(ctx, tx, id, *f.Clock)
-		}
-		return nil
-	})
+	err := s.write(ctx, func(tx *sql.Tx) error { return s.finishTx(ctx, tx, id, f) })
 	if err != nil {
 		return Game{}, err
 	}
 	return s.Game(ctx, id)
+}
+
+// finishTx is FinishGame's transaction: the game's ending and its
+// rating, then learnFinished.
+func (s *Store) finishTx(ctx context.Context, tx *sql.Tx, id string, f Finish) error {
+	g, err := scanGame(tx.QueryRowContext(ctx, gameSelect+`WHERE g.id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("game %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	if g.Status != StatusCreated && g.Status != StatusStarted {
+		return fmt.Errorf("game %s is already %s: %w", id, g.Status, ErrConflict)
+	}
+	before, diff, err := rateFinish(ctx, tx, id, g, f)
+	if err != nil {
+		return err
+	}
+	// The opening is written once the game is over: the archive
+	// searches only finished games.
+	_, err = tx.ExecContext(ctx, `UPDATE games SET status = $1, result = $2, termination = $3, ended_ms = $4,
+		white_rating = $5, white_diff = $6, black_rating = $7, black_diff = $8,
+		opening = COALESCE((SELECT `+s.dialect("group_concat", "string_agg")+`(CAST(hole AS TEXT) || ' ', '' ORDER BY ply) FROM moves m
+			WHERE m.game_id = $9 AND m.ply <= $10), '') WHERE id = $9`,
+		string(f.Status), f.Result.String(), f.Termination.String(), ms(f.At),
+		before[0], diff[0], before[1], diff[1], id, openingPlies)
+	if err != nil {
+		return fmt.Errorf("store: finish game %s: %w", id, err)
+	}
+	return s.learnFinished(ctx, tx, id, g, f, before)
+}
+
+// learnFinished is the end of FinishGame's transaction: it queues the
+// review of a game played, adds an ended game to the explorer, and saves
+// the stopped clock; before are the players' ratings before the game.
+func (s *Store) learnFinished(ctx context.Context, tx *sql.Tx, id string, g Game, f Finish, before [2]int) error {
+	if f.Status == StatusEnded && s.reviews && g.Plies > 0 {
+		if err := queueReview(ctx, tx, id, priorityPlayed, "", f.At, s.maxReviews); err != nil {
+			return err
+		}
+	}
+	// The opening explorer's trees learn the game in the same
+	// transaction: a query never sees a game ended but not counted.
+	if f.Status == StatusEnded && explorerCounts(g, f.Result) {
+		g.Result = f.Result
+		eg, err := explorerGameOf(ctx, tx, g, averageRating(before))
+		if err != nil {
+			return err
+		}
+		if err := s.addExplorer(ctx, tx, eg); err != nil {
+			return err
+		}
+	}
+	if f.Clock != nil {
+		return s.saveClock(ctx, tx, id, *f.Clock)
+	}
+	return nil
+}
+
+// rateFinish updates the ratings of the players of a rated game between
+// two accounts that ends with a result (FinishGame), and returns their
+// ratings before and their changes; zero for a game not rated.
+func rateFinish(ctx context.Context, tx *sql.Tx, id string, g Game, f Finish) (before, diff [2]int, err error) {
+	cat, timed := g.Category()
+	if f.Status != StatusEnded || !g.Rated || !timed || f.Result == toguz.NoResult || !twoAccounts(g) {
+		return before, diff, nil
+	}
+	// A game with a bot on either side is rated in the bots'
+	// categories (the bot API).
+	var bots int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE id IN ($1, $2) AND bot = 1`,
+		g.Players[0].UserID, g.Players[1].UserID).Scan(&bots); err != nil {
+		return before, diff, fmt.Errorf("store: finish game %s: %w", id, err)
+	}
+	if bots > 0 {
+		cat = cat.Bot()
+	}
+	return rate(ctx, tx, g, cat, f)
+}
+
+// twoAccounts reports whether g is played between two accounts (not a
+// guest, not oneself).
+func twoAccounts(g Game) bool {
+	a, b := g.Players[0].UserID, g.Players[1].UserID
+	return a != 0 && b != 0 && a != b
 }

@@ -723,70 +723,15 @@ func (c *bctx) bestC7() []int {
 	nm, nb := len(c.mdps), len(c.mdps)+len(c.res)
 	nq := nb + len(c.nextRes)
 	all := append(append(slices.Clone(b), c.nextRes...), c.lower[len(c.nextRes):]...)
-	// Mixed-radix digits, the lowest first: the rank of a score among the
-	// bracket's players (C8) and among its MDPs (C6).
-	radix := func(xs []int) ([]int64, map[int]int, int64, bool) {
-		cnt := map[int]int64{}
-		for _, x := range xs {
-			cnt[e.ps[x].score]++
-		}
-		var scores []int
-		for sc := range cnt {
-			scores = append(scores, sc)
-		}
-		sort.Ints(scores)
-		w := make([]int64, len(scores))
-		rank := map[int]int{}
-		u, ok := int64(1), true
-		for i, sc := range scores {
-			w[i], rank[sc] = u, i
-			if u, ok = mulOK(u, cnt[sc]+1); !ok {
-				return nil, nil, 0, false
-			}
-		}
-		return w, rank, u, true
-	}
 	if !e.spend(len(all) + 1) {
 		return nil // no bound: the search is only slower
 	}
 	e.st.BestC7++
-	w8, r8, u8, ok1 := radix(b)
-	w6, r6, u6, ok2 := radix(c.mdps)
-	if !ok1 || !ok2 {
+	cw, ok := e.c7WeightsOf(b, c.mdps, nq)
+	if !ok {
 		return nil
 	}
-	p7 := u8
-	base6, ok3 := mulOK(p7, int64(nq/2+1))
-	wm, ok4 := mulOK(base6, u6)
-	wp, ok5 := mulOK(wm, int64(nm+1))
-	top, ok6 := mulOK(wp, int64(nb/2+1))
-	if !ok3 || !ok4 || !ok5 || !ok6 || top > int64(1)<<58 {
-		return nil
-	}
-	var edges []wEdge
-	for i := range all {
-		for j := i + 1; j < len(all); j++ {
-			if !e.compat[all[i]][all[j]] {
-				continue
-			}
-			var w int64
-			switch {
-			case j < nm: // two MDPs: no pair of the bracket
-			case j < nb:
-				w = wp
-				if i < nm {
-					w += wm + base6*w6[r6[e.ps[all[i]].score]]
-				}
-			case j < nq:
-				w = p7
-				if i < nb {
-					w += w8[r8[e.ps[all[i]].score]]
-				}
-			}
-			edges = append(edges, wEdge{i, j, w})
-		}
-	}
-	mate := e.matchRound(all, edges)
+	mate := e.matchRound(all, e.c7Edges(all, nm, nb, nq, cw))
 	gp, gm1, n7 := 0, 0, 0
 	var down []int
 	pairedDown := map[int]bool{}
@@ -822,6 +767,95 @@ func (c *bctx) bestC7() []int {
 		paired[i] = pairedDown[x]
 	}
 	return c.c7Part(ds, paired, n7)
+}
+
+// scoreRadix returns the mixed-radix digits of the scores of the players
+// xs, the lowest score first: the weight of each score's digit, the rank
+// of each score, and the product of the radixes (each score's count plus
+// one); false when it would not fit.
+func (e *engine) scoreRadix(xs []int) ([]int64, map[int]int, int64, bool) {
+	cnt := map[int]int64{}
+	for _, x := range xs {
+		cnt[e.ps[x].score]++
+	}
+	var scores []int
+	for sc := range cnt {
+		scores = append(scores, sc)
+	}
+	sort.Ints(scores)
+	w := make([]int64, len(scores))
+	rank := map[int]int{}
+	u, ok := int64(1), true
+	for i, sc := range scores {
+		w[i], rank[sc] = u, i
+		if u, ok = mulOK(u, cnt[sc]+1); !ok {
+			return nil, nil, 0, false
+		}
+	}
+	return w, rank, u, true
+}
+
+// c7Weights are bestC7's weights: of a pair of the next bracket (p7), of
+// an MDP's digit (base6), of an MDP paired (wm) and of a pair of the
+// bracket (wp), and the digits of the scores (scoreRadix) of the
+// bracket's players (w8, r8) and MDPs (w6, r6).
+type c7Weights struct {
+	p7, base6, wm, wp int64
+	w8, w6            []int64
+	r8, r6            map[int]int
+}
+
+// c7WeightsOf returns bestC7's weights for the bracket b (its MDPs
+// first, mdps) and nq players up to the end of the next bracket's
+// residents; false when they would not fit.
+func (e *engine) c7WeightsOf(b, mdps []int, nq int) (c7Weights, bool) {
+	nm, nb := len(mdps), len(b)
+	// Mixed-radix digits, the lowest first: the rank of a score among the
+	// bracket's players (C8) and among its MDPs (C6).
+	w8, r8, u8, ok1 := e.scoreRadix(b)
+	w6, r6, u6, ok2 := e.scoreRadix(mdps)
+	if !ok1 || !ok2 {
+		return c7Weights{}, false
+	}
+	p7 := u8
+	base6, ok3 := mulOK(p7, int64(nq/2+1))
+	wm, ok4 := mulOK(base6, u6)
+	wp, ok5 := mulOK(wm, int64(nm+1))
+	top, ok6 := mulOK(wp, int64(nb/2+1))
+	if !ok3 || !ok4 || !ok5 || !ok6 || top > int64(1)<<58 {
+		return c7Weights{}, false
+	}
+	return c7Weights{p7: p7, base6: base6, wm: wm, wp: wp, w8: w8, r8: r8, w6: w6, r6: r6}, true
+}
+
+// c7Edges returns bestC7's edges between the players all that may meet:
+// the first nm the MDPs, up to nb the bracket, up to nq the next
+// bracket's residents, the lower players after them.
+func (e *engine) c7Edges(all []int, nm, nb, nq int, cw c7Weights) []wEdge {
+	var edges []wEdge
+	for i := range all {
+		for j := i + 1; j < len(all); j++ {
+			if !e.compat[all[i]][all[j]] {
+				continue
+			}
+			var w int64
+			switch {
+			case j < nm: // two MDPs: no pair of the bracket
+			case j < nb:
+				w = cw.wp
+				if i < nm {
+					w += cw.wm + cw.base6*cw.w6[cw.r6[e.ps[all[i]].score]]
+				}
+			case j < nq:
+				w = cw.p7
+				if i < nb {
+					w += cw.w8[cw.r8[e.ps[all[i]].score]]
+				}
+			}
+			edges = append(edges, wEdge{i, j, w})
+		}
+	}
+	return edges
 }
 
 // c7WorkBudget bounds, per round, the sum of the cubed sizes of the

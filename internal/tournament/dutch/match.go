@@ -41,85 +41,15 @@ func maxMatchingFrom(n int, edge func(i, j int) bool, init []int) ([]int, int) {
 			}
 		}
 	}
-	p := make([]int, n)
-	base := make([]int, n)
-	used := make([]bool, n)
-	blossom := make([]bool, n)
-	inPath := make([]bool, n)
-	q := make([]int, 0, n)
-	lca := func(a, b int) int {
-		for i := range inPath {
-			inPath[i] = false
-		}
-		for {
-			a = base[a]
-			inPath[a] = true
-			if mate[a] == -1 {
-				break
-			}
-			a = p[mate[a]]
-		}
-		for {
-			b = base[b]
-			if inPath[b] {
-				return b
-			}
-			b = p[mate[b]]
-		}
-	}
-	markPath := func(v, b, child int) {
-		for base[v] != b {
-			blossom[base[v]], blossom[base[mate[v]]] = true, true
-			p[v] = child
-			child = mate[v]
-			v = p[mate[v]]
-		}
-	}
-	findPath := func(root int) int {
-		for i := 0; i < n; i++ {
-			used[i], p[i], base[i] = false, -1, i
-		}
-		used[root] = true
-		q = append(q[:0], root)
-		for h := 0; h < len(q); h++ {
-			v := q[h]
-			for to := 0; to < n; to++ {
-				if to == v || !edge(v, to) || base[v] == base[to] || mate[v] == to {
-					continue
-				}
-				if to == root || (mate[to] != -1 && p[mate[to]] != -1) {
-					cb := lca(v, to)
-					for i := range blossom {
-						blossom[i] = false
-					}
-					markPath(v, cb, to)
-					markPath(to, cb, v)
-					for i := 0; i < n; i++ {
-						if blossom[base[i]] {
-							base[i] = cb
-							if !used[i] {
-								used[i] = true
-								q = append(q, i)
-							}
-						}
-					}
-				} else if p[to] == -1 {
-					p[to] = v
-					if mate[to] == -1 {
-						return to
-					}
-					used[mate[to]] = true
-					q = append(q, mate[to])
-				}
-			}
-		}
-		return -1
-	}
+	s := &blossomSearch{n: n, edge: edge, mate: mate,
+		p: make([]int, n), base: make([]int, n), used: make([]bool, n),
+		blossom: make([]bool, n), inPath: make([]bool, n), q: make([]int, 0, n)}
+	p := s.p
 	for v := 0; v < n; v++ {
 		if mate[v] != -1 {
 			continue
 		}
-		u := findPath(v)
+		u := s.findPath(v)
 		if u == -1 {
 			continue
 		}
@@ -132,6 +62,100 @@ func maxMatchingFrom(n int, edge func(i, j int) bool, init []int) ([]int, int) {
 		}
 	}
 	return mate, size
+}
+
+// blossomSearch is the state of maxMatchingFrom's search for augmenting
+// paths: p the tree's parents, base each vertex's blossom base.
+type blossomSearch struct {
+	n                     int
+	edge                  func(i, j int) bool
+	mate, p, base         []int
+	used, blossom, inPath []bool
+	q                     []int
+}
+
+// lca is the lowest common ancestor of a and b's blossoms in the tree.
+func (s *blossomSearch) lca(a, b int) int {
+	base, mate, p, inPath := s.base, s.mate, s.p, s.inPath
+	for i := range inPath {
+		inPath[i] = false
+	}
+	for {
+		a = base[a]
+		inPath[a] = true
+		if mate[a] == -1 {
+			break
+		}
+		a = p[mate[a]]
+	}
+	for {
+		b = base[b]
+		if inPath[b] {
+			return b
+		}
+		b = p[mate[b]]
+	}
+}
+
+// markPath marks the blossoms on the path from v to the base b.
+func (s *blossomSearch) markPath(v, b, child int) {
+	base, mate, p, blossom := s.base, s.mate, s.p, s.blossom
+	for base[v] != b {
+		blossom[base[v]], blossom[base[mate[v]]] = true, true
+		p[v] = child
+		child = mate[v]
+		v = p[mate[v]]
+	}
+}
+
+// findPath searches an augmenting path from root and returns its other
+// end, -1 for none.
+func (s *blossomSearch) findPath(root int) int {
+	n, edge, mate, p, base, used := s.n, s.edge, s.mate, s.p, s.base, s.used
+	for i := 0; i < n; i++ {
+		used[i], p[i], base[i] = false, -1, i
+	}
+	used[root] = true
+	s.q = append(s.q[:0], root)
+	for h := 0; h < len(s.q); h++ {
+		v := s.q[h]
+		for to := 0; to < n; to++ {
+			if to == v || !edge(v, to) || base[v] == base[to] || mate[v] == to {
+				continue
+			}
+			if to == root || (mate[to] != -1 && p[mate[to]] != -1) {
+				s.contract(v, to)
+			} else if p[to] == -1 {
+				p[to] = v
+				if mate[to] == -1 {
+					return to
+				}
+				used[mate[to]] = true
+				s.q = append(s.q, mate[to])
+			}
+		}
+	}
+	return -1
+}
+
+// contract shrinks the blossom that the edge v–to closes into its base,
+// and queues its vertices.
+func (s *blossomSearch) contract(v, to int) {
+	cb := s.lca(v, to)
+	for i := range s.blossom {
+		s.blossom[i] = false
+	}
+	s.markPath(v, cb, to)
+	s.markPath(to, cb, v)
+	for i := 0; i < s.n; i++ {
+		if s.blossom[s.base[i]] {
+			s.base[i] = cb
+			if !s.used[i] {
+				s.used[i] = true
+				s.q = append(s.q, i)
+			}
+		}
+	}
 }
 
 func key(set []int) string {

@@ -351,6 +351,10 @@ func (m *wm) augmentMatching(k int) {
 	}
 }
 
+// run is the algorithm's main loop: stages of labelling, blossoms and dual
+// updates over the state of m. It stays one function, as Galil gives it,
+// because its steps share the loop's state and split apart they would be
+// harder to check against the algorithm.
 func (m *wm) run(maxCard bool) {
 	nv := m.nv
 	if nv == 0 || len(m.edges) == 0 {
