@@ -8,6 +8,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/broadcast"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 )
@@ -48,7 +49,8 @@ func errorKeys() []string {
 	keys = append(keys, analysisErrorKeys...)
 	keys = append(keys, studyErrorKeys...)
 	keys = append(keys, explorerErrorKeys...)
-	keys = append(keys, broadcastErrorKeys...)
+	keys = append(keys, broadcast.ErrorKeys()...)
+	keys = append(keys, simulErrorKeys...)
 	keys = append(keys, botErrorKeys...)
 	for _, k := range archiveFieldKeys {
 		keys = append(keys, k)
@@ -202,4 +204,11 @@ func isSentinel(err error) bool {
 		}
 	}
 	return false
+}
+
+// simulErrorKeys are the messages of the errors of simuls (simul.go;
+// errorKeys).
+var simulErrorKeys = []string{
+	"apierr.no_simul", "apierr.simul_color", "apierr.simul_empty", "apierr.simul_full", "apierr.simul_full_site",
+	"apierr.simul_many", "apierr.simul_max", "apierr.simul_not_host", "apierr.simul_own", "apierr.simul_started",
 }

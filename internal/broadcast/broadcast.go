@@ -1,4 +1,18 @@
-package server
+// Package broadcast is the broadcasts: over-the-board events relayed live
+// by their broadcaster (an account). Round by round he either enters each
+// game's score sheet, a form per game whose plies the rules library checks
+// one by one, or uploads the round's TRF (players, pairings, results;
+// internal/tournament reads it) with its records (any format the rules
+// library reads). Viewers of /broadcast/{id} get a server-sent event at
+// each change (GET /api/broadcasts/{id}/events) and the page fetches
+// itself again.
+//
+// The package owns the feed, the standings, the entry and the upload, its
+// store port (Store) and its routes (Routes). Its invariants: every ply
+// stored was played by the rules library from the start of the
+// broadcast's ruleset, and only the broadcaster writes; no viewer can make
+// the server queue more than one change for him (feed).
+package broadcast
 
 import (
 	"context"
@@ -24,17 +38,9 @@ import (
 	"github.com/toguz/toguz/svg"
 )
 
-// Broadcasts: an over-the-board event relayed live by its broadcaster (an
-// account). Round by round he either enters each game's score sheet, a
-// form per game whose plies the rules library checks one by one, or
-// uploads the round's TRF (players, pairings, results; internal/tournament
-// reads it) with its records (any format the rules library reads).
-// Viewers of /broadcast/{id} get a server-sent event at each change
-// (GET /api/broadcasts/{id}/events) and the page fetches itself again.
-//
-// Broadcasts keeps them (internal/store, migration 00006; nil: the pages
-// answer 404).
-type Broadcasts interface {
+// Store keeps the broadcasts (internal/store, migration 00006;
+// *store.Store satisfies it).
+type Store interface {
 	CreateBroadcast(ctx context.Context, b store.Broadcast, max int) (int64, error)
 	Broadcasts(ctx context.Context, limit int) ([]store.Broadcast, error)
 	LoadBroadcast(ctx context.Context, id int64) (*store.Broadcast, error)
@@ -43,17 +49,47 @@ type Broadcasts interface {
 	SaveBroadcastRound(ctx context.Context, bid int64, r int, trf string, games []store.BroadcastGame) error
 }
 
+// Config is what the broadcasts are given by the site.
+type Config struct {
+	// Store keeps them (nil: the pages answer 404).
+	Store Store
+	// MaxRecords bounds the games of the records of an upload: the
+	// import's bound.
+	MaxRecords int
+	// RulesError is the site's error of an error of the rules library,
+	// pointing at the place (line, game, ply) it names.
+	RulesError func(status int, code apierr.Code, err error) *apierr.Error
+}
+
+// Service is the broadcasts of a site: its handlers and the viewers'
+// feed.
+type Service struct {
+	kit        site.Kit
+	st         Store
+	maxRecords int
+	rulesError func(status int, code apierr.Code, err error) *apierr.Error
+	feed       feed
+}
+
+// New returns the broadcasts of the site kit with cfg.
+func New(kit site.Kit, cfg Config) *Service {
+	return &Service{kit: kit, st: cfg.Store, maxRecords: cfg.MaxRecords, rulesError: cfg.RulesError}
+}
+
 // The bounds of broadcasts: what one account may make the server keep and
 // what one broadcast may make it send. An upload takes the import's body
-// limit (maxImportBody) and its bound on games (maxImportGames).
+// limit (the site gives it to IsUpload's paths) and its bound on games
+// (Config.MaxRecords).
 const (
-	maxBroadcastsPerAccount = 20
-	maxBroadcastRounds      = 30
-	maxBroadcastGames       = 200 // games of one round
-	maxBroadcastPlies       = 600 // plies of one game
-	maxBroadcastName        = 80  // bytes of a broadcast's name
-	maxBroadcastPlayer      = 64  // bytes of a player's name
-	maxBroadcastsListed     = 50
+	// MaxPerAccount bounds the broadcasts of one account and MaxRounds
+	// the rounds of one.
+	MaxPerAccount       = 20
+	MaxRounds           = 30
+	maxBroadcastGames   = 200 // games of one round
+	maxBroadcastPlies   = 600 // plies of one game
+	maxBroadcastName    = 80  // bytes of a broadcast's name
+	maxBroadcastPlayer  = 64  // bytes of a player's name
+	maxBroadcastsListed = 50
 	// maxBroadcastViewers bounds the event streams of one broadcast and
 	// maxBroadcastViewersPerAddr those of one client address over all.
 	maxBroadcastViewers        = 2000
@@ -62,7 +98,7 @@ const (
 	broadcastPing = 25 * time.Second
 )
 
-// broadcastFeed is the fan-out of the broadcasts' changes: each viewer
+// feed is the fan-out of the broadcasts' changes: each viewer
 // has a channel of one slot, so a change while he has not read the last
 // is folded into it; no viewer can make the server queue more. The
 // changes of one broadcast are told at most once every broadcastGap (the
@@ -70,7 +106,7 @@ const (
 // page fetch the round again. It also keeps the last loaded state of the
 // broadcasts being watched, which every write through this server
 // forgets, so that those fetches do not each read the database.
-type broadcastFeed struct {
+type feed struct {
 	mu     sync.Mutex
 	subs   map[int64]map[chan struct{}]struct{}
 	byAddr map[string]int
@@ -92,7 +128,7 @@ const broadcastGap = 300 * time.Millisecond
 
 // subscribe adds a viewer of broadcast id from addr, or refuses him past
 // the bounds.
-func (f *broadcastFeed) subscribe(id int64, addr string) (chan struct{}, error) {
+func (f *feed) subscribe(id int64, addr string) (chan struct{}, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.subs == nil {
@@ -111,7 +147,7 @@ func (f *broadcastFeed) subscribe(id int64, addr string) (chan struct{}, error) 
 	return ch, nil
 }
 
-func (f *broadcastFeed) unsubscribe(id int64, addr string, ch chan struct{}) {
+func (f *feed) unsubscribe(id int64, addr string, ch chan struct{}) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.subs[id], ch)
@@ -128,7 +164,7 @@ func (f *broadcastFeed) unsubscribe(id int64, addr string, ch chan struct{}) {
 }
 
 // publish tells the viewers of broadcast id that it changed.
-func (f *broadcastFeed) publish(id int64) {
+func (f *feed) publish(id int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st := f.state[id]
@@ -154,7 +190,7 @@ func (f *broadcastFeed) publish(id int64) {
 	f.tellLocked(id, st)
 }
 
-func (f *broadcastFeed) tellLocked(id int64, st *feedState) {
+func (f *feed) tellLocked(id int64, st *feedState) {
 	st.last = time.Now()
 	for ch := range f.subs[id] {
 		select {
@@ -166,7 +202,7 @@ func (f *broadcastFeed) tellLocked(id int64, st *feedState) {
 
 // cached returns the kept state of broadcast id (nil: none) and the
 // generation to give keep after loading it.
-func (f *broadcastFeed) cached(id int64) (*store.Broadcast, uint64) {
+func (f *feed) cached(id int64) (*store.Broadcast, uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if st := f.state[id]; st != nil {
@@ -177,7 +213,7 @@ func (f *broadcastFeed) cached(id int64) (*store.Broadcast, uint64) {
 
 // keep keeps b, loaded at generation gen, as the state of a watched
 // broadcast, unless a write came since.
-func (f *broadcastFeed) keep(b *store.Broadcast, gen uint64) {
+func (f *feed) keep(b *store.Broadcast, gen uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if st := f.state[b.ID]; st != nil && st.gen == gen {
@@ -230,15 +266,15 @@ type bcView struct {
 	Paste     string `json:"-"`
 }
 
-func (s *Server) broadcasts() (Broadcasts, error) {
-	if s.cfg.Broadcasts == nil {
+func (s *Service) broadcasts() (Store, error) {
+	if s.st == nil {
 		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_broadcasts")
 	}
-	return s.cfg.Broadcasts, nil
+	return s.st, nil
 }
 
 // loadBroadcast reads broadcast {id} of r.
-func (s *Server) loadBroadcast(r *http.Request) (*store.Broadcast, error) {
+func (s *Service) loadBroadcast(r *http.Request) (*store.Broadcast, error) {
 	bs, err := s.broadcasts()
 	if err != nil {
 		return nil, err
@@ -247,7 +283,7 @@ func (s *Server) loadBroadcast(r *http.Request) (*store.Broadcast, error) {
 	if err != nil {
 		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_broadcast")
 	}
-	b, gen := s.bcFeed.cached(id)
+	b, gen := s.feed.cached(id)
 	if b != nil {
 		return b, nil
 	}
@@ -258,13 +294,13 @@ func (s *Server) loadBroadcast(r *http.Request) (*store.Broadcast, error) {
 		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_broadcast")
 	}
 	if err == nil {
-		s.bcFeed.keep(b, gen)
+		s.feed.keep(b, gen)
 	}
 	return b, err
 }
 
 // view builds the view of round (0: the last round with games) of b.
-func (s *Server) broadcastView(b *store.Broadcast, round int, who site.Identity) (bcView, error) {
+func (s *Service) broadcastView(b *store.Broadcast, round int, who site.Identity) (bcView, error) {
 	v := bcView{ID: b.ID, Name: b.Name, Owner: b.OwnerName, Ruleset: b.Ruleset, Rounds: b.Rounds, Round: round,
 		Mine: who.Account.ID != 0 && who.Account.ID == b.OwnerID, Games: []bcGame{}, Standings: []bcStanding{}}
 	for i := 1; i <= b.Rounds; i++ {
@@ -421,7 +457,7 @@ func trfStandings(trf string, r int) []bcStanding {
 // may be written by both sides, so only the arbiter can say which it
 // is). Each ply is played by the rules library; the error names the ply
 // (its number in the game) and why.
-func appendSheet(rules toguz.Rules, g store.BroadcastGame, text string, whole bool) ([]string, error) {
+func (s *Service) appendSheet(rules toguz.Rules, g store.BroadcastGame, text string, whole bool) ([]string, error) {
 	words := strings.Fields(text)
 	if whole {
 		for i, p := range g.Plies {
@@ -449,14 +485,14 @@ func appendSheet(rules toguz.Rules, g store.BroadcastGame, text string, whole bo
 				continue
 			}
 		}
-		return nil, plyError(len(g.Plies)+i+1, w, err)
+		return nil, s.plyError(len(g.Plies)+i+1, w, err)
 	}
 	return out, nil
 }
 
 // plyError is the error of ply n of a game, written w: the rules
 // library's error, pointing at the ply.
-func plyError(n int, w string, err error) error {
+func (s *Service) plyError(n int, w string, err error) error {
 	var ne *toguz.NotationError
 	msg := w
 	cause := err
@@ -466,7 +502,7 @@ func plyError(n int, w string, err error) error {
 	case errors.Is(err, toguz.ErrSyntax):
 		msg, cause = strings.TrimPrefix(err.Error(), toguz.ErrSyntax.Error()+": "), toguz.ErrSyntax
 	}
-	return rulesError(http.StatusBadRequest, apierr.CodeIllegalMove, &toguz.ParseError{Ply: n, Msg: msg, Err: cause})
+	return s.rulesError(http.StatusBadRequest, apierr.CodeIllegalMove, &toguz.ParseError{Ply: n, Msg: msg, Err: cause})
 }
 
 // gameResult reads a result the broadcaster chose: "", 1-0, 0-1 or
@@ -480,7 +516,7 @@ func gameResult(s string) (string, error) {
 }
 
 // enterPlies appends the plies of text (and the result) to game gid of b.
-func (s *Server) enterPlies(ctx context.Context, b *store.Broadcast, gid int64, text string, whole bool, result string) error {
+func (s *Service) enterPlies(ctx context.Context, b *store.Broadcast, gid int64, text string, whole bool, result string) error {
 	i := slices.IndexFunc(b.Games, func(g store.BroadcastGame) bool { return g.ID == gid })
 	if i < 0 {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_broadcast_game")
@@ -494,7 +530,7 @@ func (s *Server) enterPlies(ctx context.Context, b *store.Broadcast, gid int64, 
 	if err != nil {
 		return err
 	}
-	plies, err := appendSheet(rules, g, text, whole)
+	plies, err := s.appendSheet(rules, g, text, whole)
 	if err != nil {
 		return err
 	}
@@ -508,18 +544,18 @@ func (s *Server) enterPlies(ctx context.Context, b *store.Broadcast, gid int64, 
 			res = o.Result.String()
 		}
 	}
-	err = s.cfg.Broadcasts.AppendBroadcastPlies(ctx, b.ID, gid, len(g.Plies), plies, res)
+	err = s.st.AppendBroadcastPlies(ctx, b.ID, gid, len(g.Plies), plies, res)
 	if errors.Is(err, store.ErrConflict) {
 		return apierr.New(http.StatusConflict, apierr.CodeBadRequest, "apierr.broadcast_stale")
 	}
 	if err == nil {
-		s.bcFeed.publish(b.ID)
+		s.feed.publish(b.ID)
 	}
 	return err
 }
 
 // addBroadcastGame adds a board of round to b.
-func (s *Server) addBroadcastGame(ctx context.Context, b *store.Broadcast, round, board int, white, black string) error {
+func (s *Service) addBroadcastGame(ctx context.Context, b *store.Broadcast, round, board int, white, black string) error {
 	if round < 1 || round > b.Rounds {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_round", b.Rounds)
 	}
@@ -533,12 +569,12 @@ func (s *Server) addBroadcastGame(ctx context.Context, b *store.Broadcast, round
 	if err := playerName(black); err != nil {
 		return err
 	}
-	_, err := s.cfg.Broadcasts.AddBroadcastGame(ctx, b.ID, store.BroadcastGame{Round: round, Board: board, White: white, Black: black})
+	_, err := s.st.AddBroadcastGame(ctx, b.ID, store.BroadcastGame{Round: round, Board: board, White: white, Black: black})
 	if errors.Is(err, store.ErrConflict) {
 		return apierr.New(http.StatusConflict, apierr.CodeBadRequest, "apierr.broadcast_board_taken", board)
 	}
 	if err == nil {
-		s.bcFeed.publish(b.ID)
+		s.feed.publish(b.ID)
 	}
 	return err
 }
@@ -555,7 +591,7 @@ func playerName(n string) error {
 // uploadRound builds round r of b from a TRF (its pairings and results)
 // and records: a record's game is put on the board whose players its
 // White and Black tags name, else on the boards in the order of the file.
-func (s *Server) uploadRound(ctx context.Context, b *store.Broadcast, r int, trf, records string) error {
+func (s *Service) uploadRound(ctx context.Context, b *store.Broadcast, r int, trf, records string) error {
 	if r < 1 || r > b.Rounds {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_round", b.Rounds)
 	}
@@ -570,16 +606,7 @@ func (s *Server) uploadRound(ctx context.Context, b *store.Broadcast, r int, trf
 	if r > e.Rounds {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_trf_round", r)
 	}
-	pairs := e.Pairs(r)
-	var games []store.BroadcastGame
-	for _, pr := range pairs {
-		if pr.White == 0 || pr.Black == 0 {
-			continue // a bye is not a game
-		}
-		w, bl := e.Player(pr.White), e.Player(pr.Black)
-		g := store.BroadcastGame{Round: r, Board: len(games) + 1, White: w.Name, Black: bl.Name, Result: trfResult(w.Entry(r).Code)}
-		games = append(games, g)
-	}
+	games := trfGames(e, r)
 	if len(games) == 0 {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_trf_round", r)
 	}
@@ -587,37 +614,61 @@ func (s *Server) uploadRound(ctx context.Context, b *store.Broadcast, r int, trf
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_games", maxBroadcastGames)
 	}
 	if strings.TrimSpace(records) != "" {
-		recs, err := toguz.ParseGames("records", []byte(records), 0)
-		if err != nil {
-			return rulesError(http.StatusBadRequest, apierr.CodeBadRequest, err)
-		}
-		if len(recs) > maxImportGames {
-			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_games", maxImportGames)
-		}
-		for i, rec := range recs {
-			k := slices.IndexFunc(games, func(g store.BroadcastGame) bool {
-				return strings.EqualFold(g.White, rec.Tag("White")) && strings.EqualFold(g.Black, rec.Tag("Black"))
-			})
-			if k < 0 && i < len(games) && rec.Tag("White") == "" {
-				k = i
-			}
-			if k < 0 {
-				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_record_board", i+1, excerpt(rec.Tag("White")), excerpt(rec.Tag("Black")))
-			}
-			plies, err := sheetOf(rules, rec)
-			if err != nil {
-				return rulesError(http.StatusBadRequest, apierr.CodeBadRequest, fmt.Errorf("game %d: %w", i+1, err))
-			}
-			games[k].Plies = plies
-			if games[k].Result == "" && rec.Result != toguz.NoResult {
-				games[k].Result = rec.Result.String()
-			}
+		if err := s.placeRecords(rules, games, records); err != nil {
+			return err
 		}
 	}
-	if err := s.cfg.Broadcasts.SaveBroadcastRound(ctx, b.ID, r, trf, games); err != nil {
+	if err := s.st.SaveBroadcastRound(ctx, b.ID, r, trf, games); err != nil {
 		return err
 	}
-	s.bcFeed.publish(b.ID)
+	s.feed.publish(b.ID)
+	return nil
+}
+
+// trfGames is the games of round r of the TRF e, byes left out, on
+// boards 1, 2, … in the order of its pairings.
+func trfGames(e *tournament.Event, r int) []store.BroadcastGame {
+	var games []store.BroadcastGame
+	for _, pr := range e.Pairs(r) {
+		if pr.White == 0 || pr.Black == 0 {
+			continue // a bye is not a game
+		}
+		w, bl := e.Player(pr.White), e.Player(pr.Black)
+		g := store.BroadcastGame{Round: r, Board: len(games) + 1, White: w.Name, Black: bl.Name, Result: trfResult(w.Entry(r).Code)}
+		games = append(games, g)
+	}
+	return games
+}
+
+// placeRecords puts the moves (and the result, where the TRF has none)
+// of each game of records on its board of games.
+func (s *Service) placeRecords(rules toguz.Rules, games []store.BroadcastGame, records string) error {
+	recs, err := toguz.ParseGames("records", []byte(records), 0)
+	if err != nil {
+		return s.rulesError(http.StatusBadRequest, apierr.CodeBadRequest, err)
+	}
+	if len(recs) > s.maxRecords {
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_games", s.maxRecords)
+	}
+	for i, rec := range recs {
+		k := slices.IndexFunc(games, func(g store.BroadcastGame) bool {
+			return strings.EqualFold(g.White, rec.Tag("White")) && strings.EqualFold(g.Black, rec.Tag("Black"))
+		})
+		if k < 0 && i < len(games) && rec.Tag("White") == "" {
+			k = i
+		}
+		if k < 0 {
+			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_record_board", i+1, excerpt(rec.Tag("White")), excerpt(rec.Tag("Black")))
+		}
+		plies, err := sheetOf(rules, rec)
+		if err != nil {
+			return s.rulesError(http.StatusBadRequest, apierr.CodeBadRequest, fmt.Errorf("game %d: %w", i+1, err))
+		}
+		games[k].Plies = plies
+		if games[k].Result == "" && rec.Result != toguz.NoResult {
+			games[k].Result = rec.Result.String()
+		}
+	}
 	return nil
 }
 
@@ -667,7 +718,7 @@ type broadcastsData struct {
 	Error     string
 }
 
-func (s *Server) pageBroadcasts(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) pageBroadcasts(w http.ResponseWriter, r *http.Request) error {
 	bs, err := s.broadcasts()
 	if err != nil {
 		return err
@@ -678,13 +729,13 @@ func (s *Server) pageBroadcasts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	id := s.Identity(r)
-	d := broadcastsData{FormChoices: s.Choices(s.Lang(r), "", false), List: list, CanCreate: id.Account.ID != 0, MaxRounds: maxBroadcastRounds}
-	return s.Render(w, http.StatusOK, "broadcasts", s.Page(r, "broadcast.list_title", d))
+	id := s.kit.Identity(r)
+	d := broadcastsData{FormChoices: s.kit.Choices(s.kit.Lang(r), "", false), List: list, CanCreate: id.Account.ID != 0, MaxRounds: MaxRounds}
+	return s.kit.Render(w, http.StatusOK, "broadcasts", s.kit.Page(r, "broadcast.list_title", d))
 }
 
 // createBroadcast makes a broadcast of account who.
-func (s *Server) createBroadcast(ctx context.Context, who site.Identity, name, ruleset string, rounds int) (int64, error) {
+func (s *Service) createBroadcast(ctx context.Context, who site.Identity, name, ruleset string, rounds int) (int64, error) {
 	bs, err := s.broadcasts()
 	if err != nil {
 		return 0, err
@@ -700,25 +751,26 @@ func (s *Server) createBroadcast(ctx context.Context, who site.Identity, name, r
 	if err != nil {
 		return 0, err
 	}
-	if rounds < 1 || rounds > maxBroadcastRounds {
-		return 0, apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_rounds", maxBroadcastRounds)
+	if rounds < 1 || rounds > MaxRounds {
+		return 0, apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_rounds", MaxRounds)
 	}
-	id, err := bs.CreateBroadcast(ctx, store.Broadcast{OwnerID: who.Account.ID, Name: name, Ruleset: rules.String(), Rounds: rounds}, maxBroadcastsPerAccount)
+	id, err := bs.CreateBroadcast(ctx, store.Broadcast{OwnerID: who.Account.ID, Name: name, Ruleset: rules.String(), Rounds: rounds}, MaxPerAccount)
 	if errors.Is(err, store.ErrLimit) {
-		return 0, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.broadcast_many", maxBroadcastsPerAccount)
+		return 0, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.broadcast_many", MaxPerAccount)
 	}
 	return id, err
 }
 
-func (s *Server) pageCreateBroadcast(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) pageCreateBroadcast(w http.ResponseWriter, r *http.Request) error {
 	rounds, _ := strconv.Atoi(r.FormValue("rounds"))
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	id, err := s.createBroadcast(ctx, s.Identity(r), r.FormValue("name"), r.FormValue("ruleset"), rounds)
+	id, err := s.createBroadcast(ctx, s.kit.Identity(r), r.FormValue("name"), r.FormValue("ruleset"), rounds)
 	if err != nil {
 		return err
 	}
-	return redirect(w, r, "/broadcast/"+strconv.FormatInt(id, 10)+"/enter")
+	http.Redirect(w, r, "/broadcast/"+strconv.FormatInt(id, 10)+"/enter", http.StatusSeeOther)
+	return nil
 }
 
 type createBroadcastRequest struct {
@@ -727,14 +779,14 @@ type createBroadcastRequest struct {
 	Rounds  int    `json:"rounds"`
 }
 
-func (s *Server) apiCreateBroadcast(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) apiCreateBroadcast(w http.ResponseWriter, r *http.Request) error {
 	var req createBroadcastRequest
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	id, err := s.createBroadcast(ctx, s.Identity(r), req.Name, req.Ruleset, req.Rounds)
+	id, err := s.createBroadcast(ctx, s.kit.Identity(r), req.Name, req.Ruleset, req.Rounds)
 	if err != nil {
 		return err
 	}
@@ -747,24 +799,24 @@ func roundOf(r *http.Request) int {
 	return max(n, 0)
 }
 
-func (s *Server) pageBroadcast(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) pageBroadcast(w http.ResponseWriter, r *http.Request) error {
 	b, err := s.loadBroadcast(r)
 	if err != nil {
 		return err
 	}
-	v, err := s.broadcastView(b, roundOf(r), s.Identity(r))
+	v, err := s.broadcastView(b, roundOf(r), s.kit.Identity(r))
 	if err != nil {
 		return err
 	}
-	return s.Render(w, http.StatusOK, "broadcast", s.Page(r, "broadcast.title", v, b.Name))
+	return s.kit.Render(w, http.StatusOK, "broadcast", s.kit.Page(r, "broadcast.title", v, b.Name))
 }
 
-func (s *Server) apiBroadcast(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) apiBroadcast(w http.ResponseWriter, r *http.Request) error {
 	b, err := s.loadBroadcast(r)
 	if err != nil {
 		return err
 	}
-	v, err := s.broadcastView(b, roundOf(r), s.Identity(r))
+	v, err := s.broadcastView(b, roundOf(r), s.kit.Identity(r))
 	if err != nil {
 		return err
 	}
@@ -772,12 +824,12 @@ func (s *Server) apiBroadcast(w http.ResponseWriter, r *http.Request) error {
 }
 
 // ownBroadcast loads broadcast {id} for its broadcaster, 403 for others.
-func (s *Server) ownBroadcast(r *http.Request) (*store.Broadcast, error) {
+func (s *Service) ownBroadcast(r *http.Request) (*store.Broadcast, error) {
 	b, err := s.loadBroadcast(r)
 	if err != nil {
 		return nil, err
 	}
-	if id := s.Identity(r); id.Account.ID == 0 || id.Account.ID != b.OwnerID {
+	if id := s.kit.Identity(r); id.Account.ID == 0 || id.Account.ID != b.OwnerID {
 		return nil, apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.broadcast_not_yours")
 	}
 	return b, nil
@@ -785,7 +837,7 @@ func (s *Server) ownBroadcast(r *http.Request) (*store.Broadcast, error) {
 
 // pageBroadcastEntry is the broadcaster's form: a board to add, the plies
 // of each game of the round, a round to upload.
-func (s *Server) pageBroadcastEntry(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) pageBroadcastEntry(w http.ResponseWriter, r *http.Request) error {
 	b, err := s.ownBroadcast(r)
 	if err != nil {
 		return err
@@ -793,25 +845,25 @@ func (s *Server) pageBroadcastEntry(w http.ResponseWriter, r *http.Request) erro
 	return s.renderEntry(w, r, b, roundOf(r), http.StatusOK, nil, 0, "")
 }
 
-func (s *Server) renderEntry(w http.ResponseWriter, r *http.Request, b *store.Broadcast, round, status int, fail error, game int64, paste string) error {
-	v, err := s.broadcastView(b, round, s.Identity(r))
+func (s *Service) renderEntry(w http.ResponseWriter, r *http.Request, b *store.Broadcast, round, status int, fail error, game int64, paste string) error {
+	v, err := s.broadcastView(b, round, s.kit.Identity(r))
 	if err != nil {
 		return err
 	}
 	if fail != nil {
-		e := s.AsError(r, fail)
-		status, v.Error, v.ErrorGame, v.Paste = e.Status, s.Message(r, e), game, paste
+		e := s.kit.AsError(r, fail)
+		status, v.Error, v.ErrorGame, v.Paste = e.Status, s.kit.Message(r, e), game, paste
 		if e.Detail != "" {
 			v.Error += " — " + e.Detail
 		}
 	}
-	return s.Render(w, status, "broadcast_entry", s.Page(r, "broadcast.entry_title", v, b.Name))
+	return s.kit.Render(w, status, "broadcast_entry", s.kit.Page(r, "broadcast.entry_title", v, b.Name))
 }
 
 // entryForm runs a change of the entry form and shows the form again,
 // with the error of the change if it failed (a live.Error or apierr.Error;
 // anything else is the server's).
-func (s *Server) entryForm(w http.ResponseWriter, r *http.Request, change func(ctx context.Context, b *store.Broadcast, round int) (game int64, paste string, err error)) error {
+func (s *Service) entryForm(w http.ResponseWriter, r *http.Request, change func(ctx context.Context, b *store.Broadcast, round int) (game int64, paste string, err error)) error {
 	b, err := s.ownBroadcast(r)
 	if err != nil {
 		return err
@@ -825,19 +877,20 @@ func (s *Server) entryForm(w http.ResponseWriter, r *http.Request, change func(c
 		return err
 	}
 	if err == nil {
-		return redirect(w, r, fmt.Sprintf("/broadcast/%d/enter?round=%d", b.ID, max(round, 1)))
+		http.Redirect(w, r, fmt.Sprintf("/broadcast/%d/enter?round=%d", b.ID, max(round, 1)), http.StatusSeeOther)
+		return nil
 	}
 	return s.renderEntry(w, r, b, round, 0, err, game, paste)
 }
 
-func (s *Server) pageBroadcastAddGame(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) pageBroadcastAddGame(w http.ResponseWriter, r *http.Request) error {
 	return s.entryForm(w, r, func(ctx context.Context, b *store.Broadcast, round int) (int64, string, error) {
 		board, _ := strconv.Atoi(r.FormValue("board"))
 		return 0, "", s.addBroadcastGame(ctx, b, round, board, r.FormValue("white"), r.FormValue("black"))
 	})
 }
 
-func (s *Server) pageBroadcastPlies(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) pageBroadcastPlies(w http.ResponseWriter, r *http.Request) error {
 	return s.entryForm(w, r, func(ctx context.Context, b *store.Broadcast, round int) (int64, string, error) {
 		gid, _ := strconv.ParseInt(r.PathValue("game"), 10, 64)
 		text := r.FormValue("plies")
@@ -845,7 +898,7 @@ func (s *Server) pageBroadcastPlies(w http.ResponseWriter, r *http.Request) erro
 	})
 }
 
-func (s *Server) pageBroadcastUpload(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) pageBroadcastUpload(w http.ResponseWriter, r *http.Request) error {
 	return s.entryForm(w, r, func(ctx context.Context, b *store.Broadcast, round int) (int64, string, error) {
 		trf, err := formText(r, "trf")
 		if err != nil {
@@ -883,7 +936,7 @@ type pliesRequest struct {
 
 // apiBroadcastPlies appends plies to a game: POST
 // /api/broadcasts/{id}/games/{game}/plies.
-func (s *Server) apiBroadcastPlies(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) apiBroadcastPlies(w http.ResponseWriter, r *http.Request) error {
 	var req pliesRequest
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
@@ -908,7 +961,7 @@ type addGameRequest struct {
 	Black string `json:"black"`
 }
 
-func (s *Server) apiBroadcastAddGame(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) apiBroadcastAddGame(w http.ResponseWriter, r *http.Request) error {
 	var req addGameRequest
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
@@ -928,17 +981,17 @@ func (s *Server) apiBroadcastAddGame(w http.ResponseWriter, r *http.Request) err
 // broadcastEvents is the viewers' stream of a broadcast: an event "change"
 // each time it changes (the page then fetches itself), a comment every
 // broadcastPing.
-func (s *Server) broadcastEvents(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) broadcastEvents(w http.ResponseWriter, r *http.Request) error {
 	b, err := s.loadBroadcast(r)
 	if err != nil {
 		return err
 	}
 	addr := auth.AddrKey(auth.ClientIP(r))
-	ch, err := s.bcFeed.subscribe(b.ID, addr)
+	ch, err := s.feed.subscribe(b.ID, addr)
 	if err != nil {
 		return err
 	}
-	defer s.bcFeed.unsubscribe(b.ID, addr, ch)
+	defer s.feed.unsubscribe(b.ID, addr, ch)
 	clearDeadlines(w)
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -973,7 +1026,7 @@ func (s *Server) broadcastEvents(w http.ResponseWriter, r *http.Request) error {
 }
 
 // broadcastBoard draws a game's position: /broadcast/{id}/board/{game}.svg.
-func (s *Server) broadcastBoard(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) broadcastBoard(w http.ResponseWriter, r *http.Request) error {
 	b, err := s.loadBroadcast(r)
 	if err != nil {
 		return err
@@ -992,14 +1045,14 @@ func (s *Server) broadcastBoard(w http.ResponseWriter, r *http.Request) error {
 }
 
 // drawBoard answers the SVG board after plies, the last move marked.
-func (s *Server) drawBoard(w http.ResponseWriter, r *http.Request, rules toguz.Rules, plies []string, white, black string) error {
+func (s *Service) drawBoard(w http.ResponseWriter, r *http.Request, rules toguz.Rules, plies []string, white, black string) error {
 	p, moves, err := replaySheet(rules, plies)
 	if err != nil {
 		return err
 	}
-	lang := s.Lang(r)
-	opt := svg.Options{White: white, Black: black, Labels: &svg.Labels{White: s.cat.T(lang, "game.white"), Black: s.cat.T(lang, "game.black"),
-		Kazan: s.cat.T(lang, "learn.diagram.kazan"), ToMove: s.cat.T(lang, "learn.diagram.tomove")}}
+	lang, cat := s.kit.Lang(r), s.kit.Catalog()
+	opt := svg.Options{White: white, Black: black, Labels: &svg.Labels{White: cat.T(lang, "game.white"), Black: cat.T(lang, "game.black"),
+		Kazan: cat.T(lang, "learn.diagram.kazan"), ToMove: cat.T(lang, "learn.diagram.tomove")}}
 	if n := len(moves); n > 0 {
 		before, _, _ := replaySheet(rules, plies[:n-1])
 		opt.From, opt.To = svg.LastMove(before, moves[n-1])
@@ -1014,38 +1067,68 @@ func (s *Server) drawBoard(w http.ResponseWriter, r *http.Request, rules toguz.R
 	return err
 }
 
-// isBroadcastUpload reports whether path is a round's upload, whose body
-// may be as large as an import's.
-func isBroadcastUpload(path string) bool {
+// IsUpload reports whether path is a round's upload, whose body may be as
+// large as an import's.
+func IsUpload(path string) bool {
 	return strings.HasPrefix(path, "/broadcast/") && strings.HasSuffix(path, "/upload")
 }
 
-// broadcastRoutes adds the routes of broadcasts and simuls.
-func (s *Server) broadcastRoutes(api, page func(string, func(http.ResponseWriter, *http.Request) error), mux *http.ServeMux) {
-	api("POST /api/broadcasts", s.apiCreateBroadcast)
-	api("GET /api/broadcasts/{id}", s.apiBroadcast)
-	api("POST /api/broadcasts/{id}/games", s.apiBroadcastAddGame)
-	api("POST /api/broadcasts/{id}/games/{game}/plies", s.apiBroadcastPlies)
-	api("GET /api/broadcasts/{id}/events", s.broadcastEvents)
-	page("GET /broadcasts", s.pageBroadcasts)
-	page("POST /broadcasts", s.pageCreateBroadcast)
-	page("GET /broadcast/{id}", s.pageBroadcast)
-	page("GET /broadcast/{id}/enter", s.pageBroadcastEntry)
-	page("POST /broadcast/{id}/games", s.pageBroadcastAddGame)
-	page("POST /broadcast/{id}/game/{game}/plies", s.pageBroadcastPlies)
-	page("POST /broadcast/{id}/upload", s.pageBroadcastUpload)
-	page("GET /broadcast/{id}/board/{game}", s.broadcastBoard)
-	s.simulRoutes(api, page)
+// Routes adds the routes of broadcasts to rt.
+func (s *Service) Routes(rt site.Router) {
+	rt.API("POST /api/broadcasts", s.apiCreateBroadcast)
+	rt.API("GET /api/broadcasts/{id}", s.apiBroadcast)
+	rt.API("POST /api/broadcasts/{id}/games", s.apiBroadcastAddGame)
+	rt.API("POST /api/broadcasts/{id}/games/{game}/plies", s.apiBroadcastPlies)
+	rt.API("GET /api/broadcasts/{id}/events", s.broadcastEvents)
+	rt.Page("GET /broadcasts", s.pageBroadcasts)
+	rt.Page("POST /broadcasts", s.pageCreateBroadcast)
+	rt.Page("GET /broadcast/{id}", s.pageBroadcast)
+	rt.Page("GET /broadcast/{id}/enter", s.pageBroadcastEntry)
+	rt.Page("POST /broadcast/{id}/games", s.pageBroadcastAddGame)
+	rt.Page("POST /broadcast/{id}/game/{game}/plies", s.pageBroadcastPlies)
+	rt.Page("POST /broadcast/{id}/upload", s.pageBroadcastUpload)
+	rt.Page("GET /broadcast/{id}/board/{game}", s.broadcastBoard)
 }
 
-// broadcastErrorKeys are the messages of the errors of broadcasts and
-// simuls (errorKeys).
-var broadcastErrorKeys = []string{
-	"apierr.broadcast_account", "apierr.broadcast_board", "apierr.broadcast_board_taken", "apierr.broadcast_games",
-	"apierr.broadcast_many", "apierr.broadcast_name", "apierr.broadcast_not_yours", "apierr.broadcast_player",
-	"apierr.broadcast_plies", "apierr.broadcast_record_board", "apierr.broadcast_result", "apierr.broadcast_round",
-	"apierr.broadcast_rounds", "apierr.broadcast_sheet_differs", "apierr.broadcast_stale", "apierr.broadcast_trf", "apierr.broadcast_trf_round",
-	"apierr.broadcast_viewers", "apierr.no_broadcast", "apierr.no_broadcast_game", "apierr.no_broadcasts",
-	"apierr.no_simul", "apierr.simul_color", "apierr.simul_empty", "apierr.simul_full", "apierr.simul_full_site",
-	"apierr.simul_many", "apierr.simul_max", "apierr.simul_not_host", "apierr.simul_own", "apierr.simul_started",
+// ErrorKeys are the messages of the errors of broadcasts, for the
+// catalog's completeness test.
+func ErrorKeys() []string {
+	return []string{
+		"apierr.broadcast_account", "apierr.broadcast_board", "apierr.broadcast_board_taken", "apierr.broadcast_games",
+		"apierr.broadcast_many", "apierr.broadcast_name", "apierr.broadcast_not_yours", "apierr.broadcast_player",
+		"apierr.broadcast_plies", "apierr.broadcast_record_board", "apierr.broadcast_result", "apierr.broadcast_round",
+		"apierr.broadcast_rounds", "apierr.broadcast_sheet_differs", "apierr.broadcast_stale", "apierr.broadcast_trf", "apierr.broadcast_trf_round",
+		"apierr.broadcast_viewers", "apierr.no_broadcast", "apierr.no_broadcast_game", "apierr.no_broadcasts",
+		"apierr.bad_ruleset",
+	}
+}
+
+// parseRuleset reads the ruleset of a new broadcast ("": standard).
+func parseRuleset(s string) (toguz.Rules, error) {
+	if s == "" {
+		return toguz.Standard(), nil
+	}
+	r, err := toguz.ParseRules(s)
+	if err != nil {
+		return r, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", excerpt(s)).WithDetail(err)
+	}
+	return r, nil
+}
+
+// excerpt is s cut to 40 bytes for a message.
+func excerpt(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// clearDeadlines lifts the http.Server's read and write deadlines from the
+// connection of an event stream, which lives as long as its viewer (its
+// pings find dead peers), not ReadTimeout or WriteTimeout.
+func clearDeadlines(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	// ErrNotSupported (a test recorder) leaves nothing to clear.
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
 }
