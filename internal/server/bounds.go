@@ -17,6 +17,7 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/broadcast"
 	"github.com/toguz/toguz/internal/site"
 )
 
@@ -38,7 +39,7 @@ const maxImportBody = maxImport + 64<<10
 
 // bodyLimit is the largest body the route of r reads.
 func bodyLimit(r *http.Request) int64 {
-	if r.URL.Path == "/import" || isBroadcastUpload(r.URL.Path) {
+	if r.URL.Path == "/import" || broadcast.IsUpload(r.URL.Path) {
 		return maxImportBody
 	}
 	return site.MaxBody

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/broadcast"
 	"github.com/toguz/toguz/internal/tournament"
 )
 
@@ -314,14 +315,14 @@ func TestBroadcastEvents(t *testing.T) {
 }
 
 // TestBroadcastBounds: a guest cannot broadcast, and an account at most
-// maxBroadcastsPerAccount.
+// broadcast.MaxPerAccount.
 func TestBroadcastBounds(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
 	if code, _ := s.do("POST", "/api/broadcasts", s.guest(), map[string]any{"name": "x", "rounds": 1}); code != 401 {
 		t.Errorf("guest: %d, want 401", code)
 	}
 	tok := s.signup("arbiter")
-	for i := range maxBroadcastsPerAccount {
+	for i := range broadcast.MaxPerAccount {
 		if code, m := s.do("POST", "/api/broadcasts", tok, map[string]any{"name": fmt.Sprint("e", i), "rounds": 1}); code != 201 {
 			t.Fatal(code, m)
 		}
@@ -329,7 +330,7 @@ func TestBroadcastBounds(t *testing.T) {
 	if code, _ := s.do("POST", "/api/broadcasts", tok, map[string]any{"name": "one more", "rounds": 1}); code != 429 {
 		t.Errorf("past the bound: %d, want 429", code)
 	}
-	if code, _ := s.do("POST", "/api/broadcasts", s.signup("other"), map[string]any{"name": "x", "rounds": maxBroadcastRounds + 1}); code != 400 {
+	if code, _ := s.do("POST", "/api/broadcasts", s.signup("other"), map[string]any{"name": "x", "rounds": broadcast.MaxRounds + 1}); code != 400 {
 		t.Errorf("too many rounds: %d, want 400", code)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/botapi"
+	"github.com/toguz/toguz/internal/broadcast"
 	"github.com/toguz/toguz/internal/culture"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
@@ -51,8 +52,9 @@ func errorKeys() []string {
 	keys = append(keys, analysisErrorKeys...)
 	keys = append(keys, studyErrorKeys...)
 	keys = append(keys, explorerErrorKeys...)
-	keys = append(keys, broadcastErrorKeys...)
 	keys = append(keys, botapi.ErrorKeys()...)
+	keys = append(keys, broadcast.ErrorKeys()...)
+	keys = append(keys, simulErrorKeys...)
 	for _, k := range archiveFieldKeys {
 		keys = append(keys, k)
 	}
@@ -205,4 +207,11 @@ func isSentinel(err error) bool {
 		}
 	}
 	return false
+}
+
+// simulErrorKeys are the messages of the errors of simuls (simul.go;
+// errorKeys).
+var simulErrorKeys = []string{
+	"apierr.no_simul", "apierr.simul_color", "apierr.simul_empty", "apierr.simul_full", "apierr.simul_full_site",
+	"apierr.simul_many", "apierr.simul_max", "apierr.simul_not_host", "apierr.simul_own", "apierr.simul_started",
 }

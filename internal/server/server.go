@@ -82,7 +82,7 @@
 //   - The analysis board (analysis.go): /analysis and /analysis/game/{id},
 //     the move tree's import and export; its rules and lines come from
 //     the engine client, the endpoints above where WebAssembly is missing.
-//   - Broadcasts and simuls (broadcast.go, simul.go): over-the-board
+//   - Broadcasts and simuls (internal/broadcast, simul.go): over-the-board
 //     events relayed live from the arbiter's score sheets (each ply checked
 //     by the rules library) or a round's TRF and records, their viewers
 //     told of each change by server-sent events; simuls, one host against
@@ -109,6 +109,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/botapi"
+	"github.com/toguz/toguz/internal/broadcast"
 	"github.com/toguz/toguz/internal/culture"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/enginepool"
@@ -180,8 +181,8 @@ type Config struct {
 	// Reviews is the game review (review.go; nil: reviews are off).
 	Reviews Reviews
 
-	// Broadcasts keeps the broadcasts (broadcast.go; nil: none).
-	Broadcasts Broadcasts
+	// Broadcasts keeps the broadcasts (internal/broadcast; nil: none).
+	Broadcasts broadcast.Store
 	// Simuls keeps the simuls across restarts (simul.go; nil: in memory
 	// only); New loads them.
 	Simuls SimulStore
@@ -220,9 +221,9 @@ type Server struct {
 	studyHub *study.Hub
 	// analyses bounds the analyses a minute (engineweb.go).
 	analyses analysisLimiters
-	// bcFeed tells the viewers of broadcasts of their changes, and simuls
-	// holds the simuls (broadcast.go, simul.go).
-	bcFeed broadcastFeed
+	// bc is the broadcasts (internal/broadcast), and simuls
+	// holds the simuls (simul.go).
+	bc     *broadcast.Service
 	simuls simulHall
 	// bots is the bot and board API (internal/botapi).
 	bots *botapi.API
@@ -266,6 +267,7 @@ func New(cfg Config) (*Server, error) {
 	srv.imports.perMinute = cfg.ImportsPerMinute
 	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
+	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: maxImportGames, RulesError: rulesError})
 	srv.simuls.st = cfg.Simuls
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
@@ -372,7 +374,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /class/{id}", s.pageClass)
 	page("POST /class/{id}/invite", s.pageClassInvite)
 	page("POST /class/{id}/answer", s.pageClassAnswer)
-	s.broadcastRoutes(api, page, mux)
+	s.bc.Routes(router{s: s, mux: mux})
 	page("GET /events", s.pageEvents)
 	page("POST /events", s.pageCreateEvent)
 	page("GET /event/{id}", s.pageEvent)
@@ -411,7 +413,7 @@ func (s *Server) Handler() http.Handler {
 func compress(next http.Handler) http.Handler {
 	gz := gzhttp.GzipHandler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// An event stream (broadcast.go) and the bot API's NDJSON
+		// An event stream (internal/broadcast) and the bot API's NDJSON
 		// streams are flushed event by event.
 		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || strings.Contains(r.Header.Get("Accept"), "text/event-stream") ||
 			botapi.IsStreamPath(r.URL.Path) {
