@@ -8,8 +8,10 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/review"
 )
 
 // message returns e's message in the language of r.
@@ -39,12 +41,11 @@ func errorKeys() []string {
 		"apierr.key.base", "apierr.key.digit", "apierr.key.too_long", "apierr.key.negative", "apierr.key.zero",
 		"apierr.key.op",
 		"apierr.analysis_live_game", "apierr.analysis_rate", "apierr.analysis_busy", "apierr.analysis_off", "apierr.analysis_bad",
-		"apierr.no_review", "apierr.review_requests", "apierr.review_full", "apierr.review_conflict",
-		"apierr.review_not_over", "apierr.learn_illegal", "apierr.learn_busy",
 	}
 	keys = append(keys, learnErrorKeys...)
 	keys = append(keys, puzzleErrorKeys...)
-	keys = append(keys, eventErrorKeys...)
+	keys = append(keys, events.ErrorKeys()...)
+	keys = append(keys, review.ErrorKeys()...)
 	keys = append(keys, analysisErrorKeys...)
 	keys = append(keys, studyErrorKeys...)
 	keys = append(keys, explorerErrorKeys...)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/tournament"
 )
 
@@ -85,7 +86,7 @@ func TestEventPages(t *testing.T) {
 	if resp, body := do("POST", loc+"/arbiter/start", arbiter, url.Values{}); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("start: %d %s", resp.StatusCode, body)
 	}
-	var ev eventJSON
+	var ev events.EventJSON
 	getEvent := func() {
 		_, body := do("GET", "/api/events/"+id, "", nil)
 		if err := json.Unmarshal([]byte(body), &ev); err != nil {
@@ -154,17 +155,4 @@ func tieBreakNames(e *tournament.Event) string {
 		names = append(names, tb.String())
 	}
 	return strings.Join(names, " ")
-}
-
-// TestPointsExact: scores and tie-breaks are shown exactly; a
-// Sonneborn-Berger with draws has quarters, which one decimal rounded.
-func TestPointsExact(t *testing.T) {
-	for _, c := range []struct {
-		v    float64
-		want string
-	}{{0, "0"}, {2, "2"}, {0.5, "0.5"}, {0.25, "0.25"}, {12.75, "12.75"}, {47.5, "47.5"}} {
-		if got := points(c.v); got != c.want {
-			t.Errorf("points(%v) = %q, want %q", c.v, got, c.want)
-		}
-	}
 }
