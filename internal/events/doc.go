@@ -22,4 +22,10 @@
 //     names): results and corrections, forfeits, clock adjustments through
 //     the live game's goroutine, re-pairing a round before it begins,
 //     publication; each action logged in the store.
+//   - web.go: the site's side (Web, its Routes): /events and its form,
+//     /event/{id} with its live part (an ETag of what this viewer sees)
+//     and its TRF, joining, withdrawing, berserk, the arbiter's console,
+//     GET /api/events; APIError gives a refusal its HTTP status. A viewer
+//     sees the results of the rounds published to him (shownRounds) on
+//     the page, its live part, the TRF and the API alike.
 package events

@@ -98,6 +98,18 @@ func (s *Settings) Check() error {
 	if s.MaxPlayers <= 0 || s.MaxPlayers > MaxPlayers {
 		s.MaxPlayers = MaxPlayers
 	}
+	if err := s.checkKind(tc); err != nil {
+		return err
+	}
+	if s.Kind != Arena {
+		s.Minutes, s.Berserk = 0, false
+	}
+	return s.checkLimits()
+}
+
+// checkKind validates what s's kind of event needs (a Swiss's rounds, an
+// arena's duration) and drops what it does not.
+func (s *Settings) checkKind(tc clock.TimeControl) error {
 	switch s.Kind {
 	case Swiss:
 		if s.Rounds < 1 || s.Rounds > MaxSwissRounds {
@@ -116,20 +128,28 @@ func (s *Settings) Check() error {
 	default:
 		return bad("apierr.event_kind")
 	}
-	if s.Kind != Arena {
-		s.Minutes, s.Berserk = 0, false
-	}
+	return nil
+}
+
+// checkLimits validates the repetition rule and the entries' limits:
+// rating, age and sex.
+func (s *Settings) checkLimits() error {
 	if s.Repetition < 0 || s.Repetition == 1 || s.Repetition > MaxRepetition {
 		return bad("apierr.event_repetition", MaxRepetition)
 	}
-	if s.MinRating < 0 || s.MaxRating < 0 || (s.MaxRating > 0 && s.MaxRating < s.MinRating) ||
-		s.MinAge < 0 || s.MaxAge < 0 || (s.MaxAge > 0 && s.MaxAge < s.MinAge) || s.MaxAge > 150 {
+	if badRange(s.MinRating, s.MaxRating) || badRange(s.MinAge, s.MaxAge) || s.MaxAge > 150 {
 		return bad("apierr.event_limits")
 	}
 	if s.Sex != "" && s.Sex != "w" && s.Sex != "m" {
 		return bad("apierr.event_limits")
 	}
 	return nil
+}
+
+// badRange reports whether lo..hi is not a range of limits: a negative
+// one, or a maximum (0: none) under the minimum.
+func badRange(lo, hi int) bool {
+	return lo < 0 || hi < 0 || (hi > 0 && hi < lo)
 }
 
 // Entry is one player of an event.

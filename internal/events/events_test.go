@@ -97,26 +97,7 @@ func TestRoundRobinOnTheSite(t *testing.T) {
 		s := openSite(t, path)
 		ids := users(t, s.st, 5)
 		creator := ids[4]
-		ev, err := s.m.Create(ctx, creator, "Club round robin", time.Time{}, events.Settings{Kind: events.RoundRobin, Rules: "standard", TC: "5+3"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev.Start = time.Time{}
-		for i, id := range ids[:4] {
-			if _, err := s.m.Join(ctx, ev.ID, events.Player{UserID: id, Name: fmt.Sprintf("player%d", i+1), Rating: 1500 + 100*(4-i)}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := s.m.Join(ctx, ev.ID, events.Player{UserID: ids[0], Name: "player1"}); err == nil {
-			t.Error("a player joined twice")
-		}
-		if err := s.m.Start(ctx, ev.ID, ids[0]); err == nil {
-			t.Error("a player who is not an arbiter started the event")
-		}
-		if err := s.m.Start(ctx, ev.ID, creator); err != nil {
-			t.Fatal(err)
-		}
-		synctest.Wait()
+		ev := startRoundRobin(t, s, ids[:4], creator)
 		e, _ := s.m.Get(ev.ID)
 		if e.Status != events.Running || len(e.Rounds) != 1 || len(e.Rounds[0].Pairings) != 2 {
 			t.Fatalf("after the start: %s, %d rounds", e.Status, len(e.Rounds))
@@ -142,13 +123,7 @@ func TestRoundRobinOnTheSite(t *testing.T) {
 		resign(t, s, e, e.Rounds[1].Pairings[0].White)
 		s.close()
 		s = openSite(t, path)
-		e, _ = s.m.Get(ev.ID)
-		if e.Status != events.Running || len(e.Rounds) != 2 || e.Rounds[1].Pairings[0].Result != "0-1" || e.Rounds[1].Pairings[1].Result != "" {
-			t.Fatalf("after the restart: %s %+v", e.Status, e.Rounds)
-		}
-		if st, err := s.hub.State(ctx, e.Rounds[1].Pairings[1].GameID); err != nil || st.Status != "playing" {
-			t.Fatalf("round 2's game after the restart: %v %v", st.Status, err)
-		}
+		e = afterRestart(t, s, ev.ID)
 		resign(t, s, e, e.Rounds[1].Pairings[1].White)
 		e, _ = s.m.Get(ev.ID)
 		if len(e.Rounds) != 3 {
@@ -161,47 +136,104 @@ func TestRoundRobinOnTheSite(t *testing.T) {
 		if e.Status != events.Finished {
 			t.Fatalf("after round 3: %s", e.Status)
 		}
-		points := func(e *events.Event) map[int]float64 {
-			out := map[int]float64{}
-			for _, st := range e.Tournament(0).Standings(0) {
-				out[st.Player.Start] = st.Points
-			}
-			return out
-		}
-		want := map[int]float64{1: 0, 2: 0, 3: 0, 4: 0}
-		for _, r := range e.Rounds {
-			for _, p := range r.Pairings {
-				switch p.Result {
-				case "1-0":
-					want[p.White]++
-				case "0-1":
-					want[p.Black]++
-				}
-			}
-		}
-		got := points(e)
+		got, want := standingPoints(e), resultPoints(e)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("points %v, want %v", got, want)
 		}
-		// The arbiter corrects round 1 board 1 to a draw.
-		if err := s.m.SetResult(ctx, ev.ID, ids[0], 1, 1, "1/2"); err == nil {
-			t.Error("a player corrected a result")
-		}
-		if err := s.m.SetResult(ctx, ev.ID, creator, 1, 1, "1/2"); err != nil {
-			t.Fatal(err)
-		}
-		e, _ = s.m.Get(ev.ID)
-		p := e.Rounds[0].Pairings[0]
-		got2 := points(e)
-		if got2[p.White] != got[p.White]-0.5 || got2[p.Black] != got[p.Black]+0.5 {
-			t.Errorf("after the correction %v, before %v", got2, got)
-		}
-		log, err := s.m.Log(ctx, ev.ID)
-		if err != nil || len(log) != 2 || log[0].Action != "result" || log[0].UserID != creator || log[1].Action != "start" {
-			t.Errorf("arbiter log %+v %v", log, err)
-		}
+		correctResult(t, s, ev.ID, ids[0], creator, got)
 		s.close()
 	})
+}
+
+// startRoundRobin creates a round robin of creator's, which players join
+// (a second time refused), and starts it (a player may not).
+func startRoundRobin(t *testing.T, s *site, players []int64, creator int64) *events.Event {
+	t.Helper()
+	ctx := context.Background()
+	ev, err := s.m.Create(ctx, creator, "Club round robin", time.Time{}, events.Settings{Kind: events.RoundRobin, Rules: "standard", TC: "5+3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.Start = time.Time{}
+	for i, id := range players {
+		if _, err := s.m.Join(ctx, ev.ID, events.Player{UserID: id, Name: fmt.Sprintf("player%d", i+1), Rating: 1500 + 100*(4-i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.m.Join(ctx, ev.ID, events.Player{UserID: players[0], Name: "player1"}); err == nil {
+		t.Error("a player joined twice")
+	}
+	if err := s.m.Start(ctx, ev.ID, players[0]); err == nil {
+		t.Error("a player who is not an arbiter started the event")
+	}
+	if err := s.m.Start(ctx, ev.ID, creator); err != nil {
+		t.Fatal(err)
+	}
+	synctest.Wait()
+	return ev
+}
+
+// afterRestart checks the round robin id after a restart in round 2, its
+// first game over and its second still played, and returns it.
+func afterRestart(t *testing.T, s *site, id string) *events.Event {
+	t.Helper()
+	e, _ := s.m.Get(id)
+	if e.Status != events.Running || len(e.Rounds) != 2 || e.Rounds[1].Pairings[0].Result != "0-1" || e.Rounds[1].Pairings[1].Result != "" {
+		t.Fatalf("after the restart: %s %+v", e.Status, e.Rounds)
+	}
+	if st, err := s.hub.State(context.Background(), e.Rounds[1].Pairings[1].GameID); err != nil || st.Status != "playing" {
+		t.Fatalf("round 2's game after the restart: %v %v", st.Status, err)
+	}
+	return e
+}
+
+// standingPoints is each player's points in e's standings, by start.
+func standingPoints(e *events.Event) map[int]float64 {
+	out := map[int]float64{}
+	for _, st := range e.Tournament(0).Standings(0) {
+		out[st.Player.Start] = st.Points
+	}
+	return out
+}
+
+// resultPoints is each player's points counted from e's decisive results.
+func resultPoints(e *events.Event) map[int]float64 {
+	want := map[int]float64{1: 0, 2: 0, 3: 0, 4: 0}
+	for _, r := range e.Rounds {
+		for _, p := range r.Pairings {
+			switch p.Result {
+			case "1-0":
+				want[p.White]++
+			case "0-1":
+				want[p.Black]++
+			}
+		}
+	}
+	return want
+}
+
+// correctResult: the arbiter (not a player) corrects round 1 board 1 of
+// event id to a draw; the standings move half a point from got, and the
+// arbiter's log has the correction after the start.
+func correctResult(t *testing.T, s *site, id string, player, arbiter int64, got map[int]float64) {
+	t.Helper()
+	ctx := context.Background()
+	if err := s.m.SetResult(ctx, id, player, 1, 1, "1/2"); err == nil {
+		t.Error("a player corrected a result")
+	}
+	if err := s.m.SetResult(ctx, id, arbiter, 1, 1, "1/2"); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := s.m.Get(id)
+	p := e.Rounds[0].Pairings[0]
+	got2 := standingPoints(e)
+	if got2[p.White] != got[p.White]-0.5 || got2[p.Black] != got[p.Black]+0.5 {
+		t.Errorf("after the correction %v, before %v", got2, got)
+	}
+	log, err := s.m.Log(ctx, id)
+	if err != nil || len(log) != 2 || log[0].Action != "result" || log[0].UserID != arbiter || log[1].Action != "start" {
+		t.Errorf("arbiter log %+v %v", log, err)
+	}
 }
 
 // TestArenaScore: lichess's arena points: 2 a win, 1 a draw, doubled

@@ -6,6 +6,13 @@
 //
 // Every ply of every game is searched with the same bound, Settings, which
 // the review records. docs/review.md defines accuracy and the marks.
+//
+// Its site side (web.go, learn.go: Web and its Routes) shows a review
+// to the game page (Section) and alone, answers GET and POST
+// /api/games/{id}/review, and serves the exercises of /review/{id}/learn;
+// an answer is judged on the server (Judge), never in the browser, so the
+// engine's move is not sent before the answer. Reviews is its port:
+// StoreReviews puts the store, the queue and the judge behind it.
 package review
 
 import (

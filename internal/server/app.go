@@ -263,7 +263,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
-	var reviews Reviews
+	var reviews review.Reviews
 	if opts.ReviewWorkers > 0 {
 		// After the hub's resume: the games it aborted are not reviewed.
 		rc := review.Config{Jobs: st, Games: store.LiveStore{S: st}, Workers: opts.ReviewWorkers,
@@ -283,7 +283,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		if err != nil {
 			return fail(err)
 		}
-		reviews = StoreReviews{S: st, Q: q, J: judge}
+		reviews = review.StoreReviews{S: st, Q: q, J: judge}
 	}
 	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
 		Logger: log, SecureCookies: opts.SecureCookies, Analysis: analysis, AnalysesPerMinute: opts.AnalysesPerMinute,

@@ -11,10 +11,12 @@ import (
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/broadcast"
 	"github.com/toguz/toguz/internal/culture"
+	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/puzzle"
+	"github.com/toguz/toguz/internal/review"
 )
 
 // message returns e's message in the language of r.
@@ -42,13 +44,12 @@ func errorKeys() []string {
 		"apierr.no_tv_game", "apierr.fen_too_long", "apierr.bad_room",
 		"apierr.report_room_game", "apierr.report_user", "apierr.report_text", "archive.busy",
 		"apierr.analysis_live_game", "apierr.analysis_rate", "apierr.analysis_busy", "apierr.analysis_off", "apierr.analysis_bad",
-		"apierr.no_review", "apierr.review_requests", "apierr.review_full", "apierr.review_conflict",
-		"apierr.review_not_over", "apierr.learn_illegal", "apierr.learn_busy",
 	}
 	keys = append(keys, lessons.ErrorKeys()...)
 	keys = append(keys, puzzle.ErrorKeys()...)
 	keys = append(keys, culture.ErrorKeys()...)
-	keys = append(keys, eventErrorKeys...)
+	keys = append(keys, events.ErrorKeys()...)
+	keys = append(keys, review.ErrorKeys()...)
 	keys = append(keys, analysisErrorKeys...)
 	keys = append(keys, studyErrorKeys...)
 	keys = append(keys, explorerErrorKeys...)

@@ -13,48 +13,7 @@ import (
 	"github.com/toguz/toguz/internal/store"
 )
 
-// TestPageOf: the pages of the finished events, finishedListed a page,
-// and the newer and older pages' numbers.
-func TestPageOf(t *testing.T) {
-	list := func(n int) []*events.Event {
-		out := make([]*events.Event, n)
-		for i := range out {
-			out[i] = &events.Event{ID: fmt.Sprint(i)}
-		}
-		return out
-	}
-	const L = finishedListed
-	for _, c := range []struct {
-		n, page                  int
-		first, len, newer, older int
-	}{
-		{n: 0, page: 1, len: 0},
-		{n: L, page: 1, len: L},
-		{n: L + 1, page: 1, len: L, older: 2},
-		{n: L + 1, page: 2, first: L, len: 1, newer: 1},
-		{n: 2*L + 20, page: 2, first: L, len: L, newer: 1, older: 3},
-		{n: 2*L + 20, page: 3, first: 2 * L, len: 20, newer: 2},
-		{n: 2*L + 20, page: 0, len: L, older: 2},
-		{n: 2*L + 20, page: -5, len: L, older: 2},
-		{n: 2*L + 20, page: 9, len: 0, newer: 3},
-		{n: 0, page: 4, len: 0, newer: 1},
-		{n: 2*L + 20, page: 1 << 62, len: 0, newer: 3},
-	} {
-		shown, newer, older := pageOf(list(c.n), c.page, finishedListed)
-		first := -1
-		if len(shown) > 0 {
-			fmt.Sscan(shown[0].ID, &first)
-		} else {
-			first = 0
-		}
-		if len(shown) != c.len || first != c.first || newer != c.newer || older != c.older {
-			t.Errorf("%d events, page %d: %d from %d, newer %d, older %d; want %d from %d, newer %d, older %d",
-				c.n, c.page, len(shown), first, newer, older, c.len, c.first, c.newer, c.older)
-		}
-	}
-}
-
-// TestEventsPaged: /events lists the newest finishedListed of 120
+// TestEventsPaged: /events lists the newest events.FinishedListed of 120
 // finished events, links the older ones page by page and back, and GET
 // /api/events does the same with older_page.
 func TestEventsPaged(t *testing.T) {
@@ -92,9 +51,9 @@ func TestEventsPaged(t *testing.T) {
 		count        int
 		newer, older string
 	}{
-		{"", n - 1, finishedListed, "", `href="/events?page=2" id="events-older"`},
-		{"?page=2", n - 1 - finishedListed, finishedListed, `href="/events" id="events-newer"`, `href="/events?page=3" id="events-older"`},
-		{"?page=3", n - 1 - 2*finishedListed, n - 2*finishedListed, `href="/events?page=2" id="events-newer"`, ""},
+		{"", n - 1, events.FinishedListed, "", `href="/events?page=2" id="events-older"`},
+		{"?page=2", n - 1 - events.FinishedListed, events.FinishedListed, `href="/events" id="events-newer"`, `href="/events?page=3" id="events-older"`},
+		{"?page=3", n - 1 - 2*events.FinishedListed, n - 2*events.FinishedListed, `href="/events?page=2" id="events-newer"`, ""},
 	} {
 		code, body := getAs(t, s.testServer, "", "/events"+c.page)
 		if code != 200 {
@@ -116,10 +75,10 @@ func TestEventsPaged(t *testing.T) {
 		}
 	}
 	code, m := s.do("GET", "/api/events", "", nil)
-	if code != 200 || len(m["events"].([]any)) != finishedListed || m["older_page"] != 2.0 {
+	if code != 200 || len(m["events"].([]any)) != events.FinishedListed || m["older_page"] != 2.0 {
 		t.Errorf("GET /api/events: %d, %d events, older_page %v", code, len(m["events"].([]any)), m["older_page"])
 	}
-	if _, m := s.do("GET", "/api/events?page=3", "", nil); len(m["events"].([]any)) != n-2*finishedListed || m["older_page"] != nil {
+	if _, m := s.do("GET", "/api/events?page=3", "", nil); len(m["events"].([]any)) != n-2*events.FinishedListed || m["older_page"] != nil {
 		t.Errorf("GET /api/events?page=3: %d events, older_page %v", len(m["events"].([]any)), m["older_page"])
 	}
 }

@@ -95,13 +95,13 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 	botEvents := botapi.NewEvents()
 	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: eng, Logger: log, Grace: o.grace, FirstMoveTimeout: o.firstMove,
 		OnEnd: botEvents.GameEnded})
-	var reviews Reviews
+	var reviews review.Reviews
 	if o.reviews {
 		judge, err := review.NewJudge(1, reviewTestDepth)
 		if err != nil {
 			t.Fatal(err)
 		}
-		reviews = StoreReviews{S: st, J: judge}
+		reviews = review.StoreReviews{S: st, J: judge}
 	}
 	var simuls SimulStore = st
 	if o.simuls != nil {

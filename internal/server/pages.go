@@ -19,6 +19,7 @@ import (
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/web"
@@ -366,7 +367,7 @@ type gameData struct {
 	FinalFEN             string                 // a replay's board after an atsyrau's collection
 	Errors               map[apierr.Code]string // error code or close reason → text in the page's language
 	Outcomes             map[string]string      // "result termination" → how a game ended (i18n.OutcomeTemplates)
-	Review               *reviewView            // the game review's section (review.go); nil: none
+	Review               *review.View           // the game review's section (internal/review); nil: none
 	Event                string                 // the event the game belongs to ("": none), for the link back
 	EventRound           int
 }
@@ -401,7 +402,7 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 			d.Result = s.cat.T(p.Lang, "game.aborted")
 		}
 	}
-	if d.Review, err = s.gameReview(r.Context(), p.Lang, st.ID); err != nil {
+	if d.Review, err = s.reviewWeb().Section(r.Context(), p.Lang, st.ID); err != nil {
 		return err
 	}
 	if s.cfg.Events != nil {

@@ -146,7 +146,7 @@ func TestGamePageReview(t *testing.T) {
 	i := strings.Index(page, `data-notes="`)
 	raw := page[i+len(`data-notes="`):]
 	raw = html.UnescapeString(raw[:strings.IndexByte(raw, '"')])
-	var notes []reviewNote
+	var notes []review.Note
 	if err := json.Unmarshal([]byte(raw), &notes); err != nil {
 		t.Fatalf("notes %q: %v", raw, err)
 	}

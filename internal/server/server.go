@@ -121,6 +121,7 @@ import (
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/puzzle"
+	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
 	"github.com/toguz/toguz/internal/web"
@@ -178,8 +179,8 @@ type Config struct {
 	// keeps one in a file). Empty: a random key, so that guests lose their
 	// identity when the server restarts.
 	GuestKey []byte
-	// Reviews is the game review (review.go; nil: reviews are off).
-	Reviews Reviews
+	// Reviews is the game review (internal/review; nil: reviews are off).
+	Reviews review.Reviews
 
 	// Broadcasts keeps the broadcasts (internal/broadcast; nil: none).
 	Broadcasts broadcast.Store
@@ -323,10 +324,6 @@ func (s *Server) Handler() http.Handler {
 	api("POST /api/reports", s.apiReport)
 	api("GET /api/games/live", s.apiLiveGames)
 	api("GET /api/tv", s.apiTV)
-	api("GET /api/games/{id}/review", s.apiReview)
-	api("POST /api/games/{id}/review", s.apiRequestReview)
-	api("GET /api/events", s.apiEvents)
-	api("GET /api/events/{id}", s.apiEvent)
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.bots.Routes(router{s: s, mux: mux})
@@ -375,22 +372,11 @@ func (s *Server) Handler() http.Handler {
 	page("POST /class/{id}/invite", s.pageClassInvite)
 	page("POST /class/{id}/answer", s.pageClassAnswer)
 	s.bc.Routes(router{s: s, mux: mux})
-	page("GET /events", s.pageEvents)
-	page("POST /events", s.pageCreateEvent)
-	page("GET /event/{id}", s.pageEvent)
-	page("GET /event/{id}/live", s.pageEventLive)
-	page("GET /event/{id}/trf", s.pageEventTRF)
-	page("POST /event/{id}/join", s.pageJoinEvent)
-	page("POST /event/{id}/withdraw", s.pageWithdrawEvent)
-	page("POST /event/{id}/berserk", s.pageBerserk)
-	page("POST /event/{id}/arbiter/{action}", s.pageArbiter)
+	s.eventsWeb().Routes(router{s: s, mux: mux})
 	page("GET /play-offline", s.pageOffline)
 	mux.Handle("GET /sw.js", s.pages.ServiceWorker())
 	mux.HandleFunc("GET /manifest.webmanifest", s.manifest)
-	page("GET /game/{id}/review", s.pageReviewSection)
-	page("POST /game/{id}/review", s.pageRequestReview)
-	page("GET /review/{id}/learn", s.pageReviewLearn)
-	page("POST /review/{id}/learn", s.pageReviewLearnAnswer)
+	s.reviewWeb().Routes(router{s: s, mux: mux})
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
 	page("/", func(_ http.ResponseWriter, r *http.Request) error {
@@ -433,7 +419,7 @@ func (s *Server) AsError(r *http.Request, err error) *apierr.Error {
 	}
 	var ee *events.Error
 	if errors.As(err, &ee) {
-		return s.AsError(r, eventError(err))
+		return s.AsError(r, events.APIError(err))
 	}
 	var le *live.Error
 	if errors.As(err, &le) {

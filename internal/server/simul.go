@@ -596,7 +596,7 @@ const simulsListed = 50
 func (s *Server) pageSimuls(w http.ResponseWriter, r *http.Request) error {
 	id := s.Identity(r)
 	d := simulsData{FormChoices: s.Choices(s.Lang(r), "", id.Account.ID != 0), Max: maxSimulPlayers}
-	shown, newer, older := pageOf(s.simuls.list(), pageParam(r), simulsListed)
+	shown, newer, older := site.PageOf(s.simuls.list(), site.PageParam(r), simulsListed)
 	d.Newer, d.Older = newer, older
 	for _, sm := range shown {
 		// The list shows no boards: without the games, the view asks the

@@ -1,4 +1,4 @@
-package server
+package review
 
 import (
 	"bytes"
@@ -15,14 +15,14 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/live"
-	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
+	"github.com/toguz/toguz/internal/web"
 )
 
-// Reviews is the game review (internal/review) behind the game page, its
-// section GET /game/{id}/review, the request of an imported game's review
-// and the "learn from your mistakes" exercises.
+// Reviews is the game review behind the game page, its section GET
+// /game/{id}/review, the request of an imported game's review and the
+// "learn from your mistakes" exercises.
 type Reviews interface {
 	// Review returns a game's review job (errors wrap store.ErrNotFound
 	// when it has none).
@@ -32,8 +32,8 @@ type Reviews interface {
 	// Request queues an imported game's review for requester by
 	// (store.RequestReview's errors).
 	Request(ctx context.Context, id, by string) error
-	// Judge judges an exercise's answer (review.Judge).
-	Judge(ctx context.Context, p toguz.Position, pl review.Ply, m toguz.Move) (review.Verdict, error)
+	// Judge judges an exercise's answer (Judge.Judge).
+	Judge(ctx context.Context, p toguz.Position, pl Ply, m toguz.Move) (Verdict, error)
 }
 
 // StoreReviews puts the store's queue, the review workers and the judge
@@ -41,8 +41,8 @@ type Reviews interface {
 // requested job).
 type StoreReviews struct {
 	S *store.Store
-	Q *review.Queue
-	J *review.Judge
+	Q *Queue
+	J *Judge
 }
 
 var _ Reviews = StoreReviews{}
@@ -53,7 +53,11 @@ func (sr StoreReviews) Review(ctx context.Context, id string) (store.Review, err
 
 func (sr StoreReviews) Imported(ctx context.Context, id string) (bool, error) {
 	g, err := sr.S.Game(ctx, id)
-	return g.Source == store.SourceImport, liveNotFound(err)
+	if errors.Is(err, store.ErrNotFound) {
+		// The store's not found is the API's (live.ErrNotFound).
+		err = fmt.Errorf("%w: %w", live.ErrNotFound, err)
+	}
+	return g.Source == store.SourceImport, err
 }
 
 func (sr StoreReviews) Request(ctx context.Context, id, by string) error {
@@ -66,25 +70,69 @@ func (sr StoreReviews) Request(ctx context.Context, id, by string) error {
 	return nil
 }
 
-func (sr StoreReviews) Judge(ctx context.Context, p toguz.Position, pl review.Ply, m toguz.Move) (review.Verdict, error) {
+func (sr StoreReviews) Judge(ctx context.Context, p toguz.Position, pl Ply, m toguz.Move) (Verdict, error) {
 	return sr.J.Judge(ctx, p, pl, m)
 }
 
-// reviewView is the game page's review section (partials/review.html).
-type reviewView struct {
+// ErrorKeys are the catalog keys of the reviews' errors, for the test
+// that finds each in every language.
+func ErrorKeys() []string {
+	return []string{"apierr.no_review", "apierr.review_requests", "apierr.review_full", "apierr.review_conflict",
+		"apierr.review_not_over", "apierr.learn_illegal", "apierr.learn_busy", "apierr.no_game"}
+}
+
+// WebConfig is what a Web is built from.
+type WebConfig struct {
+	Kit site.Kit
+	// Reviews is the game review, Games the archive's games (either nil:
+	// reviews are off).
+	Reviews Reviews
+	Games   Games
+	// Pages renders the review section alone.
+	Pages *web.Pages
+}
+
+// Web is the site's side of the game review: the game page's review
+// section (Section, and GET /game/{id}/review alone), the request of an
+// imported game's review, GET and POST /api/games/{id}/review, and the
+// "learn from your mistakes" exercises of /review/{id}/learn.
+type Web struct {
+	kit     site.Kit
+	reviews Reviews
+	games   Games
+	pages   *web.Pages
+}
+
+// NewWeb returns the review's site side.
+func NewWeb(cfg WebConfig) *Web {
+	return &Web{kit: cfg.Kit, reviews: cfg.Reviews, games: cfg.Games, pages: cfg.Pages}
+}
+
+// Routes registers the review's pages and API on rt.
+func (wb *Web) Routes(rt site.Router) {
+	rt.API("GET /api/games/{id}/review", wb.apiReview)
+	rt.API("POST /api/games/{id}/review", wb.apiRequestReview)
+	rt.Page("GET /game/{id}/review", wb.pageReviewSection)
+	rt.Page("POST /game/{id}/review", wb.pageRequestReview)
+	rt.Page("GET /review/{id}/learn", wb.pageReviewLearn)
+	rt.Page("POST /review/{id}/learn", wb.pageReviewLearnAnswer)
+}
+
+// View is the game page's review section (partials/review.html).
+type View struct {
 	// State: "live" (the game is being played: review.js asks again when
 	// it ends), "pending", "failed", "request" (an imported game without
 	// a review) or "done".
 	State  string
 	GameID string
 	Graph  template.HTML
-	Sides  [2]reviewSide
+	Sides  [2]ViewSide
 	Depth  int
-	Notes  []reviewNote // the marked plies, for review.js
+	Notes  []Note // the marked plies, for review.js
 }
 
-// reviewSide is one player's line of the review.
-type reviewSide struct {
+// ViewSide is one player's line of the review.
+type ViewSide struct {
 	Color    string // "white" or "black"
 	Name     string
 	Accuracy string // "" when the player had no move to judge
@@ -92,9 +140,9 @@ type reviewSide struct {
 	Learn    string // the URL of his exercises, "" when none
 }
 
-// reviewNote is a marked ply in the move list, its texts in the page's
+// Note is a marked ply in the move list, its texts in the page's
 // language.
-type reviewNote struct {
+type Note struct {
 	Ply  int    `json:"ply"`
 	Sym  string `json:"sym"`  // ?!, ? or ??
 	Mark string `json:"mark"` // inaccuracy, mistake or blunder: the CSS class
@@ -112,18 +160,18 @@ func decimal(lang string, v float64) string {
 
 // reviewFor returns the review section of a finished game g (nil: none to
 // show: reviews are off, or a game played here has no job).
-func (s *Server) reviewFor(ctx context.Context, lang string, g live.Saved) (*reviewView, error) {
-	if s.cfg.Reviews == nil {
+func (wb *Web) reviewFor(ctx context.Context, lang string, g live.Saved) (*View, error) {
+	if wb.reviews == nil {
 		return nil, nil
 	}
-	v := &reviewView{GameID: g.ID}
+	v := &View{GameID: g.ID}
 	if g.End == nil {
 		v.State = "live"
 		return v, nil
 	}
-	job, err := s.cfg.Reviews.Review(ctx, g.ID)
+	job, err := wb.reviews.Review(ctx, g.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		imported, err := s.cfg.Reviews.Imported(ctx, g.ID)
+		imported, err := wb.reviews.Imported(ctx, g.ID)
 		if err != nil || !imported || len(g.Moves) == 0 {
 			return nil, err
 		}
@@ -141,49 +189,63 @@ func (s *Server) reviewFor(ctx context.Context, lang string, g live.Saved) (*rev
 		v.State = "failed"
 		return v, nil
 	}
-	d, err := review.Decode(job.Data)
+	d, err := Decode(job.Data)
 	if err != nil {
-		s.log.Warn("review unreadable", "game", g.ID, "err", err)
+		wb.kit.Logger().Warn("review unreadable", "game", g.ID, "err", err)
 		v.State = "failed"
 		return v, nil
 	}
-	start, _, err := g.Spec.Start()
-	if err != nil {
+	if err := wb.done(v, lang, g, d); err != nil {
 		return nil, err
-	}
-	v.State, v.Depth = "done", d.Depth
-	v.Graph = reviewGraph(s.cat.T(lang, "review.graph"), d)
-	for pl, seat := range []live.Seat{g.White, g.Black} {
-		side := reviewSide{Color: []string{"white", "black"}[pl], Name: seat.Name,
-			Counts: [3]int{d.Counts[pl][analysis.Inaccuracy], d.Counts[pl][analysis.Mistake], d.Counts[pl][analysis.Blunder]}}
-		if d.Accuracy[pl] >= 0 {
-			side.Accuracy = decimal(lang, d.Accuracy[pl])
-		}
-		if side.Counts[1]+side.Counts[2] > 0 && !seat.IsEngine() {
-			side.Learn = "/review/" + g.ID + "/learn?side=" + side.Color
-		}
-		v.Sides[pl] = side
-	}
-	p := start
-	for i, pl := range d.Plies {
-		if pl.Mark != analysis.Good {
-			v.Notes = append(v.Notes, reviewNote{Ply: i + 1, Sym: pl.Mark.Symbol(), Mark: pl.Mark.String(),
-				Text: s.plyText(lang, p, pl)})
-		}
-		next, err := p.Play(pl.Move)
-		if err != nil {
-			return nil, fmt.Errorf("review of %s: ply %d: %w", g.ID, i+1, err)
-		}
-		p = next
 	}
 	return v, nil
 }
 
+// done fills in v, the section of game g, with its review d.
+func (wb *Web) done(v *View, lang string, g live.Saved, d Data) error {
+	start, _, err := g.Spec.Start()
+	if err != nil {
+		return err
+	}
+	v.State, v.Depth = "done", d.Depth
+	v.Graph = reviewGraph(wb.kit.Catalog().T(lang, "review.graph"), d)
+	for pl, seat := range []live.Seat{g.White, g.Black} {
+		v.Sides[pl] = viewSide(lang, g.ID, pl, seat, d)
+	}
+	p := start
+	for i, pl := range d.Plies {
+		if pl.Mark != analysis.Good {
+			v.Notes = append(v.Notes, Note{Ply: i + 1, Sym: pl.Mark.Symbol(), Mark: pl.Mark.String(),
+				Text: wb.plyText(lang, p, pl)})
+		}
+		next, err := p.Play(pl.Move)
+		if err != nil {
+			return fmt.Errorf("review of %s: ply %d: %w", g.ID, i+1, err)
+		}
+		p = next
+	}
+	return nil
+}
+
+// viewSide is the line of player pl (0 White, 1 Black) of game id.
+func viewSide(lang, id string, pl int, seat live.Seat, d Data) ViewSide {
+	side := ViewSide{Color: []string{"white", "black"}[pl], Name: seat.Name,
+		Counts: [3]int{d.Counts[pl][analysis.Inaccuracy], d.Counts[pl][analysis.Mistake], d.Counts[pl][analysis.Blunder]}}
+	if d.Accuracy[pl] >= 0 {
+		side.Accuracy = decimal(lang, d.Accuracy[pl])
+	}
+	if side.Counts[1]+side.Counts[2] > 0 && !seat.IsEngine() {
+		side.Learn = "/review/" + id + "/learn?side=" + side.Color
+	}
+	return side
+}
+
 // plyText says what a marked ply cost and what was better.
-func (s *Server) plyText(lang string, before toguz.Position, pl review.Ply) string {
-	t := s.cat.T(lang, "review.mark."+pl.Mark.String()) + ", " + s.cat.T(lang, "review.cost", decimal(lang, pl.Cost))
+func (wb *Web) plyText(lang string, before toguz.Position, pl Ply) string {
+	cat := wb.kit.Catalog()
+	t := cat.T(lang, "review.mark."+pl.Mark.String()) + ", " + cat.T(lang, "review.cost", decimal(lang, pl.Cost))
 	if pl.Best != toguz.NoMove && pl.Best != pl.Move {
-		t += ". " + s.cat.T(lang, "review.better", lineText(before, pl.Best, pl.Line))
+		t += ". " + cat.T(lang, "review.better", lineText(before, pl.Best, pl.Line))
 	}
 	return t
 }
@@ -239,7 +301,7 @@ func graphStones(e engine.Score) float64 {
 // each as an inline SVG: White's advantage up, Black's down, the marked
 // plies dotted in their mark's colour. It scales to its container (a
 // 360 px phone included).
-func reviewGraph(label string, d review.Data) template.HTML {
+func reviewGraph(label string, d Data) template.HTML {
 	var b bytes.Buffer
 	n := len(d.Plies)
 	x := func(i int) float64 {
@@ -290,60 +352,61 @@ func reviewGraph(label string, d review.Data) template.HTML {
 
 // pageReviewSection serves the review section alone, which review.js
 // fetches until a pending review is done.
-func (s *Server) pageReviewSection(w http.ResponseWriter, r *http.Request) error {
-	if s.cfg.Reviews == nil || s.cfg.Archive == nil {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", excerpt(r.PathValue("id")))
+func (wb *Web) pageReviewSection(w http.ResponseWriter, r *http.Request) error {
+	if wb.reviews == nil || wb.games == nil {
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", site.Excerpt(r.PathValue("id")))
 	}
-	g, err := s.cfg.Archive.Game(r.Context(), r.PathValue("id"))
+	g, err := wb.games.Game(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return notFoundGame(err, r.PathValue("id"))
 	}
-	p := s.Page(r, "review.title", nil)
-	v, err := s.reviewFor(r.Context(), p.Lang, g)
+	p := wb.kit.Page(r, "review.title", nil)
+	v, err := wb.reviewFor(r.Context(), p.Lang, g)
 	if err != nil {
 		return err
 	}
-	p.Data = gameData{ID: g.ID, Review: v}
+	// The partial reads .Data.Review, as on the game page.
+	p.Data = struct{ Review *View }{v}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	return s.pages.RenderPartial(w, "review", p)
+	return wb.pages.RenderPartial(w, "review", p)
 }
 
 // notFoundGame makes a store's or archive's missing game the page's 404.
 func notFoundGame(err error, id string) error {
 	if errors.Is(err, live.ErrNotFound) || errors.Is(err, store.ErrNotFound) {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", excerpt(id)).WithDetail(err)
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", site.Excerpt(id)).WithDetail(err)
 	}
 	return err
 }
 
 // pageRequestReview queues an imported game's review (the game page's
 // button) and goes back to the game.
-func (s *Server) pageRequestReview(w http.ResponseWriter, r *http.Request) error {
+func (wb *Web) pageRequestReview(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	if err := s.requestReview(w, r, id); err != nil {
+	if err := wb.requestReview(w, r, id); err != nil {
 		return err
 	}
-	return redirect(w, r, "/game/"+id)
+	return site.Redirect(w, r, "/game/"+id)
 }
 
 // apiRequestReview is POST /api/games/{id}/review.
-func (s *Server) apiRequestReview(w http.ResponseWriter, r *http.Request) error {
-	if err := s.requestReview(w, r, r.PathValue("id")); err != nil {
+func (wb *Web) apiRequestReview(w http.ResponseWriter, r *http.Request) error {
+	if err := wb.requestReview(w, r, r.PathValue("id")); err != nil {
 		return err
 	}
 	return site.WriteJSON(w, http.StatusAccepted, map[string]string{"status": string(store.ReviewPending)})
 }
 
-func (s *Server) requestReview(w http.ResponseWriter, r *http.Request, id string) error {
-	if s.cfg.Reviews == nil {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", excerpt(id))
+func (wb *Web) requestReview(w http.ResponseWriter, r *http.Request, id string) error {
+	if wb.reviews == nil {
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", site.Excerpt(id))
 	}
-	who := s.EnsureIdentity(w, r).Seat().ID
-	err := s.cfg.Reviews.Request(r.Context(), id, who)
+	who := wb.kit.EnsureIdentity(w, r).Seat().ID
+	err := wb.reviews.Request(r.Context(), id, who)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", excerpt(id)).WithDetail(err)
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", site.Excerpt(id)).WithDetail(err)
 	case errors.Is(err, store.ErrTooManyRequests):
 		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.review_requests", store.MaxPendingPerRequester)
 	case errors.Is(err, store.ErrReviewQueueFull):
@@ -358,24 +421,24 @@ func (s *Server) requestReview(w http.ResponseWriter, r *http.Request, id string
 type reviewJSON struct {
 	Status   store.ReviewStatus `json:"status"`
 	Settings string             `json:"settings,omitempty"`
-	Review   *review.Data       `json:"review,omitempty"`
+	Review   *Data              `json:"review,omitempty"`
 }
 
-func (s *Server) apiReview(w http.ResponseWriter, r *http.Request) error {
+func (wb *Web) apiReview(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	if s.cfg.Reviews == nil {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", excerpt(id))
+	if wb.reviews == nil {
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", site.Excerpt(id))
 	}
-	job, err := s.cfg.Reviews.Review(r.Context(), id)
+	job, err := wb.reviews.Review(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", excerpt(id))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", site.Excerpt(id))
 	}
 	if err != nil {
 		return err
 	}
 	out := reviewJSON{Status: job.Status, Settings: job.Settings}
 	if job.Status == store.ReviewDone {
-		d, err := review.Decode(job.Data)
+		d, err := Decode(job.Data)
 		if err != nil {
 			return err
 		}
@@ -384,14 +447,15 @@ func (s *Server) apiReview(w http.ResponseWriter, r *http.Request) error {
 	return site.WriteJSON(w, http.StatusOK, out)
 }
 
-// gameReview is the game page's review section of game id.
-func (s *Server) gameReview(ctx context.Context, lang, id string) (*reviewView, error) {
-	if s.cfg.Reviews == nil || s.cfg.Archive == nil {
+// Section is the game page's review section of game id in lang (nil:
+// none to show).
+func (wb *Web) Section(ctx context.Context, lang, id string) (*View, error) {
+	if wb.reviews == nil || wb.games == nil {
 		return nil, nil
 	}
-	g, err := s.cfg.Archive.Game(ctx, id)
+	g, err := wb.games.Game(ctx, id)
 	if err != nil {
 		return nil, nil // a game the hub holds but the archive does not (tests' fakes): no review
 	}
-	return s.reviewFor(ctx, lang, g)
+	return wb.reviewFor(ctx, lang, g)
 }
