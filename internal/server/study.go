@@ -290,7 +290,7 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang, by := s.Lang(r), s.Identity(r).Name()
-	c, err := accept(w, r)
+	c, err := site.AcceptWS(w, r)
 	if err != nil {
 		return
 	}
@@ -300,8 +300,8 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 	sub, err := s.studyHub.Join(jctx, head.ID)
 	jcancel()
 	if err != nil {
-		writeMsg(ctx, c, s.wsError(lang, s.AsError(r, studyError(err))))
-		c.Close(websocket.StatusTryAgainLater, closeResync)
+		site.WriteWS(ctx, c, site.WSError(s.cat, lang, s.AsError(r, studyError(err))))
+		c.Close(websocket.StatusTryAgainLater, site.CloseResync)
 		return
 	}
 	defer s.studyHub.Leave(head.ID, sub)
@@ -314,7 +314,7 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 			case m, ok := <-sub.Out():
 				if !ok {
 					if s.studyHub.Dropped(head.ID, sub) {
-						c.Close(websocket.StatusTryAgainLater, closeSlowGame)
+						c.Close(websocket.StatusTryAgainLater, site.CloseSlowGame)
 					}
 					return
 				}
@@ -323,15 +323,15 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 			case <-ctx.Done():
 				return
 			}
-			if err := writeMsg(ctx, c, b); err != nil {
+			if err := site.WriteWS(ctx, c, b); err != nil {
 				return
 			}
 		}
 	}()
-	defer keepAlive(ctx, c)()
+	defer site.KeepAlive(ctx, c)()
 	reply := func(e error) {
 		select {
-		case replies <- s.wsError(lang, s.AsError(r, e)):
+		case replies <- site.WSError(s.cat, lang, s.AsError(r, e)):
 		default:
 		}
 	}
@@ -343,7 +343,7 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !lim.Allow() {
-			c.Close(websocket.StatusPolicyViolation, closeTooMany)
+			c.Close(websocket.StatusPolicyViolation, site.CloseTooMany)
 			return
 		}
 		var m studyClientMsg
@@ -354,7 +354,7 @@ func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
 		switch m.Type {
 		case "ping":
 			select {
-			case replies <- pong:
+			case replies <- []byte(site.Pong):
 			default:
 			}
 			continue
