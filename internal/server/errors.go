@@ -8,6 +8,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 )
@@ -47,7 +48,8 @@ func errorKeys() []string {
 	keys = append(keys, eventErrorKeys...)
 	keys = append(keys, analysisErrorKeys...)
 	keys = append(keys, studyErrorKeys...)
-	keys = append(keys, explorerErrorKeys...)
+	keys = append(keys, explorer.ErrorKeys()...)
+	keys = append(keys, "database.no_file") // opendb.go's
 	keys = append(keys, broadcastErrorKeys...)
 	keys = append(keys, botErrorKeys...)
 	for _, k := range archiveFieldKeys {

@@ -46,9 +46,9 @@
 //     game's already-encoded messages; pings run from a timer.
 //   - API (api.go), pages (pages.go), the archive (archive.go: its
 //     interface, GET /archive and /api/archive; imports.go stores the
-//     imported games in it), the opening explorer (explorer.go: /explorer,
-//     /api/explorer, /explorer/masters/{n}; internal/explorer and the
-//     store's tree), the open database's files (opendb.go: /database),
+//     imported games in it), the opening explorer (internal/explorer:
+//     /explorer, /api/explorer, /explorer/masters/{n}; the store's
+//     tree), the open database's files (opendb.go: /database),
 //     the profile's rating chart (chart.go), the
 //     language: the switcher, an account's setting, /settings (lang.go).
 //   - The lessons (learn.go): /learn and /learn/{lesson}, boards drawn by
@@ -139,9 +139,9 @@ type Config struct {
 	Puzzles  PuzzleRatings
 	Accounts Accounts
 	Archive  Archive
-	// Explorer is the opening explorer (explorer.go); nil with a
+	// Explorer is the opening explorer (internal/explorer); nil with a
 	// StoreArchive: one of its store and the embedded masters' games.
-	Explorer *Explorer
+	Explorer *explorer.Explorer
 	// DatabaseDir is the folder of the open database's files, listed at
 	// /database (opendb.go; "": the page says there are none).
 	DatabaseDir string
@@ -253,7 +253,7 @@ func New(cfg Config) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		cfg.Explorer = NewExplorer(sa.S, masters)
+		cfg.Explorer = explorer.New(explorerStore{sa.S}, masters)
 	}
 	cat := i18n.New()
 	pages, err := web.NewPages(cat)
@@ -324,7 +324,6 @@ func (s *Server) Handler() http.Handler {
 	api("GET /api/users/{name}/games", s.apiUserGames)
 	api("GET /api/leaderboard", s.apiLeaderboard)
 	api("GET /api/archive", s.apiArchive)
-	api("GET /api/explorer", s.apiExplorer)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.gameWS)
 	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
 	mux.HandleFunc("GET /api/lobby/chat", s.lobbyChatWS)
@@ -369,8 +368,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /games", s.pageGames)
 	page("GET /tv", s.pageTV)
 	page("GET /archive", s.pageArchive)
-	page("GET /explorer", s.pageExplorer)
-	page("GET /explorer/masters/{n}", s.pageMasterGame)
+	explorer.NewSite(s, s.cfg.Explorer).Routes(router{s: s, mux: mux})
 	page("GET /database", s.pageDatabase)
 	page("GET /database/{file}", s.pageDatabaseFile)
 	page("GET /settings", s.pageSettings)
