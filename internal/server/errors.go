@@ -11,6 +11,7 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/study"
 )
 
 // message returns e's message in the language of r.
@@ -47,7 +48,7 @@ func errorKeys() []string {
 	keys = append(keys, puzzleErrorKeys...)
 	keys = append(keys, eventErrorKeys...)
 	keys = append(keys, analysisErrorKeys...)
-	keys = append(keys, studyErrorKeys...)
+	keys = append(keys, study.ErrorKeys()...)
 	keys = append(keys, explorer.ErrorKeys()...)
 	keys = append(keys, "database.no_file") // opendb.go's
 	keys = append(keys, broadcastErrorKeys...)

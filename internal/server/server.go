@@ -62,7 +62,7 @@
 //     statements as data each with its source (a seed's line, a section
 //     of docs/rules.md) and its words, the seeds' examples drawn by svg at
 //     /learn/diagram/{name}.svg, and the key's steps (internal/abacus).
-//   - Studies and classes (study.go): /study, /study/{id} and its
+//   - Studies and classes (internal/study): /study, /study/{id} and its
 //     websocket GET /api/studies/{id}/ws, where internal/study's hub
 //     applies the editors' ops to the stored chapters and sends them to
 //     the followers; /classes and /class/{id}, a coach's students with
@@ -133,8 +133,8 @@ type Config struct {
 	// Progress keeps the lessons' progress of the accounts (learn.go;
 	// nil: none is kept).
 	Progress Progress
-	// Studies keeps the studies and classes (study.go; nil: none).
-	Studies Studies
+	// Studies keeps the studies and classes (internal/study; nil: none).
+	Studies study.Studies
 	// Puzzles keeps the puzzle ratings (puzzles.go; nil: no one is rated).
 	Puzzles  PuzzleRatings
 	Accounts Accounts
@@ -215,8 +215,8 @@ type Server struct {
 	guests guestSigner
 	// imports bounds the imports running at once (imports.go).
 	imports importGate
-	// studyHub holds the studies being followed (study.go).
-	studyHub *study.Hub
+	// studies is the studies' pages with the studies being followed.
+	studies *study.Site
 	// analyses bounds the analyses a minute (engineweb.go).
 	analyses analysisLimiters
 	// bcFeed tells the viewers of broadcasts of their changes, and simuls
@@ -262,9 +262,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	srv := &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}
-	if cfg.Studies != nil {
-		srv.studyHub = study.NewHub(cfg.Studies)
-	}
+	srv.studies = study.NewSite(srv, srv.studyConfig())
 	srv.imports.perMinute = cfg.ImportsPerMinute
 	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
 	srv.puzzles = sync.OnceValues(loadPuzzles)
@@ -327,7 +325,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/games/{id}/ws", s.gameWS)
 	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
 	mux.HandleFunc("GET /api/lobby/chat", s.lobbyChatWS)
-	mux.HandleFunc("GET /api/studies/{id}/ws", s.studyWS)
 	api("POST /api/reports", s.apiReport)
 	api("GET /api/games/live", s.apiLiveGames)
 	api("GET /api/tv", s.apiTV)
@@ -382,15 +379,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /rules", s.pageRules)
 	page("GET /history", s.pageHistory)
 	page("GET /key", s.pageKey)
-	page("GET /study", s.pageStudies)
-	page("POST /study", s.pageCreateStudy)
-	page("GET /study/{id}", s.pageStudy)
-	page("POST /study/{id}/members", s.pageStudyMember)
-	page("GET /classes", s.pageClasses)
-	page("POST /classes", s.pageCreateClass)
-	page("GET /class/{id}", s.pageClass)
-	page("POST /class/{id}/invite", s.pageClassInvite)
-	page("POST /class/{id}/answer", s.pageClassAnswer)
+	s.studies.Routes(router{s: s, mux: mux})
 	s.broadcastRoutes(api, page, mux)
 	page("GET /events", s.pageEvents)
 	page("POST /events", s.pageCreateEvent)

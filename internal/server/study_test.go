@@ -214,10 +214,10 @@ func TestStudyPages(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
 	coach := s.signup("Coach")
 	_, loc, _ := s.form("/study", coach, url.Values{"name": {"Endings"}, "visibility": {"unlisted"}, "ruleset": {"bestemshe"}})
-	if code, _ := s.get(loc, ""); code != 200 {
+	if code, page := s.get(loc, ""); code != 200 || !strings.Contains(page, "<title>Study: Endings ·") {
 		t.Errorf("an unlisted study by its link: %d", code)
 	}
-	if code, page := s.get("/study", coach); code != 200 || !strings.Contains(page, "Endings") || !strings.Contains(page, `id="study-new"`) {
+	if code, page := s.get("/study", coach); code != 200 || !strings.Contains(page, "Endings") || !strings.Contains(page, `id="study-new"`) || !strings.Contains(page, "<title>Studies ·") {
 		t.Errorf("/study: %d", code)
 	}
 	if code, page := s.get("/study", ""); code != 200 || strings.Contains(page, "Endings") {
