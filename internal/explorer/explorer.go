@@ -17,6 +17,11 @@
 //     move the highest rated and the most recent ([Ref]).
 //   - The masters ([Masters], [LoadMasters]): the 2018 master games and the
 //     Master app's sample, embedded (masters/), read once at start.
+//   - The site's side (site.go, eval.go): GET /explorer, /api/explorer and
+//     /explorer/masters/{n} registered by Site.Routes, each move valued by
+//     the opening book or a short, cached search. The site's trees come
+//     through the Store port: internal/store imports this package for the
+//     tree's types, so this package never imports the store.
 package explorer
 
 import (

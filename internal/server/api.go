@@ -266,16 +266,8 @@ func parseTC(s string) (clock.TimeControl, error) {
 	return tc, nil
 }
 
-func parseRuleset(s string) (toguz.Rules, error) {
-	if s == "" {
-		return toguz.Standard(), nil
-	}
-	r, err := toguz.ParseRules(s)
-	if err != nil {
-		return r, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", excerpt(s)).WithDetail(err)
-	}
-	return r, nil
-}
+// parseRuleset reads a ruleset a client named (site.ParseRuleset).
+func parseRuleset(s string) (toguz.Rules, error) { return site.ParseRuleset(s) }
 
 // ---- engine games and positions ----
 

@@ -12,11 +12,13 @@ import (
 	"github.com/toguz/toguz/internal/broadcast"
 	"github.com/toguz/toguz/internal/culture"
 	"github.com/toguz/toguz/internal/events"
+	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
+	"github.com/toguz/toguz/internal/study"
 )
 
 // message returns e's message in the language of r.
@@ -51,8 +53,9 @@ func errorKeys() []string {
 	keys = append(keys, events.ErrorKeys()...)
 	keys = append(keys, review.ErrorKeys()...)
 	keys = append(keys, analysisErrorKeys...)
-	keys = append(keys, studyErrorKeys...)
-	keys = append(keys, explorerErrorKeys...)
+	keys = append(keys, study.ErrorKeys()...)
+	keys = append(keys, explorer.ErrorKeys()...)
+	keys = append(keys, "database.no_file") // opendb.go's
 	keys = append(keys, botapi.ErrorKeys()...)
 	keys = append(keys, broadcast.ErrorKeys()...)
 	keys = append(keys, simulErrorKeys...)

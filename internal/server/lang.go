@@ -100,5 +100,5 @@ func localPath(back string) string {
 	return u.RequestURI()
 }
 
-// excerpt shortens what a client sent for an error message.
+// excerpt shortens what a client sent for an error message (site.Excerpt).
 func excerpt(s string) string { return site.Excerpt(s) }

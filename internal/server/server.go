@@ -46,9 +46,9 @@
 //     game's already-encoded messages; pings run from a timer.
 //   - API (api.go), pages (pages.go), the archive (archive.go: its
 //     interface, GET /archive and /api/archive; imports.go stores the
-//     imported games in it), the opening explorer (explorer.go: /explorer,
-//     /api/explorer, /explorer/masters/{n}; internal/explorer and the
-//     store's tree), the open database's files (opendb.go: /database),
+//     imported games in it), the opening explorer (internal/explorer:
+//     /explorer, /api/explorer, /explorer/masters/{n}; the store's
+//     tree), the open database's files (opendb.go: /database),
 //     the profile's rating chart (chart.go), the
 //     language: the switcher, an account's setting, /settings (lang.go).
 //   - The lessons (internal/lessons): /learn and /learn/{lesson}, boards
@@ -65,7 +65,7 @@
 //     statements as data each with its source (a seed's line, a section
 //     of docs/rules.md) and its words, the seeds' examples drawn by svg at
 //     /learn/diagram/{name}.svg, and the key's steps (internal/abacus).
-//   - Studies and classes (study.go): /study, /study/{id} and its
+//   - Studies and classes (internal/study): /study, /study/{id} and its
 //     websocket GET /api/studies/{id}/ws, where internal/study's hub
 //     applies the editors' ops to the stored chapters and sends them to
 //     the followers; /classes and /class/{id}, a coach's students with
@@ -139,15 +139,15 @@ type Config struct {
 	// Progress keeps the lessons' progress of the accounts (internal/lessons;
 	// nil: none is kept).
 	Progress lessons.Progress
-	// Studies keeps the studies and classes (study.go; nil: none).
-	Studies Studies
+	// Studies keeps the studies and classes (internal/study; nil: none).
+	Studies study.Studies
 	// Puzzles keeps the puzzle ratings (internal/puzzle; nil: no one is rated).
 	Puzzles  puzzle.Ratings
 	Accounts Accounts
 	Archive  Archive
-	// Explorer is the opening explorer (explorer.go); nil with a
+	// Explorer is the opening explorer (internal/explorer); nil with a
 	// StoreArchive: one of its store and the embedded masters' games.
-	Explorer *Explorer
+	Explorer *explorer.Explorer
 	// DatabaseDir is the folder of the open database's files, listed at
 	// /database (opendb.go; "": the page says there are none).
 	DatabaseDir string
@@ -218,8 +218,8 @@ type Server struct {
 	guests guestSigner
 	// imports bounds the imports running at once (imports.go).
 	imports importGate
-	// studyHub holds the studies being followed (study.go).
-	studyHub *study.Hub
+	// studies is the studies' pages with the studies being followed.
+	studies *study.Site
 	// analyses bounds the analyses a minute (engineweb.go).
 	analyses analysisLimiters
 	// bc is the broadcasts (internal/broadcast), and simuls
@@ -253,7 +253,7 @@ func New(cfg Config) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		cfg.Explorer = NewExplorer(sa.S, masters)
+		cfg.Explorer = explorer.New(explorerStore{sa.S}, masters)
 	}
 	cat := i18n.New()
 	pages, err := web.NewPages(cat)
@@ -262,9 +262,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	srv := &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}
-	if cfg.Studies != nil {
-		srv.studyHub = study.NewHub(cfg.Studies)
-	}
+	srv.studies = study.NewSite(srv, srv.studyConfig())
 	srv.imports.perMinute = cfg.ImportsPerMinute
 	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
@@ -316,11 +314,9 @@ func (s *Server) Handler() http.Handler {
 	api("GET /api/users/{name}/games", s.apiUserGames)
 	api("GET /api/leaderboard", s.apiLeaderboard)
 	api("GET /api/archive", s.apiArchive)
-	api("GET /api/explorer", s.apiExplorer)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.gameWS)
 	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
 	mux.HandleFunc("GET /api/lobby/chat", s.lobbyChatWS)
-	mux.HandleFunc("GET /api/studies/{id}/ws", s.studyWS)
 	api("POST /api/reports", s.apiReport)
 	api("GET /api/games/live", s.apiLiveGames)
 	api("GET /api/tv", s.apiTV)
@@ -354,23 +350,14 @@ func (s *Server) Handler() http.Handler {
 	page("GET /games", s.pageGames)
 	page("GET /tv", s.pageTV)
 	page("GET /archive", s.pageArchive)
-	page("GET /explorer", s.pageExplorer)
-	page("GET /explorer/masters/{n}", s.pageMasterGame)
+	explorer.NewSite(s, s.cfg.Explorer).Routes(router{s: s, mux: mux})
 	page("GET /database", s.pageDatabase)
 	page("GET /database/{file}", s.pageDatabaseFile)
 	page("GET /settings", s.pageSettings)
 	lessons.NewSite(s, s.cfg.Progress).Routes(router{s, mux})
 	puzzle.NewSite(s, s.cfg.Puzzles, s.pages.RenderPart).Routes(router{s, mux})
 	culture.NewSite(s).Routes(router{s, mux})
-	page("GET /study", s.pageStudies)
-	page("POST /study", s.pageCreateStudy)
-	page("GET /study/{id}", s.pageStudy)
-	page("POST /study/{id}/members", s.pageStudyMember)
-	page("GET /classes", s.pageClasses)
-	page("POST /classes", s.pageCreateClass)
-	page("GET /class/{id}", s.pageClass)
-	page("POST /class/{id}/invite", s.pageClassInvite)
-	page("POST /class/{id}/answer", s.pageClassAnswer)
+	s.studies.Routes(router{s: s, mux: mux})
 	s.bc.Routes(router{s: s, mux: mux})
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	page("GET /play-offline", s.pageOffline)

@@ -90,7 +90,7 @@ func (s *Server) lobbyChatWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	who, lang := s.chatter(r), s.Lang(r)
-	c, err := accept(w, r)
+	c, err := site.AcceptWS(w, r)
 	if err != nil {
 		return
 	}
@@ -117,12 +117,12 @@ func (s *Server) lobbyChatWS(w http.ResponseWriter, r *http.Request) {
 			case <-ctx.Done():
 				return
 			}
-			if err := writeMsg(ctx, c, b); err != nil {
+			if err := site.WriteWS(ctx, c, b); err != nil {
 				return
 			}
 		}
 	}()
-	defer keepAlive(ctx, c)()
+	defer site.KeepAlive(ctx, c)()
 	reply := func(b []byte) {
 		select {
 		case replies <- b:
@@ -142,18 +142,18 @@ func (s *Server) lobbyChatWS(w http.ResponseWriter, r *http.Request) {
 		var m live.ClientMsg
 		switch err := json.Unmarshal(data, &m); {
 		case err != nil:
-			reply(s.wsError(lang, wsBad("apierr.ws_not_json").WithDetail(err)))
+			reply(site.WSError(s.cat, lang, wsBad("apierr.ws_not_json").WithDetail(err)))
 		case m.Type == "ping":
-			reply(pong)
+			reply([]byte(site.Pong))
 		case m.Type == "chat":
 			if err := s.cfg.LobbyChat.Post(who, m.Text); err != nil {
 				var le *live.Error
 				if errors.As(err, &le) {
-					reply(s.wsError(lang, s.AsError(r, le)))
+					reply(site.WSError(s.cat, lang, s.AsError(r, le)))
 				}
 			}
 		default:
-			reply(s.wsError(lang, wsBad("apierr.ws_lobby_chat")))
+			reply(site.WSError(s.cat, lang, wsBad("apierr.ws_lobby_chat")))
 		}
 	}
 }

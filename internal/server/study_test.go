@@ -124,6 +124,27 @@ func TestStudyLive(t *testing.T) {
 		t.Fatalf("create: %d %q %s", code, loc, body)
 	}
 	id := strings.TrimPrefix(loc, "/study/")
+	checkStudyMembers(t, s, id, coach, pupil, stranger)
+
+	c, p := s.dialStudy(t, id, coach), s.dialStudy(t, id, pupil)
+	checkStudyEdits(t, s, id, c, p)
+	// Everyone leaves; the study reopens from the store.
+	c.c.CloseNow()
+	p.c.CloseNow()
+	time.Sleep(100 * time.Millisecond)
+	again := s.dialStudy(t, id, pupil)
+	if m := again.read(); m.Type != "study" || len(m.Chapters[0].Root.Children) != 1 || len(m.Chapters[0].Root.Children[0].Holes) != 1 {
+		t.Errorf("reopened: %+v", m)
+	}
+	c = s.dialStudy(t, id, coach)
+	c.read()
+	checkStudyRate(t, c)
+}
+
+// checkStudyMembers: private study id opens to its owner only, until he
+// invites the pupil as a viewer; only he invites.
+func checkStudyMembers(t *testing.T, s *testServer, id, coach, pupil, stranger string) {
+	t.Helper()
 	for _, c := range []struct {
 		who, token string
 		want       int
@@ -147,8 +168,13 @@ func TestStudyLive(t *testing.T) {
 	if got, page := s.get("/study/"+id, pupil); got != 200 || !strings.Contains(page, `data-edit="false"`) {
 		t.Errorf("the pupil opens the study: %d", got)
 	}
+}
 
-	c, p := s.dialStudy(t, id, coach), s.dialStudy(t, id, pupil)
+// checkStudyEdits: the coach's ops reach the pupil (c and p, their
+// connections to study id) and the store; the pupil's, and an illegal
+// move, are refused.
+func checkStudyEdits(t *testing.T, s *testServer, id string, c, p *studyConn) {
+	t.Helper()
 	if m := c.read(); m.Type != "study" || len(m.Chapters) != 1 || m.Chapters[0].Name != "Openings" {
 		t.Fatalf("coach's snapshot %+v", m)
 	}
@@ -182,17 +208,12 @@ func TestStudyLive(t *testing.T) {
 	if err != nil || len(names) != 1 || !strings.Contains(recs[0], "76 {[%csl b6][%cal w7b6]}") {
 		t.Errorf("stored %q, %v", recs, err)
 	}
-	// Everyone leaves; the study reopens from the store.
-	c.c.CloseNow()
-	p.c.CloseNow()
-	time.Sleep(100 * time.Millisecond)
-	again := s.dialStudy(t, id, pupil)
-	if m := again.read(); m.Type != "study" || len(m.Chapters[0].Root.Children) != 1 || len(m.Chapters[0].Root.Children[0].Holes) != 1 {
-		t.Errorf("reopened: %+v", m)
-	}
-	c = s.dialStudy(t, id, coach)
-	c.read()
-	// Edits beyond the rate are refused, and the connection stays.
+}
+
+// checkStudyRate: edits beyond the rate are refused, and the connection
+// stays.
+func checkStudyRate(t *testing.T, c *studyConn) {
+	t.Helper()
 	limited := false
 	for range study.MaxOpsBurst + 5 {
 		c.send(map[string]any{"type": "goto", "at": map[string]any{"chapter": 0, "path": []int{7}}})
@@ -214,10 +235,10 @@ func TestStudyPages(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
 	coach := s.signup("Coach")
 	_, loc, _ := s.form("/study", coach, url.Values{"name": {"Endings"}, "visibility": {"unlisted"}, "ruleset": {"bestemshe"}})
-	if code, _ := s.get(loc, ""); code != 200 {
+	if code, page := s.get(loc, ""); code != 200 || !strings.Contains(page, "<title>Study: Endings ·") {
 		t.Errorf("an unlisted study by its link: %d", code)
 	}
-	if code, page := s.get("/study", coach); code != 200 || !strings.Contains(page, "Endings") || !strings.Contains(page, `id="study-new"`) {
+	if code, page := s.get("/study", coach); code != 200 || !strings.Contains(page, "Endings") || !strings.Contains(page, `id="study-new"`) || !strings.Contains(page, "<title>Studies ·") {
 		t.Errorf("/study: %d", code)
 	}
 	if code, page := s.get("/study", ""); code != 200 || strings.Contains(page, "Endings") {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,90 +16,25 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/site"
 )
 
-// Websocket limits (docs/api.md).
-const (
-	wsReadLimit    = 4 << 10          // larger messages close the connection (1009)
-	wsPingEvery    = 20 * time.Second // the server pings this often
-	wsPingTimeout  = 40 * time.Second // and closes a connection that does not answer
-	wsWriteTimeout = 10 * time.Second
-	wsMaxRefused   = 200 // rate-limited messages before the connection is closed (1008)
-)
-
-// accept upgrades r to a websocket. The library checks that the Origin is
-// this host, which keeps other sites from playing with a visitor's cookie.
-func accept(w http.ResponseWriter, r *http.Request) (*websocket.Conn, error) {
-	clearDeadlines(w)
-	c, err := websocket.Accept(w, r, nil)
-	if err != nil {
-		return nil, err
-	}
-	c.SetReadLimit(wsReadLimit)
-	return c, nil
-}
-
-// keepAlive pings c every wsPingEvery until ctx ends or stop is called,
-// and closes c when a ping is not answered within wsPingTimeout. It runs
-// from a timer, not a goroutine of its own: an idle connection costs no
-// goroutine for it.
-func keepAlive(ctx context.Context, c *websocket.Conn) (stop func()) {
-	var mu sync.Mutex // orders the assignment of t before its callback reads it
-	var t *time.Timer
-	mu.Lock()
-	defer mu.Unlock()
-	t = time.AfterFunc(wsPingEvery, func() {
-		pctx, cancel := context.WithTimeout(ctx, wsPingTimeout)
-		err := c.Ping(pctx)
-		cancel()
-		switch {
-		case ctx.Err() != nil:
-		case err != nil:
-			c.Close(websocket.StatusPolicyViolation, closePingTimeout)
-		default:
-			mu.Lock()
-			t.Reset(wsPingEvery)
-			mu.Unlock()
-		}
-	})
-	return func() { t.Stop() }
-}
-
-func writeMsg(ctx context.Context, c *websocket.Conn, b []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
-	defer cancel()
-	return c.Write(ctx, websocket.MessageText, b)
-}
-
-// wsError encodes e as a websocket error message, its text in lang.
-func (s *Server) wsError(lang string, e *apierr.Error) []byte {
-	return live.EncodeError(&live.Error{Code: e.Code, Message: apierr.Message(s.cat, lang, e)}, nil)
-}
+// wsMaxRefused is how many rate-limited messages close a game's
+// connection (1008); the other bounds are site's (docs/api.md).
+const wsMaxRefused = 200
 
 // wsBad is a bad_message error with the message key.
 func wsBad(key string) *apierr.Error {
 	return apierr.New(http.StatusBadRequest, apierr.CodeBadMessage, key)
 }
 
-var pong = []byte(`{"type":"pong"}`)
-
-// The websockets' close reasons (docs/api.md) other than error codes:
-// protocol words, in English; the board shows closeKeys' texts for them.
-const (
-	closePingTimeout = "ping timeout"
-	closeTooMany     = "too many messages"
-	closeResync      = "reconnect and sync"
-	closeSlowGame    = "too slow: reconnect and sync" // live's, for a spectator that falls behind
-	closeSlowLobby   = "too slow: reconnect for the list"
-)
-
-// closeKeys are the catalog keys of the close reasons' texts.
+// closeKeys are the catalog keys of the close reasons' texts (site.Close*).
 var closeKeys = map[string]string{
-	closePingTimeout: "close.ping_timeout",
-	closeTooMany:     "close.too_many",
-	closeResync:      "close.resync",
-	closeSlowGame:    "close.slow_game",
-	closeSlowLobby:   "close.slow_lobby",
+	site.ClosePingTimeout: "close.ping_timeout",
+	site.CloseTooMany:     "close.too_many",
+	site.CloseResync:      "close.resync",
+	site.CloseSlowGame:    "close.slow_game",
+	site.CloseSlowLobby:   "close.slow_lobby",
 }
 
 // gameWS is GET /api/games/{id}/ws: the game's messages out, the client's
@@ -112,7 +46,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	}
 	who := s.chatter(r)
 	lang := s.Lang(r)
-	c, err := accept(w, r)
+	c, err := site.AcceptWS(w, r)
 	if err != nil {
 		return // Accept has written the error
 	}
@@ -121,7 +55,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	conn, err := s.cfg.Hub.JoinWith(ctx, r.PathValue("id"), who)
 	if err != nil {
 		e := s.AsError(r, notFound(err, "apierr.no_game", r.PathValue("id")))
-		writeMsg(ctx, c, s.wsError(lang, e))
+		site.WriteWS(ctx, c, site.WSError(s.cat, lang, e))
 		status := websocket.StatusNormalClosure
 		if e.Code == apierr.CodeTooManySpectators {
 			status = websocket.StatusTryAgainLater
@@ -145,7 +79,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer cancel()
 		for b := range conn.Out() {
-			if err := writeMsg(ctx, c, b); err != nil {
+			if err := site.WriteWS(ctx, c, b); err != nil {
 				return
 			}
 			if timed && isMoveAnswer(b) {
@@ -154,9 +88,9 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
-		c.Close(websocket.StatusGoingAway, cmp.Or(conn.Reason(), closeResync))
+		c.Close(websocket.StatusGoingAway, cmp.Or(conn.Reason(), site.CloseResync))
 	}()
-	defer keepAlive(ctx, c)()
+	defer site.KeepAlive(ctx, c)()
 
 	lim := rate.NewLimiter(rate.Limit(s.cfg.MessageRate), s.cfg.MessageBurst)
 	refused := 0
@@ -171,30 +105,30 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 		if !lim.Allow() {
 			refused++
 			if refused > wsMaxRefused {
-				c.Close(websocket.StatusPolicyViolation, closeTooMany)
+				c.Close(websocket.StatusPolicyViolation, site.CloseTooMany)
 				return
 			}
-			writeMsg(ctx, c, s.wsError(lang, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.ws_rate", s.cfg.MessageRate)))
+			site.WriteWS(ctx, c, site.WSError(s.cat, lang, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.ws_rate", s.cfg.MessageRate)))
 			continue
 		}
 		if typ != websocket.MessageText {
-			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_binary")))
+			site.WriteWS(ctx, c, site.WSError(s.cat, lang, wsBad("apierr.ws_binary")))
 			continue
 		}
 		var m live.ClientMsg
 		if err := json.Unmarshal(data, &m); err != nil {
-			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_not_json").WithDetail(err)))
+			site.WriteWS(ctx, c, site.WSError(s.cat, lang, wsBad("apierr.ws_not_json").WithDetail(err)))
 			continue
 		}
 		if m.Type == "ping" {
-			writeMsg(ctx, c, pong)
+			site.WriteWS(ctx, c, []byte(site.Pong))
 			continue
 		}
 		if timed && m.Type == "move" {
 			moveAt.CompareAndSwap(0, time.Now().UnixNano())
 		}
 		if !conn.Send(m) {
-			c.Close(websocket.StatusGoingAway, closeResync)
+			c.Close(websocket.StatusGoingAway, site.CloseResync)
 			return
 		}
 	}
@@ -221,7 +155,7 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 		viewer = id.Seat().ID
 	}
 	lang := s.Lang(r)
-	c, err := accept(w, r)
+	c, err := site.AcceptWS(w, r)
 	if err != nil {
 		return
 	}
@@ -233,16 +167,16 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer cancel()
 		for b := range sub.Out() {
-			if err := writeMsg(ctx, c, b); err != nil {
+			if err := site.WriteWS(ctx, c, b); err != nil {
 				return
 			}
 		}
 		if s.cfg.Lobby.Dropped(sub) {
 			// The watcher missed changes: it reconnects for a new list.
-			c.Close(websocket.StatusTryAgainLater, closeSlowLobby)
+			c.Close(websocket.StatusTryAgainLater, site.CloseSlowLobby)
 		}
 	}()
-	defer keepAlive(ctx, c)()
+	defer site.KeepAlive(ctx, c)()
 	lim := rate.NewLimiter(rate.Limit(s.cfg.MessageRate), s.cfg.MessageBurst)
 	for {
 		_, data, err := c.Read(ctx)
@@ -250,17 +184,17 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !lim.Allow() {
-			c.Close(websocket.StatusPolicyViolation, closeTooMany)
+			c.Close(websocket.StatusPolicyViolation, site.CloseTooMany)
 			return
 		}
 		var m live.ClientMsg
 		switch err := json.Unmarshal(data, &m); {
 		case err != nil:
-			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_not_json").WithDetail(err)))
+			site.WriteWS(ctx, c, site.WSError(s.cat, lang, wsBad("apierr.ws_not_json").WithDetail(err)))
 		case m.Type == "ping":
-			writeMsg(ctx, c, pong)
+			site.WriteWS(ctx, c, []byte(site.Pong))
 		default:
-			writeMsg(ctx, c, s.wsError(lang, wsBad("apierr.ws_lobby_ping")))
+			site.WriteWS(ctx, c, site.WSError(s.cat, lang, wsBad("apierr.ws_lobby_ping")))
 		}
 	}
 }

@@ -109,6 +109,11 @@ type Kit interface {
 	SeatWithRating(ctx context.Context, id Identity, tc clock.TimeControl) (live.Seat, error)
 	// Logger is the site's log.
 	Logger() *slog.Logger
+	// CheckGuest returns a 400 error when r carries a guest token the
+	// site did not sign, and nil otherwise: a websocket that lets anyone
+	// follow checks it before its upgrade (Identity takes such a token
+	// as nobody).
+	CheckGuest(r *http.Request) error
 }
 
 // StoreTimeout bounds the database work of one request.

@@ -13,6 +13,13 @@
 // two holes, from and to. So a chapter is stored as a record of our format
 // and round-trips through toguz.WriteTrees and toguz.ParseTrees with its
 // variations.
+//
+// The package is also the studies' and classes' side of the web site
+// (site.go): their pages, the study's websocket that feeds the Hub, and
+// the store port they need (Studies); internal/server composes it through
+// site.Kit and calls Site.Routes. A member's role is read when his
+// connection opens, so the hub itself never checks who may edit: the
+// socket does, before an op reaches it.
 package study
 
 import (
@@ -42,7 +49,7 @@ const (
 	maxCommentFull = MaxComment + MaxShapes*12
 )
 
-// Errors of an op; the server turns them into its error keys.
+// Errors of an op; site.go turns them into the API's (studyError).
 var (
 	ErrBadOp     = errors.New("study: bad op")
 	ErrNoNode    = errors.New("study: no such move")

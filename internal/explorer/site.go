@@ -1,4 +1,4 @@
-package server
+package explorer
 
 import (
 	"bytes"
@@ -12,49 +12,94 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/book"
-	"github.com/toguz/toguz/internal/engine"
-	"github.com/toguz/toguz/internal/explorer"
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
-	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/svg"
 )
 
-// The opening explorer: GET /explorer (the page), GET /api/explorer (the
-// same as JSON) and GET /explorer/masters/{n} (a master game's record),
-// docs/api.md. The data is internal/store's tree (the site's games and
-// each player's) and internal/explorer's masters; the engine's value of
-// each move comes from the opening book or a short search, cached.
+// The opening explorer on the site: GET /explorer (the page), GET
+// /api/explorer (the same as JSON) and GET /explorer/masters/{n} (a master
+// game's record), docs/api.md. The data is the store's trees (the site's
+// games and each player's, through Store) and the masters here; the
+// engine's value of each move comes from the opening book or a short
+// search, cached (eval.go).
+
+// Store is the database's side of the explorer: internal/store, which
+// imports this package for the tree's types, satisfies it through an
+// adapter of the server's.
+type Store interface {
+	// Explorer returns the moves played from q.Pos in q's tree.
+	Explorer(ctx context.Context, q Query) (Answer, error)
+	// Games returns the stored games of ids that exist, in any order.
+	Games(ctx context.Context, ids []string) ([]SiteGame, error)
+	// UserID returns the account of name; found is false when there is
+	// none.
+	UserID(ctx context.Context, name string) (id int64, found bool, err error)
+}
+
+// Query asks for the moves played from a position in one tree: the
+// site's (Player 0) or the games Player played as Color.
+type Query struct {
+	Pos    uint64 // the position's key
+	Player int64
+	Color  toguz.Player
+	Filter Filter
+}
+
+// SiteGame is a game of the site as the explorer lists it.
+type SiteGame struct {
+	ID, White, Black, Result string
+	Date                     time.Time // when it was played; zero when unknown
+}
 
 // Explorer answers the explorer's queries.
 type Explorer struct {
-	st      *store.Store
-	masters *explorer.Masters
+	st      Store
+	masters *Masters
 	evals   *evaluator
 }
 
-// NewExplorer returns the explorer of st's trees and the masters' games.
-func NewExplorer(st *store.Store, masters *explorer.Masters) *Explorer {
+// New returns the explorer of st's trees and the masters' games.
+func New(st Store, masters *Masters) *Explorer {
 	bk, _ := book.Default() // without the book every value is searched
 	return &Explorer{st: st, masters: masters, evals: newEvaluator(bk)}
+}
+
+// Site is the explorer's pages and API; its explorer nil, they answer 404.
+type Site struct {
+	kit site.Kit
+	x   *Explorer
+}
+
+// NewSite returns the pages of explorer x (nil: none) on the site kit.
+func NewSite(kit site.Kit, x *Explorer) *Site { return &Site{kit: kit, x: x} }
+
+// Routes registers the explorer's routes on r.
+func (s *Site) Routes(r site.Router) {
+	r.API("GET /api/explorer", s.apiExplorer)
+	r.Page("GET /explorer", s.pageExplorer)
+	r.Page("GET /explorer/masters/{n}", s.pageMasterGame)
 }
 
 // explorerTimeout bounds one query's database time.
 const explorerTimeout = 2 * time.Second
 
 // maxExplorerPath is how many moves a request may give: the tree ends at
-// explorer.MaxPly, and the page can still show the position after more.
+// MaxPly, and the page can still show the position after more.
 const maxExplorerPath = 200
 
-// explorerErrorKeys are the messages of the explorer's bad requests.
-var explorerErrorKeys = []string{"explorer.bad.db", "explorer.bad.moves", "explorer.bad.rating", "explorer.bad.tc",
-	"explorer.bad.month", "explorer.bad.color", "explorer.bad.player", "explorer.no_player", "explorer.off", "explorer.no_master", "database.no_file"}
+// ErrorKeys are the messages of the explorer's errors (for the catalog's
+// completeness test).
+func ErrorKeys() []string {
+	return []string{"explorer.bad.db", "explorer.bad.moves", "explorer.bad.rating", "explorer.bad.tc",
+		"explorer.bad.month", "explorer.bad.color", "explorer.bad.player", "explorer.no_player", "explorer.off", "explorer.no_master"}
+}
 
 // explorerQuery is a request as the form and the API write it.
 type explorerQuery struct {
@@ -70,12 +115,13 @@ type explorerRequest struct {
 	Path   []toguz.Move
 	Pos    toguz.Position
 	Color  toguz.Player
-	Filter explorer.Filter
+	Filter Filter
 }
 
 var monthRE = regexp.MustCompile(`^(\d{4})-(\d{2})$`)
 
-func parseExplorer(v url.Values) (explorerRequest, error) {
+// readQuery reads the request's fields as the client wrote them.
+func readQuery(v url.Values) explorerQuery {
 	q := explorerQuery{DB: v.Get("db"), Player: strings.TrimSpace(v.Get("player")), Color: v.Get("color"),
 		Ruleset: v.Get("ruleset"), Moves: strings.TrimSpace(v.Get("moves")), Min: v.Get("min"), Max: v.Get("max"),
 		From: v.Get("from"), To: v.Get("to")}
@@ -86,10 +132,28 @@ func parseExplorer(v url.Values) (explorerRequest, error) {
 			}
 		}
 	}
+	return q
+}
+
+// badQuery is a 400 of the message key with the English detail.
+func badQuery(key, format string, args ...any) error {
+	return apierr.BadRequest(apierr.CodeBadRequest, key).WithDetail(fmt.Errorf(format, args...))
+}
+
+func parseExplorer(v url.Values) (explorerRequest, error) {
+	q := readQuery(v)
 	req := explorerRequest{Q: q, DB: q.DB}
-	bad := func(key, format string, args ...any) error {
-		return apierr.BadRequest(apierr.CodeBadRequest, key).WithDetail(fmt.Errorf(format, args...))
+	for _, step := range []func(*explorerRequest) error{parseDB, parseColor, parsePath, parseRatings, parseCats, parseMonths} {
+		if err := step(&req); err != nil {
+			return req, err
+		}
 	}
+	return req, nil
+}
+
+// parseDB reads the database, masters unless a player is named.
+func parseDB(req *explorerRequest) error {
+	q := req.Q
 	switch q.DB {
 	case "":
 		req.DB = "masters"
@@ -98,56 +162,76 @@ func parseExplorer(v url.Values) (explorerRequest, error) {
 		}
 	case "masters", "site", "player":
 	default:
-		return req, bad("explorer.bad.db", "db: %q: want masters, site or player", excerpt(q.DB))
+		return badQuery("explorer.bad.db", "db: %q: want masters, site or player", site.Excerpt(q.DB))
 	}
 	req.Q.DB = req.DB
 	if req.DB == "player" && (q.Player == "" || len(q.Player) > 100) {
-		return req, bad("explorer.bad.player", "player: a name of 1 to 100 bytes")
+		return badQuery("explorer.bad.player", "player: a name of 1 to 100 bytes")
 	}
-	switch q.Color {
+	return nil
+}
+
+// parseColor reads the colour of the player's games.
+func parseColor(req *explorerRequest) error {
+	switch req.Q.Color {
 	case "", "white":
 	case "black":
 		req.Color = toguz.Black
 	default:
-		return req, bad("explorer.bad.color", "color: %q: want white or black", excerpt(q.Color))
+		return badQuery("explorer.bad.color", "color: %q: want white or black", site.Excerpt(req.Q.Color))
 	}
+	return nil
+}
+
+// parsePath reads the ruleset and plays the moves from its start.
+func parsePath(req *explorerRequest) error {
 	var err error
-	if req.Rules, err = parseRuleset(q.Ruleset); err != nil {
-		return req, err
+	if req.Rules, err = site.ParseRuleset(req.Q.Ruleset); err != nil {
+		return err
 	}
 	if req.Pos, err = toguz.NewPosition(req.Rules); err != nil {
-		return req, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", excerpt(q.Ruleset)).WithDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", site.Excerpt(req.Q.Ruleset)).WithDetail(err)
 	}
-	for _, f := range strings.FieldsFunc(q.Moves, func(r rune) bool { return r == ',' || r == ' ' || r == '.' }) {
+	for _, f := range strings.FieldsFunc(req.Q.Moves, func(r rune) bool { return r == ',' || r == ' ' || r == '.' }) {
 		h, err := strconv.Atoi(f)
 		if err != nil || h < 1 || h > req.Rules.Holes || len(req.Path) >= maxExplorerPath {
-			return req, bad("explorer.bad.moves", "moves: %q is not a hole 1 to %d (at most %d moves)", excerpt(f), req.Rules.Holes, maxExplorerPath)
+			return badQuery("explorer.bad.moves", "moves: %q is not a hole 1 to %d (at most %d moves)", site.Excerpt(f), req.Rules.Holes, maxExplorerPath)
 		}
 		next, err := req.Pos.Play(toguz.Move(h))
 		if err != nil {
-			return req, bad("explorer.bad.moves", "moves: ply %d, hole %d: %v", len(req.Path)+1, h, err)
+			return badQuery("explorer.bad.moves", "moves: ply %d, hole %d: %v", len(req.Path)+1, h, err)
 		}
 		req.Pos, req.Path = next, append(req.Path, toguz.Move(h))
 	}
+	return nil
+}
+
+// parseRatings reads the bounds of the players' average rating.
+func parseRatings(req *explorerRequest) error {
 	for _, r := range []struct {
 		v  string
 		to *int
-	}{{q.Min, &req.Filter.MinRating}, {q.Max, &req.Filter.MaxRating}} {
+	}{{req.Q.Min, &req.Filter.MinRating}, {req.Q.Max, &req.Filter.MaxRating}} {
 		if r.v == "" {
 			continue
 		}
 		n, err := strconv.Atoi(r.v)
 		if err != nil || n < 0 || n > 4000 {
-			return req, bad("explorer.bad.rating", "rating: %q is not a whole number from 0 to 4000", excerpt(r.v))
+			return badQuery("explorer.bad.rating", "rating: %q is not a whole number from 0 to 4000", site.Excerpt(r.v))
 		}
 		*r.to = n
 	}
-	for _, t := range q.TC {
+	return nil
+}
+
+// parseCats reads the time-control categories (CatCode's codes).
+func parseCats(req *explorerRequest) error {
+	for _, t := range req.Q.TC {
 		code := 0
 		if t != "none" {
 			c, err := rating.ParseCategory(t)
 			if err != nil || c.IsBot() {
-				return req, bad("explorer.bad.tc", "tc: %q: want none, bullet, blitz, rapid, classical or correspondence", excerpt(t))
+				return badQuery("explorer.bad.tc", "tc: %q: want none, bullet, blitz, rapid, classical or correspondence", site.Excerpt(t))
 			}
 			code = 1 + int(c)
 		}
@@ -155,20 +239,25 @@ func parseExplorer(v url.Values) (explorerRequest, error) {
 			req.Filter.Cats = append(req.Filter.Cats, code)
 		}
 	}
+	return nil
+}
+
+// parseMonths reads the first and last months of the games.
+func parseMonths(req *explorerRequest) error {
 	for _, m := range []struct {
 		v  string
 		to *int
-	}{{q.From, &req.Filter.FromMonth}, {q.To, &req.Filter.ToMonth}} {
+	}{{req.Q.From, &req.Filter.FromMonth}, {req.Q.To, &req.Filter.ToMonth}} {
 		if m.v == "" {
 			continue
 		}
 		t, err := time.Parse("2006-01", m.v)
 		if err != nil || !monthRE.MatchString(m.v) {
-			return req, bad("explorer.bad.month", "month: %q is not a month YYYY-MM", excerpt(m.v))
+			return badQuery("explorer.bad.month", "month: %q is not a month YYYY-MM", site.Excerpt(m.v))
 		}
-		*m.to = explorer.Month(t)
+		*m.to = Month(t)
 	}
-	return req, nil
+	return nil
 }
 
 // explorerMove is a line of the move table.
@@ -214,30 +303,41 @@ type explorerAnswer struct {
 	Path    []int          `json:"path"`
 	FEN     string         `json:"fen"`
 	Turn    string         `json:"turn"`
-	Deep    bool           `json:"deep"` // past explorer.MaxPly: the tree has no moves here
+	Deep    bool           `json:"deep"` // past MaxPly: the tree has no moves here
 	Total   explorerMove   `json:"total"`
 	Moves   []explorerMove `json:"moves"`
 	Games   []explorerGame `json:"games"`
 }
 
-func (x *Explorer) answer(ctx context.Context, req explorerRequest, lookupUser func(context.Context, string) (int64, error)) (explorerAnswer, error) {
+// line is the move table's line of s.
+func line(s Stats) explorerMove {
+	m := explorerMove{Hole: int(s.Move), Games: s.Games, White: s.White, Draws: s.Draws, Black: s.Black, AvgRating: s.AvgRating()}
+	if s.Games > 0 {
+		m.WhitePct = int(s.White * 100 / s.Games)
+		m.BlackPct = int(s.Black * 100 / s.Games)
+		m.DrawPct = 100 - m.WhitePct - m.BlackPct
+	}
+	return m
+}
+
+func (x *Explorer) answer(ctx context.Context, req explorerRequest) (explorerAnswer, error) {
 	out := explorerAnswer{DB: req.DB, Ruleset: req.Rules.String(), Path: []int{}, FEN: req.Pos.FEN(),
-		Turn: req.Pos.Turn().String(), Deep: len(req.Path) >= explorer.MaxPly, Moves: []explorerMove{}, Games: []explorerGame{}}
+		Turn: req.Pos.Turn().String(), Deep: len(req.Path) >= MaxPly, Moves: []explorerMove{}, Games: []explorerGame{}}
 	for _, m := range req.Path {
 		out.Path = append(out.Path, int(m))
 	}
-	var a explorer.Answer
+	var a Answer
 	switch req.DB {
 	case "masters":
 		a = x.masters.Query(req.Pos.Key(), req.Filter)
 	default:
-		q := store.ExplorerQuery{Pos: req.Pos.Key(), Tree: store.SiteTree, Filter: req.Filter}
+		q := Query{Pos: req.Pos.Key(), Filter: req.Filter}
 		if req.DB == "player" {
-			id, err := lookupUser(ctx, req.Q.Player)
+			id, err := x.lookupUserID(ctx, req.Q.Player)
 			if err != nil {
 				return out, err
 			}
-			q.Tree = store.PlayerTree(id, req.Color)
+			q.Player, q.Color = id, req.Color
 			out.Player, out.Color = req.Q.Player, [2]string{"white", "black"}[req.Color]
 		}
 		qctx, cancel := context.WithTimeout(ctx, explorerTimeout)
@@ -246,15 +346,6 @@ func (x *Explorer) answer(ctx context.Context, req explorerRequest, lookupUser f
 		if a, err = x.st.Explorer(qctx, q); err != nil {
 			return out, err
 		}
-	}
-	line := func(s explorer.Stats) explorerMove {
-		m := explorerMove{Hole: int(s.Move), Games: s.Games, White: s.White, Draws: s.Draws, Black: s.Black, AvgRating: s.AvgRating()}
-		if s.Games > 0 {
-			m.WhitePct = int(s.White * 100 / s.Games)
-			m.BlackPct = int(s.Black * 100 / s.Games)
-			m.DrawPct = 100 - m.WhitePct - m.BlackPct
-		}
-		return m
 	}
 	out.Total = line(a.Total())
 	evalCtx, cancel := context.WithTimeout(ctx, evalBudget)
@@ -273,12 +364,12 @@ func (x *Explorer) answer(ctx context.Context, req explorerRequest, lookupUser f
 }
 
 // games looks up the games of an answer.
-func (x *Explorer) games(ctx context.Context, a explorer.Answer) ([]explorerGame, error) {
+func (x *Explorer) games(ctx context.Context, a Answer) ([]explorerGame, error) {
 	refs := slices.Concat(a.Top, a.Recent)
 	out := make([]explorerGame, 0, len(refs))
 	var ids []string
 	for _, r := range refs {
-		if n, ok := explorer.ParseMasterID(r.ID); ok {
+		if n, ok := ParseMasterID(r.ID); ok {
 			g, ok := x.masters.Game(n)
 			if !ok {
 				continue
@@ -297,11 +388,11 @@ func (x *Explorer) games(ctx context.Context, a explorer.Answer) ([]explorerGame
 	if len(ids) == 0 {
 		return out, nil
 	}
-	gs, err := x.st.GamesByID(ctx, ids)
+	gs, err := x.st.Games(ctx, ids)
 	if err != nil {
 		return out, err
 	}
-	byID := map[string]store.Game{}
+	byID := map[string]SiteGame{}
 	for _, g := range gs {
 		byID[g.ID] = g
 	}
@@ -310,8 +401,8 @@ func (x *Explorer) games(ctx context.Context, a explorer.Answer) ([]explorerGame
 		if !ok {
 			continue
 		}
-		eg := explorerGame{ID: g.ID, URL: "/game/" + g.ID, White: g.Players[0].Name, Black: g.Players[1].Name,
-			Result: g.Result.String(), Rating: r.Rating, Top: slices.Contains(a.Top, r)}
+		eg := explorerGame{ID: g.ID, URL: "/game/" + g.ID, White: g.White, Black: g.Black,
+			Result: g.Result, Rating: r.Rating, Top: slices.Contains(a.Top, r)}
 		if !g.Date.IsZero() {
 			d := g.Date
 			eg.Date = &d
@@ -321,119 +412,32 @@ func (x *Explorer) games(ctx context.Context, a explorer.Answer) ([]explorerGame
 	return out, nil
 }
 
-// ---- the engine's values ----
-
-// evalBudget bounds the time one request spends searching values it has
-// not cached; the moves left get none (shown as a dash).
-const evalBudget = 150 * time.Millisecond
-
-// evalDepth and evalTime bound one search: a quick, stable value, not
-// analysis.
-const (
-	evalDepth    = 8
-	evalTime     = 40 * time.Millisecond
-	evalCacheMax = 50_000
-)
-
-// evaluator gives the value of a position after a move: the opening book's
-// (its engine check, depth 8) or a short search, cached. One search at a
-// time: a request that finds the engine busy leaves the value out rather
-// than wait.
-type evaluator struct {
-	book *book.Book
-	mu   sync.Mutex // guards eng
-	// eng is made at the first search: a server whose explorer is never
-	// asked keeps no hash table.
-	eng  *engine.Engine
-	fail bool // the engine could not be made
-
-	cmu   sync.Mutex
-	cache map[uint64]int // key of the position after the move → value for White
-}
-
-func newEvaluator(bk *book.Book) *evaluator {
-	return &evaluator{book: bk, cache: map[uint64]int{}}
-}
-
-// value returns the value for White of p after m, and where it came from.
-func (e *evaluator) value(ctx context.Context, p toguz.Position, m toguz.Move) (int, string, bool) {
-	white := func(v int, mover toguz.Player) int {
-		if mover == toguz.Black {
-			return -v
-		}
-		return v
-	}
-	if e.book != nil {
-		for _, en := range e.book.Moves(p) {
-			if en.Move == m && en.Eval != book.NoEval {
-				return white(int(en.Eval), p.Turn()), "book", true
-			}
-		}
-	}
-	after := p.After(m)
-	k := after.Key()
-	e.cmu.Lock()
-	v, ok := e.cache[k]
-	e.cmu.Unlock()
-	if ok {
-		return v, "search", true
-	}
-	if after.IsOver() || ctx.Err() != nil || !e.mu.TryLock() {
-		return 0, "", false
-	}
-	if e.eng == nil && !e.fail {
-		o := engine.DefaultOptions()
-		o.HashMB = 8
-		var err error
-		e.eng, err = engine.New(o)
-		e.fail = err != nil
-	}
-	if e.eng == nil {
-		e.mu.Unlock()
-		return 0, "", false
-	}
-	res := e.eng.Search(ctx, after, engine.Limits{Depth: evalDepth, MoveTime: evalTime}, nil)
-	e.mu.Unlock()
-	if ctx.Err() != nil || res.Depth == 0 || res.Score.IsMate() {
-		return 0, "", false
-	}
-	// The search's score is for the player to move after m.
-	v = white(int(res.Score), after.Turn())
-	e.cmu.Lock()
-	if len(e.cache) >= evalCacheMax {
-		clear(e.cache) // bounded: a full cache starts again
-	}
-	e.cache[k] = v
-	e.cmu.Unlock()
-	return v, "search", true
-}
-
 // ---- handlers ----
 
-func (s *Server) lookupUserID(ctx context.Context, name string) (int64, error) {
-	id, err := s.cfg.Explorer.st.UserByName(ctx, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return 0, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.no_player", excerpt(name))
+func (x *Explorer) lookupUserID(ctx context.Context, name string) (int64, error) {
+	id, found, err := x.st.UserID(ctx, name)
+	if err == nil && !found {
+		return 0, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.no_player", site.Excerpt(name))
 	}
-	return id.ID, err
+	return id, err
 }
 
-func (s *Server) explore(r *http.Request) (explorerRequest, explorerAnswer, error) {
-	if s.cfg.Explorer == nil {
+func (s *Site) explore(r *http.Request) (explorerRequest, explorerAnswer, error) {
+	if s.x == nil {
 		return explorerRequest{}, explorerAnswer{}, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.off")
 	}
 	req, err := parseExplorer(r.URL.Query())
 	if err != nil {
 		return req, explorerAnswer{}, err
 	}
-	a, err := s.cfg.Explorer.answer(r.Context(), req, s.lookupUserID)
+	a, err := s.x.answer(r.Context(), req)
 	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
 		return req, a, apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "archive.busy", explorerTimeout.Seconds())
 	}
 	return req, a, err
 }
 
-func (s *Server) apiExplorer(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) apiExplorer(w http.ResponseWriter, r *http.Request) error {
 	_, a, err := s.explore(r)
 	if err != nil {
 		return err
@@ -501,42 +505,30 @@ func (q explorerQuery) HasTC(c string) bool { return slices.Contains(q.TC, c) }
 
 var svgTitle = regexp.MustCompile(`<title>[^<]*</title>`)
 
-func (s *Server) pageExplorer(w http.ResponseWriter, r *http.Request) error {
-	req, a, err := s.explore(r)
-	d := explorerPage{Q: req.Q, A: a, Rulesets: toguz.RulesetNames(), Bands: explorer.BandFloors()[1:],
-		Cats: []string{"bullet", "blitz", "rapid", "classical", "correspondence", "none"},
-		DBs:  []string{"masters", "site", "player"}, StartLink: req.Q.link(nil),
-		Filtered: req.Q.Min != "" || req.Q.Max != "" || req.Q.From != "" || req.Q.To != "" || len(req.Q.TC) > 0 || req.Q.Player != ""}
-	lang := s.Lang(r)
-	status := http.StatusOK
-	if err != nil {
-		e := s.AsError(r, err)
-		if e.Status != http.StatusBadRequest && e.Status != http.StatusNotFound && e.Code != apierr.CodeBusy {
-			return err
-		}
-		d.Error, status = s.Message(r, e), e.Status
-		if req.Pos == (toguz.Position{}) {
-			req.Pos = toguz.StartPosition()
-		}
-	}
+// board draws pos for the page, its words in lang.
+func board(cat *i18n.Catalog, lang string, pos toguz.Position) (template.HTML, error) {
 	// The board, drawn here; its English title replaced by the page's words.
-	pic, err := svg.Render(req.Pos, svg.Options{Width: 360})
+	pic, err := svg.Render(pos, svg.Options{Width: 360})
 	if err != nil {
-		return err
+		return "", err
 	}
-	d.Kazans = [2]int{req.Pos.Kazan(toguz.White), req.Pos.Kazan(toguz.Black)}
-	title := s.cat.T(lang, "explorer.board", d.Kazans[0], d.Kazans[1], s.cat.T(lang, "explorer.turn."+req.Pos.Turn().String()))
+	title := cat.T(lang, "explorer.board", pos.Kazan(toguz.White), pos.Kazan(toguz.Black), cat.T(lang, "explorer.turn."+pos.Turn().String()))
 	pic = svgTitle.ReplaceAll(pic, []byte("<title>"+template.HTMLEscapeString(title)+"</title>"))
 	// The drawing's words are English: each is put in the page's language.
 	for _, w := range []struct{ en, key string }{{"White", "explorer.side.white"}, {"Black", "explorer.side.black"},
 		{"kazan", "explorer.kazan"}, {"tuzdik", "explorer.tuzdik"}, {"to move ◀", "explorer.to_move"}} {
-		pic = bytes.ReplaceAll(pic, []byte(">"+w.en+"</text>"), []byte(">"+template.HTMLEscapeString(s.cat.T(lang, w.key))+"</text>"))
+		pic = bytes.ReplaceAll(pic, []byte(">"+w.en+"</text>"), []byte(">"+template.HTMLEscapeString(cat.T(lang, w.key))+"</text>"))
 	}
-	d.Board = template.HTML(pic) // our own drawing: no text of the request
-	path := slices.Clone(a.Path)
-	p, _ := toguz.NewPosition(req.Rules)
+	return template.HTML(pic), nil // our own drawing: no text of the request
+}
+
+// links sets the page's links: the crumbs of the path, one move back and
+// one move on by each move of the table, with the bars' words in lang.
+func (d *explorerPage) links(cat *i18n.Catalog, lang string, rules toguz.Rules) {
+	path := slices.Clone(d.A.Path)
+	p, _ := toguz.NewPosition(rules)
 	for i, h := range path {
-		c := explorerCrumb{Link: req.Q.link(path[:i+1])}
+		c := explorerCrumb{Link: d.Q.link(path[:i+1])}
 		if i%2 == 0 {
 			c.Number = strconv.Itoa(i/2+1) + "."
 		}
@@ -545,39 +537,64 @@ func (s *Server) pageExplorer(w http.ResponseWriter, r *http.Request) error {
 		d.Crumbs = append(d.Crumbs, c)
 	}
 	if len(path) > 0 {
-		d.Up = req.Q.link(path[:len(path)-1])
+		d.Up = d.Q.link(path[:len(path)-1])
 	}
 	bar := func(m *explorerMove) {
-		m.Bar = s.cat.T(lang, "explorer.bar", m.WhitePct, m.DrawPct, m.BlackPct)
+		m.Bar = cat.T(lang, "explorer.bar", m.WhitePct, m.DrawPct, m.BlackPct)
 	}
 	for i := range d.A.Moves {
-		d.A.Moves[i].Link = req.Q.link(append(slices.Clone(path), d.A.Moves[i].Hole))
+		d.A.Moves[i].Link = d.Q.link(append(slices.Clone(path), d.A.Moves[i].Hole))
 		bar(&d.A.Moves[i])
 	}
 	bar(&d.A.Total)
-	return s.Render(w, status, "explorer", s.Page(r, "explorer.title", d))
+}
+
+func (s *Site) pageExplorer(w http.ResponseWriter, r *http.Request) error {
+	req, a, err := s.explore(r)
+	d := explorerPage{Q: req.Q, A: a, Rulesets: toguz.RulesetNames(), Bands: BandFloors()[1:],
+		Cats: []string{"bullet", "blitz", "rapid", "classical", "correspondence", "none"},
+		DBs:  []string{"masters", "site", "player"}, StartLink: req.Q.link(nil),
+		Filtered: req.Q.Min != "" || req.Q.Max != "" || req.Q.From != "" || req.Q.To != "" || len(req.Q.TC) > 0 || req.Q.Player != ""}
+	cat, lang := s.kit.Catalog(), s.kit.Lang(r)
+	status := http.StatusOK
+	if err != nil {
+		e := s.kit.AsError(r, err)
+		if e.Status != http.StatusBadRequest && e.Status != http.StatusNotFound && e.Code != apierr.CodeBusy {
+			return err
+		}
+		d.Error, status = s.kit.Message(r, e), e.Status
+		if req.Pos == (toguz.Position{}) {
+			req.Pos = toguz.StartPosition()
+		}
+	}
+	if d.Board, err = board(cat, lang, req.Pos); err != nil {
+		return err
+	}
+	d.Kazans = [2]int{req.Pos.Kazan(toguz.White), req.Pos.Kazan(toguz.Black)}
+	d.links(cat, lang, req.Rules)
+	return s.kit.Render(w, status, "explorer", s.kit.Page(r, "explorer.title", d))
 }
 
 // masterPage is a master game's page.
 type masterPage struct {
-	Game   explorer.MasterGame
+	Game   MasterGame
 	Record string
 	Link   string // the explorer at the game's start
 }
 
-func (s *Server) pageMasterGame(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageMasterGame(w http.ResponseWriter, r *http.Request) error {
 	n, err := strconv.Atoi(r.PathValue("n"))
-	if s.cfg.Explorer == nil {
+	if s.x == nil {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.off")
 	}
-	g, ok := s.cfg.Explorer.masters.Game(n)
+	g, ok := s.x.masters.Game(n)
 	if err != nil || !ok {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.no_master", excerpt(r.PathValue("n")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "explorer.no_master", site.Excerpt(r.PathValue("n")))
 	}
 	var path []int
 	for _, m := range g.Moves {
 		path = append(path, int(m))
 	}
-	d := masterPage{Game: g, Record: g.Record.String(), Link: explorerQuery{DB: "masters"}.link(path[:min(len(path), explorer.MaxPly)])}
-	return s.Render(w, http.StatusOK, "master", s.Page(r, "explorer.master.title", d, g.White, g.Black))
+	d := masterPage{Game: g, Record: g.Record.String(), Link: explorerQuery{DB: "masters"}.link(path[:min(len(path), MaxPly)])}
+	return s.kit.Render(w, http.StatusOK, "master", s.kit.Page(r, "explorer.master.title", d, g.White, g.Black))
 }

@@ -1,4 +1,4 @@
-package server
+package study
 
 import (
 	"context"
@@ -14,21 +14,21 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
-	"github.com/toguz/toguz/internal/study"
 )
 
-// Studies and classes for coaches (/study, /study/{id}, /classes,
-// /class/{id}). A study's chapters are analysis boards whose trees the
-// server keeps (internal/study): the page edits them by ops over the
-// study's websocket, the hub applies each to the stored tree and sends
-// the chapter to every follower. The members' roles are read when a
+// The site's side of studies and classes for coaches (/study, /study/{id},
+// /classes, /class/{id}). A study's chapters are analysis boards whose
+// trees the server keeps: the page edits them by ops over the study's
+// websocket, the hub applies each to the stored tree and sends the
+// chapter to every follower. The members' roles are read when a
 // connection opens: a role changed later takes effect at the next one.
 
 // Studies keeps the studies and classes (internal/store).
 type Studies interface {
-	study.Store
+	Store
 	CreateStudy(ctx context.Context, ownerID int64, name, visibility string, max int, chapterName, record string) (store.Study, error)
 	GetStudy(ctx context.Context, id string) (store.Study, error)
 	StudiesOf(ctx context.Context, userID int64, public bool, limit int) (mine, others []store.Study, err error)
@@ -44,6 +44,68 @@ type Studies interface {
 	UserByName(ctx context.Context, name string) (store.User, error)
 }
 
+// Progress is an account's lessons done (internal/store).
+type Progress interface {
+	Exercises(ctx context.Context, userID int64) ([]string, error)
+}
+
+// PuzzleRatings is an account's puzzle rating with the puzzles he tried
+// and solved (internal/store).
+type PuzzleRatings interface {
+	PuzzleRating(ctx context.Context, userID int64) (r rating.Rating, attempts, solved int, err error)
+}
+
+// Game is a student's game as his class's page lists it.
+type Game struct {
+	ID, White, Black, Result string
+}
+
+// Config is what the studies' pages are built from.
+type Config struct {
+	// Studies keeps the studies and classes; nil: the pages answer 404.
+	Studies Studies
+	// Progress, Puzzles and Games give a class's page its students'
+	// lessons, puzzles and recent games (Games: newest first, a
+	// live.ErrNotFound for an unknown name); each nil: none shown.
+	Progress Progress
+	Puzzles  PuzzleRatings
+	Games    func(ctx context.Context, name string, limit int) ([]Game, error)
+	// MessageRate and MessageBurst limit the messages of one websocket
+	// connection (per second, and at once).
+	MessageRate  float64
+	MessageBurst int
+}
+
+// Site is the studies' and classes' pages and the study's websocket.
+type Site struct {
+	kit site.Kit
+	cfg Config
+	hub *Hub // the studies being followed; nil without cfg.Studies
+}
+
+// NewSite returns the studies' side of the site kit.
+func NewSite(kit site.Kit, cfg Config) *Site {
+	s := &Site{kit: kit, cfg: cfg}
+	if cfg.Studies != nil {
+		s.hub = NewHub(cfg.Studies)
+	}
+	return s
+}
+
+// Routes registers the studies' and classes' routes on r.
+func (s *Site) Routes(r site.Router) {
+	r.Handle("GET /api/studies/{id}/ws", http.HandlerFunc(s.socket))
+	r.Page("GET /study", s.pageStudies)
+	r.Page("POST /study", s.pageCreateStudy)
+	r.Page("GET /study/{id}", s.pageStudy)
+	r.Page("POST /study/{id}/members", s.pageStudyMember)
+	r.Page("GET /classes", s.pageClasses)
+	r.Page("POST /classes", s.pageCreateClass)
+	r.Page("GET /class/{id}", s.pageClass)
+	r.Page("POST /class/{id}/invite", s.pageClassInvite)
+	r.Page("POST /class/{id}/answer", s.pageClassAnswer)
+}
+
 // Bounds of classes.
 const (
 	maxClasses       = 20  // classes one coach keeps
@@ -52,35 +114,38 @@ const (
 	classGames       = 5   // recent games /class/{id} shows per student
 )
 
-// studyErrorKeys are the messages of studies' and classes' errors.
-var studyErrorKeys = []string{"apierr.study_off", "apierr.no_study", "apierr.study_forbidden", "apierr.study_edit",
-	"apierr.study_bad", "apierr.study_illegal", "apierr.study_no_move", "apierr.study_limit", "apierr.study_rate",
-	"apierr.study_login", "apierr.no_class", "apierr.class_forbidden", "apierr.no_user", "apierr.study_name"}
+// ErrorKeys are the messages of studies' and classes' errors (for the
+// catalog's completeness test).
+func ErrorKeys() []string {
+	return []string{"apierr.study_off", "apierr.no_study", "apierr.study_forbidden", "apierr.study_edit",
+		"apierr.study_bad", "apierr.study_illegal", "apierr.study_no_move", "apierr.study_limit", "apierr.study_rate",
+		"apierr.study_login", "apierr.no_class", "apierr.class_forbidden", "apierr.no_user", "apierr.study_name"}
+}
 
-func (s *Server) studies() (Studies, error) {
+func (s *Site) studies() (Studies, error) {
 	if s.cfg.Studies == nil {
 		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.study_off")
 	}
 	return s.cfg.Studies, nil
 }
 
-// studyAccess returns study id with the caller's role in it (owner,
+// access returns study id with the caller's role in it (owner,
 // editor, viewer, or "" for a visitor), 404 when there is none and 403
 // when the study is private and the caller no member.
-func (s *Server) studyAccess(ctx context.Context, r *http.Request, id string) (store.Study, string, error) {
+func (s *Site) access(ctx context.Context, r *http.Request, id string) (store.Study, string, error) {
 	st, err := s.studies()
 	if err != nil {
 		return store.Study{}, "", err
 	}
 	head, err := st.GetStudy(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return head, "", apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_study", excerpt(id))
+		return head, "", apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_study", site.Excerpt(id))
 	}
 	if err != nil {
 		return head, "", err
 	}
 	role := ""
-	if me := s.Identity(r); me.Account.ID != 0 {
+	if me := s.kit.Identity(r); me.Account.ID != 0 {
 		if role, err = st.StudyRole(ctx, id, me.Account.ID); err != nil {
 			return head, "", err
 		}
@@ -96,13 +161,13 @@ func canEdit(role string) bool { return role == "owner" || role == "editor" }
 // studyError turns an op's error into the API's.
 func studyError(err error) error {
 	switch {
-	case errors.Is(err, study.ErrTooMany) || errors.Is(err, store.ErrLimit):
+	case errors.Is(err, ErrTooMany) || errors.Is(err, store.ErrLimit):
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_limit").WithDetail(err)
-	case errors.Is(err, study.ErrIllegal):
+	case errors.Is(err, ErrIllegal):
 		return apierr.BadRequest(apierr.CodeIllegalMove, "apierr.study_illegal").WithDetail(err)
-	case errors.Is(err, study.ErrNoNode) || errors.Is(err, study.ErrNoChapter):
+	case errors.Is(err, ErrNoNode) || errors.Is(err, ErrNoChapter):
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_no_move").WithDetail(err)
-	case errors.Is(err, study.ErrBadOp):
+	case errors.Is(err, ErrBadOp):
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_bad").WithDetail(err)
 	}
 	return err
@@ -133,30 +198,30 @@ func rows(ss []store.Study) []studyRow {
 
 // pageStudies is GET /study: the caller's studies, the public ones, and
 // the form of a new one.
-func (s *Server) pageStudies(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageStudies(w http.ResponseWriter, r *http.Request) error {
 	st, err := s.studies()
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	me := s.Identity(r)
+	me := s.kit.Identity(r)
 	mine, public, err := st.StudiesOf(ctx, me.Account.ID, true, studiesListed)
 	if err != nil {
 		return err
 	}
-	d := studyListData{FormChoices: s.Choices(s.Lang(r), "", false), LoggedIn: me.Account.ID != 0, Mine: rows(mine), Public: rows(public),
-		Max: study.MaxStudies, MaxName: study.MaxName, Visibilities: []string{"public", "unlisted", "private"}}
-	return s.Render(w, http.StatusOK, "studies", s.Page(r, "study.title", d))
+	d := studyListData{FormChoices: s.kit.Choices(s.kit.Lang(r), "", false), LoggedIn: me.Account.ID != 0, Mine: rows(mine), Public: rows(public),
+		Max: MaxStudies, MaxName: MaxName, Visibilities: []string{"public", "unlisted", "private"}}
+	return s.kit.Render(w, http.StatusOK, "studies", s.kit.Page(r, "study.title", d))
 }
 
 // pageCreateStudy is POST /study: a new study with its first chapter.
-func (s *Server) pageCreateStudy(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageCreateStudy(w http.ResponseWriter, r *http.Request) error {
 	st, err := s.studies()
 	if err != nil {
 		return err
 	}
-	me := s.Identity(r)
+	me := s.kit.Identity(r)
 	if me.Account.ID == 0 {
 		return apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
 	}
@@ -165,17 +230,17 @@ func (s *Server) pageCreateStudy(w http.ResponseWriter, r *http.Request) error {
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	vis := r.PostFormValue("visibility")
-	if name == "" || len(name) > study.MaxName {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_name", study.MaxName)
+	if name == "" || len(name) > MaxName {
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_name", MaxName)
 	}
 	if vis != "public" && vis != "unlisted" && vis != "private" {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_bad")
 	}
-	rules, err := parseRuleset(r.PostFormValue("ruleset"))
+	rules, err := site.ParseRuleset(r.PostFormValue("ruleset"))
 	if err != nil {
 		return err
 	}
-	c, err := study.NewChapter(name, rules, strings.TrimSpace(r.PostFormValue("fen")))
+	c, err := NewChapter(name, rules, strings.TrimSpace(r.PostFormValue("fen")))
 	if err != nil {
 		return studyError(err)
 	}
@@ -185,7 +250,7 @@ func (s *Server) pageCreateStudy(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	head, err := st.CreateStudy(ctx, me.Account.ID, name, vis, study.MaxStudies, name, rec)
+	head, err := st.CreateStudy(ctx, me.Account.ID, name, vis, MaxStudies, name, rec)
 	if err != nil {
 		return studyError(err)
 	}
@@ -209,10 +274,10 @@ var studyTexts = []string{"study.start", "study.connecting", "study.connected", 
 	"study.chapter.moves"}
 
 // pageStudy is GET /study/{id}.
-func (s *Server) pageStudy(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageStudy(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	head, role, err := s.studyAccess(ctx, r, r.PathValue("id"))
+	head, role, err := s.access(ctx, r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -220,22 +285,22 @@ func (s *Server) pageStudy(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lang := s.Lang(r)
-	d := studyPageData{FormChoices: s.Choices(lang, "", false), ID: head.ID, Name: head.Name, Owner: head.Owner, Visibility: head.Visibility,
+	lang := s.kit.Lang(r)
+	d := studyPageData{FormChoices: s.kit.Choices(lang, "", false), ID: head.ID, Name: head.Name, Owner: head.Owner, Visibility: head.Visibility,
 		Role: role, CanEdit: canEdit(role), IsOwner: role == "owner", Members: members, Texts: map[string]string{},
-		MaxName: study.MaxName, MaxComment: study.MaxComment}
+		MaxName: MaxName, MaxComment: MaxComment}
 	for _, k := range studyTexts {
-		d.Texts[k] = s.cat.T(lang, k)
+		d.Texts[k] = s.kit.Catalog().T(lang, k)
 	}
-	return s.Render(w, http.StatusOK, "study", s.Page(r, "study.title.one", d, head.Name))
+	return s.kit.Render(w, http.StatusOK, "study", s.kit.Page(r, "study.title.one", d, head.Name))
 }
 
 // pageStudyMember is POST /study/{id}/members: the owner gives an account
 // a role (editor, viewer) or removes it (role "").
-func (s *Server) pageStudyMember(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageStudyMember(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	head, role, err := s.studyAccess(ctx, r, r.PathValue("id"))
+	head, role, err := s.access(ctx, r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -253,137 +318,159 @@ func (s *Server) pageStudyMember(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.cfg.Studies.UserByName(ctx, name)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_user", excerpt(name))
+			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_user", site.Excerpt(name))
 		}
 		return err
 	}
 	if u.ID == head.OwnerID {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_bad")
 	}
-	if err := s.cfg.Studies.SetStudyMember(ctx, head.ID, u.ID, newRole, study.MaxMembers); err != nil {
+	if err := s.cfg.Studies.SetStudyMember(ctx, head.ID, u.ID, newRole, MaxMembers); err != nil {
 		return studyError(err)
 	}
 	http.Redirect(w, r, "/study/"+head.ID, http.StatusSeeOther)
 	return nil
 }
 
-// studyClientMsg is a message the study's websocket reads: an op, a goto
+// clientMsg is a message the study's websocket reads: an op, a goto
 // (an editor's board moved) or a ping.
-type studyClientMsg struct {
-	Type string   `json:"type"`
-	At   study.At `json:"at"`
-	study.Op
+type clientMsg struct {
+	Type string `json:"type"`
+	At   At     `json:"at"`
+	Op
 }
 
-// studyWS is GET /api/studies/{id}/ws: the study as it is, then every
+// socket is GET /api/studies/{id}/ws: the study as it is, then every
 // edit and the editors' position; editors send ops and gotos.
-func (s *Server) studyWS(w http.ResponseWriter, r *http.Request) {
-	if err := s.forgedGuest(r); err != nil {
-		s.writeJSONError(w, r, s.AsError(r, err))
+func (s *Site) socket(w http.ResponseWriter, r *http.Request) {
+	if err := s.kit.CheckGuest(r); err != nil {
+		s.kit.WriteError(w, r, err)
 		return
 	}
 	ctx0, cancel0 := context.WithTimeout(r.Context(), site.StoreTimeout)
-	head, role, err := s.studyAccess(ctx0, r, r.PathValue("id"))
+	head, role, err := s.access(ctx0, r, r.PathValue("id"))
 	cancel0()
 	if err != nil {
-		s.writeJSONError(w, r, s.AsError(r, err))
+		s.kit.WriteError(w, r, err)
 		return
 	}
-	lang, by := s.Lang(r), s.Identity(r).Name()
-	c, err := accept(w, r)
+	c, err := site.AcceptWS(w, r)
 	if err != nil {
 		return
 	}
+	f := &follower{s: s, r: r, c: c, study: head.ID, role: role, by: s.kit.Identity(r).Name(), lang: s.kit.Lang(r),
+		replies: make(chan []byte, 8)}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
 	jctx, jcancel := context.WithTimeout(ctx, site.StoreTimeout)
-	sub, err := s.studyHub.Join(jctx, head.ID)
+	sub, err := s.hub.Join(jctx, head.ID)
 	jcancel()
 	if err != nil {
-		writeMsg(ctx, c, s.wsError(lang, s.AsError(r, studyError(err))))
-		c.Close(websocket.StatusTryAgainLater, closeResync)
+		site.WriteWS(ctx, c, f.errorMsg(studyError(err)))
+		c.Close(websocket.StatusTryAgainLater, site.CloseResync)
 		return
 	}
-	defer s.studyHub.Leave(head.ID, sub)
-	replies := make(chan []byte, 8)
-	go func() { // the one writer: the study's messages and this client's answers, in order
-		defer cancel()
-		for {
-			var b []byte
-			select {
-			case m, ok := <-sub.Out():
-				if !ok {
-					if s.studyHub.Dropped(head.ID, sub) {
-						c.Close(websocket.StatusTryAgainLater, closeSlowGame)
-					}
-					return
-				}
-				b = m
-			case b = <-replies:
-			case <-ctx.Done():
-				return
-			}
-			if err := writeMsg(ctx, c, b); err != nil {
-				return
-			}
-		}
-	}()
-	defer keepAlive(ctx, c)()
-	reply := func(e error) {
+	defer s.hub.Leave(head.ID, sub)
+	go f.write(ctx, cancel, sub)
+	defer site.KeepAlive(ctx, c)()
+	f.read(ctx)
+}
+
+// follower is one connection to a study: the handler reads its
+// messages, one writer sends the study's and the answers.
+type follower struct {
+	s              *Site
+	r              *http.Request // the upgrade, whose language the errors speak
+	c              *websocket.Conn
+	study          string
+	role, by, lang string
+	replies        chan []byte // the answers to this client, for the writer
+}
+
+// write is the one writer: the study's messages and this client's
+// answers, in order, until ctx ends or the hub drops sub.
+func (f *follower) write(ctx context.Context, cancel context.CancelFunc, sub *Sub) {
+	defer cancel()
+	for {
+		var b []byte
 		select {
-		case replies <- s.wsError(lang, s.AsError(r, e)):
-		default:
+		case m, ok := <-sub.Out():
+			if !ok {
+				if f.s.hub.Dropped(f.study, sub) {
+					f.c.Close(websocket.StatusTryAgainLater, site.CloseSlowGame)
+				}
+				return
+			}
+			b = m
+		case b = <-f.replies:
+		case <-ctx.Done():
+			return
+		}
+		if err := site.WriteWS(ctx, f.c, b); err != nil {
+			return
 		}
 	}
-	lim := rate.NewLimiter(rate.Limit(s.cfg.MessageRate), s.cfg.MessageBurst)
-	edits := rate.NewLimiter(study.MaxOpsPerSec, study.MaxOpsBurst)
+}
+
+func (f *follower) errorMsg(err error) []byte {
+	return site.WSError(f.s.kit.Catalog(), f.lang, f.s.kit.AsError(f.r, err))
+}
+
+// answer queues b for the writer; a client that does not read its
+// answers loses them.
+func (f *follower) answer(b []byte) {
+	select {
+	case f.replies <- b:
+	default:
+	}
+}
+
+// read reads the client's messages until the connection ends, or closes
+// it when they come too fast.
+func (f *follower) read(ctx context.Context) {
+	lim := rate.NewLimiter(rate.Limit(f.s.cfg.MessageRate), f.s.cfg.MessageBurst)
+	edits := rate.NewLimiter(MaxOpsPerSec, MaxOpsBurst)
 	for {
-		_, data, err := c.Read(ctx)
+		_, data, err := f.c.Read(ctx)
 		if err != nil {
 			return
 		}
 		if !lim.Allow() {
-			c.Close(websocket.StatusPolicyViolation, closeTooMany)
+			f.c.Close(websocket.StatusPolicyViolation, site.CloseTooMany)
 			return
 		}
-		var m studyClientMsg
-		if err := json.Unmarshal(data, &m); err != nil {
-			reply(wsBad("apierr.ws_not_json").WithDetail(err))
-			continue
-		}
-		switch m.Type {
-		case "ping":
-			select {
-			case replies <- pong:
-			default:
-			}
-			continue
-		case "op", "goto":
-		default:
-			reply(apierr.BadRequest(apierr.CodeBadMessage, "apierr.study_bad"))
-			continue
-		}
-		if !canEdit(role) {
-			reply(apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.study_edit"))
-			continue
-		}
-		if !edits.Allow() {
-			reply(apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.study_rate", study.MaxOpsPerSec))
-			continue
-		}
-		if m.Type == "goto" {
-			if err := s.studyHub.Goto(head.ID, by, m.At); err != nil {
-				reply(studyError(err))
-			}
-			continue
-		}
-		octx, ocancel := context.WithTimeout(ctx, site.StoreTimeout)
-		err = s.studyHub.Edit(octx, head.ID, by, m.Op)
-		ocancel()
-		if err != nil {
-			reply(studyError(err))
+		if err := f.handle(ctx, data, edits); err != nil {
+			f.answer(f.errorMsg(err))
 		}
 	}
+}
+
+// handle applies one message of the client; an error is his answer.
+func (f *follower) handle(ctx context.Context, data []byte, edits *rate.Limiter) error {
+	var m clientMsg
+	if err := json.Unmarshal(data, &m); err != nil {
+		return apierr.BadRequest(apierr.CodeBadMessage, "apierr.ws_not_json").WithDetail(err)
+	}
+	switch m.Type {
+	case "ping":
+		f.answer([]byte(site.Pong))
+		return nil
+	case "op", "goto":
+	default:
+		return apierr.BadRequest(apierr.CodeBadMessage, "apierr.study_bad")
+	}
+	if !canEdit(f.role) {
+		return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.study_edit")
+	}
+	if !edits.Allow() {
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.study_rate", MaxOpsPerSec)
+	}
+	if m.Type == "goto" {
+		return studyError(f.s.hub.Goto(f.study, f.by, m.At))
+	}
+	octx, ocancel := context.WithTimeout(ctx, site.StoreTimeout)
+	defer ocancel()
+	return studyError(f.s.hub.Edit(octx, f.study, f.by, m.Op))
 }
 
 // ---- classes ----
@@ -402,13 +489,13 @@ type classesData struct {
 
 // pageClasses is GET /classes: the classes the caller coaches, and those
 // he was invited to (to accept) or is in.
-func (s *Server) pageClasses(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageClasses(w http.ResponseWriter, r *http.Request) error {
 	st, err := s.studies()
 	if err != nil {
 		return err
 	}
-	me := s.Identity(r)
-	d := classesData{LoggedIn: me.Account.ID != 0, MaxName: study.MaxName}
+	me := s.kit.Identity(r)
+	d := classesData{LoggedIn: me.Account.ID != 0, MaxName: MaxName}
 	if d.LoggedIn {
 		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 		defer cancel()
@@ -423,16 +510,16 @@ func (s *Server) pageClasses(w http.ResponseWriter, r *http.Request) error {
 			d.Joined = append(d.Joined, classRow{ID: c.ID, Name: c.Name, Coach: c.Coach, Accepted: accepted[i]})
 		}
 	}
-	return s.Render(w, http.StatusOK, "classes", s.Page(r, "class.title", d))
+	return s.kit.Render(w, http.StatusOK, "classes", s.kit.Page(r, "class.title", d))
 }
 
 // pageCreateClass is POST /classes.
-func (s *Server) pageCreateClass(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageCreateClass(w http.ResponseWriter, r *http.Request) error {
 	st, err := s.studies()
 	if err != nil {
 		return err
 	}
-	me := s.Identity(r)
+	me := s.kit.Identity(r)
 	if me.Account.ID == 0 {
 		return apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
 	}
@@ -440,8 +527,8 @@ func (s *Server) pageCreateClass(w http.ResponseWriter, r *http.Request) error {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
-	if name == "" || len(name) > study.MaxName {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_name", study.MaxName)
+	if name == "" || len(name) > MaxName {
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.study_name", MaxName)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
@@ -463,7 +550,7 @@ type classStudent struct {
 	// solved; Tried 0 when none (or no puzzle store).
 	PuzzleRating  int
 	Tried, Solved int
-	Games         []GameSummary
+	Games         []Game
 }
 
 type classData struct {
@@ -473,19 +560,19 @@ type classData struct {
 }
 
 // classAccess returns class id for its coach (403 for anyone else).
-func (s *Server) classAccess(ctx context.Context, r *http.Request, id string) (store.Class, error) {
+func (s *Site) classAccess(ctx context.Context, r *http.Request, id string) (store.Class, error) {
 	st, err := s.studies()
 	if err != nil {
 		return store.Class{}, err
 	}
 	c, err := st.GetClass(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return c, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_class", excerpt(id))
+		return c, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_class", site.Excerpt(id))
 	}
 	if err != nil {
 		return c, err
 	}
-	if me := s.Identity(r); me.Account.ID == 0 || me.Account.ID != c.CoachID {
+	if me := s.kit.Identity(r); me.Account.ID == 0 || me.Account.ID != c.CoachID {
 		return c, apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.class_forbidden")
 	}
 	return c, nil
@@ -494,7 +581,7 @@ func (s *Server) classAccess(ctx context.Context, r *http.Request, id string) (s
 // pageClass is GET /class/{id}: the coach's view of his students, their
 // progress in the lessons and their recent games (the students who have
 // not accepted show only their names).
-func (s *Server) pageClass(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageClass(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*site.StoreTimeout)
 	defer cancel()
 	c, err := s.classAccess(ctx, r, r.PathValue("id"))
@@ -524,19 +611,19 @@ func (s *Server) pageClass(w http.ResponseWriter, r *http.Request) error {
 				}
 				cs.PuzzleRating, cs.Tried, cs.Solved = int(math.Round(r.Rating)), tried, solved
 			}
-			if s.cfg.Archive != nil {
-				if cs.Games, err = s.cfg.Archive.UserGames(ctx, m.Name, classGames); err != nil && !errors.Is(err, live.ErrNotFound) {
+			if s.cfg.Games != nil {
+				if cs.Games, err = s.cfg.Games(ctx, m.Name, classGames); err != nil && !errors.Is(err, live.ErrNotFound) {
 					return err
 				}
 			}
 		}
 		d.Students = append(d.Students, cs)
 	}
-	return s.Render(w, http.StatusOK, "class", s.Page(r, "class.title.one", d, c.Name))
+	return s.kit.Render(w, http.StatusOK, "class", s.kit.Page(r, "class.title.one", d, c.Name))
 }
 
 // pageClassInvite is POST /class/{id}/invite: the coach invites an account.
-func (s *Server) pageClassInvite(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageClassInvite(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	c, err := s.classAccess(ctx, r, r.PathValue("id"))
@@ -549,7 +636,7 @@ func (s *Server) pageClassInvite(w http.ResponseWriter, r *http.Request) error {
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	u, err := s.cfg.Studies.UserByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_user", excerpt(name))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_user", site.Excerpt(name))
 	}
 	if err != nil {
 		return err
@@ -563,12 +650,12 @@ func (s *Server) pageClassInvite(w http.ResponseWriter, r *http.Request) error {
 
 // pageClassAnswer is POST /class/{id}/answer: the invited student accepts
 // (answer=yes) or leaves.
-func (s *Server) pageClassAnswer(w http.ResponseWriter, r *http.Request) error {
+func (s *Site) pageClassAnswer(w http.ResponseWriter, r *http.Request) error {
 	st, err := s.studies()
 	if err != nil {
 		return err
 	}
-	me := s.Identity(r)
+	me := s.kit.Identity(r)
 	if me.Account.ID == 0 {
 		return apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
 	}
@@ -579,7 +666,7 @@ func (s *Server) pageClassAnswer(w http.ResponseWriter, r *http.Request) error {
 	defer cancel()
 	if err := st.AnswerClass(ctx, r.PathValue("id"), me.Account.ID, r.PostFormValue("answer") == "yes"); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_class", excerpt(r.PathValue("id")))
+			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_class", site.Excerpt(r.PathValue("id")))
 		}
 		return err
 	}
