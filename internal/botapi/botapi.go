@@ -34,10 +34,8 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
-	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
@@ -322,7 +320,7 @@ func (a *API) Routes(rt site.Router) {
 				r.SetPathValue("id", r.PathValue("x"))
 				return history(w, r)
 			}
-			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
+			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", site.Excerpt(r.URL.Path))
 		})
 		rt.API("POST /api/"+api+"/game/{id}/move/{move}", a.apiBotMove(api))
 		rt.API("POST /api/"+api+"/game/{id}/chat", a.apiBotChat(api))
@@ -337,54 +335,3 @@ func (a *API) Routes(rt site.Router) {
 }
 
 // ---- what a client sent, in the errors ----
-
-// excerpt shortens what a client sent for an error message.
-func excerpt(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
-
-// notFound names what was not found: live's not_found error becomes the
-// message key (apierr.no_game) about id; other errors are returned as
-// they are.
-func notFound(err error, key, id string) error {
-	var le *live.Error
-	if errors.As(err, &le) && le.Code == apierr.CodeNotFound {
-		return &apierr.Error{Status: http.StatusNotFound, Code: apierr.CodeNotFound, Key: key, Args: []any{excerpt(id)}, Detail: le.Message}
-	}
-	return err
-}
-
-func parseTC(s string) (clock.TimeControl, error) {
-	if s == "none" {
-		s = ""
-	}
-	tc, err := clock.ParseTimeControl(s)
-	if err != nil {
-		return tc, apierr.BadRequest(apierr.CodeBadTC, "apierr.bad_tc", excerpt(s)).WithDetail(err)
-	}
-	return tc, nil
-}
-
-func parseRuleset(s string) (toguz.Rules, error) {
-	if s == "" {
-		return toguz.Standard(), nil
-	}
-	r, err := toguz.ParseRules(s)
-	if err != nil {
-		return r, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", excerpt(s)).WithDetail(err)
-	}
-	return r, nil
-}
-
-// clearDeadlines lifts the http.Server's read and write deadlines from the
-// connection of a stream, which lives as long as its client reads it, not
-// ReadTimeout or WriteTimeout.
-func clearDeadlines(w http.ResponseWriter) {
-	rc := http.NewResponseController(w)
-	// ErrNotSupported (a test recorder) leaves nothing to clear.
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-}

@@ -152,7 +152,7 @@ func (cs *challenges) take(id string, check func(*challenge) error) (*challenge,
 	cs.sweepLocked()
 	c, ok := cs.m[id]
 	if !ok {
-		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_challenge", excerpt(id))
+		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_challenge", site.Excerpt(id))
 	}
 	if err := check(c); err != nil {
 		return nil, err
@@ -189,12 +189,12 @@ func challengeForm(r *http.Request) (clock.TimeControl, bool, string, toguz.Rule
 	rated, _ := strconv.ParseBool(cmp.Or(r.FormValue("rated"), "false"))
 	color := cmp.Or(r.FormValue("color"), "random")
 	if color != "white" && color != "black" && color != "random" {
-		return tc, false, "", toguz.Rules{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_color", excerpt(color))
+		return tc, false, "", toguz.Rules{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_color", site.Excerpt(color))
 	}
 	if rated && tc.Kind() == clock.Unlimited {
 		return tc, false, "", toguz.Rules{}, apierr.BadRequest(apierr.CodeBadTC, "err.bad_tc").WithDetail(errors.New("rated games need a clock"))
 	}
-	rules, err := parseRuleset(cmp.Or(r.FormValue("ruleset"), r.FormValue("variant")))
+	rules, err := site.ParseRuleset(cmp.Or(r.FormValue("ruleset"), r.FormValue("variant")))
 	return tc, rated, color, rules, err
 }
 
@@ -203,7 +203,7 @@ func challengeForm(r *http.Request) (clock.TimeControl, bool, string, toguz.Rule
 func challengeClock(r *http.Request) (clock.TimeControl, error) {
 	switch {
 	case r.FormValue("tc") != "":
-		return parseTC(r.FormValue("tc"))
+		return site.ParseTC(r.FormValue("tc"))
 	case r.FormValue("clock.limit") != "":
 		limit, e1 := strconv.Atoi(r.FormValue("clock.limit"))
 		inc, e2 := strconv.Atoi(cmp.Or(r.FormValue("clock.increment"), "0"))
@@ -216,7 +216,7 @@ func challengeClock(r *http.Request) (clock.TimeControl, error) {
 		}
 		return tc, nil
 	case r.FormValue("days") != "":
-		return parseTC(r.FormValue("days") + "d")
+		return site.ParseTC(r.FormValue("days") + "d")
 	}
 	return clock.TimeControl{}, nil
 }
@@ -304,7 +304,7 @@ func (a *API) apiChallengeAnswer(what string) func(http.ResponseWriter, *http.Re
 			}
 			if mine != c.tok.UserID {
 				// As lichess: another's challenge is not found.
-				return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_challenge", excerpt(id))
+				return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_challenge", site.Excerpt(id))
 			}
 			return nil
 		})

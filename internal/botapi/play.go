@@ -20,9 +20,9 @@ import (
 func botGameError(err error, id string) error {
 	var le *live.Error
 	if errors.As(err, &le) && le.Code == apierr.CodeNotAPlayer {
-		return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
+		return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", site.Excerpt(id))
 	}
-	return notFound(err, "apierr.no_game", id)
+	return site.NotFoundAs(err, "apierr.no_game", id)
 }
 
 func okJSON(w http.ResponseWriter) error {
@@ -39,7 +39,7 @@ func (a *API) apiBotMove(api string) func(http.ResponseWriter, *http.Request) er
 		}
 		y, err := toguz.ParsePly(r.PathValue("move"))
 		if err != nil {
-			return apierr.BadRequest(apierr.CodeIllegalMove, "apierr.bot.bad_move", excerpt(r.PathValue("move"))).WithDetail(err)
+			return apierr.BadRequest(apierr.CodeIllegalMove, "apierr.bot.bad_move", site.Excerpt(r.PathValue("move"))).WithDetail(err)
 		}
 		if err := a.hub.PlayPly(r.Context(), r.PathValue("id"), c.chatter(r), y); err != nil {
 			return botGameError(err, r.PathValue("id"))
@@ -78,7 +78,7 @@ func (a *API) apiBotDraw(api string) func(http.ResponseWriter, *http.Request) er
 		case "no", "false":
 			typ = "draw_decline"
 		default:
-			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
+			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", site.Excerpt(r.URL.Path))
 		}
 		if err := a.hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: typ}); err != nil {
 			return botGameError(err, r.PathValue("id"))
@@ -96,7 +96,7 @@ func (a *API) apiBotChat(api string) func(http.ResponseWriter, *http.Request) er
 			return err
 		}
 		if room := cmp.Or(r.FormValue("room"), "player"); room != "player" {
-			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.bad_room", excerpt(room))
+			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.bad_room", site.Excerpt(room))
 		}
 		if err := a.hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: "chat", Text: r.FormValue("text")}); err != nil {
 			return botGameError(err, r.PathValue("id"))
@@ -119,7 +119,7 @@ func (a *API) apiBotChatHistory(api string) func(http.ResponseWriter, *http.Requ
 		}
 		conn, err := a.hub.JoinWith(r.Context(), id, c.chatter(r))
 		if err != nil {
-			return notFound(err, "apierr.no_game", id)
+			return site.NotFoundAs(err, "apierr.no_game", id)
 		}
 		defer conn.Leave()
 		lines, ok := chatHistory(r.Context(), conn)
@@ -204,5 +204,5 @@ func (a *API) startBotGame(ctx context.Context, spec live.Spec, source string) (
 
 // errNoUser is the refusal of a challenge to a name nobody has.
 func errNoUser(name string) error {
-	return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_user", excerpt(name))
+	return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_user", site.Excerpt(name))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // ndjson writes the lines of a stream, each flushed, and an empty line
@@ -22,7 +23,7 @@ type ndjson struct {
 }
 
 func startNDJSON(w http.ResponseWriter) *ndjson {
-	clearDeadlines(w)
+	site.ClearDeadlines(w)
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
@@ -318,7 +319,7 @@ func (a *API) apiGameStream(api string) func(http.ResponseWriter, *http.Request)
 			conn, err := a.hub.JoinWith(ctx, id, c.chatter(r))
 			if err != nil {
 				if out == nil {
-					return notFound(err, "apierr.no_game", id)
+					return site.NotFoundAs(err, "apierr.no_game", id)
 				}
 				return nil
 			}
@@ -337,10 +338,10 @@ func (a *API) apiGameStream(api string) func(http.ResponseWriter, *http.Request)
 func (a *API) ownGame(ctx context.Context, c caller, id string) error {
 	st, err := a.hub.State(ctx, id)
 	if err != nil {
-		return notFound(err, "apierr.no_game", id)
+		return site.NotFoundAs(err, "apierr.no_game", id)
 	}
 	if !seatIs(st.White, c.tok.UserName) && !seatIs(st.Black, c.tok.UserName) {
-		return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", excerpt(id))
+		return apierr.New(http.StatusForbidden, apierr.CodeNotYourGame, "apierr.bot.not_your_game", site.Excerpt(id))
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ func (a *API) createToken(ctx context.Context, account site.Account, description
 	var clean []string
 	for _, sc := range scopes {
 		if !slices.Contains(Scopes, sc) {
-			return "", tokenJSON{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.bad_scope", excerpt(sc), strings.Join(Scopes, ", "))
+			return "", tokenJSON{}, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.bad_scope", site.Excerpt(sc), strings.Join(Scopes, ", "))
 		}
 		if !slices.Contains(clean, sc) {
 			clean = append(clean, sc)
@@ -156,7 +156,7 @@ func (a *API) apiRevokeToken(w http.ResponseWriter, r *http.Request) error {
 	}
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err := a.st.RevokeToken(r.Context(), acct.ID, id); errors.Is(err, store.ErrNotFound) {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.not_yours", excerpt(r.PathValue("id")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.not_yours", site.Excerpt(r.PathValue("id")))
 	} else if err != nil {
 		return err
 	}
@@ -222,7 +222,7 @@ func (a *API) TokenSection(ctx context.Context, uid int64) TokenSection {
 func (a *API) pageCreateToken(w http.ResponseWriter, r *http.Request) error {
 	acct, err := a.sessionAccount(r)
 	if err != nil {
-		return redirect(w, r, "/login")
+		return site.Redirect(w, r, "/login")
 	}
 	if err := r.ParseForm(); err != nil {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
@@ -241,16 +241,11 @@ func (a *API) pageCreateToken(w http.ResponseWriter, r *http.Request) error {
 func (a *API) pageRevokeToken(w http.ResponseWriter, r *http.Request) error {
 	acct, err := a.sessionAccount(r)
 	if err != nil {
-		return redirect(w, r, "/login")
+		return site.Redirect(w, r, "/login")
 	}
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err := a.st.RevokeToken(r.Context(), acct.ID, id); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	return redirect(w, r, "/settings#tokens")
-}
-
-func redirect(w http.ResponseWriter, r *http.Request, url string) error {
-	http.Redirect(w, r, url, http.StatusSeeOther)
-	return nil
+	return site.Redirect(w, r, "/settings#tokens")
 }

@@ -508,7 +508,7 @@ func gameResult(s string) (string, error) {
 	case "", "1-0", "0-1", "1/2-1/2":
 		return s, nil
 	}
-	return "", apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_result", excerpt(s))
+	return "", apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_result", site.Excerpt(s))
 }
 
 // enterPlies appends the plies of text (and the result) to game gid of b.
@@ -654,7 +654,7 @@ func (s *Service) placeRecords(rules toguz.Rules, games []store.BroadcastGame, r
 			k = i
 		}
 		if k < 0 {
-			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_record_board", i+1, excerpt(rec.Tag("White")), excerpt(rec.Tag("Black")))
+			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_record_board", i+1, site.Excerpt(rec.Tag("White")), site.Excerpt(rec.Tag("Black")))
 		}
 		plies, err := sheetOf(rules, rec)
 		if err != nil {

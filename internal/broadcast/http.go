@@ -58,7 +58,7 @@ func (s *Service) createBroadcast(ctx context.Context, who site.Identity, name, 
 	if name == "" || len(name) > maxBroadcastName || !utf8.ValidString(name) {
 		return 0, apierr.BadRequest(apierr.CodeBadRequest, "apierr.broadcast_name", maxBroadcastName)
 	}
-	rules, err := parseRuleset(ruleset)
+	rules, err := site.ParseRuleset(ruleset)
 	if err != nil {
 		return 0, err
 	}
@@ -303,7 +303,7 @@ func (s *Service) broadcastEvents(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	defer s.feed.unsubscribe(b.ID, addr, ch)
-	clearDeadlines(w)
+	site.ClearDeadlines(w)
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
@@ -412,34 +412,4 @@ func ErrorKeys() []string {
 		"apierr.broadcast_viewers", "apierr.no_broadcast", "apierr.no_broadcast_game", "apierr.no_broadcasts",
 		"apierr.bad_ruleset",
 	}
-}
-
-// parseRuleset reads the ruleset of a new broadcast ("": standard).
-func parseRuleset(s string) (toguz.Rules, error) {
-	if s == "" {
-		return toguz.Standard(), nil
-	}
-	r, err := toguz.ParseRules(s)
-	if err != nil {
-		return r, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", excerpt(s)).WithDetail(err)
-	}
-	return r, nil
-}
-
-// excerpt is s cut to 40 bytes for a message.
-func excerpt(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
-
-// clearDeadlines lifts the http.Server's read and write deadlines from the
-// connection of an event stream, which lives as long as its viewer (its
-// pings find dead peers), not ReadTimeout or WriteTimeout.
-func clearDeadlines(w http.ResponseWriter) {
-	rc := http.NewResponseController(w)
-	// ErrNotSupported (a test recorder) leaves nothing to clear.
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
 }

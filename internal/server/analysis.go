@@ -133,7 +133,7 @@ func treeFromJSON(in treeJSON) (*toguz.Tree, error) {
 			}
 			mark, err := toguz.ParseMark(c.Mark)
 			if err != nil {
-				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", excerpt(c.Mark))
+				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", site.Excerpt(c.Mark))
 			}
 			pos := from.Position
 			m := toguz.Move(c.Hole)
@@ -290,7 +290,7 @@ func (s *Server) pageAnalysis(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	lang := s.Lang(r)
 	d := analysisData{FormChoices: s.Choices(lang, q.Get("ruleset"), false), MaxShare: maxShareRecord, TBStones: s.tbStones()}
-	rules, err := parseRuleset(d.Chosen.Name)
+	rules, err := site.ParseRuleset(d.Chosen.Name)
 	if err != nil {
 		return err
 	}

@@ -153,11 +153,11 @@ type seekRequest struct {
 }
 
 func (s *Server) createSeek(ctx context.Context, id site.Identity, req seekRequest) (live.Seek, error) {
-	tc, err := parseTC(req.TC)
+	tc, err := site.ParseTC(req.TC)
 	if err != nil {
 		return live.Seek{}, err
 	}
-	rules, err := parseRuleset(req.Ruleset)
+	rules, err := site.ParseRuleset(req.Ruleset)
 	if err != nil {
 		return live.Seek{}, err
 	}
@@ -191,7 +191,7 @@ func (s *Server) apiCreateSeek(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) apiSeek(w http.ResponseWriter, r *http.Request) error {
 	sk, gid, ok := s.cfg.Lobby.Get(r.PathValue("id"))
 	if !ok {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_seek", excerpt(r.PathValue("id")))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_seek", site.Excerpt(r.PathValue("id")))
 	}
 	return site.WriteJSON(w, http.StatusOK, map[string]any{"seek": sk.JSON(), "game_id": gid})
 }
@@ -202,7 +202,7 @@ func (s *Server) apiCancelSeek(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.cfg.Lobby.Cancel(r.PathValue("id"), id.Seat().ID); err != nil {
-		return notFound(err, "apierr.no_seek", r.PathValue("id"))
+		return site.NotFoundAs(err, "apierr.no_seek", r.PathValue("id"))
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -211,14 +211,14 @@ func (s *Server) apiCancelSeek(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) acceptSeek(ctx context.Context, id site.Identity, seekID string) (string, error) {
 	sk, _, ok := s.cfg.Lobby.Get(seekID)
 	if !ok {
-		return "", apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_seek", excerpt(seekID))
+		return "", apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_seek", site.Excerpt(seekID))
 	}
 	seat, err := s.SeatWithRating(ctx, id, sk.TC)
 	if err != nil {
 		return "", err
 	}
 	gid, err := s.cfg.Lobby.Accept(ctx, seekID, seat)
-	return gid, notFound(err, "apierr.no_seek", seekID)
+	return gid, site.NotFoundAs(err, "apierr.no_seek", seekID)
 }
 
 func (s *Server) apiAcceptSeek(w http.ResponseWriter, r *http.Request) error {
@@ -255,20 +255,6 @@ func (s *Server) SeatWithRating(ctx context.Context, id site.Identity, tc clock.
 	return seat, nil
 }
 
-func parseTC(s string) (clock.TimeControl, error) {
-	if s == "none" {
-		s = ""
-	}
-	tc, err := clock.ParseTimeControl(s)
-	if err != nil {
-		return tc, apierr.BadRequest(apierr.CodeBadTC, "apierr.bad_tc", excerpt(s)).WithDetail(err)
-	}
-	return tc, nil
-}
-
-// parseRuleset reads a ruleset a client named (site.ParseRuleset).
-func parseRuleset(s string) (toguz.Rules, error) { return site.ParseRuleset(s) }
-
 // ---- engine games and positions ----
 
 type engineRequest struct {
@@ -285,11 +271,11 @@ func (s *Server) createEngineGame(ctx context.Context, id site.Identity, addr st
 	if req.Level < 1 || req.Level > engine.MaxLevel {
 		return "", apierr.BadRequest(apierr.CodeBadLevel, "apierr.bad_level", req.Level, engine.MaxLevel)
 	}
-	tc, err := parseTC(req.TC)
+	tc, err := site.ParseTC(req.TC)
 	if err != nil {
 		return "", err
 	}
-	rules, err := parseRuleset(req.Ruleset)
+	rules, err := site.ParseRuleset(req.Ruleset)
 	if err != nil {
 		return "", err
 	}
@@ -316,7 +302,7 @@ func (s *Server) createEngineGame(ctx context.Context, id site.Identity, addr st
 			spec.White, spec.Black = eng, me
 		}
 	default:
-		return "", apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_color", excerpt(req.Color))
+		return "", apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_color", site.Excerpt(req.Color))
 	}
 	return s.cfg.Hub.CreateFrom(ctx, spec, addr)
 }
@@ -349,7 +335,7 @@ type positionRequest struct {
 // checkPosition validates a position from the editor with toguz.Setup, and
 // returns it with its full-move number (the FEN's, 1 for a set-up board).
 func checkPosition(req positionRequest) (toguz.Position, int, error) {
-	rules, err := parseRuleset(req.Ruleset)
+	rules, err := site.ParseRuleset(req.Ruleset)
 	if err != nil {
 		return toguz.Position{}, 0, err
 	}
@@ -366,7 +352,7 @@ func checkPosition(req positionRequest) (toguz.Position, int, error) {
 	case "black":
 		st.Turn = toguz.Black
 	default:
-		return toguz.Position{}, 0, apierr.BadRequest(apierr.CodeBadPosition, "apierr.bad_turn", excerpt(req.Turn))
+		return toguz.Position{}, 0, apierr.BadRequest(apierr.CodeBadPosition, "apierr.bad_turn", site.Excerpt(req.Turn))
 	}
 	p, err := st.Position()
 	if err != nil {
@@ -392,7 +378,7 @@ func (s *Server) apiCheckPosition(w http.ResponseWriter, r *http.Request) error 
 func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) error {
 	st, err := s.cfg.Hub.State(r.Context(), r.PathValue("id"))
 	if err != nil {
-		return notFound(err, "apierr.no_game", r.PathValue("id"))
+		return site.NotFoundAs(err, "apierr.no_game", r.PathValue("id"))
 	}
 	return site.WriteJSON(w, http.StatusOK, st)
 }
@@ -401,7 +387,7 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) record(ctx context.Context, id string) (*toguz.Game, live.Saved, error) {
 	saved, err := s.cfg.Archive.Game(ctx, id)
 	if errors.Is(err, live.ErrNotFound) {
-		return nil, saved, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", excerpt(id))
+		return nil, saved, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", site.Excerpt(id))
 	}
 	if err != nil {
 		return nil, saved, err
@@ -467,7 +453,7 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) error {
 	name := cmp.Or(r.URL.Query().Get("format"), "record")
 	f, ok := exportFormat(name)
 	if !ok {
-		return apierr.BadRequest(apierr.CodeBadFormat, "apierr.bad_format", excerpt(name))
+		return apierr.BadRequest(apierr.CodeBadFormat, "apierr.bad_format", site.Excerpt(name))
 	}
 	g, _, err := s.record(r.Context(), r.PathValue("id"))
 	if err != nil {
@@ -515,7 +501,7 @@ func (s *Server) apiUserGames(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_category", excerpt(r.URL.Query().Get("category"))).WithDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_category", site.Excerpt(r.URL.Query().Get("category"))).WithDetail(err)
 	}
 	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
 	if err != nil {
@@ -530,7 +516,7 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
 // archiveError is the error of the archive's answer about the player name.
 func archiveError(err error, name string) error {
 	if errors.Is(err, live.ErrNotFound) {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_player", excerpt(name))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_player", site.Excerpt(name))
 	}
 	return err
 }

@@ -135,7 +135,7 @@ func parseArchiveQuery(v url.Values) (archiveQuery, store.Search, error) {
 		}
 		n, err := strconv.Atoi(f.v)
 		if err != nil || n < f.lo || n > f.hi {
-			return aq, q, badField(f.name, "%s: %q is not a whole number from %d to %d", f.name, excerpt(f.v), f.lo, f.hi)
+			return aq, q, badField(f.name, "%s: %q is not a whole number from %d to %d", f.name, site.Excerpt(f.v), f.lo, f.hi)
 		}
 		*f.to = n
 	}
@@ -150,7 +150,7 @@ func parseArchiveQuery(v url.Values) (archiveQuery, store.Search, error) {
 		}
 		t, err := time.Parse(time.DateOnly, d.v)
 		if err != nil {
-			return aq, q, badField(d.name, "%s: %q is not a date YYYY-MM-DD", d.name, excerpt(d.v))
+			return aq, q, badField(d.name, "%s: %q is not a date YYYY-MM-DD", d.name, site.Excerpt(d.v))
 		}
 		if d.next {
 			t = t.AddDate(0, 0, 1) // "to" is the last day searched
@@ -160,12 +160,12 @@ func parseArchiveQuery(v url.Values) (archiveQuery, store.Search, error) {
 	if aq.Result != "" {
 		r, err := toguz.ParseResult(aq.Result)
 		if err != nil || r == toguz.NoResult {
-			return aq, q, badField("result", "result: %q: want 1-0, 0-1 or 1/2-1/2", excerpt(aq.Result))
+			return aq, q, badField("result", "result: %q: want 1-0, 0-1 or 1/2-1/2", site.Excerpt(aq.Result))
 		}
 		q.Result = &r
 	}
 	if aq.Ruleset != "" {
-		r, err := parseRuleset(aq.Ruleset)
+		r, err := site.ParseRuleset(aq.Ruleset)
 		if err != nil {
 			return aq, q, &fieldError{field: "ruleset", err: err}
 		}
@@ -178,7 +178,7 @@ func parseArchiveQuery(v url.Values) (archiveQuery, store.Search, error) {
 	case "", "play", "import":
 		q.Source = store.Source(aq.Source)
 	default:
-		return aq, q, badField("source", "source: %q: want play or import", excerpt(aq.Source))
+		return aq, q, badField("source", "source: %q: want play or import", site.Excerpt(aq.Source))
 	}
 	return aq, q, nil
 }
@@ -215,7 +215,7 @@ func parseOpening(s string) ([]toguz.Move, error) {
 			continue // a move number
 		}
 		if f[0] < '1' || f[0] > '9' || len(f) > 4 {
-			return nil, badField("opening", "opening: %q is not a move (a hole 1 to 9, or a score-sheet ply such as 76)", excerpt(f))
+			return nil, badField("opening", "opening: %q is not a move (a hole 1 to 9, or a score-sheet ply such as 76)", site.Excerpt(f))
 		}
 		out = append(out, toguz.Move(f[0]-'0'))
 		if len(out) > 20 {

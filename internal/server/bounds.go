@@ -191,17 +191,6 @@ func orDefault(v, d time.Duration) time.Duration {
 	return v
 }
 
-// clearDeadlines lifts the http.Server's read and write deadlines from the
-// connection of a request that is becoming a websocket, which lives as
-// long as its game (its pings find dead peers), not ReadTimeout or
-// WriteTimeout.
-func clearDeadlines(w http.ResponseWriter) {
-	rc := http.NewResponseController(w)
-	// ErrNotSupported (a test recorder) leaves nothing to clear.
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-}
-
 // connCap is a net.Listener that keeps at most max connections open at once
 // per client address (auth.AddrKey: the IPv4 address, the IPv6 /64): a
 // connection beyond it is closed as soon as it is accepted.

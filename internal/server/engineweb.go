@@ -44,7 +44,7 @@ func positionError(code apierr.Code, err error) error {
 // number: a ruleset the site offers, a FEN of at most maxFEN bytes that
 // the ruleset reads.
 func readPosition(q engineweb.Position) (toguz.Position, int, error) {
-	if _, err := parseRuleset(q.Ruleset); err != nil {
+	if _, err := site.ParseRuleset(q.Ruleset); err != nil {
 		return toguz.Position{}, 0, err
 	}
 	if len(q.FEN) > maxFEN {
@@ -150,7 +150,7 @@ func (s *Server) refuseLiveGame(r *http.Request, id site.Identity, gameID string
 	}
 	st, err := s.cfg.Hub.State(r.Context(), gameID)
 	if err != nil {
-		return notFound(err, "apierr.no_game", gameID)
+		return site.NotFoundAs(err, "apierr.no_game", gameID)
 	}
 	if st.Status != "playing" {
 		return nil
@@ -172,7 +172,7 @@ func (s *Server) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
-	if _, err := parseRuleset(req.Ruleset); err != nil {
+	if _, err := site.ParseRuleset(req.Ruleset); err != nil {
 		return err
 	}
 	id := s.Identity(r)
@@ -288,7 +288,7 @@ func (s *Server) pageOffline(w http.ResponseWriter, r *http.Request) error {
 		}
 		st, err := s.cfg.Hub.State(r.Context(), id)
 		if err != nil {
-			return notFound(err, "apierr.no_game", id)
+			return site.NotFoundAs(err, "apierr.no_game", id)
 		}
 		ply := len(st.Positions) - 1
 		if n, err := strconv.Atoi(q.Get("ply")); err == nil && n >= 0 && n < len(st.Positions) {

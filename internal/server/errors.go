@@ -15,7 +15,6 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
-	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/study"
@@ -76,17 +75,6 @@ func errorKeys() []string {
 		keys = append(keys, k)
 	}
 	return keys
-}
-
-// notFound names what was not found: live's not_found error becomes the
-// message key (apierr.no_game, apierr.no_seek) about id; other errors are
-// returned as they are.
-func notFound(err error, key, id string) error {
-	var le *live.Error
-	if errors.As(err, &le) && le.Code == apierr.CodeNotFound {
-		return &apierr.Error{Status: http.StatusNotFound, Code: apierr.CodeNotFound, Key: key, Args: []any{excerpt(id)}, Detail: le.Message}
-	}
-	return err
 }
 
 // ---- accounts ----

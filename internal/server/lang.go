@@ -52,7 +52,7 @@ func (s *Server) accountLang(w http.ResponseWriter, a site.Account) {
 func (s *Server) pageSetLang(w http.ResponseWriter, r *http.Request) error {
 	tag, ok := i18n.Parse(r.FormValue("lang"))
 	if !ok {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_lang", excerpt(r.FormValue("lang")))
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_lang", site.Excerpt(r.FormValue("lang")))
 	}
 	s.setLangCookie(w, tag)
 	// A logged-in user's choice is his account's too: his other browsers
@@ -64,14 +64,14 @@ func (s *Server) pageSetLang(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	return redirect(w, r, localPath(r.FormValue("back")))
+	return site.Redirect(w, r, localPath(r.FormValue("back")))
 }
 
 // pageSettings is GET /settings: an account's settings (its language).
 func (s *Server) pageSettings(w http.ResponseWriter, r *http.Request) error {
 	id := s.Identity(r)
 	if id.Account.ID == 0 {
-		return redirect(w, r, "/login")
+		return site.Redirect(w, r, "/login")
 	}
 	return s.renderSettings(w, r, id.Account, botapi.TokenSection{})
 }
@@ -99,6 +99,3 @@ func localPath(back string) string {
 	}
 	return u.RequestURI()
 }
-
-// excerpt shortens what a client sent for an error message (site.Excerpt).
-func excerpt(s string) string { return site.Excerpt(s) }

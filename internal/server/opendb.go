@@ -7,6 +7,7 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/opendb"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // The open database's pages: GET /database lists the monthly files of
@@ -39,11 +40,11 @@ func (s *Server) pageDatabaseFile(w http.ResponseWriter, r *http.Request) error 
 	// Only a month file's name or the puzzle file's: no other file of the
 	// folder, no path.
 	if s.cfg.DatabaseDir == "" || !opendb.Served(name) {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "database.no_file", excerpt(name))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "database.no_file", site.Excerpt(name))
 	}
 	path := filepath.Join(s.cfg.DatabaseDir, name)
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "database.no_file", excerpt(name))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "database.no_file", site.Excerpt(name))
 	}
 	w.Header().Set("Content-Type", "application/gzip")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)

@@ -108,11 +108,6 @@ func sameSiteReferer(r *http.Request) string {
 	return back
 }
 
-func redirect(w http.ResponseWriter, r *http.Request, url string) error {
-	http.Redirect(w, r, url, http.StatusSeeOther)
-	return nil
-}
-
 // ---- lobby ----
 
 func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
@@ -142,7 +137,7 @@ func (s *Server) pageCreateSeek(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return redirect(w, r, "/challenge/"+sk.ID)
+	return site.Redirect(w, r, "/challenge/"+sk.ID)
 }
 
 // editorData is the position editor's form. The board size and the stone
@@ -185,7 +180,7 @@ func formInt(r *http.Request, name string) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, apierr.BadRequest(apierr.CodeBadPosition, "apierr.not_whole", name, excerpt(v))
+		return 0, apierr.BadRequest(apierr.CodeBadPosition, "apierr.not_whole", name, site.Excerpt(v))
 	}
 	return n, nil
 }
@@ -219,7 +214,7 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 	}
 	req := engineRequest{Level: level, Color: r.FormValue("color"), TC: r.FormValue("tc"), Ruleset: r.FormValue("ruleset")}
 	if r.FormValue("from") == "editor" {
-		rules, err := parseRuleset(req.Ruleset)
+		rules, err := site.ParseRuleset(req.Ruleset)
 		if err != nil {
 			return err
 		}
@@ -253,7 +248,7 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return redirect(w, r, "/game/"+gid)
+	return site.Redirect(w, r, "/game/"+gid)
 }
 
 // pageEditor shows the editor on the starting position of the ruleset
@@ -261,7 +256,7 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 // of ?fen= read under that ruleset by the rules library.
 func (s *Server) pageEditor(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	rules, err := parseRuleset(q.Get("ruleset"))
+	rules, err := site.ParseRuleset(q.Get("ruleset"))
 	if err != nil {
 		return err
 	}
@@ -343,7 +338,7 @@ func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title st
 		}
 	}
 	s.accountLang(w, a)
-	return redirect(w, r, "/")
+	return site.Redirect(w, r, "/")
 }
 
 func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) error {
@@ -351,7 +346,7 @@ func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.clearCookie(w)
-	return redirect(w, r, "/")
+	return site.Redirect(w, r, "/")
 }
 
 // ---- games ----
@@ -375,7 +370,7 @@ type gameData struct {
 func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 	st, err := s.cfg.Hub.State(r.Context(), r.PathValue("id"))
 	if err != nil {
-		return notFound(err, "apierr.no_game", r.PathValue("id"))
+		return site.NotFoundAs(err, "apierr.no_game", r.PathValue("id"))
 	}
 	p := s.Page(r, "game.title", nil, st.ID)
 	// The board explains the game websocket's errors in the page's language.
@@ -432,7 +427,7 @@ func (s *Server) showChallenge(w http.ResponseWriter, r *http.Request, status in
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_challenge")
 	}
 	if gid != "" {
-		return redirect(w, r, "/game/"+gid)
+		return site.Redirect(w, r, "/game/"+gid)
 	}
 	id := s.Identity(r)
 	lang := s.Lang(r)
@@ -463,9 +458,9 @@ func (s *Server) pageCancelChallenge(w http.ResponseWriter, r *http.Request) err
 		return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.cancel_forbidden")
 	}
 	if err := s.cfg.Lobby.Cancel(r.PathValue("id"), id.Seat().ID); err != nil {
-		return notFound(err, "apierr.no_seek", r.PathValue("id"))
+		return site.NotFoundAs(err, "apierr.no_seek", r.PathValue("id"))
 	}
-	return redirect(w, r, "/")
+	return site.Redirect(w, r, "/")
 }
 
 func (s *Server) pageAcceptChallenge(w http.ResponseWriter, r *http.Request) error {
@@ -480,7 +475,7 @@ func (s *Server) pageAcceptChallenge(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return redirect(w, r, "/game/"+gid)
+	return site.Redirect(w, r, "/game/"+gid)
 }
 
 // ---- import ----
@@ -655,7 +650,7 @@ func (s *Server) pageProfile(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
 	if err != nil {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_category", excerpt(r.URL.Query().Get("category"))).WithDetail(err)
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_category", site.Excerpt(r.URL.Query().Get("category"))).WithDetail(err)
 	}
 	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
 	if err != nil {

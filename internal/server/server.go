@@ -324,7 +324,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.bots.Routes(router{s: s, mux: mux})
 	api("/api/", func(_ http.ResponseWriter, r *http.Request) error {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", excerpt(r.URL.Path))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", site.Excerpt(r.URL.Path))
 	})
 
 	page("GET /{$}", s.pageLobby)
@@ -367,7 +367,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
 	page("/", func(_ http.ResponseWriter, r *http.Request) error {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_page", excerpt(r.URL.Path))
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_page", site.Excerpt(r.URL.Path))
 	})
 
 	var h http.Handler = compress(mux)

@@ -252,11 +252,11 @@ func (s *Server) createSimul(ctx context.Context, who site.Identity, req simulRe
 	if !who.Known() {
 		return "", apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.unauthenticated")
 	}
-	rules, err := parseRuleset(req.Ruleset)
+	rules, err := site.ParseRuleset(req.Ruleset)
 	if err != nil {
 		return "", err
 	}
-	tc, err := parseTC(req.TC)
+	tc, err := site.ParseTC(req.TC)
 	if err != nil {
 		return "", err
 	}
@@ -618,7 +618,7 @@ func (s *Server) pageCreateSimul(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return redirect(w, r, "/simul/"+id)
+	return site.Redirect(w, r, "/simul/"+id)
 }
 
 func (s *Server) apiCreateSimul(w http.ResponseWriter, r *http.Request) error {
@@ -666,14 +666,14 @@ func (s *Server) pageJoinSimul(w http.ResponseWriter, r *http.Request) error {
 	if err := s.joinSimul(r.Context(), who, r.PathValue("id")); err != nil {
 		return err
 	}
-	return redirect(w, r, "/simul/"+r.PathValue("id"))
+	return site.Redirect(w, r, "/simul/"+r.PathValue("id"))
 }
 
 func (s *Server) pageLeaveSimul(w http.ResponseWriter, r *http.Request) error {
 	if err := s.leaveSimul(r.Context(), s.Identity(r), r.PathValue("id")); err != nil {
 		return err
 	}
-	return redirect(w, r, "/simul/"+r.PathValue("id"))
+	return site.Redirect(w, r, "/simul/"+r.PathValue("id"))
 }
 
 func (s *Server) apiLeaveSimul(w http.ResponseWriter, r *http.Request) error {
@@ -702,7 +702,7 @@ func (s *Server) pageStartSimul(w http.ResponseWriter, r *http.Request) error {
 	if err := s.startSimul(r.Context(), s.Identity(r), r.PathValue("id")); err != nil {
 		return err
 	}
-	return redirect(w, r, "/simul/"+r.PathValue("id")+"/host")
+	return site.Redirect(w, r, "/simul/"+r.PathValue("id")+"/host")
 }
 
 func (s *Server) apiStartSimul(w http.ResponseWriter, r *http.Request) error {

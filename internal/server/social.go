@@ -178,7 +178,7 @@ func (s *Server) apiReport(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch {
 	case q.Room != live.RoomPlayers && q.Room != live.RoomSpectators && q.Room != live.RoomLobby:
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_room", excerpt(q.Room))
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_room", site.Excerpt(q.Room))
 	case (q.Room == live.RoomLobby) != (q.Game == ""):
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.report_room_game")
 	case q.User == "" || len(q.User) > 64 || len(q.Game) > 32:

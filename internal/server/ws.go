@@ -54,7 +54,7 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	conn, err := s.cfg.Hub.JoinWith(ctx, r.PathValue("id"), who)
 	if err != nil {
-		e := s.AsError(r, notFound(err, "apierr.no_game", r.PathValue("id")))
+		e := s.AsError(r, site.NotFoundAs(err, "apierr.no_game", r.PathValue("id")))
 		site.WriteWS(ctx, c, site.WSError(s.cat, lang, e))
 		status := websocket.StatusNormalClosure
 		if e.Code == apierr.CodeTooManySpectators {

@@ -30,10 +30,7 @@ const (
 // deadlines are lifted: the connection lives as long as what it follows
 // (its pings find dead peers), not ReadTimeout or WriteTimeout.
 func AcceptWS(w http.ResponseWriter, r *http.Request) (*websocket.Conn, error) {
-	rc := http.NewResponseController(w)
-	// ErrNotSupported (a test recorder) leaves nothing to clear.
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
+	ClearDeadlines(w)
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return nil, err
