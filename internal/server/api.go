@@ -255,27 +255,11 @@ func (s *Server) SeatWithRating(ctx context.Context, id site.Identity, tc clock.
 	return seat, nil
 }
 
-func parseTC(s string) (clock.TimeControl, error) {
-	if s == "none" {
-		s = ""
-	}
-	tc, err := clock.ParseTimeControl(s)
-	if err != nil {
-		return tc, apierr.BadRequest(apierr.CodeBadTC, "apierr.bad_tc", excerpt(s)).WithDetail(err)
-	}
-	return tc, nil
-}
+// parseTC and parseRuleset are site's (a feature package's forms read them
+// the same way).
+func parseTC(s string) (clock.TimeControl, error) { return site.ParseTC(s) }
 
-func parseRuleset(s string) (toguz.Rules, error) {
-	if s == "" {
-		return toguz.Standard(), nil
-	}
-	r, err := toguz.ParseRules(s)
-	if err != nil {
-		return r, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_ruleset", excerpt(s)).WithDetail(err)
-	}
-	return r, nil
-}
+func parseRuleset(s string) (toguz.Rules, error) { return site.ParseRuleset(s) }
 
 // ---- engine games and positions ----
 

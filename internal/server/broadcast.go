@@ -1035,7 +1035,6 @@ func (s *Server) broadcastRoutes(api, page func(string, func(http.ResponseWriter
 	page("POST /broadcast/{id}/game/{game}/plies", s.pageBroadcastPlies)
 	page("POST /broadcast/{id}/upload", s.pageBroadcastUpload)
 	page("GET /broadcast/{id}/board/{game}", s.broadcastBoard)
-	s.simulRoutes(api, page)
 }
 
 // broadcastErrorKeys are the messages of the errors of broadcasts and

@@ -10,6 +10,7 @@ import (
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/simul"
 )
 
 // message returns e's message in the language of r.
@@ -49,6 +50,7 @@ func errorKeys() []string {
 	keys = append(keys, studyErrorKeys...)
 	keys = append(keys, explorerErrorKeys...)
 	keys = append(keys, broadcastErrorKeys...)
+	keys = append(keys, simul.ErrorKeys...)
 	keys = append(keys, botErrorKeys...)
 	for _, k := range archiveFieldKeys {
 		keys = append(keys, k)

@@ -99,10 +99,5 @@ func localPath(back string) string {
 	return u.RequestURI()
 }
 
-// excerpt shortens what a client sent for an error message.
-func excerpt(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
+// excerpt shortens what a client sent for an error message (site.Excerpt).
+func excerpt(s string) string { return site.Excerpt(s) }

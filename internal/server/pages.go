@@ -108,8 +108,7 @@ func sameSiteReferer(r *http.Request) string {
 }
 
 func redirect(w http.ResponseWriter, r *http.Request, url string) error {
-	http.Redirect(w, r, url, http.StatusSeeOther)
-	return nil
+	return site.Redirect(w, r, url)
 }
 
 // ---- lobby ----

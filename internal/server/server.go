@@ -79,11 +79,13 @@
 //   - The analysis board (analysis.go): /analysis and /analysis/game/{id},
 //     the move tree's import and export; its rules and lines come from
 //     the engine client, the endpoints above where WebAssembly is missing.
-//   - Broadcasts and simuls (broadcast.go, simul.go): over-the-board
-//     events relayed live from the arbiter's score sheets (each ply checked
-//     by the rules library) or a round's TRF and records, their viewers
-//     told of each change by server-sent events; simuls, one host against
-//     many, each participant's game a live game.
+//   - Broadcasts (broadcast.go): over-the-board events relayed live from
+//     the arbiter's score sheets (each ply checked by the rules library)
+//     or a round's TRF and records, their viewers told of each change by
+//     server-sent events.
+//   - Simuls (internal/simul): one host against many, each participant's
+//     game a live game; New builds the hall with the hub, Config.Simuls
+//     and the server as its site.Kit, Handler registers its routes.
 //   - The bot and board API (botapi.go): lichess's, at its paths:
 //     personal access tokens with scopes (stored hashed, BotStore), bot
 //     accounts, the NDJSON event and game streams, moves in score-sheet
@@ -116,6 +118,7 @@ import (
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
 	"github.com/toguz/toguz/internal/web"
@@ -178,9 +181,9 @@ type Config struct {
 
 	// Broadcasts keeps the broadcasts (broadcast.go; nil: none).
 	Broadcasts Broadcasts
-	// Simuls keeps the simuls across restarts (simul.go; nil: in memory
-	// only); New loads them.
-	Simuls SimulStore
+	// Simuls keeps the simuls across restarts (internal/simul; nil: in
+	// memory only); New loads them.
+	Simuls simul.Store
 	// Events runs the tournaments of /events (nil: none), and EventUser
 	// finds an account by name (the arbiters an event's creator names).
 	Events    *events.Manager
@@ -219,10 +222,11 @@ type Server struct {
 	studyHub *study.Hub
 	// analyses bounds the analyses a minute (engineweb.go).
 	analyses analysisLimiters
-	// bcFeed tells the viewers of broadcasts of their changes, and simuls
-	// holds the simuls (broadcast.go, simul.go).
+	// bcFeed tells the viewers of broadcasts of their changes
+	// (broadcast.go).
 	bcFeed broadcastFeed
-	simuls simulHall
+	// simuls holds the simuls and answers their routes (internal/simul).
+	simuls *simul.Hall
 	// puzzles is the shipped puzzles, read at the first use (puzzles.go).
 	puzzles func() (*puzzleSet, error)
 	// bot is the bot API's bounds, event streams and challenges
@@ -269,10 +273,9 @@ func New(cfg Config) (*Server, error) {
 	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
 	srv.puzzles = sync.OnceValues(loadPuzzles)
 	srv.bot = newBotState(cfg.BotLimits, cfg.BotEvents)
-	srv.simuls.st = cfg.Simuls
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
-	if err := srv.simuls.load(ctx, time.Now()); err != nil {
+	if srv.simuls, err = simul.New(ctx, simul.Config{Games: cfg.Hub, Store: cfg.Simuls, Kit: srv}); err != nil {
 		return nil, err
 	}
 	lt, err := levels.Embedded()
@@ -394,6 +397,7 @@ func (s *Server) Handler() http.Handler {
 	page("POST /class/{id}/invite", s.pageClassInvite)
 	page("POST /class/{id}/answer", s.pageClassAnswer)
 	s.broadcastRoutes(api, page, mux)
+	s.simuls.Routes(router{s, mux})
 	page("GET /events", s.pageEvents)
 	page("POST /events", s.pageCreateEvent)
 	page("GET /event/{id}", s.pageEvent)
