@@ -17,6 +17,7 @@ import (
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
+	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/study"
 )
 
@@ -57,7 +58,7 @@ func errorKeys() []string {
 	keys = append(keys, "database.no_file") // opendb.go's
 	keys = append(keys, botapi.ErrorKeys()...)
 	keys = append(keys, broadcast.ErrorKeys()...)
-	keys = append(keys, simulErrorKeys...)
+	keys = append(keys, simul.ErrorKeys...)
 	for _, k := range archiveFieldKeys {
 		keys = append(keys, k)
 	}
@@ -199,11 +200,4 @@ func isSentinel(err error) bool {
 		}
 	}
 	return false
-}
-
-// simulErrorKeys are the messages of the errors of simuls (simul.go;
-// errorKeys).
-var simulErrorKeys = []string{
-	"apierr.no_simul", "apierr.simul_color", "apierr.simul_empty", "apierr.simul_full", "apierr.simul_full_site",
-	"apierr.simul_many", "apierr.simul_max", "apierr.simul_not_host", "apierr.simul_own", "apierr.simul_started",
 }

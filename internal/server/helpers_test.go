@@ -58,8 +58,6 @@ type serverOpts struct {
 	// botLimits and ladder are Config's (botapi_test.go).
 	botLimits botapi.Limits
 	ladder    botapi.LadderConfig
-	// simuls, where set, wraps the store as Config.Simuls (simul_test.go).
-	simuls func(SimulStore) SimulStore
 }
 
 func newTestServer(t testing.TB, o serverOpts) *testServer {
@@ -103,11 +101,7 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 		}
 		reviews = review.StoreReviews{S: st, J: judge}
 	}
-	var simuls SimulStore = st
-	if o.simuls != nil {
-		simuls = o.simuls(st)
-	}
-	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobby(hub), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: simuls, Puzzles: st, Accounts: testAccounts(st), Archive: StoreArchive{S: st}, Logger: log,
+	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobby(hub), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, Accounts: testAccounts(st), Archive: StoreArchive{S: st}, Logger: log,
 		MessageRate: o.msgRate, MessageBurst: o.msgBurst, WritesPerSecond: o.writes, WriteBurst: int(o.writes * 2),
 		ImportsPerMinute: o.importsPerMinute, ImportsPerDay: o.importsPerDay,
 		Analysis: analysis, AnalysesPerMinute: o.analysesPerMinute, Tablebase: o.tablebase,
@@ -303,4 +297,37 @@ func randomMove(t testing.TB, rng *rand.Rand, fen string) int {
 		t.Fatalf("no legal move in %s", fen)
 	}
 	return int(moves[rng.IntN(len(moves))])
+}
+
+// getAs GETs a page with a bearer token.
+func getAs(t *testing.T, s *testServer, token, path string) (int, string) {
+	t.Helper()
+	req, _ := newReq("GET", s.URL+path, token)
+	client := http.DefaultClient // a server of StartLocal has no httptest one
+	if s.ts != nil {
+		client = s.ts.Client()
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := resp.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return resp.StatusCode, b.String()
+}
+
+func newReq(method, u, token string) (*http.Request, error) {
+	req, err := http.NewRequest(method, u, nil)
+	if err == nil && token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req, err
 }

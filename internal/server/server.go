@@ -82,11 +82,13 @@
 //   - The analysis board (analysis.go): /analysis and /analysis/game/{id},
 //     the move tree's import and export; its rules and lines come from
 //     the engine client, the endpoints above where WebAssembly is missing.
-//   - Broadcasts and simuls (internal/broadcast, simul.go): over-the-board
-//     events relayed live from the arbiter's score sheets (each ply checked
-//     by the rules library) or a round's TRF and records, their viewers
-//     told of each change by server-sent events; simuls, one host against
-//     many, each participant's game a live game.
+//   - Broadcasts (internal/broadcast): over-the-board events relayed live
+//     from the arbiter's score sheets (each ply checked by the rules library)
+//     or a round's TRF and records, their viewers told of each change by
+//     server-sent events.
+//   - Simuls (internal/simul): one host against many, each participant's
+//     game a live game; New builds the hall with the hub, Config.Simuls
+//     and the server as its site.Kit, Handler registers its routes.
 //   - The bot and board API (internal/botapi): lichess's, at its paths,
 //     with the computer ladder, /bots and the tokens of /settings; the
 //     server gives its paths' errors to botapi.WriteError and keeps its
@@ -122,6 +124,7 @@ import (
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
+	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
 	"github.com/toguz/toguz/internal/web"
@@ -184,9 +187,9 @@ type Config struct {
 
 	// Broadcasts keeps the broadcasts (internal/broadcast; nil: none).
 	Broadcasts broadcast.Store
-	// Simuls keeps the simuls across restarts (simul.go; nil: in memory
-	// only); New loads them.
-	Simuls SimulStore
+	// Simuls keeps the simuls across restarts (internal/simul; nil: in
+	// memory only); New loads them.
+	Simuls simul.Store
 	// Events runs the tournaments of /events (nil: none), and EventUser
 	// finds an account by name (the arbiters an event's creator names).
 	Events    *events.Manager
@@ -222,10 +225,10 @@ type Server struct {
 	studies *study.Site
 	// analyses bounds the analyses a minute (engineweb.go).
 	analyses analysisLimiters
-	// bc is the broadcasts (internal/broadcast), and simuls
-	// holds the simuls (simul.go).
-	bc     *broadcast.Service
-	simuls simulHall
+	// bc is the broadcasts (internal/broadcast).
+	bc *broadcast.Service
+	// simuls holds the simuls and answers their routes (internal/simul).
+	simuls *simul.Hall
 	// bots is the bot and board API (internal/botapi).
 	bots *botapi.API
 	// levels places each engine level on the rating scale (forms.go),
@@ -267,10 +270,9 @@ func New(cfg Config) (*Server, error) {
 	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: maxImportGames, RulesError: rulesError})
-	srv.simuls.st = cfg.Simuls
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
-	if err := srv.simuls.load(ctx, time.Now()); err != nil {
+	if srv.simuls, err = simul.New(ctx, simul.Config{Games: cfg.Hub, Store: cfg.Simuls, Kit: srv}); err != nil {
 		return nil, err
 	}
 	lt, err := levels.Embedded()
@@ -360,6 +362,7 @@ func (s *Server) Handler() http.Handler {
 	s.studies.Routes(router{s: s, mux: mux})
 	s.bc.Routes(router{s: s, mux: mux})
 	s.eventsWeb().Routes(router{s: s, mux: mux})
+	s.simuls.Routes(router{s, mux})
 	page("GET /play-offline", s.pageOffline)
 	mux.Handle("GET /sw.js", s.pages.ServiceWorker())
 	mux.HandleFunc("GET /manifest.webmanifest", s.manifest)

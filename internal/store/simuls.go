@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Simul is a simul as stored (migration 00016): package server owns its
+// Simul is a simul as stored (migration 00016): package simul owns its
 // meaning and writes each change through (CreateSimul, AddSimulPlayer,
 // RemoveSimulPlayer, StartSimul, DeleteSimulsBefore), so that a restarted
 // server finds its simuls as they were.
