@@ -59,6 +59,10 @@
       this.code = code;
     }
   };
+  function statusOf(err) {
+    const s = err instanceof Error ? err.status : void 0;
+    return typeof s === "number" ? s : 0;
+  }
   async function postJSON(url, body, init = {}) {
     const r = await fetch(url, { ...init, method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const j = await r.json().catch(() => ({}));
@@ -436,7 +440,7 @@
             await run(await engines.server);
           } catch (err) {
             const local = await engines.local;
-            if (!(err instanceof HTTPError) || err.status !== 429 || local.kind !== "wasm") throw err;
+            if (statusOf(err) !== 429 || local.kind !== "wasm") throw err;
             await run(local);
           }
         } catch (err) {

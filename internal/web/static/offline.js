@@ -10,15 +10,10 @@ function importClient() {
 }
 
 // src/lib/dom.ts
-var HTTPError = class extends Error {
-  status;
-  code;
-  constructor(message, status2, code) {
-    super(message);
-    this.status = status2;
-    this.code = code;
-  }
-};
+function statusOf(err) {
+  const s = err instanceof Error ? err.status : void 0;
+  return typeof s === "number" ? s : 0;
+}
 
 // src/pages/offline.ts
 var { createEngine, keepOffline } = await importClient();
@@ -126,7 +121,7 @@ analyseButton.addEventListener("click", async () => {
 });
 function fail(err) {
   game.busy = false;
-  say(texts["offline.engine_error"] + (err instanceof HTTPError && err.status && err.message ? " " + err.message : ""));
+  say(texts["offline.engine_error"] + (statusOf(err) && err instanceof Error && err.message ? " " + err.message : ""));
 }
 function apply(r) {
   game.moves.push(r.notation);

@@ -80,6 +80,16 @@ export class HTTPError extends Error {
   }
 }
 
+/**
+ * statusOf is the HTTP status of an error the server answered (0: none).
+ * It reads the field, not the class: engine-client.js is a bundle of its
+ * own, whose HTTPError is not the importing page's.
+ */
+export function statusOf(err: unknown): number {
+  const s = err instanceof Error ? (err as Partial<HTTPError>).status : undefined;
+  return typeof s === 'number' ? s : 0;
+}
+
 interface ErrorBody { error?: { message?: string; code?: string } }
 
 /**

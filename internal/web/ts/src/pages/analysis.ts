@@ -12,7 +12,7 @@
 // from the page (data-texts, in the page's language).
 
 import { drawBoard } from '../lib/boardview';
-import { $, el, errorText, HTTPError, parseJSON, postJSON as post, translator, type Texts } from '../lib/dom';
+import { $, el, errorText, parseJSON, postJSON as post, statusOf, translator, type Texts } from '../lib/dom';
 import { importClient, type Engine, type InfoJSON, type Landing, type LegalJSON, type LineJSON, type TablebaseJSON } from '../lib/engine';
 import { view, type PositionJSON } from '../lib/position';
 import { drawTree, endOfLine, link, offMain, outcomeText, sibling, type TreeNode } from '../lib/tree';
@@ -218,7 +218,7 @@ function analysis(root: HTMLElement): void {
           // Over the server's bound of analyses a minute, the worker's
           // lines without the tablebase, rather than none.
           const local = await engines.local;
-          if (!(err instanceof HTTPError) || err.status !== 429 || local.kind !== 'wasm') throw err;
+          if (statusOf(err) !== 429 || local.kind !== 'wasm') throw err;
           await run(local);
         }
       } catch (err) {

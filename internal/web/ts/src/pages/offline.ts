@@ -8,7 +8,7 @@
 // service worker keeps.
 
 import { importClient, type InfoJSON, type LegalJSON, type LineJSON, type PlayJSON } from '../lib/engine';
-import { HTTPError } from '../lib/dom';
+import { statusOf } from '../lib/dom';
 
 const { createEngine, keepOffline } = await importClient();
 
@@ -128,7 +128,7 @@ function fail(err: unknown): void {
   game.busy = false;
   // Only the server's messages are in the page's language (the worker's
   // are the rules library's English): show those, and the page's own text.
-  say(texts['offline.engine_error'] + (err instanceof HTTPError && err.status && err.message ? ' ' + err.message : ''));
+  say(texts['offline.engine_error'] + (statusOf(err) && err instanceof Error && err.message ? ' ' + err.message : ''));
 }
 
 // apply sets the position after a move the rules played.
