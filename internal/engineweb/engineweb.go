@@ -16,6 +16,7 @@ import (
 	"fmt"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/posjson"
 )
 
 // Position is a position as a request names it: a FEN of a ruleset
@@ -79,31 +80,29 @@ type MoveJSON struct {
 // once the game is over) and, when it is over, its result.
 type LegalJSON struct {
 	FEN   string     `json:"fen"`
-	Turn  string     `json:"turn"` // "white" or "black"
 	Moves []MoveJSON `json:"moves"`
-	BoardJSON
+	PositionJSON
 	EndJSON
 }
 
-// BoardJSON is what a board draws: each player's holes from hole 1
-// (White's first), the kazans, and the hole of the opponent's each player
-// owns as his tuzdik (0: none), so that a page never reads a FEN.
-type BoardJSON struct {
-	Board  [2][]int `json:"board"`
-	Kazan  [2]int   `json:"kazan"`
-	Tuzdik [2]int   `json:"tuzdik"`
-}
+// BoardJSON is what a board draws (posjson.Board): each player's holes
+// from hole 1 (White's first), the kazans, and the hole of the opponent's
+// each player owns as his tuzdik (0: none), so that a page never reads a
+// FEN.
+type BoardJSON = posjson.Board
 
-func board(p toguz.Position) BoardJSON {
-	var b BoardJSON
-	for _, pl := range []toguz.Player{toguz.White, toguz.Black} {
-		b.Board[pl] = make([]int, p.Holes())
-		for h := range p.Holes() {
-			b.Board[pl][h] = p.Stones(pl, h+1)
-		}
-		b.Kazan[pl], b.Tuzdik[pl] = p.Kazan(pl), p.Tuzdik(pl)
+// PositionJSON is a board with the side to move and the full-move number
+// (posjson.Position), as the game websocket, the analysis tree and the
+// studies send it too.
+type PositionJSON = posjson.Position
+
+// JSON returns the PositionJSON of q's FEN in q's ruleset.
+func (q Position) JSON() (PositionJSON, error) {
+	p, full, err := q.Parse()
+	if err != nil {
+		return PositionJSON{}, err
 	}
-	return b
+	return posjson.Of(p, full), nil
 }
 
 // EndJSON says whether a game is over and how: result "1-0", "0-1",
@@ -125,9 +124,8 @@ type PlayJSON struct {
 	Captured int         `json:"captured"`
 	Trail    []int       `json:"trail"`
 	FEN      string      `json:"fen"`
-	Turn     string      `json:"turn"`
 	Legal    []MoveJSON  `json:"legal"`
-	BoardJSON
+	PositionJSON
 	EndJSON
 }
 
@@ -195,7 +193,7 @@ func Legal(q Position) (LegalJSON, error) {
 	if err != nil {
 		return LegalJSON{}, err
 	}
-	return LegalJSON{FEN: toguz.FormatFEN(p, full), Turn: colour(p.Turn()), Moves: moves(p, full), BoardJSON: board(p), EndJSON: end(p)}, nil
+	return LegalJSON{FEN: toguz.FormatFEN(p, full), Moves: moves(p, full), PositionJSON: posjson.Of(p, full), EndJSON: end(p)}, nil
 }
 
 // Play plays the move in hole of q.
@@ -218,6 +216,6 @@ func Play(q Position, hole int) (PlayJSON, error) {
 	return PlayJSON{
 		Hole: hole, Notation: y.String(), Landing: landing(p, m), Trail: trail(p, m),
 		Captured: after.Kazan(p.Turn()) - p.Kazan(p.Turn()),
-		FEN:      toguz.FormatFEN(after, full), Turn: colour(after.Turn()), Legal: moves(after, full), BoardJSON: board(after), EndJSON: end(after),
+		FEN:      toguz.FormatFEN(after, full), Legal: moves(after, full), PositionJSON: posjson.Of(after, full), EndJSON: end(after),
 	}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/posjson"
 )
 
 // game is one game's actor. Its goroutine (run) owns every field below the
@@ -61,8 +62,9 @@ type moveEntry struct {
 	notation string
 	captured int
 	landing  LandingJSON
-	fen      string // the position after the move
-	key      uint64 // the position after the move, for the repetition rule
+	fen      string           // the position after the move
+	pos      posjson.Position // the same, as the board draws it
+	key      uint64           // the position after the move, for the repetition rule
 }
 
 // newGame builds the actor of a stored game (no moves for a new one). It
@@ -160,9 +162,10 @@ func (g *game) entry(p toguz.Position, m PlayedMove) (moveEntry, toguz.Position,
 	y, next := p.Ply(m.Hole)
 	mover := p.Turn()
 	m.By = mover
+	full := toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves)+1)
 	return moveEntry{PlayedMove: m, by: mover, notation: y.String(),
 		captured: next.Kazan(mover) - p.Kazan(mover), landing: Landing(p, m.Hole),
-		fen: toguz.FormatFEN(next, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves)+1)), key: next.Key()}, next, nil
+		fen: toguz.FormatFEN(next, full), pos: posjson.Of(next, full), key: next.Key()}, next, nil
 }
 
 // do runs f on the game goroutine and reports whether it was queued; it
@@ -458,7 +461,7 @@ func (g *game) play(mv toguz.Move, now time.Time) *Error {
 	g.moves = append(g.moves, e)
 	g.drawOffer = -1
 	g.broadcast(mustJSON(moveMsg{Type: "move", Ply: n + 1, Hole: int(mv), By: colorName(e.by),
-		Notation: e.notation, FEN: e.fen, Clock: g.clockJSON(), Captured: e.captured,
+		Notation: e.notation, FEN: e.fen, Board: e.pos, Clock: g.clockJSON(), Captured: e.captured,
 		Landing: e.landing, Legal: g.legalHoles(), Trail: trail, AbortInMS: g.abortIn(now)}))
 	if next.IsOver() {
 		o := next.Outcome()
@@ -583,6 +586,7 @@ func (g *game) finish(e Ending, now time.Time) {
 	end := endMsg{Type: "end", Status: e.Status.String(), Result: e.Result.String(),
 		Termination: e.Termination.String(), Reason: e.Reason, Score: e.Score, Clock: g.clockJSON()}
 	end.Collected, end.FinalFEN = g.atsyrau()
+	end.FinalBoard = g.finalBoard(end.FinalFEN)
 	g.broadcast(mustJSON(end))
 	if f := g.hub.cfg.OnEnd; f != nil {
 		f(g.saved())
@@ -822,8 +826,8 @@ func (g *game) clockJSON() ClockJSON {
 func (g *game) state(c *Conn) State {
 	s := State{Type: "state", ID: g.spec.ID, Ruleset: g.spec.Rules.String(), StartFEN: toguz.FormatFEN(g.start, g.startMove),
 		FEN: toguz.FormatFEN(g.pos, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves))), Ply: len(g.moves), Moves: make([]MoveJSON, len(g.moves)),
-		Positions: make([]string, len(g.moves)+1),
-		Turn:      colorName(g.pos.Turn()), Status: g.status.String(),
+		Positions: make([]string, len(g.moves)+1), Boards: make([]posjson.Position, len(g.moves)+1),
+		Turn: colorName(g.pos.Turn()), Status: g.status.String(),
 		White: seatJSON(g.spec.White), Black: seatJSON(g.spec.Black),
 		TC: tcString(g.spec.TC), Rated: g.spec.Rated, Clock: g.clockJSON(),
 		DrawOffer: colorOf(g.drawOffer), Result: toguz.NoResult.String(), Termination: toguz.Unterminated.String(),
@@ -833,14 +837,17 @@ func (g *game) state(c *Conn) State {
 		s.Category = cat.String()
 	}
 	s.Positions[0] = s.StartFEN
+	s.Boards[0] = posjson.Of(g.start, g.startMove)
 	s.Legal = g.legalHoles()
 	for i, m := range g.moves {
 		s.Moves[i] = MoveJSON{Hole: int(m.Hole), Notation: m.notation, By: colorName(m.by), Captured: m.captured, Landing: m.landing}
 		s.Positions[i+1] = m.fen
+		s.Boards[i+1] = m.pos
 	}
 	if g.end != nil {
 		s.Result, s.Termination, s.Reason, s.Score = g.end.Result.String(), g.end.Termination.String(), g.end.Reason, g.end.Score
 		s.Collected, s.FinalFEN = g.atsyrau()
+		s.FinalBoard = g.finalBoard(s.FinalFEN)
 	}
 	s.AbortInMS = g.abortIn(time.Now())
 	s.Rematch = g.rematchG
@@ -868,6 +875,18 @@ func (g *game) atsyrau() (*CollectedJSON, string) {
 		return nil, ""
 	}
 	return &c, fen
+}
+
+// finalBoard is the board of atsyrau's final FEN (nil for "").
+func (g *game) finalBoard(fen string) *posjson.Position {
+	if fen == "" {
+		return nil
+	}
+	p, err := posjson.Parse(fen, g.spec.Rules)
+	if err != nil {
+		return nil // cannot happen: atsyrau wrote it in these rules
+	}
+	return &p
 }
 
 // abortIn returns the time left at now before the first-move timeout

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/posjson"
 )
 
 // ClientMsg is a message from a client on the game websocket (docs/api.md).
@@ -62,39 +63,43 @@ type MoveJSON struct {
 
 // State is the whole game: the `state` message and GET /api/games/{id}.
 type State struct {
-	Type        string     `json:"type"`
-	ID          string     `json:"id"`
-	Ruleset     string     `json:"ruleset"`
-	StartFEN    string     `json:"start_fen"`
-	FEN         string     `json:"fen"`
-	Ply         int        `json:"ply"`
-	Moves       []MoveJSON `json:"moves"`
-	Positions   []string   `json:"positions"` // the FEN before the first ply and after each
-	Legal       []int      `json:"legal"`     // the holes the side to move may play; empty once over
-	Turn        string     `json:"turn"`
-	Status      string     `json:"status"`
-	White       SeatJSON   `json:"white"`
-	Black       SeatJSON   `json:"black"`
-	TC          string     `json:"tc"`
-	Rated       bool       `json:"rated"`
-	Category    string     `json:"category"`
-	Clock       ClockJSON  `json:"clock"`
-	DrawOffer   string     `json:"draw_offer"`
-	Result      string     `json:"result"`
-	Termination string     `json:"termination"`
-	Reason      string     `json:"reason,omitempty"` // as in the end message, while the game is held
-	Score       [2]int     `json:"score"`
-	You         string     `json:"you,omitempty"`
-	Control     bool       `json:"control,omitempty"`
-	GraceMS     int64      `json:"grace_ms"`
-	CanAbort    bool       `json:"can_abort,omitempty"`
+	Type      string     `json:"type"`
+	ID        string     `json:"id"`
+	Ruleset   string     `json:"ruleset"`
+	StartFEN  string     `json:"start_fen"`
+	FEN       string     `json:"fen"`
+	Ply       int        `json:"ply"`
+	Moves     []MoveJSON `json:"moves"`
+	Positions []string   `json:"positions"` // the FEN before the first ply and after each
+	// Boards are the same positions as the board draws them, so that the
+	// page reads no FEN.
+	Boards      []posjson.Position `json:"boards"`
+	Legal       []int              `json:"legal"` // the holes the side to move may play; empty once over
+	Turn        string             `json:"turn"`
+	Status      string             `json:"status"`
+	White       SeatJSON           `json:"white"`
+	Black       SeatJSON           `json:"black"`
+	TC          string             `json:"tc"`
+	Rated       bool               `json:"rated"`
+	Category    string             `json:"category"`
+	Clock       ClockJSON          `json:"clock"`
+	DrawOffer   string             `json:"draw_offer"`
+	Result      string             `json:"result"`
+	Termination string             `json:"termination"`
+	Reason      string             `json:"reason,omitempty"` // as in the end message, while the game is held
+	Score       [2]int             `json:"score"`
+	You         string             `json:"you,omitempty"`
+	Control     bool               `json:"control,omitempty"`
+	GraceMS     int64              `json:"grace_ms"`
+	CanAbort    bool               `json:"can_abort,omitempty"`
 	// AbortInMS is the time left before the first-move timeout aborts a
 	// real-time game between people (0: none runs).
 	AbortInMS int64 `json:"abort_in_ms,omitempty"`
 	// Collected and FinalFEN: after an atsyrau, the stones the player not
 	// to move collected and the board once they are in his kazan.
-	Collected *CollectedJSON `json:"collected,omitempty"`
-	FinalFEN  string         `json:"final_fen,omitempty"`
+	Collected  *CollectedJSON    `json:"collected,omitempty"`
+	FinalFEN   string            `json:"final_fen,omitempty"`
+	FinalBoard *posjson.Position `json:"final_board,omitempty"` // FinalFEN's board
 	// The offers standing (the offering colour), and the rematch's game
 	// once made (social.go).
 	RematchOffer  string    `json:"rematch_offer,omitempty"`
@@ -104,14 +109,16 @@ type State struct {
 }
 
 type moveMsg struct {
-	Type     string    `json:"type"`
-	Ply      int       `json:"ply"`
-	Hole     int       `json:"hole"`
-	By       string    `json:"by"`
-	Notation string    `json:"notation"`
-	FEN      string    `json:"fen"`
-	Clock    ClockJSON `json:"clock"`
-	Captured int       `json:"captured"`
+	Type     string `json:"type"`
+	Ply      int    `json:"ply"`
+	Hole     int    `json:"hole"`
+	By       string `json:"by"`
+	Notation string `json:"notation"`
+	FEN      string `json:"fen"`
+	// Board is FEN's position as the board draws it.
+	Board    posjson.Position `json:"board"`
+	Clock    ClockJSON        `json:"clock"`
+	Captured int              `json:"captured"`
 	// Landing and Legal spare the board any rule: where the move's last
 	// stone fell, and the holes the side to move may play next.
 	Landing LandingJSON `json:"landing"`
@@ -130,9 +137,10 @@ type endMsg struct {
 	Reason      string `json:"reason,omitempty"` // an adjudication's: "repetition", "arbiter"
 	Score       [2]int `json:"score"`
 	// Clock is the clocks as they stopped: the board shows them frozen.
-	Clock     ClockJSON      `json:"clock"`
-	Collected *CollectedJSON `json:"collected,omitempty"` // as in State
-	FinalFEN  string         `json:"final_fen,omitempty"`
+	Clock      ClockJSON         `json:"clock"`
+	Collected  *CollectedJSON    `json:"collected,omitempty"` // as in State
+	FinalFEN   string            `json:"final_fen,omitempty"`
+	FinalBoard *posjson.Position `json:"final_board,omitempty"`
 }
 
 type byMsg struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/engineweb"
+	"github.com/toguz/toguz/internal/posjson"
 	"github.com/toguz/toguz/internal/site"
 )
 
@@ -37,12 +38,14 @@ const (
 // and its children, the main line first. The root has no move: its FEN is
 // the start. The export reads hole, comment, mark and children only.
 type nodeJSON struct {
-	Hole     int         `json:"hole,omitempty"`
-	Notation string      `json:"notation,omitempty"`
-	FEN      string      `json:"fen,omitempty"`
-	Comment  string      `json:"comment,omitempty"`
-	Mark     string      `json:"mark,omitempty"`
-	Children []*nodeJSON `json:"children"`
+	Hole     int    `json:"hole,omitempty"`
+	Notation string `json:"notation,omitempty"`
+	FEN      string `json:"fen,omitempty"`
+	// Pos is FEN's position as the board draws it (not read back).
+	Pos      *posjson.Position `json:"pos,omitempty"`
+	Comment  string            `json:"comment,omitempty"`
+	Mark     string            `json:"mark,omitempty"`
+	Children []*nodeJSON       `json:"children"`
 }
 
 // treeJSON is a whole tree: its ruleset, tags (the ones without a meaning
@@ -72,7 +75,8 @@ func treeToJSON(t *toguz.Tree) treeJSON {
 	start := max(g.StartMove, 1)
 	var walk func(n *toguz.Node, full int) *nodeJSON
 	walk = func(n *toguz.Node, full int) *nodeJSON {
-		j := &nodeJSON{FEN: toguz.FormatFEN(n.Position, full), Comment: n.Comment, Mark: n.Mark.String(), Children: []*nodeJSON{}}
+		pos := posjson.Of(n.Position, full)
+		j := &nodeJSON{FEN: toguz.FormatFEN(n.Position, full), Pos: &pos, Comment: n.Comment, Mark: n.Mark.String(), Children: []*nodeJSON{}}
 		if n.Ply.Move != toguz.NoMove {
 			j.Hole, j.Notation = int(n.Ply.Move), n.Ply.String()
 		}

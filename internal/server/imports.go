@@ -21,6 +21,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/posjson"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -228,7 +229,9 @@ func importGame(g *toguz.Game, replay bool) (imported, error) {
 		return imported{}, err
 	}
 	for k, pos := range ps {
-		im.positions = append(im.positions, toguz.FormatFEN(pos, toguz.FullMove(ps[0].Turn(), g.StartMove, k)))
+		full := toguz.FullMove(ps[0].Turn(), g.StartMove, k)
+		im.positions = append(im.positions, toguz.FormatFEN(pos, full))
+		im.boards = append(im.boards, posjson.Of(pos, full))
 		if k+1 < len(ps) {
 			y := g.Plies[k]
 			me := pos.Turn()

@@ -18,6 +18,7 @@ import (
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/posjson"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
@@ -357,9 +358,11 @@ type gameData struct {
 	ID, Mode             string
 	HoleNames            [9]string
 	Positions            []string               // a replay's
+	Boards               []posjson.Position     // the same, as the board draws them
 	Moves                []live.MoveJSON        // a replay's
 	White, Black, Result string                 // for a replay without a live game
 	FinalFEN             string                 // a replay's board after an atsyrau's collection
+	FinalBoard           *posjson.Position      // the same, as the board draws it
 	Errors               map[apierr.Code]string // error code or close reason → text in the page's language
 	Outcomes             map[string]string      // "result termination" → how a game ended (i18n.OutcomeTemplates)
 	Review               *review.View           // the game review's section (internal/review); nil: none
@@ -384,12 +387,12 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 	}
 	d := gameData{ID: st.ID, Mode: "live", HoleNames: p.HoleNames, Errors: texts, Outcomes: s.cat.OutcomeTemplates(p.Lang)}
 	if st.Status != "playing" {
-		d.Mode, d.Positions, d.Moves = "replay", st.Positions, st.Moves
+		d.Mode, d.Positions, d.Boards, d.Moves = "replay", st.Positions, st.Boards, st.Moves
 		d.White, d.Black = s.seatName(p.Lang, st.White), s.seatName(p.Lang, st.Black)
 		d.Result = s.cat.Outcome(p.Lang, st.Result, st.Termination, &st.Score)
 		if c := st.Collected; c != nil {
 			// The board shows the stones in the kazan: say where they came from.
-			d.FinalFEN = st.FinalFEN
+			d.FinalFEN, d.FinalBoard = st.FinalFEN, st.FinalBoard
 			d.Result += " · " + s.cat.N(p.Lang, "game.collected", c.Stones,
 				s.cat.T(p.Lang, "game."+st.Turn), s.cat.T(p.Lang, "game."+c.Side), c.Stones)
 		}
@@ -573,7 +576,7 @@ func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
 		}
 		first := games[0]
 		d.Replay = &gameData{Mode: "replay", HoleNames: p.HoleNames,
-			Positions: first.positions, Moves: first.moves,
+			Positions: first.positions, Boards: first.boards, Moves: first.moves,
 			White: first.summary.White, Black: first.summary.Black,
 			Result: d.Games[0].Outcome}
 	}
@@ -588,6 +591,7 @@ type imported struct {
 	score     [2]int
 	rec       store.Import
 	positions []string
+	boards    []posjson.Position
 	moves     []live.MoveJSON
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/posjson"
 )
 
 // Op is one edit of a study, as a client sends it (docs/api.md). Path
@@ -148,12 +149,13 @@ func promote(c *Chapter, path []int) error {
 // notation, the position after it, its comment's text, mark, shapes and
 // children (main line first). The root has no move.
 type NodeJSON struct {
-	Hole     int         `json:"hole,omitempty"`
-	Notation string      `json:"notation,omitempty"`
-	FEN      string      `json:"fen"`
-	Comment  string      `json:"comment,omitempty"`
-	Mark     string      `json:"mark,omitempty"`
-	Children []*NodeJSON `json:"children"`
+	Hole     int              `json:"hole,omitempty"`
+	Notation string           `json:"notation,omitempty"`
+	FEN      string           `json:"fen"`
+	Pos      posjson.Position `json:"pos"` // FEN's position as the board draws it
+	Comment  string           `json:"comment,omitempty"`
+	Mark     string           `json:"mark,omitempty"`
+	Children []*NodeJSON      `json:"children"`
 	Shapes
 }
 
@@ -170,7 +172,7 @@ func (c *Chapter) JSON() ChapterJSON {
 	var walk func(n *toguz.Node, full int) *NodeJSON
 	walk = func(n *toguz.Node, full int) *NodeJSON {
 		text, sh := SplitComment(n.Comment)
-		j := &NodeJSON{FEN: toguz.FormatFEN(n.Position, full), Comment: text, Mark: n.Mark.String(), Shapes: sh, Children: []*NodeJSON{}}
+		j := &NodeJSON{FEN: toguz.FormatFEN(n.Position, full), Pos: posjson.Of(n.Position, full), Comment: text, Mark: n.Mark.String(), Shapes: sh, Children: []*NodeJSON{}}
 		if n.Ply.Move != toguz.NoMove {
 			j.Hole, j.Notation = int(n.Ply.Move), n.Ply.String()
 		}

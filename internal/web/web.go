@@ -1,7 +1,9 @@
 // Package web holds the web interface, embedded in the binary: the
-// html/template pages and the static assets (the live board in plain
-// JavaScript, the style sheet, the sounds). Nothing is fetched from another
-// site and nothing needs Node to build: the JavaScript is served as written.
+// html/template pages and the static assets (the page scripts, the style
+// sheet, the sounds). Nothing is fetched from another site and nothing
+// needs Node to serve: the page scripts are TypeScript under ts/, bundled
+// by esbuild's Go API into static/ (`go generate ./internal/web`, the
+// command in bundle/), and the bundles are committed (docs/frontend.md).
 //
 // # Index
 //
@@ -12,15 +14,19 @@
 //     own data).
 //   - Static: the assets under /static/, each URL carrying a hash of its
 //     content (Asset) so that browsers may cache it for a year.
-//   - static/boardview.js: what board.js, analysis.js and study.js share:
-//     the position string read for display, the board's DOM pieces, the
-//     page's texts (T, N: the catalog's verbs and plural forms), the
-//     data-* attributes' JSON and the JSON posted to the server (and
-//     learn.js, which draws no board, its format).
+//   - ts/src/lib: what the pages share: dom.ts (the page's texts, T and N
+//     with the catalog's plural forms, the data-* attributes' JSON, the
+//     JSON posted to the server), position.ts (a position as the server
+//     sends it, internal/posjson, and the view drawn of it), boardview.ts
+//     (the one board: hole rows, stones, kazans), tree.ts (the one move
+//     tree of the analysis board and the studies), engine.ts (the engine's
+//     JSON types).
 //   - static/board.js: the board (2×9 holes with the stones drawn, kazans,
 //     tuzdik marks, hole numbers and names), moves by click or tap, the
 //     score-sheet move list, flip, sound, clocks, the websocket with
 //     reconnect and resync by ply, and the replay of finished games.
+//   - static/analysis.js and static/study.js: the analysis board and the
+//     studies, each a board and a move tree.
 //   - static/editor.js: the position editor's running stone count, and the
 //     server's verdict on the position (POST /api/positions/check) and its
 //     FEN; a new ruleset or a pasted FEN reloads the editor (GET /editor).
@@ -47,8 +53,11 @@
 //
 // The JavaScript implements no rule of the game (TestNoRulesInThePages):
 // the server sends the legal moves, each move's landing and capture, and
-// the ruleset's board size and stone total, all from the rules library.
+// the ruleset's board size and stone total, and every position as JSON
+// (internal/posjson), all from the rules library: no page reads a FEN.
 package web
+
+//go:generate go run ./bundle
 
 import (
 	"bytes"

@@ -1,0 +1,89 @@
+// The game review on the game page (partials/review.html): marks the
+// reviewed plies in board.js's move list, each with its mark and, in the
+// page's language as the server wrote it, what it cost and the better move
+// with its line; a click on the evaluation graph shows that ply. While the
+// review is pending (or the game is still played) it asks the server for
+// the section again, less and less often, until the review is there.
+
+import { parseJSON } from '../lib/dom';
+
+interface Note { ply: number; mark: string; sym: string; text: string }
+
+const first = document.getElementById('review');
+if (first) review(first);
+
+function review(sec: HTMLElement): void {
+  let notes: Note[] = [];
+  let ended = false, polling = false;
+
+  function load(): void {
+    notes = parseJSON<Note[] | null>(sec.dataset.notes || 'null', null) || [];
+    const g = sec.querySelector<SVGSVGElement>('svg.review-graph');
+    if (g) g.addEventListener('click', (e) => {
+      const r = g.getBoundingClientRect(), n = +(g.dataset.plies || 0);
+      const ply = Math.round((e.clientX - r.left) / r.width * n);
+      const b = document.querySelector<HTMLElement>('#moves [data-ply="' + Math.max(1, Math.min(n, ply)) + '"]');
+      if (b) b.click();
+    });
+  }
+
+  function decorate(): void {
+    notes.forEach((n) => {
+      const b = document.querySelector('#moves [data-ply="' + n.ply + '"]');
+      if (!b || b.querySelector('.review-mark')) return;
+      const m = document.createElement('span');
+      m.className = 'review-mark review-' + n.mark;
+      m.textContent = n.sym;
+      m.title = n.text;
+      b.appendChild(m);
+      b.setAttribute('aria-description', n.text);
+      const t = document.createElement('span');
+      t.className = 'review-note review-' + n.mark;
+      t.textContent = n.sym + ' ' + n.text;
+      (b.parentNode as HTMLElement).appendChild(t);
+    });
+  }
+
+  // poll fetches the section until its review is done or failed, every
+  // 2 s at first, then less often, for at most half an hour.
+  function poll(delay: number, until: number): void {
+    if (polling) return;
+    polling = true;
+    const again = (): void => {
+      if (Date.now() > until) return;
+      fetch('/game/' + encodeURIComponent(sec.dataset.id || '') + '/review', { credentials: 'same-origin' })
+        .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+        .then((html) => {
+          const doc = new DOMParser().parseFromString(html, 'text/html');
+          const fresh = doc.getElementById('review');
+          if (!fresh) return;
+          if (fresh.dataset.state !== sec.dataset.state) {
+            sec.replaceWith(fresh);
+            sec = fresh;
+            load();
+            decorate();
+          }
+          if (sec.dataset.state === 'pending' || sec.dataset.state === 'live') {
+            delay = Math.min(delay * 1.5, 30000);
+            setTimeout(again, delay);
+          }
+        })
+        .catch(() => { delay = Math.min(delay * 2, 60000); setTimeout(again, delay); });
+    };
+    setTimeout(again, delay);
+  }
+
+  function start(): void {
+    const s = sec.dataset.state;
+    if (s === 'pending' || (s === 'live' && ended)) poll(2000, Date.now() + 30 * 60 * 1000);
+  }
+
+  document.addEventListener('toguz:render', (e) => {
+    decorate();
+    const d = (e as CustomEvent<{ ended?: boolean } | null>).detail;
+    if (d && d.ended && !ended) { ended = true; start(); }
+  });
+  load();
+  decorate();
+  start();
+}
