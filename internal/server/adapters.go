@@ -4,13 +4,68 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/archive"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/store"
 )
+
+// Archive is what the pages and the API read from the database besides the
+// live games: the archive's own pages (internal/archive: its search,
+// imports and exports) and the server's (profiles, game pages, the
+// leaderboard, the seats' ratings).
+type Archive interface {
+	// Store is the archive's port: Game, Tags, Import and Search.
+	archive.Store
+	// Profile returns a user's ratings and rating history (errors wrap
+	// live.ErrNotFound for an unknown name).
+	Profile(ctx context.Context, name string) (Profile, error)
+	// UserGames returns a user's games, newest first.
+	UserGames(ctx context.Context, name string, limit int) ([]GameSummary, error)
+	// Leaderboard returns the best players of a category with a stable
+	// (not provisional) rating.
+	Leaderboard(ctx context.Context, c rating.Category, limit int) ([]LeaderRow, error)
+	// SetLang stores the interface language an account chose.
+	SetLang(ctx context.Context, userID int64, lang string) error
+}
+
+// Profile is a user's public page.
+type Profile struct {
+	Name    string                `json:"name"`
+	Created time.Time             `json:"created"`
+	Ratings map[string]RatingInfo `json:"ratings"`
+	History []RatingPoint         `json:"history"`
+}
+
+// RatingInfo is a rating in one category.
+type RatingInfo struct {
+	Rating      float64 `json:"rating"`
+	RD          float64 `json:"rd"`
+	Provisional bool    `json:"provisional"`
+	Games       int     `json:"games"`
+}
+
+// RatingPoint is one entry of the rating history.
+type RatingPoint struct {
+	Category string    `json:"category"`
+	At       time.Time `json:"at"`
+	Rating   float64   `json:"rating"`
+}
+
+// GameSummary is a line of a game list (the archive's).
+type GameSummary = archive.GameSummary
+
+// LeaderRow is a line of the leaderboard.
+type LeaderRow struct {
+	Name   string  `json:"name"`
+	Rating float64 `json:"rating"`
+	RD     float64 `json:"rd"`
+	Games  int     `json:"games"`
+}
 
 // StoreArchive puts internal/store behind Archive, for the pages and the
 // API; its games come through store.LiveStore, as the hub's do.

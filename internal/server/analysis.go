@@ -348,7 +348,7 @@ func (s *Server) pageAnalysisGame(w http.ResponseWriter, r *http.Request) error 
 	id := r.PathValue("id")
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	g, saved, err := s.record(ctx, id)
+	g, saved, err := s.archive.Record(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/archive"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/broadcast"
 	"github.com/toguz/toguz/internal/site"
@@ -35,7 +36,7 @@ const busyRetryAfter = time.Second
 
 // maxImportBody is the body limit of the import route, the one route that
 // takes more than site.MaxBody: a record file and the form around it.
-const maxImportBody = maxImport + 64<<10
+const maxImportBody = archive.MaxImport + 64<<10
 
 // bodyLimit is the largest body the route of r reads.
 func bodyLimit(r *http.Request) int64 {
@@ -80,7 +81,7 @@ func (s *Server) limitBodies(next http.Handler) http.Handler {
 
 // admitsFirst says whether the route of r parses its form itself, once its
 // bounds have admitted the request: POST /import, whose bounds per address
-// (imports.go) refuse most of what one client posts, and which would
+// (internal/archive) refuse most of what one client posts, and which would
 // otherwise read and parse up to 2 MiB for each refusal (an attacker's
 // refused imports were then the server's largest allocation, some 33 MB a
 // second, and its garbage collections the load's slowest moves). The body

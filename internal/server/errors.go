@@ -7,6 +7,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/archive"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/broadcast"
@@ -35,16 +36,15 @@ func errorKeys() []string {
 		"apierr.game_over_position", "apierr.bad_color", "apierr.bad_turn", "apierr.no_game",
 		"apierr.bad_format", "apierr.bad_category", "apierr.no_player",
 		"apierr.form_unreadable", "apierr.too_large", "apierr.forged_guest",
-		"apierr.imports_per_minute", "apierr.imports_running", "apierr.imports_busy", "apierr.bad_lang",
+		"apierr.bad_lang",
 		"apierr.not_whole", "apierr.no_challenge", "apierr.cancel_forbidden", "apierr.rate_limited",
 		"apierr.internal", "apierr.canceled", "apierr.json_empty", "apierr.json_bad", "apierr.json_trailing",
-		"apierr.import_too_large", "apierr.import_empty", "apierr.import_too_many", "apierr.import_too_slow",
 		"apierr.ws_rate", "apierr.ws_binary", "apierr.ws_not_json", "apierr.ws_lobby_ping",
 		"account.name_taken", "account.bad_credentials", "account.rate_limited", "account.busy",
 		"account.bad_name", "account.bad_password",
 		"apierr.no_lobby_chat", "apierr.ws_lobby_chat", "apierr.report_identity", "apierr.no_reports",
 		"apierr.no_tv_game", "apierr.fen_too_long", "apierr.bad_room",
-		"apierr.report_room_game", "apierr.report_user", "apierr.report_text", "archive.busy",
+		"apierr.report_room_game", "apierr.report_user", "apierr.report_text",
 		"apierr.analysis_live_game", "apierr.analysis_rate", "apierr.analysis_busy", "apierr.analysis_off", "apierr.analysis_bad",
 	}
 	keys = append(keys, lessons.ErrorKeys()...)
@@ -55,13 +55,10 @@ func errorKeys() []string {
 	keys = append(keys, analysisErrorKeys...)
 	keys = append(keys, study.ErrorKeys()...)
 	keys = append(keys, explorer.ErrorKeys()...)
-	keys = append(keys, "database.no_file") // opendb.go's
+	keys = append(keys, archive.ErrorKeys()...)
 	keys = append(keys, botapi.ErrorKeys()...)
 	keys = append(keys, broadcast.ErrorKeys()...)
 	keys = append(keys, simul.ErrorKeys...)
-	for _, k := range archiveFieldKeys {
-		keys = append(keys, k)
-	}
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)
 	}

@@ -2,8 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,8 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toguz/toguz/internal/apierr"
-	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/archive"
 )
 
 // tinyGame is the smallest game a record holds: the 2 MiB file of the import attack
@@ -70,7 +67,7 @@ func postImport(t *testing.T, c *http.Client, url, contentType string, body []by
 // a Retry-After when it may come back.
 func TestImportConcurrent(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
-	ct, body := importForm("tiny.pgn", repeatTo(tinyGame, maxImport))
+	ct, body := importForm("tiny.pgn", repeatTo(tinyGame, archive.MaxImport))
 	for _, tc := range []struct {
 		name  string
 		addrs []string
@@ -163,7 +160,7 @@ func TestImportBadFile(t *testing.T) {
 	}
 }
 
-// TestImportGames: a record of at most maxImportGames games imports; one
+// TestImportGames: a record of at most archive.MaxImportGames games imports; one
 // game more is refused, naming the bound.
 func TestImportGames(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
@@ -173,8 +170,8 @@ func TestImportGames(t *testing.T) {
 		status int
 		want   string
 	}{
-		{maxImportGames, 200, fmt.Sprintf("%d games read", maxImportGames)},
-		{maxImportGames + 1, 413, "The record holds more than 1000 games: import at most 1000 at a time"},
+		{archive.MaxImportGames, 200, fmt.Sprintf("%d games read", archive.MaxImportGames)},
+		{archive.MaxImportGames + 1, 413, "The record holds more than 1000 games: import at most 1000 at a time"},
 	} {
 		ct, body := importForm("games.pgn", strings.Repeat(tinyGame, tc.games))
 		a := postImport(t, c, s.URL, ct, body)
@@ -185,12 +182,12 @@ func TestImportGames(t *testing.T) {
 	// Players' names are cut short on the page: 1,000 names of 2 KB each
 	// make a page of at most 1,000 short rows.
 	game := "[White \"" + strings.Repeat("<", 2000) + "\"]\n" + tinyGame
-	ct, body := importForm("names.pgn", strings.Repeat(game, maxImportGames))
+	ct, body := importForm("names.pgn", strings.Repeat(game, archive.MaxImportGames))
 	a := postImport(t, c, s.URL, ct, body)
-	if a.status != 200 || len(a.page) > 512<<10 || !strings.Contains(a.page, `<td translate="no">`+strings.Repeat("&lt;", maxImportName)+"…</td>") {
+	if a.status != 200 || len(a.page) > 512<<10 || !strings.Contains(a.page, `<td translate="no">`+strings.Repeat("&lt;", archive.MaxImportName)+"…</td>") {
 		t.Errorf("long names: status %d, a page of %d bytes; want 200, under 512 KiB, the names cut short", a.status, len(a.page))
 	}
-	t.Logf("%d games with long names, %d bytes: a page of %d bytes", maxImportGames, len(body), len(a.page))
+	t.Logf("%d games with long names, %d bytes: a page of %d bytes", archive.MaxImportGames, len(body), len(a.page))
 }
 
 // TestImportRefusedPages: an import refused by the gate gets the error
@@ -215,8 +212,8 @@ func TestImportRefusedPages(t *testing.T) {
 		t.Fatalf("an import: %d %s", w.Code, w.Body)
 	}
 	var leaves []func()
-	for i := range maxImportsRunning {
-		leave, err := srv.imports.enter(t.Context(), log, fmt.Sprintf("10.0.0.%d", 1+i/maxImportsPerAddr))
+	for i := range archive.MaxImportsRunning {
+		leave, err := srv.archive.Imports().Enter(t.Context(), log, fmt.Sprintf("10.0.0.%d", 1+i/archive.MaxImportsPerAddr))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,97 +238,6 @@ func TestImportRefusedPages(t *testing.T) {
 	if w := post("10.0.0.1"); w.Code != 200 {
 		t.Errorf("an import once the others ended: %d", w.Code)
 	}
-}
-
-// TestImportDeadline: past its deadline, an import is refused between
-// games, saying why; a client gone is not an import error.
-func TestImportDeadline(t *testing.T) {
-	ctx, cancel := context.WithDeadline(t.Context(), time.Now())
-	defer cancel()
-	_, err := importGames(ctx, "games.pgn", strings.NewReader(strings.Repeat(tinyGame, 10)))
-	var ie *importError
-	if !errors.As(err, &ie) || ie.status != http.StatusRequestEntityTooLarge ||
-		!strings.Contains(apierr.Message(i18n.New(), "en", ie.errs[0]), "took more than 5 s (games read: 0)") {
-		t.Errorf("past the deadline: %v, want a 413 saying it took too long", err)
-	}
-	ctx, cancel = context.WithCancel(t.Context())
-	cancel()
-	if _, err := importGames(ctx, "games.pgn", strings.NewReader(tinyGame)); !errors.Is(err, context.Canceled) {
-		t.Errorf("canceled: %v, want context.Canceled", err)
-	}
-}
-
-// TestImportGate: an address runs at most maxImportsPerAddr imports at
-// once (429 beyond), and the server maxImportsRunning, a further one
-// waiting importWait for a slot, then refused with 503 busy.
-func TestImportGate(t *testing.T) {
-	g := importGate{perMinute: -1} // TestImportsPerMinute tests that bound
-	log := slog.New(slog.DiscardHandler)
-	var leaves []func()
-	for range maxImportsPerAddr {
-		leave, err := g.enter(t.Context(), log, "10.0.0.1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		leaves = append(leaves, leave)
-	}
-	if _, err := g.enter(t.Context(), log, "10.0.0.1"); err == nil || err.Status != http.StatusTooManyRequests {
-		t.Fatalf("a third import from one address: %v, want 429", err)
-	}
-	for i := maxImportsPerAddr; i < maxImportsRunning; i++ {
-		leave, err := g.enter(t.Context(), log, fmt.Sprintf("10.0.0.%d", 2+i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		leaves = append(leaves, leave)
-	}
-	start := time.Now()
-	if _, err := g.enter(t.Context(), log, "10.0.1.1"); err == nil || err.Status != http.StatusServiceUnavailable || err.Code != apierr.CodeBusy {
-		t.Fatalf("an import past the global bound: %v, want 503 busy", err)
-	}
-	if waited := time.Since(start); waited < importWait {
-		t.Errorf("refused after %v, want a wait of %v", waited, importWait)
-	}
-	// A slot given back admits one that waits.
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		leaves[0]()
-		leaves[0]() // twice gives back once
-	}()
-	leave, err := g.enter(t.Context(), log, "10.0.1.1")
-	if err != nil {
-		t.Fatalf("waiting for a slot given back: %v", err)
-	}
-	leave()
-	if _, err := g.enter(t.Context(), log, "10.0.0.1"); err != nil {
-		t.Errorf("10.0.0.1 after one of its imports ended: %v", err)
-	}
-	if st := g.stats(); st.RefusedAddr != 1 || st.RefusedBusy != 1 {
-		t.Errorf("stats %+v, want one refused per address and one busy", st)
-	}
-}
-
-// TestImportsPerMinute: an address starts at most importBurst imports at
-// once and then importsPerMinute a minute, so that imports refused at once
-// one after another cannot take the CPUs; another address is not held up.
-func TestImportsPerMinute(t *testing.T) {
-	var g importGate
-	log := slog.New(slog.DiscardHandler)
-	for i := range importBurst {
-		leave, err := g.enter(t.Context(), log, "10.0.0.1")
-		if err != nil {
-			t.Fatalf("import %d: %v", i+1, err)
-		}
-		leave()
-	}
-	if _, err := g.enter(t.Context(), log, "10.0.0.1"); err == nil || err.Status != http.StatusTooManyRequests || err.Code != apierr.CodeRateLimited {
-		t.Fatalf("import %d in a row: %v, want 429 rate_limited", importBurst+1, err)
-	}
-	leave, err := g.enter(t.Context(), log, "10.0.0.2")
-	if err != nil {
-		t.Fatalf("another address: %v", err)
-	}
-	leave()
 }
 
 // countingReader counts the bytes read from it.
@@ -363,8 +269,8 @@ func TestImportRefusedUnread(t *testing.T) {
 		h.ServeHTTP(w, req)
 		return w.Code, c.n
 	}
-	// The burst admits importBurst; the next is refused.
-	for i := range importBurst {
+	// The burst admits archive.ImportBurst; the next is refused.
+	for i := range archive.ImportBurst {
 		if code, n := post(); code != http.StatusOK || n != int64(len(body)) {
 			t.Fatalf("import %d: status %d, %d of %d bytes read; want 200, all read", i+1, code, n, len(body))
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -22,7 +21,6 @@ import (
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
-	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/web"
 )
 
@@ -479,138 +477,6 @@ func (s *Server) pageAcceptChallenge(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	return site.Redirect(w, r, "/game/"+gid)
-}
-
-// ---- import ----
-
-// maxImport is the largest record file the import page reads.
-const maxImport = 2 << 20
-
-type importedGame struct {
-	White, Black, Result, Termination, Score string
-	Outcome                                  string // how it ended, a sentence in the page's language
-	Plies                                    int
-	// ID is the game's id in the archive, Duplicate whether it was there
-	// already (ID is then the first import's).
-	ID        string
-	Duplicate bool
-}
-
-type importData struct {
-	Text       string
-	Error      string
-	Errors     []string // the errors after Error, a few at most
-	MoreErrors bool     // more errors than these
-	Games      []importedGame
-	Replay     *gameData
-	Quota      string // the archive's daily bound refused the import (in the page's language)
-}
-
-func (s *Server) pageImportForm(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "import", s.Page(r, "import.title", importData{}))
-}
-
-func (s *Server) pageImport(w http.ResponseWriter, r *http.Request) error {
-	leave, refused := s.imports.enter(r.Context(), s.log, auth.AddrKey(auth.ClientIP(r)))
-	if refused != nil {
-		setRetryAfter(w, refused)
-		return refused
-	}
-	defer leave()
-	// Only now, admitted, is the body read (admitsFirst), within
-	// maxImportBody (bodyLimit).
-	if !s.parseForm(w, r) {
-		return nil
-	}
-	name, text := "record", r.FormValue("text")
-	var src io.Reader = strings.NewReader(text)
-	size := int64(len(text))
-	if f, h, err := r.FormFile("file"); err == nil {
-		defer f.Close()
-		if h.Size > 0 {
-			src, size, name = f, h.Size, h.Filename
-		}
-	}
-	p := s.Page(r, "import.title", nil)
-	d := importData{}
-	if len(text) <= maxImportEcho {
-		d.Text = text
-	}
-	status := http.StatusOK
-	ctx, cancel := context.WithTimeout(r.Context(), importTimeout)
-	defer cancel()
-	var games []imported
-	var err error
-	if size <= maxImport {
-		games, err = importGames(ctx, name, src)
-	}
-	var ie *importError
-	switch {
-	case size > maxImport:
-		d.Error, status = s.Message(r, apierr.New(0, apierr.CodeTooLarge, "apierr.import_too_large", maxImport>>10)), http.StatusRequestEntityTooLarge
-	case errors.As(err, &ie):
-		d.Error, d.MoreErrors, status = s.Message(r, ie.errs[0]), ie.more, ie.status
-		for _, e := range ie.errs[1:] {
-			d.Errors = append(d.Errors, s.Message(r, e))
-		}
-		if ie.status == http.StatusRequestEntityTooLarge {
-			s.imports.refusedSize.Add(1)
-		}
-	case err != nil:
-		return err
-	case len(games) == 0:
-		d.Error, status = s.Message(r, apierr.New(0, apierr.CodeBadRequest, "apierr.import_empty")), http.StatusBadRequest
-	default:
-		stored, serr := s.storeImport(r, games)
-		var qe *store.QuotaError
-		if errors.As(serr, &qe) {
-			d.Quota, status = s.cat.T(p.Lang, "archive.quota", qe.Stored, qe.Limit, qe.New), http.StatusTooManyRequests
-			break
-		} else if serr != nil {
-			return serr
-		}
-		for i, g := range games {
-			g.summary.ID, g.summary.Duplicate = stored[i].ID, stored[i].Duplicate
-			g.summary.Outcome = s.cat.Outcome(p.Lang, g.summary.Result, g.summary.Termination, &g.score)
-			d.Games = append(d.Games, g.summary)
-		}
-		first := games[0]
-		d.Replay = &gameData{Mode: "replay", HoleNames: p.HoleNames,
-			Positions: first.positions, Boards: first.boards, Moves: first.moves,
-			White: first.summary.White, Black: first.summary.Black,
-			Result: d.Games[0].Outcome}
-	}
-	p.Data = d
-	return s.Render(w, status, "import", p)
-}
-
-// imported is a game read by an import: its summary, the record the
-// archive stores, and for the first game its replay.
-type imported struct {
-	summary   importedGame
-	score     [2]int
-	rec       store.Import
-	positions []string
-	boards    []posjson.Position
-	moves     []live.MoveJSON
-}
-
-// storeImport stores the games of an import in the archive, all or none.
-func (s *Server) storeImport(r *http.Request, games []imported) ([]store.Stored, error) {
-	recs := make([]store.Import, len(games))
-	for i, g := range games {
-		recs[i] = g.rec
-	}
-	if s.cfg.Archive == nil {
-		return make([]store.Stored, len(games)), nil // no database: the games are read, not stored
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
-	defer cancel()
-	perDay := s.cfg.ImportsPerDay
-	if perDay == 0 {
-		perDay = importsPerDay
-	}
-	return s.cfg.Archive.Import(ctx, s.importer(r), perDay, recs)
 }
 
 // ---- profiles and leaderboard ----

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/rating"
@@ -219,47 +218,6 @@ func TestCatalog(t *testing.T) {
 					}
 				}
 			}
-		}
-	}
-}
-
-// TestImportMoveNumbers: the positions of an imported game carry their
-// full-move numbers, from the start and from a FEN tag's number.
-func TestImportMoveNumbers(t *testing.T) {
-	p := toguz.StartPosition()
-	var moves []toguz.Move
-	for range 44 {
-		m := p.LegalMoves().Slice()[0]
-		moves = append(moves, m)
-		p = p.After(m)
-	}
-	g, err := toguz.NewGame(toguz.StartPosition(), moves...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, err := toguz.StartPosition().Play(6)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := toguz.NewGame(start, 1, 2, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.StartMove = 30
-	for _, tc := range []struct {
-		g           *toguz.Game
-		first, last string // suffixes of the first and last position strings
-	}{
-		{g, " S 1", " S 23"},
-		{h, " N 30", " S 32"},
-	} {
-		ims, err := importGames(t.Context(), "game.txt", strings.NewReader(tc.g.String()))
-		if err != nil || len(ims) != 1 {
-			t.Fatalf("%d games, %v", len(ims), err)
-		}
-		ps := ims[0].positions
-		if len(ps) != len(tc.g.Plies)+1 || !strings.HasSuffix(ps[0], tc.first) || !strings.HasSuffix(ps[len(ps)-1], tc.last) {
-			t.Errorf("positions %q … %q, want … %q and … %q", ps[0], ps[len(ps)-1], tc.first, tc.last)
 		}
 	}
 }

@@ -44,12 +44,12 @@
 //     JSON messages with a type field, a per-connection message rate. Two
 //     goroutines per connection: the handler reads, one writer sends the
 //     game's already-encoded messages; pings run from a timer.
-//   - API (api.go), pages (pages.go), the archive (archive.go: its
-//     interface, GET /archive and /api/archive; imports.go stores the
-//     imported games in it), the opening explorer (internal/explorer:
-//     /explorer, /api/explorer, /explorer/masters/{n}; the store's
-//     tree), the open database's files (opendb.go: /database),
-//     the profile's rating chart (chart.go), the
+//   - API (api.go), pages (pages.go), the archive (internal/archive:
+//     GET /archive and /api/archive, the imports of /import and their
+//     bounds, a game's export, the open database's files of /database;
+//     its port is part of Archive, adapters.go), the opening explorer
+//     (internal/explorer: /explorer, /api/explorer, /explorer/masters/{n};
+//     the store's tree), the profile's rating chart (chart.go), the
 //     language: the switcher, an account's setting, /settings (lang.go).
 //   - The lessons (internal/lessons): /learn and /learn/{lesson}, boards
 //     drawn by the server, and POST /api/learn/{lesson}/{exercise}, where
@@ -109,6 +109,7 @@ import (
 
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/archive"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/broadcast"
@@ -152,7 +153,7 @@ type Config struct {
 	// StoreArchive: one of its store and the embedded masters' games.
 	Explorer *explorer.Explorer
 	// DatabaseDir is the folder of the open database's files, listed at
-	// /database (opendb.go; "": the page says there are none).
+	// /database (internal/archive; "": the page says there are none).
 	DatabaseDir string
 	Logger      *slog.Logger
 	// SecureCookies marks the session cookie Secure (behind HTTPS).
@@ -219,8 +220,8 @@ type Server struct {
 	ips    *auth.Limiter
 	bound  *boundCounters
 	guests guestSigner
-	// imports bounds the imports running at once (imports.go).
-	imports importGate
+	// archive is the archive's pages and its import gate (internal/archive).
+	archive *archive.Site
 	// studies is the studies' pages with the studies being followed.
 	studies *study.Site
 	// analyses bounds the analyses a minute (engineweb.go).
@@ -266,10 +267,10 @@ func New(cfg Config) (*Server, error) {
 	srv := &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}
 	srv.studies = study.NewSite(srv, srv.studyConfig())
-	srv.imports.perMinute = cfg.ImportsPerMinute
+	srv.archive = archive.NewSite(srv, archive.Config{Store: cfg.Archive, DatabaseDir: cfg.DatabaseDir, ImportsPerMinute: cfg.ImportsPerMinute, ImportsPerDay: cfg.ImportsPerDay, RulesError: rulesError, ParseForm: srv.parseForm})
 	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
-	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: maxImportGames, RulesError: rulesError})
+	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: archive.MaxImportGames, RulesError: rulesError})
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
 	if srv.simuls, err = simul.New(ctx, simul.Config{Games: cfg.Hub, Store: cfg.Simuls, Kit: srv}); err != nil {
@@ -311,11 +312,9 @@ func (s *Server) Handler() http.Handler {
 	api("POST /api/analysis/import", s.apiAnalysisImport)
 	api("POST /api/analysis/export", s.apiAnalysisExport)
 	api("GET /api/games/{id}", s.apiGame)
-	api("GET /api/games/{id}/export", s.apiExport)
 	api("GET /api/users/{name}", s.apiUser)
 	api("GET /api/users/{name}/games", s.apiUserGames)
 	api("GET /api/leaderboard", s.apiLeaderboard)
-	api("GET /api/archive", s.apiArchive)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.gameWS)
 	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
 	mux.HandleFunc("GET /api/lobby/chat", s.lobbyChatWS)
@@ -344,17 +343,13 @@ func (s *Server) Handler() http.Handler {
 	page("GET /editor", s.pageEditor)
 	page("GET /analysis", s.pageAnalysis)
 	page("GET /analysis/game/{id}", s.pageAnalysisGame)
-	page("GET /import", s.pageImportForm)
-	page("POST /import", s.pageImport)
 	page("GET /@/{name}", s.pageProfile)
 	page("GET /leaderboard", s.pageLeaderboard)
 	page("POST /lang", s.pageSetLang)
 	page("GET /games", s.pageGames)
 	page("GET /tv", s.pageTV)
-	page("GET /archive", s.pageArchive)
+	s.archive.Routes(router{s: s, mux: mux})
 	explorer.NewSite(s, s.cfg.Explorer).Routes(router{s: s, mux: mux})
-	page("GET /database", s.pageDatabase)
-	page("GET /database/{file}", s.pageDatabaseFile)
 	page("GET /settings", s.pageSettings)
 	lessons.NewSite(s, s.cfg.Progress).Routes(router{s, mux})
 	puzzle.NewSite(s, s.cfg.Puzzles, s.pages.RenderPart).Routes(router{s, mux})

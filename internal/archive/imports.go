@@ -1,4 +1,4 @@
-package server
+package archive
 
 import (
 	"cmp"
@@ -22,40 +22,42 @@ import (
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/posjson"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
 // The bounds of an import (docs/api.md, Bounds). One request may
-// send at most maxImport bytes (the route's body limit, maxImportBody),
-// maxImportGames games of at most maxImportGameBytes each, and take at most
+// send at most MaxImport bytes (the site's body limit of the route is a
+// little more, for the form around it),
+// MaxImportGames games of at most maxImportGameBytes each, and take at most
 // importTimeout to check, the deadline checked between games. At most
-// maxImportsPerAddr imports run at once per client address (429 beyond)
-// and maxImportsRunning in all (waited for up to importWait, then 503
+// MaxImportsPerAddr imports run at once per client address (429 beyond)
+// and MaxImportsRunning in all (waited for up to importWait, then 503
 // busy), so that many at once cannot take the memory; and one address
-// starts at most importsPerMinute a minute (bursts of importBurst, 429
+// starts at most importsPerMinute a minute (bursts of ImportBurst, 429
 // beyond), so that quickly refused imports, one after another, cannot take
 // the CPUs either (each reads its 2 MiB and checks up to 1,000 games).
 const (
-	maxImportGames     = 1000
+	MaxImportGames     = 1000
 	maxImportGameBytes = 64 << 10
 	importTimeout      = 5 * time.Second
-	maxImportsPerAddr  = 2
-	maxImportsRunning  = 4
+	MaxImportsPerAddr  = 2
+	MaxImportsRunning  = 4
 	importWait         = 2 * time.Second
 	importRetryAfter   = time.Second
 	importsPerMinute   = 10
-	importBurst        = 3
+	ImportBurst        = 3
 	// maxImportErrors is the most errors the page lists: each quotes at
 	// most a short excerpt of the record, so the page stays small.
 	maxImportErrors = 5
 	// maxImportEcho is the longest pasted record the page shows back.
 	maxImportEcho = 4 << 10
-	// maxImportName is the most bytes of a player's name the page shows.
-	maxImportName = 64
+	// MaxImportName is the most bytes of a player's name the page shows.
+	MaxImportName = 64
 )
 
-// importGate admits the imports that may run. Its zero value is ready.
-type importGate struct {
+// ImportGate admits the imports that may run. Its zero value is ready.
+type ImportGate struct {
 	once    sync.Once
 	running *semaphore.Weighted
 	starts  *auth.Limiter // imports started per address; nil: no bound
@@ -71,14 +73,14 @@ type importGate struct {
 	refusedSize atomic.Int64 // imports refused with 413: too many games or too long to check
 }
 
-// enter admits an import from the client address addr, or returns the
+// Enter admits an import from the client address addr, or returns the
 // error that refuses it; leave must be called once the import is done.
-func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (leave func(), _ *apierr.Error) {
+func (g *ImportGate) Enter(ctx context.Context, log *slog.Logger, addr string) (leave func(), _ *apierr.Error) {
 	g.once.Do(func() {
-		g.running = semaphore.NewWeighted(maxImportsRunning)
+		g.running = semaphore.NewWeighted(MaxImportsRunning)
 		g.byAddr = make(map[string]int)
 		if n := cmp.Or(g.perMinute, importsPerMinute); n > 0 {
-			g.starts = auth.NewLimiter(rate.Limit(float64(n)/60), importBurst, time.Now)
+			g.starts = auth.NewLimiter(rate.Limit(float64(n)/60), ImportBurst, time.Now)
 		}
 		g.logRef = rate.Sometimes{Interval: 10 * time.Second}
 	})
@@ -87,14 +89,14 @@ func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (
 		return nil, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.imports_per_minute", cmp.Or(g.perMinute, importsPerMinute))
 	}
 	g.mu.Lock()
-	ok := g.byAddr[addr] < maxImportsPerAddr
+	ok := g.byAddr[addr] < MaxImportsPerAddr
 	if ok {
 		g.byAddr[addr]++
 	}
 	g.mu.Unlock()
 	if !ok {
 		g.refused(log, "per address", addr, &g.refusedAddr)
-		return nil, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.imports_running", maxImportsPerAddr)
+		return nil, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.imports_running", MaxImportsPerAddr)
 	}
 	wait, cancel := context.WithTimeout(ctx, importWait)
 	defer cancel()
@@ -114,7 +116,7 @@ func (g *importGate) enter(ctx context.Context, log *slog.Logger, addr string) (
 	}, nil
 }
 
-func (g *importGate) leaveAddr(addr string) {
+func (g *ImportGate) leaveAddr(addr string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.byAddr[addr]--; g.byAddr[addr] <= 0 {
@@ -122,18 +124,19 @@ func (g *importGate) leaveAddr(addr string) {
 	}
 }
 
-func (g *importGate) refused(log *slog.Logger, bound, addr string, n *atomic.Int64) {
+func (g *ImportGate) refused(log *slog.Logger, bound, addr string, n *atomic.Int64) {
 	total := n.Add(1)
 	g.logRef.Do(func() {
 		log.Warn("import bound: refused", "bound", bound, "addr", addr, "refused_total", total)
 	})
 }
 
-// importStats are the gate's counters, for logs and tests.
-type importStats struct{ RefusedAddr, RefusedBusy, RefusedSize int64 }
+// ImportStats are the gate's counters, for logs and tests.
+type ImportStats struct{ RefusedAddr, RefusedBusy, RefusedSize int64 }
 
-func (g *importGate) stats() importStats {
-	return importStats{g.refusedAddr.Load(), g.refusedBusy.Load(), g.refusedSize.Load()}
+// Stats returns the gate's counters.
+func (g *ImportGate) Stats() ImportStats {
+	return ImportStats{g.refusedAddr.Load(), g.refusedBusy.Load(), g.refusedSize.Load()}
 }
 
 // setRetryAfter tells a client refused by the gate when to come back (503
@@ -158,10 +161,11 @@ func (e *importError) Error() string { return e.errs[0].Error() }
 // importGames reads and checks the games of a record as it reads them,
 // one at a time: a summary of each and the replay of the first. A game
 // that breaks the rules does not stop the reading, so that the error lists
-// a few (*importError); a syntax error does. Past maxImportGames games, or
+// a few (*importError); a syntax error does. Past MaxImportGames games, or
 // past ctx's deadline, the record is refused (*importError, 413); ctx's
-// cancellation is returned as is.
-func importGames(ctx context.Context, name string, src io.Reader) ([]imported, error) {
+// cancellation is returned as is. rulesErr is the site's error of an error
+// of the rules library (Config.RulesError).
+func importGames(ctx context.Context, name string, src io.Reader, rulesErr func(int, apierr.Code, error) *apierr.Error) ([]imported, error) {
 	gr := toguz.NewGameReader(src, name, 0)
 	gr.MaxGameBytes = maxImportGameBytes
 	var out []imported
@@ -171,7 +175,7 @@ func importGames(ctx context.Context, name string, src io.Reader) ([]imported, e
 			bad.more = true
 			return
 		}
-		bad.errs = append(bad.errs, rulesError(http.StatusBadRequest, apierr.CodeBadRequest, err))
+		bad.errs = append(bad.errs, rulesErr(http.StatusBadRequest, apierr.CodeBadRequest, err))
 	}
 	for g, err := range gr.All() {
 		if err != nil {
@@ -181,9 +185,9 @@ func importGames(ctx context.Context, name string, src io.Reader) ([]imported, e
 			fail(err)
 			break
 		}
-		if len(out)+len(bad.errs) == maxImportGames {
+		if len(out)+len(bad.errs) == MaxImportGames {
 			return nil, &importError{status: http.StatusRequestEntityTooLarge, errs: []*apierr.Error{
-				apierr.New(http.StatusRequestEntityTooLarge, apierr.CodeTooLarge, "apierr.import_too_many", maxImportGames, maxImportGames)}}
+				apierr.New(http.StatusRequestEntityTooLarge, apierr.CodeTooLarge, "apierr.import_too_many", MaxImportGames, MaxImportGames)}}
 		}
 		if err := ctx.Err(); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
@@ -243,12 +247,12 @@ func importGame(g *toguz.Game, replay bool) (imported, error) {
 }
 
 // shortName is a player's name as the import page shows it: at most
-// maxImportName bytes, cut at a rune boundary, with an ellipsis.
+// MaxImportName bytes, cut at a rune boundary, with an ellipsis.
 func shortName(s string) string {
-	if len(s) <= maxImportName {
+	if len(s) <= MaxImportName {
 		return s
 	}
-	n := maxImportName
+	n := MaxImportName
 	for n > 0 && s[n]&0xc0 == 0x80 {
 		n--
 	}
@@ -261,8 +265,8 @@ func shortName(s string) string {
 const importsPerDay = 5000
 
 // importer names who stores an import, for the daily bound.
-func (s *Server) importer(r *http.Request) string {
-	if id := s.Identity(r); id.Account.ID != 0 {
+func (a *Site) importer(r *http.Request) string {
+	if id := a.kit.Identity(r); id.Account.ID != 0 {
 		return "u:" + strconv.FormatInt(id.Account.ID, 10)
 	}
 	return "a:" + auth.AddrKey(auth.ClientIP(r))
@@ -322,4 +326,145 @@ func recordDate(s string) time.Time {
 		return time.Time{} // 31 February
 	}
 	return t
+}
+
+// MaxImport is the largest record file the import page reads; the site's
+// body limit of POST /import is a little more, for the form around it.
+const MaxImport = 2 << 20
+
+type importedGame struct {
+	White, Black, Result, Termination, Score string
+	Outcome                                  string // how it ended, a sentence in the page's language
+	Plies                                    int
+	// ID is the game's id in the archive, Duplicate whether it was there
+	// already (ID is then the first import's).
+	ID        string
+	Duplicate bool
+}
+
+// importReplay is the board of an import's first game; the template gives
+// HoleNames, Positions, Boards and Moves to board.js as JSON.
+type importReplay struct {
+	HoleNames            [9]string
+	Positions            []string
+	Boards               []posjson.Position // the same, as the board draws them
+	Moves                []live.MoveJSON
+	White, Black, Result string
+}
+
+type importData struct {
+	Text       string
+	Error      string
+	Errors     []string // the errors after Error, a few at most
+	MoreErrors bool     // more errors than these
+	Games      []importedGame
+	Replay     *importReplay
+	Quota      string // the archive's daily bound refused the import (in the page's language)
+}
+
+func (a *Site) pageImportForm(w http.ResponseWriter, r *http.Request) error {
+	return a.kit.Render(w, http.StatusOK, "import", a.kit.Page(r, "import.title", importData{}))
+}
+
+func (a *Site) pageImport(w http.ResponseWriter, r *http.Request) error {
+	leave, refused := a.imports.Enter(r.Context(), a.kit.Logger(), auth.AddrKey(auth.ClientIP(r)))
+	if refused != nil {
+		setRetryAfter(w, refused)
+		return refused
+	}
+	defer leave()
+	// Only now, admitted, is the body read (the site leaves this route's
+	// form to it), within the route's body limit.
+	if !a.cfg.ParseForm(w, r) {
+		return nil
+	}
+	name, text := "record", r.FormValue("text")
+	var src io.Reader = strings.NewReader(text)
+	size := int64(len(text))
+	if f, h, err := r.FormFile("file"); err == nil {
+		defer f.Close()
+		if h.Size > 0 {
+			src, size, name = f, h.Size, h.Filename
+		}
+	}
+	p := a.kit.Page(r, "import.title", nil)
+	d := importData{}
+	if len(text) <= maxImportEcho {
+		d.Text = text
+	}
+	status := http.StatusOK
+	ctx, cancel := context.WithTimeout(r.Context(), importTimeout)
+	defer cancel()
+	var games []imported
+	var err error
+	if size <= MaxImport {
+		games, err = importGames(ctx, name, src, a.cfg.RulesError)
+	}
+	var ie *importError
+	switch {
+	case size > MaxImport:
+		d.Error, status = a.kit.Message(r, apierr.New(0, apierr.CodeTooLarge, "apierr.import_too_large", MaxImport>>10)), http.StatusRequestEntityTooLarge
+	case errors.As(err, &ie):
+		d.Error, d.MoreErrors, status = a.kit.Message(r, ie.errs[0]), ie.more, ie.status
+		for _, e := range ie.errs[1:] {
+			d.Errors = append(d.Errors, a.kit.Message(r, e))
+		}
+		if ie.status == http.StatusRequestEntityTooLarge {
+			a.imports.refusedSize.Add(1)
+		}
+	case err != nil:
+		return err
+	case len(games) == 0:
+		d.Error, status = a.kit.Message(r, apierr.New(0, apierr.CodeBadRequest, "apierr.import_empty")), http.StatusBadRequest
+	default:
+		stored, serr := a.storeImport(r, games)
+		var qe *store.QuotaError
+		if errors.As(serr, &qe) {
+			d.Quota, status = a.kit.Catalog().T(p.Lang, "archive.quota", qe.Stored, qe.Limit, qe.New), http.StatusTooManyRequests
+			break
+		} else if serr != nil {
+			return serr
+		}
+		for i, g := range games {
+			g.summary.ID, g.summary.Duplicate = stored[i].ID, stored[i].Duplicate
+			g.summary.Outcome = a.kit.Catalog().Outcome(p.Lang, g.summary.Result, g.summary.Termination, &g.score)
+			d.Games = append(d.Games, g.summary)
+		}
+		first := games[0]
+		d.Replay = &importReplay{HoleNames: p.HoleNames,
+			Positions: first.positions, Boards: first.boards, Moves: first.moves,
+			White: first.summary.White, Black: first.summary.Black,
+			Result: d.Games[0].Outcome}
+	}
+	p.Data = d
+	return a.kit.Render(w, status, "import", p)
+}
+
+// imported is a game read by an import: its summary, the record the
+// archive stores, and for the first game its replay.
+type imported struct {
+	summary   importedGame
+	score     [2]int
+	rec       store.Import
+	positions []string
+	boards    []posjson.Position
+	moves     []live.MoveJSON
+}
+
+// storeImport stores the games of an import in the archive, all or none.
+func (a *Site) storeImport(r *http.Request, games []imported) ([]store.Stored, error) {
+	recs := make([]store.Import, len(games))
+	for i, g := range games {
+		recs[i] = g.rec
+	}
+	if a.cfg.Store == nil {
+		return make([]store.Stored, len(games)), nil // no database: the games are read, not stored
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
+	defer cancel()
+	perDay := a.cfg.ImportsPerDay
+	if perDay == 0 {
+		perDay = importsPerDay
+	}
+	return a.cfg.Store.Import(ctx, a.importer(r), perDay, recs)
 }

@@ -1,4 +1,4 @@
-package server
+package archive
 
 import (
 	"context"
@@ -12,92 +12,9 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
-	"github.com/toguz/toguz/internal/live"
-	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
-
-// Archive is what the pages and the API read from the database besides the
-// live games.
-type Archive interface {
-	// Game loads a stored game (errors wrap live.ErrNotFound).
-	Game(ctx context.Context, id string) (live.Saved, error)
-	// Profile returns a user's ratings and rating history (errors wrap
-	// live.ErrNotFound for an unknown name).
-	Profile(ctx context.Context, name string) (Profile, error)
-	// UserGames returns a user's games, newest first.
-	UserGames(ctx context.Context, name string, limit int) ([]GameSummary, error)
-	// Leaderboard returns the best players of a category with a stable
-	// (not provisional) rating.
-	Leaderboard(ctx context.Context, c rating.Category, limit int) ([]LeaderRow, error)
-	// Import stores the games of one import, all or none; a game stored
-	// already is linked to (Duplicate). by names the importer ("u:<id>" or
-	// "a:<address>"), who may store at most perDay new games in 24 hours
-	// (errors wrap *store.QuotaError beyond).
-	Import(ctx context.Context, by string, perDay int, games []store.Import) ([]store.Stored, error)
-	// Search returns a page of the archive's finished games, newest first,
-	// and whether more follow.
-	Search(ctx context.Context, q store.Search) ([]GameSummary, bool, error)
-	// Tags returns the tags of an imported game's record (none for a
-	// played game), which its export gives back.
-	Tags(ctx context.Context, id string) ([]toguz.Tag, error)
-	// SetLang stores the interface language an account chose.
-	SetLang(ctx context.Context, userID int64, lang string) error
-}
-
-// Profile is a user's public page.
-type Profile struct {
-	Name    string                `json:"name"`
-	Created time.Time             `json:"created"`
-	Ratings map[string]RatingInfo `json:"ratings"`
-	History []RatingPoint         `json:"history"`
-}
-
-// RatingInfo is a rating in one category.
-type RatingInfo struct {
-	Rating      float64 `json:"rating"`
-	RD          float64 `json:"rd"`
-	Provisional bool    `json:"provisional"`
-	Games       int     `json:"games"`
-}
-
-// RatingPoint is one entry of the rating history.
-type RatingPoint struct {
-	Category string    `json:"category"`
-	At       time.Time `json:"at"`
-	Rating   float64   `json:"rating"`
-}
-
-// GameSummary is a line of a game list.
-type GameSummary struct {
-	ID    string `json:"id"`
-	White string `json:"white"`
-	Black string `json:"black"`
-	// WhiteEngine and BlackEngine are the engine's level on its side, 0
-	// for a person (the pages name the engine in their language).
-	WhiteEngine int       `json:"white_engine,omitempty"`
-	BlackEngine int       `json:"black_engine,omitempty"`
-	Status      string    `json:"status"`
-	Result      string    `json:"result"`
-	Termination string    `json:"termination"`
-	TC          string    `json:"tc"`
-	Rated       bool      `json:"rated"`
-	Plies       int       `json:"plies"`
-	Created     time.Time `json:"created"`
-	// Source is "play" for a game played here, "import" for an imported one.
-	Source string `json:"source"`
-	// Date is when it was played (an imported record's Date); absent when unknown.
-	Date *time.Time `json:"date,omitempty"`
-}
-
-// LeaderRow is a line of the leaderboard.
-type LeaderRow struct {
-	Name   string  `json:"name"`
-	Rating float64 `json:"rating"`
-	RD     float64 `json:"rd"`
-	Games  int     `json:"games"`
-}
 
 // The archive's pages: GET /archive (the search form and a page of
 // games) and GET /api/archive (the same as JSON), docs/api.md.
@@ -226,14 +143,14 @@ func parseOpening(s string) ([]toguz.Move, error) {
 }
 
 // search runs a search of the archive.
-func (s *Server) search(r *http.Request) (archiveQuery, []GameSummary, bool, error) {
+func (a *Site) search(r *http.Request) (archiveQuery, []GameSummary, bool, error) {
 	aq, q, err := parseArchiveQuery(r.URL.Query())
 	if err != nil {
 		return aq, nil, false, err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), searchTimeout)
 	defer cancel()
-	games, more, err := s.cfg.Archive.Search(ctx, q)
+	games, more, err := a.cfg.Store.Search(ctx, q)
 	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
 		return aq, nil, false, apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "archive.busy", searchTimeout.Seconds())
 	}
@@ -243,8 +160,8 @@ func (s *Server) search(r *http.Request) (archiveQuery, []GameSummary, bool, err
 	return aq, games, more, err
 }
 
-func (s *Server) apiArchive(w http.ResponseWriter, r *http.Request) error {
-	aq, games, more, err := s.search(r)
+func (a *Site) apiArchive(w http.ResponseWriter, r *http.Request) error {
+	aq, games, more, err := a.search(r)
 	if err != nil {
 		return err
 	}
@@ -262,18 +179,18 @@ type archiveData struct {
 	Prev, Next string // the links to the pages before and after; "" when none
 }
 
-func (s *Server) pageArchive(w http.ResponseWriter, r *http.Request) error {
-	aq, games, more, err := s.search(r)
+func (a *Site) pageArchive(w http.ResponseWriter, r *http.Request) error {
+	aq, games, more, err := a.search(r)
 	d := archiveData{Q: aq, Games: games, Rulesets: toguz.RulesetNames(),
 		Results: []string{"1-0", "0-1", "1/2-1/2"}, Sources: []string{"play", "import"}}
 	status := http.StatusOK
 	if err != nil {
-		e := s.AsError(r, err)
+		e := a.kit.AsError(r, err)
 		var fe *fieldError
 		if !errors.As(err, &fe) && e.Code != apierr.CodeBusy {
 			return err
 		}
-		d.Error = s.Message(r, e)
+		d.Error = a.kit.Message(r, e)
 		d.Games, status = nil, e.Status
 	}
 	page := func(offset int) string {
@@ -287,5 +204,5 @@ func (s *Server) pageArchive(w http.ResponseWriter, r *http.Request) error {
 	if more && aq.Offset+aq.Limit <= store.MaxSearchOffset {
 		d.Next = page(aq.Offset + aq.Limit)
 	}
-	return s.Render(w, status, "archive", s.Page(r, "archive.title", d))
+	return a.kit.Render(w, status, "archive", a.kit.Page(r, "archive.title", d))
 }

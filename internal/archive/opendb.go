@@ -1,4 +1,4 @@
-package server
+package archive
 
 import (
 	"net/http"
@@ -20,29 +20,29 @@ type databasePage struct {
 	Puzzles *opendb.File // nil: none
 }
 
-func (s *Server) pageDatabase(w http.ResponseWriter, r *http.Request) error {
+func (a *Site) pageDatabase(w http.ResponseWriter, r *http.Request) error {
 	var d databasePage
-	if s.cfg.DatabaseDir != "" {
-		fs, err := opendb.List(s.cfg.DatabaseDir)
+	if a.cfg.DatabaseDir != "" {
+		fs, err := opendb.List(a.cfg.DatabaseDir)
 		if err != nil {
 			return err
 		}
 		d.Files = fs
-		if f, ok := opendb.ListPuzzles(s.cfg.DatabaseDir); ok {
+		if f, ok := opendb.ListPuzzles(a.cfg.DatabaseDir); ok {
 			d.Puzzles = &f
 		}
 	}
-	return s.Render(w, http.StatusOK, "database", s.Page(r, "database.title", d))
+	return a.kit.Render(w, http.StatusOK, "database", a.kit.Page(r, "database.title", d))
 }
 
-func (s *Server) pageDatabaseFile(w http.ResponseWriter, r *http.Request) error {
+func (a *Site) pageDatabaseFile(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("file")
 	// Only a month file's name or the puzzle file's: no other file of the
 	// folder, no path.
-	if s.cfg.DatabaseDir == "" || !opendb.Served(name) {
+	if a.cfg.DatabaseDir == "" || !opendb.Served(name) {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "database.no_file", site.Excerpt(name))
 	}
-	path := filepath.Join(s.cfg.DatabaseDir, name)
+	path := filepath.Join(a.cfg.DatabaseDir, name)
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "database.no_file", site.Excerpt(name))
 	}
