@@ -322,56 +322,6 @@ func (s *Server) apiEngineGame(w http.ResponseWriter, r *http.Request) error {
 	return site.WriteJSON(w, http.StatusCreated, map[string]string{"game_id": gid})
 }
 
-type positionRequest struct {
-	FEN     string   `json:"fen"`
-	Ruleset string   `json:"ruleset"`
-	Board   [2][]int `json:"board"`
-	Kazan   [2]int   `json:"kazan"`
-	Tuzdik  [2]int   `json:"tuzdik"`
-	Turn    string   `json:"turn"`
-}
-
-// checkPosition validates a position from the editor with toguz.Setup, and
-// returns it with its full-move number (the FEN's, 1 for a set-up board).
-func checkPosition(req positionRequest) (toguz.Position, int, error) {
-	rules, err := site.ParseRuleset(req.Ruleset)
-	if err != nil {
-		return toguz.Position{}, 0, err
-	}
-	if req.FEN != "" {
-		p, full, err := toguz.ParseFEN(req.FEN, rules)
-		if err != nil {
-			return p, 0, rulesError(http.StatusBadRequest, apierr.CodeBadPosition, err)
-		}
-		return p, full, nil
-	}
-	st := toguz.Setup{Rules: rules, Board: req.Board, Kazan: req.Kazan, Tuzdik: req.Tuzdik}
-	switch req.Turn {
-	case "white", "":
-	case "black":
-		st.Turn = toguz.Black
-	default:
-		return toguz.Position{}, 0, apierr.BadRequest(apierr.CodeBadPosition, "apierr.bad_turn", site.Excerpt(req.Turn))
-	}
-	p, err := st.Position()
-	if err != nil {
-		return p, 0, rulesError(http.StatusBadRequest, apierr.CodeBadPosition, err)
-	}
-	return p, 1, nil
-}
-
-func (s *Server) apiCheckPosition(w http.ResponseWriter, r *http.Request) error {
-	var req positionRequest
-	if err := site.ReadJSON(w, r, &req); err != nil {
-		return err
-	}
-	p, full, err := checkPosition(req)
-	if err != nil {
-		return err
-	}
-	return site.WriteJSON(w, http.StatusOK, map[string]any{"fen": toguz.FormatFEN(p, full), "ok": true, "over": p.IsOver()})
-}
-
 // ---- games ----
 
 func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) error {

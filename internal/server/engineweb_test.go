@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/engineweb"
 )
@@ -79,7 +80,7 @@ func TestAnalysisAPI(t *testing.T) {
 	}
 	// No limit asked: the server's bounds apply (the depth cap or the time).
 	start := time.Now()
-	if code, m := s.do("POST", "/api/analysis", "", map[string]any{"movetime": 60000}); code != 200 || time.Since(start) > analysisBounds.MaxTime+2*time.Second {
+	if code, m := s.do("POST", "/api/analysis", "", map[string]any{"movetime": 60000}); code != 200 || time.Since(start) > analysisboard.MaxTime+2*time.Second {
 		t.Errorf("a minute asked: %d %v after %v", code, m, time.Since(start))
 	}
 	for _, bad := range []map[string]any{{"multipv": 10}, {"depth": -1}, {"fen": "x"}, {"ruleset": "chess"}, {"game": "nosuchgame"}} {

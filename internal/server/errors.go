@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/archive"
 	"github.com/toguz/toguz/internal/auth"
@@ -45,14 +46,13 @@ func errorKeys() []string {
 		"apierr.no_lobby_chat", "apierr.ws_lobby_chat", "apierr.report_identity", "apierr.no_reports",
 		"apierr.no_tv_game", "apierr.fen_too_long", "apierr.bad_room",
 		"apierr.report_room_game", "apierr.report_user", "apierr.report_text",
-		"apierr.analysis_live_game", "apierr.analysis_rate", "apierr.analysis_busy", "apierr.analysis_off", "apierr.analysis_bad",
 	}
 	keys = append(keys, lessons.ErrorKeys()...)
 	keys = append(keys, puzzle.ErrorKeys()...)
 	keys = append(keys, culture.ErrorKeys()...)
 	keys = append(keys, events.ErrorKeys()...)
 	keys = append(keys, review.ErrorKeys()...)
-	keys = append(keys, analysisErrorKeys...)
+	keys = append(keys, analysisboard.ErrorKeys()...)
 	keys = append(keys, study.ErrorKeys()...)
 	keys = append(keys, explorer.ErrorKeys()...)
 	keys = append(keys, archive.ErrorKeys()...)

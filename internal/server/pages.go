@@ -9,10 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
-	"strings"
 
-	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/i18n"
@@ -139,75 +136,9 @@ func (s *Server) pageCreateSeek(w http.ResponseWriter, r *http.Request) error {
 	return site.Redirect(w, r, "/challenge/"+sk.ID)
 }
 
-// editorData is the position editor's form. The board size and the stone
-// total come from the ruleset, so that editor.js knows no rule.
-type editorData struct {
-	Ruleset          string
-	Total            int  // the stones of the ruleset
-	Tuzdik           bool // whether the ruleset has tuzdiks
-	Holes, HolesDesc []int
-	White, Black     []int
-	Kazan            struct{ W, B int }
-	Tuzdiks          struct{ W, B int } // the hole each player owns, 0 for none
-	Turn             string             // "white" or "black"
-	FEN              string             // the position shown, as the server writes it
-	Paste            string             // a FEN the server could not read, shown back
-	Error            string
-	site.FormChoices
-}
-
-func newEditorData(p toguz.Position, full int, c site.FormChoices) editorData {
-	r := p.Rules()
-	d := editorData{Ruleset: r.String(), Total: r.Total(), Tuzdik: r.Tuzdik, FEN: toguz.FormatFEN(p, full), FormChoices: c}
-	st := p.Setup()
-	for h := 1; h <= p.Holes(); h++ {
-		d.Holes = append(d.Holes, h)
-	}
-	d.HolesDesc = slices.Clone(d.Holes)
-	slices.Reverse(d.HolesDesc)
-	d.White, d.Black = st.Board[toguz.White], st.Board[toguz.Black]
-	d.Kazan.W, d.Kazan.B = st.Kazan[0], st.Kazan[1]
-	d.Tuzdiks.W, d.Tuzdiks.B = st.Tuzdik[0], st.Tuzdik[1]
-	d.Turn = st.Turn.String()
-	return d
-}
-
-func formInt(r *http.Request, name string) (int, error) {
-	v := strings.TrimSpace(r.FormValue(name))
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, apierr.BadRequest(apierr.CodeBadPosition, "apierr.not_whole", name, site.Excerpt(v))
-	}
-	return n, nil
-}
-
-// editorPosition reads the editor's form for a board of rules.
-func editorPosition(r *http.Request, rules toguz.Rules) (positionRequest, error) {
-	req := positionRequest{Ruleset: rules.String(), Turn: r.FormValue("turn")}
-	var err error
-	for pl, prefix := range []string{"w", "b"} {
-		req.Board[pl] = make([]int, rules.Holes)
-		for h := 1; h <= rules.Holes; h++ {
-			if req.Board[pl][h-1], err = formInt(r, fmt.Sprintf("%s%d", prefix, h)); err != nil {
-				return req, err
-			}
-		}
-		if req.Kazan[pl], err = formInt(r, "k"+prefix); err != nil {
-			return req, err
-		}
-		if req.Tuzdik[pl], err = formInt(r, "t"+prefix); err != nil {
-			return req, err
-		}
-	}
-	return req, nil
-}
-
 func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 	id := s.EnsureIdentity(w, r)
-	level, err := formInt(r, "level")
+	level, err := site.FormInt(r, "level")
 	if err != nil {
 		return err
 	}
@@ -217,31 +148,11 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		preq, err := editorPosition(r, rules)
-		var p toguz.Position
-		full := 1
-		if err == nil {
-			p, full, err = checkPosition(preq)
+		fen, answered, err := s.board.EditorStart(w, r, rules, id.Account.ID != 0)
+		if answered || err != nil {
+			return err
 		}
-		if err == nil && p.IsOver() {
-			err = apierr.BadRequest(apierr.CodeBadPosition, "apierr.game_over_position")
-		}
-		if err != nil {
-			start, serr := toguz.NewPosition(rules)
-			if serr != nil {
-				return serr
-			}
-			d := newEditorData(start, 1, s.Choices(s.Lang(r), rules.String(), id.Account.ID != 0))
-			if preq.Board[0] != nil {
-				d.White, d.Black = preq.Board[0], preq.Board[1]
-				d.Kazan.W, d.Kazan.B = preq.Kazan[0], preq.Kazan[1]
-				d.Tuzdiks.W, d.Tuzdiks.B = preq.Tuzdik[0], preq.Tuzdik[1]
-				d.Turn = cmp.Or(preq.Turn, d.Turn)
-			}
-			d.Error = s.Message(r, s.AsError(r, err))
-			return s.Render(w, http.StatusBadRequest, "editor", s.Page(r, "editor.title", d))
-		}
-		req.FEN = toguz.FormatFEN(p, full)
+		req.FEN = fen
 	}
 	gid, err := s.createEngineGame(r.Context(), id, auth.AddrKey(auth.ClientIP(r)), req)
 	if err != nil {
@@ -249,47 +160,6 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 	}
 	return site.Redirect(w, r, "/game/"+gid)
 }
-
-// pageEditor shows the editor on the starting position of the ruleset
-// named by ?ruleset= (the standard game when absent), or on the position
-// of ?fen= read under that ruleset by the rules library.
-func (s *Server) pageEditor(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	rules, err := site.ParseRuleset(q.Get("ruleset"))
-	if err != nil {
-		return err
-	}
-	id := s.Identity(r)
-	c := s.Choices(s.Lang(r), rules.String(), id.Account.ID != 0)
-	start, err := toguz.NewPosition(rules)
-	if err != nil {
-		return err
-	}
-	fen := strings.TrimSpace(q.Get("fen"))
-	if fen == "" {
-		return s.Render(w, http.StatusOK, "editor", s.Page(r, "editor.title", newEditorData(start, 1, c)))
-	}
-	var p toguz.Position
-	full := 1
-	if len(fen) > maxFEN {
-		err = apierr.BadRequest(apierr.CodeBadPosition, "apierr.fen_too_long", maxFEN)
-	} else if p, full, err = toguz.ParseFEN(fen, rules); err != nil {
-		err = rulesError(http.StatusBadRequest, apierr.CodeBadPosition, err)
-	}
-	if err != nil {
-		d := newEditorData(start, 1, c)
-		d.Error = s.Message(r, s.AsError(r, err))
-		if len(fen) <= maxFEN {
-			d.Paste = fen // shown back to be mended
-		}
-		return s.Render(w, http.StatusBadRequest, "editor", s.Page(r, "editor.title", d))
-	}
-	return s.Render(w, http.StatusOK, "editor", s.Page(r, "editor.title", newEditorData(p, full, c)))
-}
-
-// maxFEN bounds the FEN the editor reads: the longest real one (2×9 holes
-// of 162 stones) is under 100 bytes.
-const maxFEN = 256
 
 // ---- accounts ----
 

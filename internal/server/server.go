@@ -70,18 +70,15 @@
 //     applies the editors' ops to the stored chapters and sends them to
 //     the followers; /classes and /class/{id}, a coach's students with
 //     their lessons' progress and recent games.
-//   - The engine in the browser (engineweb.go): POST /api/positions/legal
-//     and /play answer the JSON of the WebAssembly build (internal/engineweb);
-//     POST /api/analysis is its fallback and the endgame tablebase's
-//     (Config.Tablebase) result, bounded, rate-limited per user and
-//     address, searched by Config.Analysis (an enginepool.AnalysisPool apart
-//     from the live games'), and refused to the players of a game in
-//     progress (refuseLiveGame, also on /play-offline); /play-offline, the
-//     manifest and the service worker make the site an app that plays the
-//     engine and analyses (the bare /analysis) with no network.
-//   - The analysis board (analysis.go): /analysis and /analysis/game/{id},
-//     the move tree's import and export; its rules and lines come from
-//     the engine client, the endpoints above where WebAssembly is missing.
+//   - The board tools and the engine in the browser (internal/analysisboard):
+//     the analysis board (/analysis, /analysis/game/{id}, the move tree's
+//     import and export), the position editor (/editor, POST
+//     /api/positions/check; the lobby's engine game reads its form through
+//     EditorStart), POST /api/positions/legal and /play (the JSON of the
+//     WebAssembly build, internal/engineweb), POST /api/analysis (its
+//     fallback and the tablebase's result: Config.Analysis, Tablebase,
+//     AnalysesPerMinute; refused to the players of a game in progress),
+//     /play-offline, the manifest and the service worker.
 //   - Broadcasts (internal/broadcast): over-the-board events relayed live
 //     from the arbiter's score sheets (each ply checked by the rules library)
 //     or a round's TRF and records, their viewers told of each change by
@@ -108,6 +105,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
+	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/archive"
 	"github.com/toguz/toguz/internal/auth"
@@ -224,8 +222,7 @@ type Server struct {
 	archive *archive.Site
 	// studies is the studies' pages with the studies being followed.
 	studies *study.Site
-	// analyses bounds the analyses a minute (engineweb.go).
-	analyses analysisLimiters
+	board   *analysisboard.Board // the analysis board, the editor and the browser engine's server side
 	// bc is the broadcasts (internal/broadcast).
 	bc *broadcast.Service
 	// simuls holds the simuls and answers their routes (internal/simul).
@@ -268,7 +265,7 @@ func New(cfg Config) (*Server, error) {
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}
 	srv.studies = study.NewSite(srv, srv.studyConfig())
 	srv.archive = archive.NewSite(srv, archive.Config{Store: cfg.Archive, DatabaseDir: cfg.DatabaseDir, ImportsPerMinute: cfg.ImportsPerMinute, ImportsPerDay: cfg.ImportsPerDay, RulesError: rulesError, ParseForm: srv.parseForm})
-	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
+	srv.board = analysisboard.New(srv, srv.boardConfig())
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: archive.MaxImportGames, RulesError: rulesError})
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
@@ -305,12 +302,7 @@ func (s *Server) Handler() http.Handler {
 	api("DELETE /api/seeks/{id}", s.apiCancelSeek)
 	api("POST /api/seeks/{id}/accept", s.apiAcceptSeek)
 	api("POST /api/engine-games", s.apiEngineGame)
-	api("POST /api/positions/check", s.apiCheckPosition)
-	api("POST /api/positions/legal", s.apiLegal)
-	api("POST /api/positions/play", s.apiPlay)
-	api("POST /api/analysis", s.apiAnalysis)
-	api("POST /api/analysis/import", s.apiAnalysisImport)
-	api("POST /api/analysis/export", s.apiAnalysisExport)
+	s.board.Routes(router{s: s, mux: mux})
 	api("GET /api/games/{id}", s.apiGame)
 	api("GET /api/users/{name}", s.apiUser)
 	api("GET /api/users/{name}/games", s.apiUserGames)
@@ -340,9 +332,6 @@ func (s *Server) Handler() http.Handler {
 	page("GET /challenge/{id}", s.pageChallenge)
 	page("POST /challenge/{id}", s.pageAcceptChallenge)
 	page("POST /challenge/{id}/cancel", s.pageCancelChallenge)
-	page("GET /editor", s.pageEditor)
-	page("GET /analysis", s.pageAnalysis)
-	page("GET /analysis/game/{id}", s.pageAnalysisGame)
 	page("GET /@/{name}", s.pageProfile)
 	page("GET /leaderboard", s.pageLeaderboard)
 	page("POST /lang", s.pageSetLang)
@@ -358,9 +347,6 @@ func (s *Server) Handler() http.Handler {
 	s.bc.Routes(router{s: s, mux: mux})
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	s.simuls.Routes(router{s, mux})
-	page("GET /play-offline", s.pageOffline)
-	mux.Handle("GET /sw.js", s.pages.ServiceWorker())
-	mux.HandleFunc("GET /manifest.webmanifest", s.manifest)
 	s.reviewWeb().Routes(router{s: s, mux: mux})
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())

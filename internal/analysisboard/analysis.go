@@ -1,4 +1,4 @@
-package server
+package analysisboard
 
 import (
 	"bytes"
@@ -99,11 +99,11 @@ func nextFull(p toguz.Position, full int) int {
 
 // treeFromJSON replays the board's tree under the rules library: each
 // move must be legal where it is played. The notation is the library's.
-func treeFromJSON(in treeJSON) (*toguz.Tree, error) {
+func (b *Board) treeFromJSON(in treeJSON) (*toguz.Tree, error) {
 	if in.Root == nil {
 		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", "root")
 	}
-	p, full, err := readPosition(engineweb.Position{FEN: strings.TrimSpace(in.Root.FEN), Ruleset: in.Ruleset})
+	p, full, err := b.readPosition(engineweb.Position{FEN: strings.TrimSpace(in.Root.FEN), Ruleset: in.Ruleset})
 	if err != nil {
 		return nil, err
 	}
@@ -111,15 +111,8 @@ func treeFromJSON(in treeJSON) (*toguz.Tree, error) {
 		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_comment", maxTreeComment)
 	}
 	g := &toguz.Game{Rules: p.Rules(), Start: p, StartMove: full, Comment: in.Comment}
-	for _, tag := range in.Tags {
-		if tag[0] == "" || strings.ContainsAny(tag[0]+tag[1], "\r\n") {
-			return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", "tags")
-		}
-		switch tag[0] {
-		case "Result", "Ruleset", "FEN", "Termination":
-		default:
-			g.SetTag(tag[0], tag[1])
-		}
+	if err := setTags(g, in.Tags); err != nil {
+		return nil, err
 	}
 	t := &toguz.Tree{Game: g, Root: &toguz.Node{Position: p}}
 	count := 0
@@ -132,23 +125,10 @@ func treeFromJSON(in treeJSON) (*toguz.Tree, error) {
 			if count++; count > maxTreeNodes {
 				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_too_large", maxTreeNodes)
 			}
-			if len(c.Comment) > maxTreeComment {
-				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_comment", maxTreeComment)
-			}
-			mark, err := toguz.ParseMark(c.Mark)
+			n, err := b.nodeFromJSON(from.Position, c)
 			if err != nil {
-				return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", site.Excerpt(c.Mark))
+				return err
 			}
-			pos := from.Position
-			m := toguz.Move(c.Hole)
-			if c.Hole < 1 || c.Hole > pos.Holes() {
-				m = toguz.NoMove
-			}
-			if err := pos.CheckMove(m); err != nil {
-				return rulesError(http.StatusBadRequest, apierr.CodeIllegalMove, err)
-			}
-			y, next := pos.Ply(m)
-			n := &toguz.Node{Ply: y, Position: next, Comment: c.Comment, Mark: mark}
 			from.Children = append(from.Children, n)
 			if err := walk(n, c); err != nil {
 				return err
@@ -170,12 +150,49 @@ func treeFromJSON(in treeJSON) (*toguz.Tree, error) {
 	return t, nil
 }
 
+// setTags sets the board's tags on g, but for the ones the game itself
+// writes (Result, Ruleset, FEN, Termination).
+func setTags(g *toguz.Game, tags [][2]string) error {
+	for _, tag := range tags {
+		if tag[0] == "" || strings.ContainsAny(tag[0]+tag[1], "\r\n") {
+			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", "tags")
+		}
+		switch tag[0] {
+		case "Result", "Ruleset", "FEN", "Termination":
+		default:
+			g.SetTag(tag[0], tag[1])
+		}
+	}
+	return nil
+}
+
+// nodeFromJSON plays the move of the board's node c in pos, with c's
+// comment and mark (its children are not read).
+func (b *Board) nodeFromJSON(pos toguz.Position, c *nodeJSON) (*toguz.Node, error) {
+	if len(c.Comment) > maxTreeComment {
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_comment", maxTreeComment)
+	}
+	mark, err := toguz.ParseMark(c.Mark)
+	if err != nil {
+		return nil, apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_bad", site.Excerpt(c.Mark))
+	}
+	m := toguz.Move(c.Hole)
+	if c.Hole < 1 || c.Hole > pos.Holes() {
+		m = toguz.NoMove
+	}
+	if err := pos.CheckMove(m); err != nil {
+		return nil, b.rulesError(http.StatusBadRequest, apierr.CodeIllegalMove, err)
+	}
+	y, next := pos.Ply(m)
+	return &toguz.Node{Ply: y, Position: next, Comment: c.Comment, Mark: mark}, nil
+}
+
 // readTree reads game number game (from 1; 0 is the first) of a record
 // with its variations.
-func readTree(record string, game int) (treeJSON, error) {
+func (b *Board) readTree(record string, game int) (treeJSON, error) {
 	trees, err := toguz.ParseTrees("", []byte(record), 0)
 	if err != nil {
-		return treeJSON{}, rulesError(http.StatusBadRequest, apierr.CodeBadFormat, err)
+		return treeJSON{}, b.rulesError(http.StatusBadRequest, apierr.CodeBadFormat, err)
 	}
 	if len(trees) == 0 {
 		return treeJSON{}, apierr.BadRequest(apierr.CodeBadFormat, "apierr.import_empty")
@@ -205,12 +222,12 @@ func countNodes(n *toguz.Node) int {
 }
 
 // writeTree returns the record of a tree, with its variations.
-func writeTree(t *toguz.Tree) (string, error) {
-	var b bytes.Buffer
-	if err := toguz.WriteTrees(&b, toguz.FormatToguz, t); err != nil {
-		return "", rulesError(http.StatusBadRequest, apierr.CodeBadRequest, err)
+func (b *Board) writeTree(t *toguz.Tree) (string, error) {
+	var buf bytes.Buffer
+	if err := toguz.WriteTrees(&buf, toguz.FormatToguz, t); err != nil {
+		return "", b.rulesError(http.StatusBadRequest, apierr.CodeBadRequest, err)
 	}
-	return b.String(), nil
+	return buf.String(), nil
 }
 
 type importRequest struct {
@@ -219,12 +236,12 @@ type importRequest struct {
 }
 
 // apiAnalysisImport reads a record (one game of it) into a tree.
-func (s *Server) apiAnalysisImport(w http.ResponseWriter, r *http.Request) error {
+func (b *Board) apiAnalysisImport(w http.ResponseWriter, r *http.Request) error {
 	var req importRequest
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
-	t, err := readTree(req.Record, req.Game)
+	t, err := b.readTree(req.Record, req.Game)
 	if err != nil {
 		return err
 	}
@@ -232,16 +249,16 @@ func (s *Server) apiAnalysisImport(w http.ResponseWriter, r *http.Request) error
 }
 
 // apiAnalysisExport writes the board's tree as a record.
-func (s *Server) apiAnalysisExport(w http.ResponseWriter, r *http.Request) error {
+func (b *Board) apiAnalysisExport(w http.ResponseWriter, r *http.Request) error {
 	var req treeJSON
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
-	t, err := treeFromJSON(req)
+	t, err := b.treeFromJSON(req)
 	if err != nil {
 		return err
 	}
-	rec, err := writeTree(t)
+	rec, err := b.writeTree(t)
 	if err != nil {
 		return err
 	}
@@ -268,9 +285,9 @@ type analysisData struct {
 }
 
 // tbStones is analysisData.TBStones.
-func (s *Server) tbStones() map[string]int {
+func (b *Board) tbStones() map[string]int {
 	m := map[string]int{}
-	if s.cfg.Tablebase == nil {
+	if b.tablebase == nil {
 		return m
 	}
 	for _, name := range toguz.RulesetNames() {
@@ -278,7 +295,7 @@ func (s *Server) tbStones() map[string]int {
 		if err != nil {
 			continue
 		}
-		if n := s.cfg.Tablebase.MaxStonesFor(r); n > 0 {
+		if n := b.tablebase.MaxStonesFor(r); n > 0 {
 			m[r.String()] = n
 		}
 	}
@@ -290,10 +307,10 @@ func (s *Server) tbStones() map[string]int {
 // start. Input it cannot read is shown with the reason, on the start.
 // With no query it is an offline page (web.OfflinePages): the board works
 // with no network, its rules and engine in the browser.
-func (s *Server) pageAnalysis(w http.ResponseWriter, r *http.Request) error {
+func (b *Board) pageAnalysis(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	lang := s.Lang(r)
-	d := analysisData{FormChoices: s.Choices(lang, q.Get("ruleset"), false), MaxShare: maxShareRecord, TBStones: s.tbStones()}
+	lang := b.kit.Lang(r)
+	d := analysisData{FormChoices: b.kit.Choices(lang, q.Get("ruleset"), false), MaxShare: maxShareRecord, TBStones: b.tbStones()}
 	rules, err := site.ParseRuleset(d.Chosen.Name)
 	if err != nil {
 		return err
@@ -309,12 +326,12 @@ func (s *Server) pageAnalysis(w http.ResponseWriter, r *http.Request) error {
 		game, _ := strconv.Atoi(q.Get("game"))
 		if len(rec) > maxShareRecord {
 			bad = apierr.BadRequest(apierr.CodeBadRequest, "apierr.tree_share", maxShareRecord>>10)
-		} else if d.Tree, bad = readTree(rec, game); bad == nil {
-			d.FormChoices = s.Choices(lang, d.Tree.Ruleset, false)
+		} else if d.Tree, bad = b.readTree(rec, game); bad == nil {
+			d.FormChoices = b.kit.Choices(lang, d.Tree.Ruleset, false)
 		}
 	case fen != "":
 		d.FEN = fen
-		p, full, err := readPosition(engineweb.Position{FEN: strings.TrimSpace(fen), Ruleset: d.Chosen.Name})
+		p, full, err := b.readPosition(engineweb.Position{FEN: strings.TrimSpace(fen), Ruleset: d.Chosen.Name})
 		if bad = err; err == nil {
 			g := &toguz.Game{Rules: rules, Start: p, StartMove: full}
 			t, err := toguz.NewTree(g)
@@ -326,34 +343,34 @@ func (s *Server) pageAnalysis(w http.ResponseWriter, r *http.Request) error {
 	status := http.StatusOK
 	if bad != nil {
 		status = http.StatusBadRequest
-		d.Error = s.Message(r, s.AsError(r, bad))
+		d.Error = b.kit.Message(r, b.kit.AsError(r, bad))
 		d.Tree = start()
 	}
 	if d.Tree.Root == nil {
 		d.Tree = start()
 	}
-	p := s.Page(r, "analysis.title", d)
+	p := b.kit.Page(r, "analysis.title", d)
 	if r.URL.RawQuery == "" {
 		// The bare board is one of web.OfflinePages, which the service
 		// worker keeps: it carries no user data, not even the name.
 		p.User, p.Guest = "", false
 	}
-	return s.Render(w, status, "analysis", p)
+	return b.kit.Render(w, status, "analysis", p)
 }
 
 // pageAnalysisGame opens a stored game on the board. A game still being
 // played is not opened for its players (fair play): its analysis opens
 // when it ends.
-func (s *Server) pageAnalysisGame(w http.ResponseWriter, r *http.Request) error {
+func (b *Board) pageAnalysisGame(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	g, saved, err := s.archive.Record(ctx, id)
+	g, saved, err := b.record(ctx, id)
 	if err != nil {
 		return err
 	}
 	if saved.End == nil {
-		if me := s.Identity(r); me.Known() {
+		if me := b.kit.Identity(r); me.Known() {
 			seat := me.Seat().ID
 			if seat == saved.White.ID || seat == saved.Black.ID {
 				return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.analysis_playing")
@@ -364,17 +381,12 @@ func (s *Server) pageAnalysisGame(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		var pe *toguz.ParseError
 		if errors.As(err, &pe) {
-			return rulesError(http.StatusInternalServerError, apierr.CodeInternal, err)
+			return b.rulesError(http.StatusInternalServerError, apierr.CodeInternal, err)
 		}
 		return err
 	}
-	lang := s.Lang(r)
-	d := analysisData{FormChoices: s.Choices(lang, g.Rules.String(), false), Tree: treeToJSON(t), GameID: saved.ID, MaxShare: maxShareRecord, TBStones: s.tbStones(),
+	lang := b.kit.Lang(r)
+	d := analysisData{FormChoices: b.kit.Choices(lang, g.Rules.String(), false), Tree: treeToJSON(t), GameID: saved.ID, MaxShare: maxShareRecord, TBStones: b.tbStones(),
 		Players: g.Tag("White") + " – " + g.Tag("Black")}
-	return s.Render(w, http.StatusOK, "analysis", s.Page(r, "analysis.title", d))
+	return b.kit.Render(w, http.StatusOK, "analysis", b.kit.Page(r, "analysis.title", d))
 }
-
-// analysisErrorKeys are the analysis board's error messages (in
-// locales/*/analysis.json).
-var analysisErrorKeys = []string{"apierr.analysis_playing", "apierr.tree_bad", "apierr.tree_too_large", "apierr.tree_comment",
-	"apierr.tree_game", "apierr.tree_share"}

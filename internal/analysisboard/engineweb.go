@@ -1,4 +1,4 @@
-package server
+package analysisboard
 
 import (
 	"context"
@@ -23,8 +23,8 @@ import (
 // The rules of a position for the pages (the analysis board, the offline
 // engine's fallback): the same JSON as the browser's WebAssembly build
 // answers (internal/engineweb), so that a page does not care which answered.
-// Both are POST routes, so limitWrites rate-limits them per address, and
-// readJSON bounds the body.
+// Both are POST routes, so the server's limit on writes bounds them per
+// address, and site.ReadJSON bounds the body.
 
 type playRequest struct {
 	engineweb.Position
@@ -33,9 +33,9 @@ type playRequest struct {
 
 // positionError turns an engineweb error into the API's: a bad ruleset,
 // FEN or move with the rules library's words.
-func positionError(code apierr.Code, err error) error {
+func (b *Board) positionError(code apierr.Code, err error) error {
 	if errors.Is(err, engineweb.ErrBadRequest) {
-		return rulesError(http.StatusBadRequest, code, err)
+		return b.rulesError(http.StatusBadRequest, code, err)
 	}
 	return err
 }
@@ -43,7 +43,7 @@ func positionError(code apierr.Code, err error) error {
 // readPosition reads the position of a request, and its full-move
 // number: a ruleset the site offers, a FEN of at most maxFEN bytes that
 // the ruleset reads.
-func readPosition(q engineweb.Position) (toguz.Position, int, error) {
+func (b *Board) readPosition(q engineweb.Position) (toguz.Position, int, error) {
 	if _, err := site.ParseRuleset(q.Ruleset); err != nil {
 		return toguz.Position{}, 0, err
 	}
@@ -52,37 +52,37 @@ func readPosition(q engineweb.Position) (toguz.Position, int, error) {
 	}
 	p, full, err := q.Parse()
 	if err != nil {
-		return p, 0, positionError(apierr.CodeBadPosition, err)
+		return p, 0, b.positionError(apierr.CodeBadPosition, err)
 	}
 	return p, full, nil
 }
 
-func (s *Server) apiLegal(w http.ResponseWriter, r *http.Request) error {
+func (b *Board) apiLegal(w http.ResponseWriter, r *http.Request) error {
 	var req engineweb.Position
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
-	if _, _, err := readPosition(req); err != nil {
+	if _, _, err := b.readPosition(req); err != nil {
 		return err
 	}
 	l, err := engineweb.Legal(req)
 	if err != nil {
-		return positionError(apierr.CodeBadPosition, err)
+		return b.positionError(apierr.CodeBadPosition, err)
 	}
 	return site.WriteJSON(w, http.StatusOK, l)
 }
 
-func (s *Server) apiPlay(w http.ResponseWriter, r *http.Request) error {
+func (b *Board) apiPlay(w http.ResponseWriter, r *http.Request) error {
 	var req playRequest
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
 	}
-	if _, _, err := readPosition(req.Position); err != nil {
+	if _, _, err := b.readPosition(req.Position); err != nil {
 		return err
 	}
 	pl, err := engineweb.Play(req.Position, req.Move)
 	if err != nil {
-		return positionError(apierr.CodeIllegalMove, err)
+		return b.positionError(apierr.CodeIllegalMove, err)
 	}
 	return site.WriteJSON(w, http.StatusOK, pl)
 }
@@ -94,12 +94,15 @@ func (s *Server) apiPlay(w http.ResponseWriter, r *http.Request) error {
 // (Config.AnalysesPerMinute), and searched by the enginepool.AnalysisPool,
 // whose engines are not the live games'.
 
-// The analysis API's codes (docs/api.md, "Error codes").
-const ()
+// MaxDepth and MaxTime cap one analysis of the server (analysisBounds):
+// no request runs longer or deeper, whatever it asks.
+const (
+	MaxDepth = 30
+	MaxTime  = 3 * time.Second
+)
 
-// analysisBounds cap one analysis of the server: no request runs longer or
-// deeper, whatever it asks.
-var analysisBounds = engineweb.Bounds{MaxDepth: 30, MaxTime: 3 * time.Second}
+// analysisBounds are the bounds of one analysis of the server.
+func analysisBounds() engineweb.Bounds { return engineweb.Bounds{MaxDepth: MaxDepth, MaxTime: MaxTime} }
 
 // AnalysisWait is how long an analysis waits for an engine of the pool
 // before the server answers 503 busy (enginepool.AnalysisOptions.Wait).
@@ -144,11 +147,11 @@ func (a analysisLimiters) allow(id site.Identity, addr string) bool {
 // the game ends. A spectator is not refused (lichess hides its
 // engine from spectators only in tournaments, which come later). An unknown
 // game is 404.
-func (s *Server) refuseLiveGame(r *http.Request, id site.Identity, gameID string) error {
+func (b *Board) refuseLiveGame(r *http.Request, id site.Identity, gameID string) error {
 	if gameID == "" {
 		return nil
 	}
-	st, err := s.cfg.Hub.State(r.Context(), gameID)
+	st, err := b.games.State(r.Context(), gameID)
 	if err != nil {
 		return site.NotFoundAs(err, "apierr.no_game", gameID)
 	}
@@ -167,7 +170,7 @@ func (s *Server) refuseLiveGame(r *http.Request, id site.Identity, gameID string
 	return nil
 }
 
-func (s *Server) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
+func (b *Board) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
 	var req analysisRequest
 	if err := site.ReadJSON(w, r, &req); err != nil {
 		return err
@@ -175,23 +178,23 @@ func (s *Server) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
 	if _, err := site.ParseRuleset(req.Ruleset); err != nil {
 		return err
 	}
-	id := s.Identity(r)
-	if err := s.refuseLiveGame(r, id, req.Game); err != nil {
+	id := b.kit.Identity(r)
+	if err := b.refuseLiveGame(r, id, req.Game); err != nil {
 		return err
 	}
-	p, _, err := readPosition(req.Position)
+	p, _, err := b.readPosition(req.Position)
 	if err != nil {
 		return err
 	}
-	if _, _, err := req.Limits(analysisBounds); err != nil {
+	if _, _, err := req.Limits(analysisBounds()); err != nil {
 		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.analysis_bad", engine.MaxMultiPV).WithDetail(err)
 	}
-	if s.cfg.Analysis == nil {
+	if b.analysis == nil {
 		return apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "apierr.analysis_off")
 	}
-	if !s.analyses.allow(id, auth.AddrKey(auth.ClientIP(r))) {
-		w.Header().Set("Retry-After", strconv.Itoa(60/max(s.analyses.perMinute, 1)+1))
-		return apierr.New(http.StatusTooManyRequests, apierr.CodeAnalysisRate, "apierr.analysis_rate", s.analyses.perMinute)
+	if !b.analyses.allow(id, auth.AddrKey(auth.ClientIP(r))) {
+		w.Header().Set("Retry-After", strconv.Itoa(60/max(b.analyses.perMinute, 1)+1))
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeAnalysisRate, "apierr.analysis_rate", b.analyses.perMinute)
 	}
 	user := "addr:" + auth.AddrKey(auth.ClientIP(r))
 	if id.Known() {
@@ -200,17 +203,17 @@ func (s *Server) apiAnalysis(w http.ResponseWriter, r *http.Request) error {
 	// The search is bounded by its limits, and by the client: a closed
 	// request stops it.
 	search := func(ctx context.Context, p toguz.Position, multiPV int, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
-		return s.cfg.Analysis.Analyse(ctx, user, p, multiPV, lim, info)
+		return b.analysis.Analyse(ctx, user, p, multiPV, lim, info)
 	}
-	best, err := engineweb.Analyse(r.Context(), search, req.Request, analysisBounds, nil)
+	best, err := engineweb.Analyse(r.Context(), search, req.Request, analysisBounds(), nil)
 	if errors.Is(err, enginepool.ErrAnalysisBusy) {
 		return apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "apierr.analysis_busy")
 	}
 	if err != nil {
 		return err
 	}
-	if s.cfg.Tablebase != nil {
-		best.Tablebase = probeTablebase(s.cfg.Tablebase, p)
+	if b.tablebase != nil {
+		best.Tablebase = probeTablebase(b.tablebase, p)
 	}
 	return site.WriteJSON(w, http.StatusOK, best)
 }
@@ -278,15 +281,15 @@ var offlineTexts = []string{"offline.your_move", "offline.thinking", "offline.ov
 // worker may keep it for use with no network. ?game=ID&ply=N starts from a
 // position of a game (its last by default), refused to its players while
 // it is played (fair play); ?fen= and ?ruleset= from any position.
-func (s *Server) pageOffline(w http.ResponseWriter, r *http.Request) error {
-	lang := s.Lang(r)
+func (b *Board) pageOffline(w http.ResponseWriter, r *http.Request) error {
+	lang := b.kit.Lang(r)
 	q := r.URL.Query()
 	d := offlineData{FEN: q.Get("fen"), Ruleset: q.Get("ruleset"), Texts: map[string]string{}, Outcomes: map[string]string{}}
 	if id := q.Get("game"); id != "" {
-		if err := s.refuseLiveGame(r, s.Identity(r), id); err != nil {
+		if err := b.refuseLiveGame(r, b.kit.Identity(r), id); err != nil {
 			return err
 		}
-		st, err := s.cfg.Hub.State(r.Context(), id)
+		st, err := b.games.State(r.Context(), id)
 		if err != nil {
 			return site.NotFoundAs(err, "apierr.no_game", id)
 		}
@@ -296,29 +299,29 @@ func (s *Server) pageOffline(w http.ResponseWriter, r *http.Request) error {
 		}
 		d.FEN, d.Ruleset = st.Positions[ply], st.Ruleset
 	}
-	if _, _, err := readPosition(engineweb.Position{FEN: d.FEN, Ruleset: d.Ruleset}); err != nil {
+	if _, _, err := b.readPosition(engineweb.Position{FEN: d.FEN, Ruleset: d.Ruleset}); err != nil {
 		return err
 	}
 	for _, k := range offlineTexts {
-		d.Texts[k] = s.cat.T(lang, k)
+		d.Texts[k] = b.kit.Catalog().T(lang, k)
 	}
 	for _, res := range []toguz.Result{toguz.WhiteWins, toguz.BlackWins, toguz.Draw} {
 		for _, term := range []toguz.Termination{toguz.ByKazan, toguz.ByDraw, toguz.ByAtsyrau} {
-			d.Outcomes[res.String()+" "+term.String()] = s.cat.Outcome(lang, res.String(), term.String(), nil)
+			d.Outcomes[res.String()+" "+term.String()] = b.kit.Catalog().Outcome(lang, res.String(), term.String(), nil)
 		}
 	}
 	for _, ms := range []int{200, 1000, 3000} {
-		d.Times = append(d.Times, offlineTime{ms, s.cat.T(lang, "offline.seconds", strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64))})
+		d.Times = append(d.Times, offlineTime{ms, b.kit.Catalog().T(lang, "offline.seconds", strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64))})
 	}
-	p := s.pages.NewPage(lang, s.cat.T(lang, "offline.title"), d)
+	p := b.pages.NewPage(lang, b.kit.Catalog().T(lang, "offline.title"), d)
 	p.Path = r.URL.RequestURI()
-	return s.Render(w, http.StatusOK, "offline", p)
+	return b.kit.Render(w, http.StatusOK, "offline", p)
 }
 
 // manifest serves the web app's manifest in the request's language.
-func (s *Server) manifest(w http.ResponseWriter, r *http.Request) {
+func (b *Board) manifest(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/manifest+json")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Vary", "Cookie, Accept-Language")
-	json.NewEncoder(w).Encode(s.pages.Manifest(s.Lang(r)))
+	json.NewEncoder(w).Encode(b.pages.Manifest(b.kit.Lang(r)))
 }
