@@ -21,7 +21,7 @@ import (
 // live part answers 304 to its own ETag; a guest cannot create one.
 func TestEventPages(t *testing.T) {
 	ctx := context.Background()
-	l, err := StartLocal(ctx, Options{DB: filepath.Join(t.TempDir(), "t.db"), Engines: 1})
+	l, err := StartLocal(ctx, Options{DB: filepath.Join(t.TempDir(), "t.db"), Engines: 1, ReviewWorkers: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
