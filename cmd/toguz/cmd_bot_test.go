@@ -33,8 +33,8 @@ func TestBotCommand(t *testing.T) {
 	}
 	defer cleanup()
 	db := filepath.Join(t.TempDir(), "toguz.db")
-	srv, err := server.StartLocal(context.Background(), server.Options{DB: db, Engines: 1, AnalysisEngines: -1,
-		Ladder: botapi.LadderConfig{Every: -1}})
+	srv, err := server.StartLocal(context.Background(), server.Options{DB: db, Engines: 1, AnalysisEngines: -1, ReviewWorkers: -1,
+		Settings: server.Settings{Ladder: botapi.LadderConfig{Every: -1}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -249,7 +249,9 @@ func startLocal(ctx context.Context) (*server.Local, func(), error) {
 		return nil, nil, err
 	}
 	srv, err := server.StartLocal(ctx, server.Options{
-		DB: filepath.Join(dir, "toguz.db"), WritesPerSecond: 1e9, WriteBurst: 1 << 30,
+		DB:               filepath.Join(dir, "toguz.db"),
+		Settings:         server.Settings{WritesPerSecond: 1e9, WriteBurst: 1 << 30},
+		ReviewWorkers:    -1, // no reviews
 		MaxConnsPerAddr:  -1, // thousands of websockets from loopback
 		Lobby:            live.LobbyConfig{PerAddress: -1},
 		NoChatPerAddress: true,

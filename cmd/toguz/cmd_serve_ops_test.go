@@ -110,7 +110,7 @@ func startServe(t *testing.T, args []string, vars map[string]string) *served {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	sv := &served{t: t, cancel: cancel, done: make(chan int, 1), errs: &syncBuffer{}}
-	all := append([]string{"serve", "-addr", "127.0.0.1:0", "-db", filepath.Join(t.TempDir(), "toguz.db"), "-review-workers", "0"}, args...)
+	all := append([]string{"serve", "-addr", "127.0.0.1:0", "-db", filepath.Join(t.TempDir(), "toguz.db"), "-review-workers", "-1"}, args...)
 	go func() {
 		sv.done <- run(ctx, env{args: all, stdin: strings.NewReader(""), stdout: io.Discard, stderr: sv.errs, lookupEnv: fakeEnv(vars)})
 	}()

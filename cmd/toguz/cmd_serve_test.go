@@ -4,12 +4,15 @@ import (
 	"context"
 	"flag"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/tablebase"
 )
 
@@ -83,7 +86,7 @@ func serveStart(t *testing.T, args ...string) (int, string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errs syncBuffer
-	args = append([]string{"serve", "-addr", "127.0.0.1:0", "-db", filepath.Join(t.TempDir(), "toguz.db"), "-review-workers", "0"}, args...)
+	args = append([]string{"serve", "-addr", "127.0.0.1:0", "-db", filepath.Join(t.TempDir(), "toguz.db"), "-review-workers", "-1"}, args...)
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, env{args: args, stdin: strings.NewReader(""), stdout: &out, stderr: &errs}) }()
 	deadline := time.After(30 * time.Second)
@@ -150,7 +153,7 @@ func TestGCPercentApplies(t *testing.T) {
 			lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
 			e := env{lookupEnv: lookup}
 			fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-			fs.Int("gc-percent", defaultGCPercent, "")
+			fs.Int("gc-percent", server.DefaultGCPercent, "")
 			if err := fs.Parse(tc.args); err != nil {
 				t.Fatal(err)
 			}
@@ -182,6 +185,44 @@ func TestServeProcs(t *testing.T) {
 	} {
 		if got := serveProcs(tc.procs, tc.cpus, tc.search, tc.applies, tc.background); got != tc.want {
 			t.Errorf("%s: serveProcs(%d, %d, %d, %v, %v) = %d, want %d", tc.name, tc.procs, tc.cpus, tc.search, tc.applies, tc.background, got, tc.want)
+		}
+	}
+}
+
+// TestServeHelp: `toguz serve -h` lists every flag of the server's
+// settings table with its default, and no other.
+func TestServeHelp(t *testing.T) {
+	var out, errs syncBuffer
+	if code := run(context.Background(), env{args: []string{"serve", "-h"}, stdin: strings.NewReader(""), stdout: &out, stderr: &errs}); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errs.String())
+	}
+	help := out.String() + errs.String()
+	listed := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`).FindAllStringSubmatch(help, -1)
+	flags := server.Flags()
+	if len(listed) != len(flags) {
+		t.Errorf("-h lists %d flags, the table has %d:\n%s", len(listed), len(flags), help)
+	}
+	for _, f := range flags {
+		loc := regexp.MustCompile(`\n  -` + regexp.QuoteMeta(f.Name) + `[ \t\n]`).FindStringIndex(help)
+		if loc == nil {
+			t.Errorf("-h lacks -%s:\n%s", f.Name, help)
+			continue
+		}
+		entry, _, _ := strings.Cut(help[loc[0]+1:], "\n  -")
+		def := f.Default
+		if strings.Contains(entry, " string\n") {
+			def = strconv.Quote(def)
+		}
+		switch shows := strings.Contains(entry, "(default "+def+")"); {
+		case f.Default == "" || f.Default == "0" || f.Default == "false":
+			if strings.Contains(entry, "(default ") {
+				t.Errorf("-%s: a zero default shown: %q", f.Name, entry)
+			}
+		case !shows:
+			t.Errorf("-%s: lacks (default %s): %q", f.Name, def, entry)
+		}
+		if first, _, _ := strings.Cut(f.Help, "\n"); !strings.Contains(entry, first) {
+			t.Errorf("-%s: lacks its help %q: %q", f.Name, first, entry)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/server"
 )
 
 // env is what a subcommand gets from the process: its arguments and
@@ -303,9 +304,7 @@ func flagsFromEnv(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
 }
 
 // envName is the environment variable of flag name.
-func envName(name string) string {
-	return "TOGUZ_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-}
+func envName(name string) string { return server.EnvName(name) }
 
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {

@@ -119,7 +119,7 @@ func TestAnalysisTablebase(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Three analyses of the server, so that the fourth is refused (429).
-	base, browser, _ := setupWith(t, server.Options{Engines: 1, Tablebase: tb, AnalysesPerMinute: 3})
+	base, browser, _ := setupWith(t, server.Options{Engines: 1, Tablebase: tb, Settings: server.Settings{AnalysesPerMinute: 3}})
 	cat := i18n.New()
 	row := func(n ...int) []int {
 		r := make([]int, 9)

@@ -51,6 +51,9 @@ func setupWith(t *testing.T, sopts server.Options) (string, context.Context, str
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel)
 	sopts.DB = filepath.Join(t.TempDir(), "toguz.db")
+	if sopts.ReviewWorkers == 0 {
+		sopts.ReviewWorkers = -1 // no reviews unless the test asks
+	}
 	srv, err := server.StartLocal(ctx, sopts)
 	if err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ import (
 // one.
 func TestEventPages(t *testing.T) {
 	ctx := context.Background()
-	l, err := server.StartLocal(ctx, server.Options{DB: filepath.Join(t.TempDir(), "t.db"), Engines: 1})
+	l, err := server.StartLocal(ctx, server.Options{DB: filepath.Join(t.TempDir(), "t.db"), Engines: 1, ReviewWorkers: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

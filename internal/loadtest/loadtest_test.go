@@ -17,8 +17,9 @@ import (
 func startServer(t testing.TB) *server.Local {
 	t.Helper()
 	s, err := server.StartLocal(context.Background(), server.Options{
-		DB: filepath.Join(t.TempDir(), "toguz.db"), WritesPerSecond: 1e6, WriteBurst: 1e6,
-		MessageRate: 1e6, MessageBurst: 1e6,
+		DB:              filepath.Join(t.TempDir(), "toguz.db"),
+		Settings:        server.Settings{WritesPerSecond: 1e6, WriteBurst: 1e6, MessageRate: 1e6, MessageBurst: 1e6},
+		ReviewWorkers:   -1,
 		MaxConnsPerAddr: -1, // thousands of websockets from loopback
 		Lobby:           live.LobbyConfig{PerAddress: -1},
 	})

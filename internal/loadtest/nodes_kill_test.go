@@ -227,8 +227,8 @@ func TestTwoNodesKill(t *testing.T) {
 	dir := t.TempDir()
 	db := testDSN(t, dir)
 	addr1, addr2 := freeAddr(t), freeAddr(t)
-	n1 := startServe(t, bin, addr1, db, "-nats", em.URL(), "-node", "n1", "-first-move", "0")
-	n2 := startServe(t, bin, addr2, db, "-nats", em.URL(), "-node", "n2", "-first-move", "0")
+	n1 := startServe(t, bin, addr1, db, "-nats", em.URL(), "-node", "n1", "-first-move", "-1")
+	n2 := startServe(t, bin, addr2, db, "-nats", em.URL(), "-node", "n2", "-first-move", "-1")
 	u1, u2 := "http://"+addr1, "http://"+addr2
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

@@ -82,8 +82,9 @@ func TestSwiss200(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	s, err := server.StartLocal(ctx, server.Options{
-		DB: filepath.Join(t.TempDir(), "toguz.db"), WritesPerSecond: 1e6, WriteBurst: 1e6,
-		MessageRate: 1e6, MessageBurst: 1e6, MaxConnsPerAddr: -1, AnalysisEngines: -1,
+		DB:              filepath.Join(t.TempDir(), "toguz.db"),
+		Settings:        server.Settings{WritesPerSecond: 1e6, WriteBurst: 1e6, MessageRate: 1e6, MessageBurst: 1e6},
+		MaxConnsPerAddr: -1, AnalysisEngines: -1, ReviewWorkers: -1,
 		// A loaded machine may take long to start a round's hundred
 		// games: no game is aborted for a late first move.
 		FirstMoveTimeout: -1,

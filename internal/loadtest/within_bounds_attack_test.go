@@ -31,7 +31,7 @@ func TestAttackWithinBounds(t *testing.T) {
 		t.Skip("every attack at once takes the CPUs: run alone with TOGUZ_ATTACK_TEST=1, as .ci/run does")
 	}
 	s, err := server.StartLocal(context.Background(), server.Options{
-		DB: filepath.Join(t.TempDir(), "toguz.db"), ReadTimeout: 3 * time.Second, IdleTimeout: 2 * time.Second,
+		DB: filepath.Join(t.TempDir(), "toguz.db"), ReadTimeout: 3 * time.Second, IdleTimeout: 2 * time.Second, ReviewWorkers: -1,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ import (
 // load test paced itself and spread over addresses, 476 of 500 guests got
 // 429 and their pairs gave up.)
 func TestRunWithinBounds(t *testing.T) {
-	s, err := server.StartLocal(context.Background(), server.Options{DB: filepath.Join(t.TempDir(), "toguz.db")})
+	s, err := server.StartLocal(context.Background(), server.Options{DB: filepath.Join(t.TempDir(), "toguz.db"), ReviewWorkers: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,9 @@ func startAbuse(t *testing.T, opts Options) *local {
 		opts.DB = filepath.Join(t.TempDir(), "toguz.db")
 	}
 	opts.Engines = 1
+	if opts.ReviewWorkers == 0 {
+		opts.ReviewWorkers = -1 // no reviews unless the test asks
+	}
 	if opts.WritesPerSecond == 0 {
 		opts.WritesPerSecond, opts.WriteBurst = 1e6, 1e6
 	}
@@ -76,7 +79,7 @@ func TestSpectatorsDoNotSlowPlayers(t *testing.T) {
 	}
 	// All the spectators come from one address: the caps on its connections
 	// and spectators (TestSpectatorCaps, TestConnectionCap) are lifted.
-	s := startAbuse(t, Options{MessageRate: 1000, MessageBurst: 1000, SpectatorsPerAddress: -1, MaxConnsPerAddr: -1})
+	s := startAbuse(t, Options{Settings: Settings{MessageRate: 1000, MessageBurst: 1000}, SpectatorsPerAddress: -1, MaxConnsPerAddr: -1})
 	white, black, id := s.game(s.guest(), s.guest(), "", false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

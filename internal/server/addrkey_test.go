@@ -36,7 +36,7 @@ func TestSeeksBoundPerAddrKey(t *testing.T) {
 			hub := live.NewHub(ctx, live.Config{})
 			defer hub.Wait()
 			defer cancel()
-			srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), WritesPerSecond: 1000, WriteBurst: 1000})
+			srv, err := New(Config{Hub: hub, Lobby: live.NewLobby(hub), Settings: Settings{WritesPerSecond: 1000, WriteBurst: 1000}})
 			if err != nil {
 				t.Fatal(err)
 			}

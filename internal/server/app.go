@@ -26,8 +26,17 @@ import (
 	"github.com/toguz/toguz/internal/tournament/dutch"
 )
 
-// Options configure Open: the whole server of `toguz serve`.
+// Options configure Open: the whole server of `toguz serve`. Its settings
+// are declared once, in the table of settings.go, with their flags, their
+// defaults and their help: a zero setting takes its default (SetDefaults,
+// which Open calls), and a negative one, where a setting can be off, is
+// "none" ("never", "no bound").
 type Options struct {
+	// Settings are the Server's (Config's), handed over as they are.
+	Settings
+	// Command is read by `toguz serve` itself, not by Open.
+	Command Command
+
 	DB     string       // the SQLite file (created and migrated)
 	Logger *slog.Logger // nil: discard
 	// Engines is the number of engine searches at once for the games
@@ -38,8 +47,6 @@ type Options struct {
 	// apart from the games' (0: one; negative: none, and the endpoint
 	// answers 503).
 	AnalysisEngines int
-	// AnalysesPerMinute is Config's (0: its default).
-	AnalysesPerMinute int
 	// BackgroundEngines runs the engine's searches at the lowest priority
 	// of the OS (enginepool.LiveOptions.Background); `toguz serve
 	// -background-engines` sets it and raises GOMAXPROCS by the engines.
@@ -52,17 +59,10 @@ type Options struct {
 	// `toguz serve -engine-yield=false`, for measuring what the yield buys
 	// (docs/architecture.md).
 	EnginesHoldCPU bool
-	// Grace and FirstMoveTimeout are live.Config's (0: its defaults;
+	// Grace and FirstMoveTimeout are live.Config's (0: the defaults;
 	// a negative FirstMoveTimeout: never).
 	Grace            time.Duration
 	FirstMoveTimeout time.Duration
-	// SecureCookies, MessageRate, MessageBurst, WritesPerSecond and
-	// WriteBurst are Config's (0: its defaults).
-	SecureCookies   bool
-	MessageRate     float64
-	MessageBurst    int
-	WritesPerSecond float64
-	WriteBurst      int
 	// ReadTimeout, WriteTimeout and IdleTimeout are the http.Server's
 	// (0: DefaultReadTimeout, DefaultWriteTimeout, DefaultIdleTimeout;
 	// negative: none); websockets lift the first two.
@@ -81,7 +81,7 @@ type Options struct {
 	HashWait  time.Duration
 	// MaxEngineGames and MaxEngineGamesPerAddr bound the games against the
 	// engine played at once per person and per client address: live.Config's
-	// (0: its defaults; negative: no bound).
+	// (0: the defaults; negative: no bound).
 	MaxEngineGames, MaxEngineGamesPerAddr int
 	// Tablebase is Config's: the endgame tables POST /api/analysis probes,
 	// which its engines and those of the games against the engine search
@@ -92,12 +92,9 @@ type Options struct {
 	// key kept in the database, shared by every node), so that guests
 	// keep their identity across restarts and nodes.
 	GuestKeyFile string
-	// DatabaseDir is the folder of the open database's monthly files
-	// (toguz export-db), listed at /database ("": none).
-	DatabaseDir string
 	// Lobby bounds the seeks (live.LobbyConfig: seeks per address, expiry,
 	// the grace after their creator leaves, the number listed; zero fields
-	// take its defaults).
+	// take their defaults, a negative PerAddress: no bound).
 	Lobby live.LobbyConfig
 	// SpectatorsPerGame and SpectatorsPerAddress are live.Config's (0: its
 	// defaults; negative: no bound).
@@ -111,10 +108,11 @@ type Options struct {
 	// moves survive a power loss too (store.Options.SyncFull).
 	SyncFull bool
 	// ReviewWorkers is the number of games reviewed at once (internal/review),
-	// at most the CPUs; 0: no reviews (no job is queued, the pages show
-	// none). ReviewDepth is the search of every ply (0: review.DefaultDepth).
-	// ReviewForeground runs the reviews' searches at the server's priority
-	// (BackgroundEngines' counterpart; the default is the lowest).
+	// at most the CPUs (0: one; negative: no reviews, no job is queued and
+	// the pages show none). ReviewDepth is the search of every ply (0:
+	// review.DefaultDepth). ReviewForeground runs the reviews' searches at
+	// the server's priority (BackgroundEngines' counterpart; the default
+	// is the lowest).
 	ReviewWorkers, ReviewDepth int
 	ReviewForeground           bool
 	// ReviewCommand, when set, runs each review worker's searches in a
@@ -133,13 +131,9 @@ type Options struct {
 	// Metrics, when set, is fed by the store, the hub, the engine and the
 	// handler (internal/metrics; `toguz serve -metrics-addr` serves it).
 	Metrics *metrics.Metrics
-	// BotLimits and Ladder are Config's: the bot API's bounds per token
-	// and the computer ladder (zero fields take their defaults).
-	BotLimits botapi.Limits
-	Ladder    botapi.LadderConfig
 	// Bus, when set, makes this server one node of several sharing the
 	// database (live.Config.Bus; the store's game leases). Node is its id
-	// (default: random at start).
+	// ("": random at start).
 	Bus  live.Bus
 	Node string
 }
@@ -177,6 +171,7 @@ type App struct {
 // Open opens (creating and migrating) the database, resumes its live games
 // and builds the handler. The hub lives until Close, not until ctx ends.
 func Open(ctx context.Context, opts Options) (*App, error) {
+	opts.SetDefaults()
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -190,26 +185,10 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.Engines <= 0 {
-		opts.Engines = max(1, runtime.GOMAXPROCS(0)-1)
-	}
-	yield := runtime.Gosched
-	if opts.EnginesHoldCPU {
-		yield = nil
-	}
-	player, err := enginepool.NewLivePlayerWith(enginepool.LiveOptions{Searchers: opts.Engines, HashMB: 16, Background: opts.BackgroundEngines, Yield: yield, Tablebase: opts.Tablebase})
+	player, analysis, err := openEngines(opts)
 	if err != nil {
 		st.Close()
 		return nil, err
-	}
-	var analysis *enginepool.AnalysisPool
-	if opts.AnalysisEngines >= 0 {
-		analysis, err = enginepool.NewAnalysisPool(enginepool.AnalysisOptions{Searchers: opts.AnalysisEngines, HashMB: 16,
-			Background: opts.BackgroundEngines, Yield: yield, Wait: AnalysisWait, Tablebase: opts.Tablebase})
-		if err != nil {
-			st.Close()
-			return nil, err
-		}
 	}
 	// The events are loaded before the hub resumes its games, so that the
 	// endings of resumed games reach them.
@@ -263,33 +242,14 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
-	var reviews review.Reviews
-	if opts.ReviewWorkers > 0 {
-		// After the hub's resume: the games it aborted are not reviewed.
-		rc := review.Config{Jobs: st, Games: store.LiveStore{S: st}, Workers: opts.ReviewWorkers,
-			Depth: opts.ReviewDepth, Foreground: opts.ReviewForeground, Logger: log}
-		if cmd := opts.ReviewCommand; len(cmd) > 0 {
-			rc.Analyzer = func() (review.Analyzer, error) { return review.NewProcess(cmd), nil }
-		}
-		if opts.ReviewAnalyzer != nil {
-			rc.Analyzer = opts.ReviewAnalyzer
-		}
-		q, err := review.Start(ctx, rc)
-		if err != nil {
-			return fail(err)
-		}
-		a.Reviews = q
-		judge, err := review.NewJudge(1, q.Depth())
-		if err != nil {
-			return fail(err)
-		}
-		reviews = review.StoreReviews{S: st, Q: q, J: judge}
+	// After the hub's resume: the games it aborted are not reviewed.
+	reviews, err := a.startReviews(ctx, opts)
+	if err != nil {
+		return fail(err)
 	}
-	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
-		Logger: log, SecureCookies: opts.SecureCookies, Analysis: analysis, AnalysesPerMinute: opts.AnalysesPerMinute,
-		MessageRate: opts.MessageRate, MessageBurst: opts.MessageBurst,
-		WritesPerSecond: opts.WritesPerSecond, WriteBurst: opts.WriteBurst, Tablebase: opts.Tablebase, DatabaseDir: opts.DatabaseDir,
-		Bots: st, BotEvents: botEvents, BotLimits: opts.BotLimits, Ladder: opts.Ladder,
+	srv, err := New(Config{Settings: opts.Settings, Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
+		Logger: log, Analysis: analysis, Tablebase: opts.Tablebase,
+		Bots: st, BotEvents: botEvents,
 		Events: evs, EventUser: func(ctx context.Context, name string) (int64, error) {
 			u, err := st.UserByName(ctx, name)
 			return u.ID, err
@@ -307,14 +267,55 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		WriteTimeout: orDefault(opts.WriteTimeout, DefaultWriteTimeout),
 		IdleTimeout:  orDefault(opts.IdleTimeout, DefaultIdleTimeout),
 		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
-	switch a.perAddr = opts.MaxConnsPerAddr; {
-	case a.perAddr == 0:
-		a.perAddr = DefaultMaxConnsPerAddr
-	case a.perAddr < 0:
-		a.perAddr = 0
-	}
+	a.perAddr = max(opts.MaxConnsPerAddr, 0) // negative: no cap
 	a.registerMetrics(m, player)
 	return a, nil
+}
+
+// openEngines starts the engines of the games against the engine and
+// those of the analyses (nil when opts has none).
+func openEngines(opts Options) (*enginepool.LivePlayer, *enginepool.AnalysisPool, error) {
+	if opts.Engines <= 0 {
+		opts.Engines = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	yield := runtime.Gosched
+	if opts.EnginesHoldCPU {
+		yield = nil
+	}
+	player, err := enginepool.NewLivePlayerWith(enginepool.LiveOptions{Searchers: opts.Engines, HashMB: 16, Background: opts.BackgroundEngines, Yield: yield, Tablebase: opts.Tablebase})
+	if err != nil || opts.AnalysisEngines < 0 {
+		return player, nil, err
+	}
+	analysis, err := enginepool.NewAnalysisPool(enginepool.AnalysisOptions{Searchers: opts.AnalysisEngines, HashMB: 16,
+		Background: opts.BackgroundEngines, Yield: yield, Wait: AnalysisWait, Tablebase: opts.Tablebase})
+	return player, analysis, err
+}
+
+// startReviews starts the game review queue into a.Reviews and returns the
+// Server's Reviews, or nil when opts has no review workers.
+func (a *App) startReviews(ctx context.Context, opts Options) (review.Reviews, error) {
+	if opts.ReviewWorkers <= 0 {
+		return nil, nil
+	}
+	st := a.Store
+	rc := review.Config{Jobs: st, Games: store.LiveStore{S: st}, Workers: opts.ReviewWorkers,
+		Depth: opts.ReviewDepth, Foreground: opts.ReviewForeground, Logger: a.log}
+	if cmd := opts.ReviewCommand; len(cmd) > 0 {
+		rc.Analyzer = func() (review.Analyzer, error) { return review.NewProcess(cmd), nil }
+	}
+	if opts.ReviewAnalyzer != nil {
+		rc.Analyzer = opts.ReviewAnalyzer
+	}
+	q, err := review.Start(ctx, rc)
+	if err != nil {
+		return nil, err
+	}
+	a.Reviews = q
+	judge, err := review.NewJudge(1, q.Depth())
+	if err != nil {
+		return nil, err
+	}
+	return review.StoreReviews{S: st, Q: q, J: judge}, nil
 }
 
 // registerMetrics registers the gauges and counters read at each scrape:

@@ -42,6 +42,9 @@ func openApp(t *testing.T, opts Options) *boundedApp {
 	t.Helper()
 	opts.DB = filepath.Join(t.TempDir(), "toguz.db")
 	opts.Engines = 1
+	if opts.ReviewWorkers == 0 {
+		opts.ReviewWorkers = -1 // no reviews unless the test asks
+	}
 	if testing.Verbose() {
 		opts.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}

@@ -400,7 +400,7 @@ func TestErrorPages(t *testing.T) {
 // TestErrorPagesOfRoutes: the error pages of real requests: an unknown
 // page, a 403, a 413 and the writes limit's 429 are pages, not JSON.
 func TestErrorPagesOfRoutes(t *testing.T) {
-	srv, err := New(Config{WritesPerSecond: 0.001, WriteBurst: 2})
+	srv, err := New(Config{Settings: Settings{WritesPerSecond: 0.001, WriteBurst: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

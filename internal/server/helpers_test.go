@@ -102,10 +102,11 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 		reviews = review.StoreReviews{S: st, J: judge}
 	}
 	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobby(hub), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, Accounts: testAccounts(st), Archive: StoreArchive{S: st}, Logger: log,
-		MessageRate: o.msgRate, MessageBurst: o.msgBurst, WritesPerSecond: o.writes, WriteBurst: int(o.writes * 2),
+		Settings: Settings{MessageRate: o.msgRate, MessageBurst: o.msgBurst, WritesPerSecond: o.writes, WriteBurst: int(o.writes * 2),
+			AnalysesPerMinute: o.analysesPerMinute, BotLimits: o.botLimits, Ladder: o.ladder},
 		ImportsPerMinute: o.importsPerMinute, ImportsPerDay: o.importsPerDay,
-		Analysis: analysis, AnalysesPerMinute: o.analysesPerMinute, Tablebase: o.tablebase,
-		Bots: st, BotEvents: botEvents, BotLimits: o.botLimits, Ladder: o.ladder})
+		Analysis: analysis, Tablebase: o.tablebase,
+		Bots: st, BotEvents: botEvents})
 	if err != nil {
 		t.Fatal(err)
 	}

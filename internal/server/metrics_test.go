@@ -285,8 +285,8 @@ func BenchmarkMetricsCost(b *testing.B) {
 			if on {
 				m = metrics.New()
 			}
-			app, err := Open(context.Background(), Options{DB: b.TempDir() + "/toguz.db", Engines: 1, Metrics: m,
-				MessageRate: 1e6, MessageBurst: 1e6, WritesPerSecond: 1e6, WriteBurst: 1e6, MaxConnsPerAddr: -1})
+			app, err := Open(context.Background(), Options{DB: b.TempDir() + "/toguz.db", Engines: 1, Metrics: m, ReviewWorkers: -1,
+				Settings: Settings{MessageRate: 1e6, MessageBurst: 1e6, WritesPerSecond: 1e6, WriteBurst: 1e6}, MaxConnsPerAddr: -1})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -35,7 +35,7 @@ func TestDatabasePage(t *testing.T) {
 	io.WriteString(zw, "id,fen\n")
 	zw.Close()
 	pf.Close()
-	srv, err := New(Config{DatabaseDir: dir})
+	srv, err := New(Config{Settings: Settings{DatabaseDir: dir}})
 	if err != nil {
 		t.Fatal(err)
 	}

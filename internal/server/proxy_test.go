@@ -71,7 +71,7 @@ func TestTrustedProxyBounds(t *testing.T) {
 		{"untrusted", nil, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			app := openApp(t, Options{TrustedProxies: tc.proxies, WritesPerSecond: 0.01, WriteBurst: 2, MaxConnsPerAddr: 3})
+			app := openApp(t, Options{TrustedProxies: tc.proxies, Settings: Settings{WritesPerSecond: 0.01, WriteBurst: 2}, MaxConnsPerAddr: 3})
 			post := func(client string) int {
 				req, _ := http.NewRequest("POST", app.URL+"/api/no-such-thing", nil)
 				req.Header.Set("X-Forwarded-For", client)

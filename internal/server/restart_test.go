@@ -43,7 +43,7 @@ type serveProcess struct {
 
 func startServe(t *testing.T, db string) *serveProcess {
 	t.Helper()
-	cmd := exec.Command(toguzBin, "serve", "-addr", "127.0.0.1:0", "-db", db, "-first-move", "0", "-engines", "1")
+	cmd := exec.Command(toguzBin, "serve", "-addr", "127.0.0.1:0", "-db", db, "-first-move", "-1", "-engines", "1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -132,6 +132,10 @@ import (
 
 // Config is what a Server is built from.
 type Config struct {
+	// Settings are the server's settings (settings.go; zero fields take
+	// their defaults), Options' too.
+	Settings
+
 	Hub   *live.Hub
 	Lobby *live.Lobby
 	// LobbyChat is the lobby's chat room and Reports keeps the reported
@@ -154,16 +158,6 @@ type Config struct {
 	// /database (internal/archive; "": the page says there are none).
 	DatabaseDir string
 	Logger      *slog.Logger
-	// SecureCookies marks the session cookie Secure (behind HTTPS).
-	SecureCookies bool
-	// MessageRate and MessageBurst limit websocket messages per connection
-	// (defaults 20/s and 40).
-	MessageRate  float64
-	MessageBurst int
-	// WritesPerSecond and WriteBurst limit state-changing HTTP requests per
-	// client address (defaults 20/s and 60).
-	WritesPerSecond float64
-	WriteBurst      int
 	// ImportsPerMinute bounds the imports one client address starts a
 	// minute (0: 10; negative: no bound).
 	ImportsPerMinute int
@@ -171,12 +165,11 @@ type Config struct {
 	// address) stores in the archive in 24 hours (0: 5000; negative: no bound).
 	ImportsPerDay int
 	// Analysis searches the analyses of POST /api/analysis (nil: the
-	// endpoint answers 503); AnalysesPerMinute bounds them per user and
-	// per client address (0: 10; negative: no bound). Tablebase is the
-	// endgame tables the analysis probes for an exact result (nil: none).
-	Analysis          *enginepool.AnalysisPool
-	AnalysesPerMinute int
-	Tablebase         Tablebase
+	// endpoint answers 503; Settings.AnalysesPerMinute bounds them).
+	// Tablebase is the endgame tables the analysis probes for an exact
+	// result (nil: none).
+	Analysis  *enginepool.AnalysisPool
+	Tablebase Tablebase
 	// GuestKey signs the guest tokens (at least 16 bytes; LoadGuestKey
 	// keeps one in a file). Empty: a random key, so that guests lose their
 	// identity when the server restarts.
@@ -201,12 +194,10 @@ type Config struct {
 	// (nil func: always ready). GET /healthz answers 200 while the
 	// process serves at all.
 	Ready func(ctx context.Context) error
-	// Bots, BotEvents, BotLimits and Ladder are the bot API's
-	// (botapi.Config's Store, Events, Limits and Ladder).
+	// Bots and BotEvents are the bot API's (botapi.Config's Store and
+	// Events; its Limits and Ladder are Settings').
 	Bots      botapi.Store
 	BotEvents *botapi.Events
-	BotLimits botapi.Limits
-	Ladder    botapi.LadderConfig
 }
 
 // Server serves the API and the pages.
@@ -239,12 +230,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.MessageRate == 0 {
-		cfg.MessageRate, cfg.MessageBurst = 20, 40
-	}
-	if cfg.WritesPerSecond == 0 {
-		cfg.WritesPerSecond, cfg.WriteBurst = 20, 60
-	}
+	cfg.Settings.setDefaults()
 	guests, err := newGuestSigner(cfg.GuestKey)
 	if err != nil {
 		return nil, err
