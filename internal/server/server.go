@@ -154,10 +154,7 @@ type Config struct {
 	// Explorer is the opening explorer (internal/explorer); nil with a
 	// StoreArchive: one of its store and the embedded masters' games.
 	Explorer *explorer.Explorer
-	// DatabaseDir is the folder of the open database's files, listed at
-	// /database (internal/archive; "": the page says there are none).
-	DatabaseDir string
-	Logger      *slog.Logger
+	Logger   *slog.Logger
 	// ImportsPerMinute bounds the imports one client address starts a
 	// minute (0: 10; negative: no bound).
 	ImportsPerMinute int
