@@ -13,6 +13,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -46,58 +47,15 @@ type Archive interface {
 	SetLang(ctx context.Context, userID int64, lang string) error
 }
 
-// Profile is a user's public page.
-type Profile struct {
-	Name    string                `json:"name"`
-	Created time.Time             `json:"created"`
-	Ratings map[string]RatingInfo `json:"ratings"`
-	History []RatingPoint         `json:"history"`
-}
-
-// RatingInfo is a rating in one category.
-type RatingInfo struct {
-	Rating      float64 `json:"rating"`
-	RD          float64 `json:"rd"`
-	Provisional bool    `json:"provisional"`
-	Games       int     `json:"games"`
-}
-
-// RatingPoint is one entry of the rating history.
-type RatingPoint struct {
-	Category string    `json:"category"`
-	At       time.Time `json:"at"`
-	Rating   float64   `json:"rating"`
-}
-
-// GameSummary is a line of a game list.
-type GameSummary struct {
-	ID    string `json:"id"`
-	White string `json:"white"`
-	Black string `json:"black"`
-	// WhiteEngine and BlackEngine are the engine's level on its side, 0
-	// for a person (the pages name the engine in their language).
-	WhiteEngine int       `json:"white_engine,omitempty"`
-	BlackEngine int       `json:"black_engine,omitempty"`
-	Status      string    `json:"status"`
-	Result      string    `json:"result"`
-	Termination string    `json:"termination"`
-	TC          string    `json:"tc"`
-	Rated       bool      `json:"rated"`
-	Plies       int       `json:"plies"`
-	Created     time.Time `json:"created"`
-	// Source is "play" for a game played here, "import" for an imported one.
-	Source string `json:"source"`
-	// Date is when it was played (an imported record's Date); absent when unknown.
-	Date *time.Time `json:"date,omitempty"`
-}
-
-// LeaderRow is a line of the leaderboard.
-type LeaderRow struct {
-	Name   string  `json:"name"`
-	Rating float64 `json:"rating"`
-	RD     float64 `json:"rd"`
-	Games  int     `json:"games"`
-}
+// The players' pages' types (internal/profile) and a line of a game list
+// (internal/site), which the archive gives.
+type (
+	Profile     = profile.Profile
+	RatingInfo  = profile.RatingInfo
+	RatingPoint = profile.RatingPoint
+	LeaderRow   = profile.LeaderRow
+	GameSummary = site.GameSummary
+)
 
 // The archive's pages: GET /archive (the search form and a page of
 // games) and GET /api/archive (the same as JSON), docs/api.md.

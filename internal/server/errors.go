@@ -15,6 +15,7 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
+	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/study"
@@ -32,7 +33,7 @@ func errorKeys() []string {
 		"apierr.no_endpoint", "apierr.no_page", "apierr.accounts_off", "apierr.unauthenticated",
 		"apierr.no_seek", "apierr.bad_tc", "apierr.bad_ruleset", "apierr.bad_level",
 		"apierr.game_over_position", "apierr.bad_color", "apierr.bad_turn", "apierr.no_game",
-		"apierr.bad_format", "apierr.bad_category", "apierr.no_player",
+		"apierr.bad_format",
 		"apierr.form_unreadable", "apierr.too_large", "apierr.forged_guest",
 		"apierr.imports_per_minute", "apierr.imports_running", "apierr.imports_busy", "apierr.bad_lang",
 		"apierr.not_whole", "apierr.no_challenge", "apierr.cancel_forbidden", "apierr.rate_limited",
@@ -58,6 +59,7 @@ func errorKeys() []string {
 	keys = append(keys, botapi.ErrorKeys()...)
 	keys = append(keys, broadcast.ErrorKeys()...)
 	keys = append(keys, simulErrorKeys...)
+	keys = append(keys, profile.ErrorKeys()...)
 	for _, k := range archiveFieldKeys {
 		keys = append(keys, k)
 	}

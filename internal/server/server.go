@@ -49,8 +49,7 @@
 //     imported games in it), the opening explorer (internal/explorer:
 //     /explorer, /api/explorer, /explorer/masters/{n}; the store's
 //     tree), the open database's files (opendb.go: /database),
-//     the profile's rating chart (chart.go), the
-//     language: the switcher, an account's setting, /settings (lang.go).
+//     the language: the switcher, an account's setting, /settings (lang.go).
 //   - The lessons (internal/lessons): /learn and /learn/{lesson}, boards
 //     drawn by the server, and POST /api/learn/{lesson}/{exercise}, where
 //     the package judges an answer by the rules library; an account's
@@ -61,6 +60,9 @@
 //   - Around a game (social.go): the lobby's chat socket, chat reports
 //     (stored, listed by `toguz reports`), the games being played and the
 //     TV (API and pages); the chat rate limits given to the hub.
+//   - The players' pages (internal/profile): /@/{name} with its rating
+//     chart, /leaderboard, /api/users/{name}[/games] and /api/leaderboard,
+//     read from the Archive.
 //   - The learning pages (internal/culture): /rules, /history and /key, their
 //     statements as data each with its source (a seed's line, a section
 //     of docs/rules.md) and its words, the seeds' examples drawn by svg at
@@ -120,6 +122,7 @@ import (
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
@@ -228,6 +231,8 @@ type Server struct {
 	simuls simulHall
 	// bots is the bot and board API (internal/botapi).
 	bots *botapi.API
+	// profiles is the players' pages (internal/profile).
+	profiles *profile.Site
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
@@ -267,6 +272,7 @@ func New(cfg Config) (*Server, error) {
 	srv.analyses = newAnalysisLimiters(cfg.AnalysesPerMinute)
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: maxImportGames, RulesError: rulesError})
+	srv.profiles = profile.NewSite(srv, cfg.Archive)
 	srv.simuls.st = cfg.Simuls
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
@@ -310,9 +316,7 @@ func (s *Server) Handler() http.Handler {
 	api("POST /api/analysis/export", s.apiAnalysisExport)
 	api("GET /api/games/{id}", s.apiGame)
 	api("GET /api/games/{id}/export", s.apiExport)
-	api("GET /api/users/{name}", s.apiUser)
-	api("GET /api/users/{name}/games", s.apiUserGames)
-	api("GET /api/leaderboard", s.apiLeaderboard)
+	s.profiles.Routes(router{s: s, mux: mux})
 	api("GET /api/archive", s.apiArchive)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.gameWS)
 	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
@@ -344,8 +348,6 @@ func (s *Server) Handler() http.Handler {
 	page("GET /analysis/game/{id}", s.pageAnalysisGame)
 	page("GET /import", s.pageImportForm)
 	page("POST /import", s.pageImport)
-	page("GET /@/{name}", s.pageProfile)
-	page("GET /leaderboard", s.pageLeaderboard)
 	page("POST /lang", s.pageSetLang)
 	page("GET /games", s.pageGames)
 	page("GET /tv", s.pageTV)
