@@ -19,6 +19,7 @@ import (
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/study"
+	"github.com/toguz/toguz/internal/tv"
 )
 
 // message returns e's message in the language of r.
@@ -43,7 +44,7 @@ func errorKeys() []string {
 		"account.name_taken", "account.bad_credentials", "account.rate_limited", "account.busy",
 		"account.bad_name", "account.bad_password",
 		"apierr.no_lobby_chat", "apierr.ws_lobby_chat", "apierr.report_identity", "apierr.no_reports",
-		"apierr.no_tv_game", "apierr.fen_too_long", "apierr.bad_room",
+		"apierr.fen_too_long", "apierr.bad_room",
 		"apierr.report_room_game", "apierr.report_user", "apierr.report_text", "archive.busy",
 		"apierr.analysis_live_game", "apierr.analysis_rate", "apierr.analysis_busy", "apierr.analysis_off", "apierr.analysis_bad",
 	}
@@ -60,6 +61,7 @@ func errorKeys() []string {
 	keys = append(keys, broadcast.ErrorKeys()...)
 	keys = append(keys, simulErrorKeys...)
 	keys = append(keys, profile.ErrorKeys()...)
+	keys = append(keys, tv.ErrorKeys()...)
 	for _, k := range archiveFieldKeys {
 		keys = append(keys, k)
 	}

@@ -58,11 +58,12 @@
 //   - The puzzles (internal/puzzle): /puzzles, /puzzles/{id} and their
 //     judge POST /api/puzzles/{id}; the ratings kept by Config.Puzzles.
 //   - Around a game (social.go): the lobby's chat socket, chat reports
-//     (stored, listed by `toguz reports`), the games being played and the
-//     TV (API and pages); the chat rate limits given to the hub.
+//     (stored, listed by `toguz reports`); the chat rate limits and the
+//     seats' ratings given to the hub.
 //   - The players' pages (internal/profile): /@/{name} with its rating
 //     chart, /leaderboard, /api/users/{name}[/games] and /api/leaderboard,
-//     read from the Archive.
+//     read from the Archive; watching games (internal/tv): /games, /tv,
+//     /api/games/live and /api/tv, read from the hub.
 //   - The learning pages (internal/culture): /rules, /history and /key, their
 //     statements as data each with its source (a seed's line, a section
 //     of docs/rules.md) and its words, the seeds' examples drawn by svg at
@@ -127,6 +128,7 @@ import (
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
+	"github.com/toguz/toguz/internal/tv"
 	"github.com/toguz/toguz/internal/web"
 	"golang.org/x/time/rate"
 )
@@ -231,8 +233,10 @@ type Server struct {
 	simuls simulHall
 	// bots is the bot and board API (internal/botapi).
 	bots *botapi.API
-	// profiles is the players' pages (internal/profile).
+	// profiles is the players' pages (internal/profile), tv the games
+	// being played and the TV (internal/tv).
 	profiles *profile.Site
+	tv       *tv.Site
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
@@ -273,6 +277,7 @@ func New(cfg Config) (*Server, error) {
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: maxImportGames, RulesError: rulesError})
 	srv.profiles = profile.NewSite(srv, cfg.Archive)
+	srv.tv = tv.NewSite(srv, tv.Config{Games: cfg.Hub, GamePage: srv.pageGame})
 	srv.simuls.st = cfg.Simuls
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
@@ -322,8 +327,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
 	mux.HandleFunc("GET /api/lobby/chat", s.lobbyChatWS)
 	api("POST /api/reports", s.apiReport)
-	api("GET /api/games/live", s.apiLiveGames)
-	api("GET /api/tv", s.apiTV)
+	s.tv.Routes(router{s: s, mux: mux})
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.bots.Routes(router{s: s, mux: mux})
@@ -349,8 +353,6 @@ func (s *Server) Handler() http.Handler {
 	page("GET /import", s.pageImportForm)
 	page("POST /import", s.pageImport)
 	page("POST /lang", s.pageSetLang)
-	page("GET /games", s.pageGames)
-	page("GET /tv", s.pageTV)
 	page("GET /archive", s.pageArchive)
 	explorer.NewSite(s, s.cfg.Explorer).Routes(router{s: s, mux: mux})
 	page("GET /database", s.pageDatabase)
