@@ -15,7 +15,6 @@ package archive
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
@@ -39,29 +38,7 @@ type Store interface {
 	Import(ctx context.Context, by string, perDay int, games []store.Import) ([]store.Stored, error)
 	// Search returns a page of the archive's finished games, newest first,
 	// and whether more follow.
-	Search(ctx context.Context, q store.Search) ([]GameSummary, bool, error)
-}
-
-// GameSummary is a line of a game list.
-type GameSummary struct {
-	ID    string `json:"id"`
-	White string `json:"white"`
-	Black string `json:"black"`
-	// WhiteEngine and BlackEngine are the engine's level on its side, 0
-	// for a person (the pages name the engine in their language).
-	WhiteEngine int       `json:"white_engine,omitempty"`
-	BlackEngine int       `json:"black_engine,omitempty"`
-	Status      string    `json:"status"`
-	Result      string    `json:"result"`
-	Termination string    `json:"termination"`
-	TC          string    `json:"tc"`
-	Rated       bool      `json:"rated"`
-	Plies       int       `json:"plies"`
-	Created     time.Time `json:"created"`
-	// Source is "play" for a game played here, "import" for an imported one.
-	Source string `json:"source"`
-	// Date is when it was played (an imported record's Date); absent when unknown.
-	Date *time.Time `json:"date,omitempty"`
+	Search(ctx context.Context, q store.Search) ([]site.GameSummary, bool, error)
 }
 
 // Config is what a Site is built from.

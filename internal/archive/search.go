@@ -143,7 +143,7 @@ func parseOpening(s string) ([]toguz.Move, error) {
 }
 
 // search runs a search of the archive.
-func (a *Site) search(r *http.Request) (archiveQuery, []GameSummary, bool, error) {
+func (a *Site) search(r *http.Request) (archiveQuery, []site.GameSummary, bool, error) {
 	aq, q, err := parseArchiveQuery(r.URL.Query())
 	if err != nil {
 		return aq, nil, false, err
@@ -155,7 +155,7 @@ func (a *Site) search(r *http.Request) (archiveQuery, []GameSummary, bool, error
 		return aq, nil, false, apierr.New(http.StatusServiceUnavailable, apierr.CodeBusy, "archive.busy", searchTimeout.Seconds())
 	}
 	if games == nil {
-		games = []GameSummary{}
+		games = []site.GameSummary{}
 	}
 	return aq, games, more, err
 }
@@ -171,7 +171,7 @@ func (a *Site) apiArchive(w http.ResponseWriter, r *http.Request) error {
 // archiveData is the archive page.
 type archiveData struct {
 	Q          archiveQuery
-	Games      []GameSummary
+	Games      []site.GameSummary
 	Rulesets   []string
 	Results    []string
 	Sources    []string

@@ -81,26 +81,15 @@ type MoveJSON struct {
 type LegalJSON struct {
 	FEN   string     `json:"fen"`
 	Moves []MoveJSON `json:"moves"`
-	PositionJSON
+	posjson.Position
 	EndJSON
 }
 
-// BoardJSON is what a board draws (posjson.Board): each player's holes
-// from hole 1 (White's first), the kazans, and the hole of the opponent's
-// each player owns as his tuzdik (0: none), so that a page never reads a
-// FEN.
-type BoardJSON = posjson.Board
-
-// PositionJSON is a board with the side to move and the full-move number
-// (posjson.Position), as the game websocket, the analysis tree and the
-// studies send it too.
-type PositionJSON = posjson.Position
-
-// JSON returns the PositionJSON of q's FEN in q's ruleset.
-func (q Position) JSON() (PositionJSON, error) {
+// JSON returns the position (posjson.Position) of q's FEN in q's ruleset.
+func (q Position) JSON() (posjson.Position, error) {
 	p, full, err := q.Parse()
 	if err != nil {
-		return PositionJSON{}, err
+		return posjson.Position{}, err
 	}
 	return posjson.Of(p, full), nil
 }
@@ -125,7 +114,7 @@ type PlayJSON struct {
 	Trail    []int       `json:"trail"`
 	FEN      string      `json:"fen"`
 	Legal    []MoveJSON  `json:"legal"`
-	PositionJSON
+	posjson.Position
 	EndJSON
 }
 
@@ -193,7 +182,7 @@ func Legal(q Position) (LegalJSON, error) {
 	if err != nil {
 		return LegalJSON{}, err
 	}
-	return LegalJSON{FEN: toguz.FormatFEN(p, full), Moves: moves(p, full), PositionJSON: posjson.Of(p, full), EndJSON: end(p)}, nil
+	return LegalJSON{FEN: toguz.FormatFEN(p, full), Moves: moves(p, full), Position: posjson.Of(p, full), EndJSON: end(p)}, nil
 }
 
 // Play plays the move in hole of q.
@@ -216,6 +205,6 @@ func Play(q Position, hole int) (PlayJSON, error) {
 	return PlayJSON{
 		Hole: hole, Notation: y.String(), Landing: landing(p, m), Trail: trail(p, m),
 		Captured: after.Kazan(p.Turn()) - p.Kazan(p.Turn()),
-		FEN:      toguz.FormatFEN(after, full), Legal: moves(after, full), PositionJSON: posjson.Of(after, full), EndJSON: end(after),
+		FEN:      toguz.FormatFEN(after, full), Legal: moves(after, full), Position: posjson.Of(after, full), EndJSON: end(after),
 	}, nil
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/archive"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -21,50 +22,16 @@ import (
 type Archive interface {
 	// Store is the archive's port: Game, Tags, Import and Search.
 	archive.Store
-	// Profile returns a user's ratings and rating history (errors wrap
+	// profile.Profile returns a user's ratings and rating history (errors wrap
 	// live.ErrNotFound for an unknown name).
-	Profile(ctx context.Context, name string) (Profile, error)
+	Profile(ctx context.Context, name string) (profile.Profile, error)
 	// UserGames returns a user's games, newest first.
-	UserGames(ctx context.Context, name string, limit int) ([]GameSummary, error)
+	UserGames(ctx context.Context, name string, limit int) ([]site.GameSummary, error)
 	// Leaderboard returns the best players of a category with a stable
 	// (not provisional) rating.
-	Leaderboard(ctx context.Context, c rating.Category, limit int) ([]LeaderRow, error)
+	Leaderboard(ctx context.Context, c rating.Category, limit int) ([]profile.LeaderRow, error)
 	// SetLang stores the interface language an account chose.
 	SetLang(ctx context.Context, userID int64, lang string) error
-}
-
-// Profile is a user's public page.
-type Profile struct {
-	Name    string                `json:"name"`
-	Created time.Time             `json:"created"`
-	Ratings map[string]RatingInfo `json:"ratings"`
-	History []RatingPoint         `json:"history"`
-}
-
-// RatingInfo is a rating in one category.
-type RatingInfo struct {
-	Rating      float64 `json:"rating"`
-	RD          float64 `json:"rd"`
-	Provisional bool    `json:"provisional"`
-	Games       int     `json:"games"`
-}
-
-// RatingPoint is one entry of the rating history.
-type RatingPoint struct {
-	Category string    `json:"category"`
-	At       time.Time `json:"at"`
-	Rating   float64   `json:"rating"`
-}
-
-// GameSummary is a line of a game list (the archive's).
-type GameSummary = archive.GameSummary
-
-// LeaderRow is a line of the leaderboard.
-type LeaderRow struct {
-	Name   string  `json:"name"`
-	Rating float64 `json:"rating"`
-	RD     float64 `json:"rd"`
-	Games  int     `json:"games"`
 }
 
 // StoreArchive puts internal/store behind Archive, for the pages and the
@@ -86,13 +53,13 @@ func liveNotFound(err error) error {
 	return err
 }
 
-// Profile returns a user's ratings and rating history.
-func (sa StoreArchive) Profile(ctx context.Context, name string) (Profile, error) {
+// profile.Profile returns a user's ratings and rating history.
+func (sa StoreArchive) Profile(ctx context.Context, name string) (profile.Profile, error) {
 	u, err := sa.S.UserByName(ctx, name)
 	if err != nil {
-		return Profile{}, liveNotFound(err)
+		return profile.Profile{}, liveNotFound(err)
 	}
-	p := Profile{Name: u.Name, Created: u.Created, Ratings: map[string]RatingInfo{}}
+	p := profile.Profile{Name: u.Name, Created: u.Created, Ratings: map[string]profile.RatingInfo{}}
 	perfs, err := sa.S.Perfs(ctx, u.ID)
 	if err != nil {
 		return p, err
@@ -101,13 +68,13 @@ func (sa StoreArchive) Profile(ctx context.Context, name string) (Profile, error
 		if pf.Games == 0 {
 			continue
 		}
-		p.Ratings[pf.Category.String()] = RatingInfo{Rating: pf.Rating.Rating, RD: pf.RD, Provisional: pf.Provisional(), Games: pf.Games}
+		p.Ratings[pf.Category.String()] = profile.RatingInfo{Rating: pf.Rating.Rating, RD: pf.RD, Provisional: pf.Provisional(), Games: pf.Games}
 		h, err := sa.S.RatingHistory(ctx, u.ID, pf.Category)
 		if err != nil {
 			return p, err
 		}
 		for _, pt := range h {
-			p.History = append(p.History, RatingPoint{Category: pf.Category.String(), At: pt.At, Rating: pt.Rating.Rating})
+			p.History = append(p.History, profile.RatingPoint{Category: pf.Category.String(), At: pt.At, Rating: pt.Rating.Rating})
 		}
 	}
 	// The bots' categories (a bot's games, a person's against bots): the
@@ -118,14 +85,14 @@ func (sa StoreArchive) Profile(ctx context.Context, name string) (Profile, error
 			return p, err
 		}
 		if pf.Games > 0 {
-			p.Ratings[c.String()] = RatingInfo{Rating: pf.Rating.Rating, RD: pf.RD, Provisional: pf.Provisional(), Games: pf.Games}
+			p.Ratings[c.String()] = profile.RatingInfo{Rating: pf.Rating.Rating, RD: pf.RD, Provisional: pf.Provisional(), Games: pf.Games}
 		}
 	}
 	return p, nil
 }
 
 // UserGames returns a user's games, newest first.
-func (sa StoreArchive) UserGames(ctx context.Context, name string, limit int) ([]GameSummary, error) {
+func (sa StoreArchive) UserGames(ctx context.Context, name string, limit int) ([]site.GameSummary, error) {
 	u, err := sa.S.UserByName(ctx, name)
 	if err != nil {
 		return nil, liveNotFound(err)
@@ -137,12 +104,12 @@ func (sa StoreArchive) UserGames(ctx context.Context, name string, limit int) ([
 	return summaries(games), nil
 }
 
-func summaries(games []store.Game) []GameSummary {
-	out := make([]GameSummary, len(games))
+func summaries(games []store.Game) []site.GameSummary {
+	out := make([]site.GameSummary, len(games))
 	for i, g := range games {
 		status := map[store.Status]string{store.StatusStarted: "playing", store.StatusCreated: "playing",
 			store.StatusEnded: "ended", store.StatusAborted: "aborted"}[g.Status]
-		out[i] = GameSummary{ID: g.ID, White: g.Players[0].Name, Black: g.Players[1].Name,
+		out[i] = site.GameSummary{ID: g.ID, White: g.Players[0].Name, Black: g.Players[1].Name,
 			WhiteEngine: g.Players[0].Engine, BlackEngine: g.Players[1].Engine, Status: status,
 			Result: g.Result.String(), Termination: g.Termination.String(), TC: tcText(g.TimeControl),
 			Rated: g.Rated, Plies: g.Plies, Created: g.Created, Source: string(g.Source)}
@@ -160,7 +127,7 @@ func (sa StoreArchive) Import(ctx context.Context, by string, perDay int, games 
 }
 
 // Search returns a page of the archive.
-func (sa StoreArchive) Search(ctx context.Context, q store.Search) ([]GameSummary, bool, error) {
+func (sa StoreArchive) Search(ctx context.Context, q store.Search) ([]site.GameSummary, bool, error) {
 	games, more, err := sa.S.SearchGames(ctx, q)
 	if err != nil {
 		return nil, false, err
@@ -181,14 +148,14 @@ func tcText(tc clock.TimeControl) string {
 }
 
 // Leaderboard returns the best stable ratings of a category.
-func (sa StoreArchive) Leaderboard(ctx context.Context, c rating.Category, limit int) ([]LeaderRow, error) {
+func (sa StoreArchive) Leaderboard(ctx context.Context, c rating.Category, limit int) ([]profile.LeaderRow, error) {
 	es, err := sa.S.Leaderboard(ctx, c, rating.RankableRD, limit)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]LeaderRow, len(es))
+	out := make([]profile.LeaderRow, len(es))
 	for i, e := range es {
-		out[i] = LeaderRow{Name: e.Name, Rating: e.Rating.Rating, RD: e.RD, Games: e.Games}
+		out[i] = profile.LeaderRow{Name: e.Name, Rating: e.Rating.Rating, RD: e.RD, Games: e.Games}
 	}
 	return out, nil
 }

@@ -1,12 +1,9 @@
 package server
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -330,52 +327,4 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) error {
 		return site.NotFoundAs(err, "apierr.no_game", r.PathValue("id"))
 	}
 	return site.WriteJSON(w, http.StatusOK, st)
-}
-
-// ---- users ----
-
-func (s *Server) apiUser(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.cfg.Archive.Profile(r.Context(), r.PathValue("name"))
-	if err != nil {
-		return archiveError(err, r.PathValue("name"))
-	}
-	return site.WriteJSON(w, http.StatusOK, p)
-}
-
-func (s *Server) apiUserGames(w http.ResponseWriter, r *http.Request) error {
-	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
-	if limit <= 0 || limit > 200 {
-		limit = 50
-	}
-	games, err := s.cfg.Archive.UserGames(r.Context(), r.PathValue("name"), limit)
-	if err != nil {
-		return archiveError(err, r.PathValue("name"))
-	}
-	if games == nil {
-		games = []GameSummary{}
-	}
-	return site.WriteJSON(w, http.StatusOK, map[string]any{"games": games})
-}
-
-func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
-	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
-	if err != nil {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_category", site.Excerpt(r.URL.Query().Get("category"))).WithDetail(err)
-	}
-	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
-	if err != nil {
-		return err
-	}
-	if rows == nil {
-		rows = []LeaderRow{}
-	}
-	return site.WriteJSON(w, http.StatusOK, map[string]any{"category": cat.String(), "players": rows})
-}
-
-// archiveError is the error of the archive's answer about the player name.
-func archiveError(err error, name string) error {
-	if errors.Is(err, live.ErrNotFound) {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_player", site.Excerpt(name))
-	}
-	return err
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/enginepool"
@@ -86,7 +87,7 @@ type Options struct {
 	// Tablebase is Config's: the endgame tables POST /api/analysis probes,
 	// which its engines and those of the games against the engine search
 	// with too, each position in its own ruleset's table (nil: none).
-	Tablebase Tablebase
+	Tablebase analysisboard.Tablebase
 	// GuestKeyFile keeps the key that signs guest tokens ("": the DB's
 	// path with ".guestkey" added, created when missing; on PostgreSQL the
 	// key kept in the database, shared by every node), so that guests
@@ -287,7 +288,7 @@ func openEngines(opts Options) (*enginepool.LivePlayer, *enginepool.AnalysisPool
 		return player, nil, err
 	}
 	analysis, err := enginepool.NewAnalysisPool(enginepool.AnalysisOptions{Searchers: opts.AnalysisEngines, HashMB: 16,
-		Background: opts.BackgroundEngines, Yield: yield, Wait: AnalysisWait, Tablebase: opts.Tablebase})
+		Background: opts.BackgroundEngines, Yield: yield, Wait: analysisboard.AnalysisWait, Tablebase: opts.Tablebase})
 	return player, analysis, err
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -102,8 +103,8 @@ func TestImportDailyBound(t *testing.T) {
 }
 
 type archiveAnswer struct {
-	Games []GameSummary `json:"games"`
-	More  bool          `json:"more"`
+	Games []site.GameSummary `json:"games"`
+	More  bool               `json:"more"`
 }
 
 func getArchive(t *testing.T, s *testServer, query string) (int, archiveAnswer) {

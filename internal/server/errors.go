@@ -17,10 +17,12 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
+	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/study"
+	"github.com/toguz/toguz/internal/tv"
 )
 
 // message returns e's message in the language of r.
@@ -35,7 +37,7 @@ func errorKeys() []string {
 		"apierr.no_endpoint", "apierr.no_page", "apierr.accounts_off", "apierr.unauthenticated",
 		"apierr.no_seek", "apierr.bad_tc", "apierr.bad_ruleset", "apierr.bad_level",
 		"apierr.game_over_position", "apierr.bad_color", "apierr.bad_turn", "apierr.no_game",
-		"apierr.bad_format", "apierr.bad_category", "apierr.no_player",
+		"apierr.bad_format",
 		"apierr.form_unreadable", "apierr.too_large", "apierr.forged_guest",
 		"apierr.bad_lang",
 		"apierr.not_whole", "apierr.no_challenge", "apierr.cancel_forbidden", "apierr.rate_limited",
@@ -44,7 +46,7 @@ func errorKeys() []string {
 		"account.name_taken", "account.bad_credentials", "account.rate_limited", "account.busy",
 		"account.bad_name", "account.bad_password",
 		"apierr.no_lobby_chat", "apierr.ws_lobby_chat", "apierr.report_identity", "apierr.no_reports",
-		"apierr.no_tv_game", "apierr.fen_too_long", "apierr.bad_room",
+		"apierr.fen_too_long", "apierr.bad_room",
 		"apierr.report_room_game", "apierr.report_user", "apierr.report_text",
 	}
 	keys = append(keys, lessons.ErrorKeys()...)
@@ -59,6 +61,8 @@ func errorKeys() []string {
 	keys = append(keys, botapi.ErrorKeys()...)
 	keys = append(keys, broadcast.ErrorKeys()...)
 	keys = append(keys, simul.ErrorKeys...)
+	keys = append(keys, profile.ErrorKeys()...)
+	keys = append(keys, tv.ErrorKeys()...)
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)
 	}

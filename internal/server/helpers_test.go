@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/live"
@@ -48,7 +49,7 @@ type serverOpts struct {
 	// importsPerDay is Config.ImportsPerDay (0: the default).
 	importsPerDay int
 	// tablebase is Config.Tablebase, and the analysis pool's.
-	tablebase Tablebase
+	tablebase analysisboard.Tablebase
 	// analysesPerMinute is Config.AnalysesPerMinute (0: the default).
 	analysesPerMinute int
 	// reviews makes the store queue review jobs and gives the server
@@ -71,7 +72,7 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysis, err := enginepool.NewAnalysisPool(enginepool.AnalysisOptions{Searchers: 1, HashMB: 1, Wait: AnalysisWait, Tablebase: o.tablebase})
+	analysis, err := enginepool.NewAnalysisPool(enginepool.AnalysisOptions{Searchers: 1, HashMB: 1, Wait: analysisboard.AnalysisWait, Tablebase: o.tablebase})
 	if err != nil {
 		t.Fatal(err)
 	}

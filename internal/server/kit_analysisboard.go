@@ -2,14 +2,6 @@ package server
 
 import "github.com/toguz/toguz/internal/analysisboard"
 
-// Tablebase is the endgame tables of Config.Tablebase and Options
-// (analysisboard.Tablebase).
-type Tablebase = analysisboard.Tablebase
-
-// AnalysisWait is how long an analysis waits for an engine of the pool
-// before POST /api/analysis answers 503 busy (analysisboard.AnalysisWait).
-const AnalysisWait = analysisboard.AnalysisWait
-
 // boardConfig is the analysis board's (internal/analysisboard) part of the
 // server's Config, with the live games and the archive's records.
 func (s *Server) boardConfig() analysisboard.Config {

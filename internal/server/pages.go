@@ -1,11 +1,8 @@
 package server
 
 import (
-	"cmp"
-	"context"
 	"errors"
 	"fmt"
-	"html/template"
 	"net/http"
 	"net/url"
 	"slices"
@@ -15,7 +12,6 @@ import (
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/posjson"
-	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/web"
@@ -347,62 +343,4 @@ func (s *Server) pageAcceptChallenge(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	return site.Redirect(w, r, "/game/"+gid)
-}
-
-// ---- profiles and leaderboard ----
-
-type ratingRow struct {
-	Category string
-	RatingInfo
-}
-
-func (s *Server) pageProfile(w http.ResponseWriter, r *http.Request) error {
-	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
-	defer cancel()
-	name := r.PathValue("name")
-	prof, err := s.cfg.Archive.Profile(ctx, name)
-	if err != nil {
-		return archiveError(err, name)
-	}
-	games, err := s.cfg.Archive.UserGames(ctx, name, 100)
-	if err != nil {
-		return err
-	}
-	var rows []ratingRow
-	for _, c := range append(rating.Categories[:], rating.BotCategories[:]...) {
-		if ri, ok := prof.Ratings[c.String()]; ok {
-			rows = append(rows, ratingRow{c.String(), ri})
-		}
-	}
-	p := s.Page(r, "profile.title", nil, prof.Name)
-	chart := ratingChart(prof.History, func(key string, args ...any) string { return s.cat.T(p.Lang, key, args...) })
-	provisional := slices.ContainsFunc(rows, func(r ratingRow) bool { return r.Provisional })
-	p.Data = struct {
-		Profile     Profile
-		Ratings     []ratingRow
-		Games       []GameSummary
-		Chart       template.HTML
-		Provisional bool // a rating is provisional: the page explains the mark
-	}{prof, rows, games, chart, provisional}
-	return s.Render(w, http.StatusOK, "profile", p)
-}
-
-func (s *Server) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
-	cat, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
-	if err != nil {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_category", site.Excerpt(r.URL.Query().Get("category"))).WithDetail(err)
-	}
-	rows, err := s.cfg.Archive.Leaderboard(r.Context(), cat, 100)
-	if err != nil {
-		return err
-	}
-	var cats []string
-	for _, c := range rating.Categories {
-		cats = append(cats, c.String())
-	}
-	return s.Render(w, http.StatusOK, "leaderboard", s.Page(r, "leaderboard.title", struct {
-		Category   string
-		Categories []string
-		Rows       []LeaderRow
-	}{cat.String(), cats, rows}))
 }

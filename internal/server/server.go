@@ -49,8 +49,8 @@
 //     bounds, a game's export, the open database's files of /database;
 //     its port is part of Archive, adapters.go), the opening explorer
 //     (internal/explorer: /explorer, /api/explorer, /explorer/masters/{n};
-//     the store's tree), the profile's rating chart (chart.go), the
-//     language: the switcher, an account's setting, /settings (lang.go).
+//     the store's tree), the language: the switcher, an account's
+//     setting, /settings (lang.go).
 //   - The lessons (internal/lessons): /learn and /learn/{lesson}, boards
 //     drawn by the server, and POST /api/learn/{lesson}/{exercise}, where
 //     the package judges an answer by the rules library; an account's
@@ -59,8 +59,12 @@
 //   - The puzzles (internal/puzzle): /puzzles, /puzzles/{id} and their
 //     judge POST /api/puzzles/{id}; the ratings kept by Config.Puzzles.
 //   - Around a game (social.go): the lobby's chat socket, chat reports
-//     (stored, listed by `toguz reports`), the games being played and the
-//     TV (API and pages); the chat rate limits given to the hub.
+//     (stored, listed by `toguz reports`); the chat rate limits and the
+//     seats' ratings given to the hub.
+//   - The players' pages (internal/profile): /@/{name} with its rating
+//     chart, /leaderboard, /api/users/{name}[/games] and /api/leaderboard,
+//     read from the Archive; watching games (internal/tv): /games, /tv,
+//     /api/games/live and /api/tv, read from the hub.
 //   - The learning pages (internal/culture): /rules, /history and /key, their
 //     statements as data each with its source (a seed's line, a section
 //     of docs/rules.md) and its words, the seeds' examples drawn by svg at
@@ -121,11 +125,13 @@ import (
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
+	"github.com/toguz/toguz/internal/tv"
 	"github.com/toguz/toguz/internal/web"
 	"golang.org/x/time/rate"
 )
@@ -166,7 +172,7 @@ type Config struct {
 	// Tablebase is the endgame tables the analysis probes for an exact
 	// result (nil: none).
 	Analysis  *enginepool.AnalysisPool
-	Tablebase Tablebase
+	Tablebase analysisboard.Tablebase
 	// GuestKey signs the guest tokens (at least 16 bytes; LoadGuestKey
 	// keeps one in a file). Empty: a random key, so that guests lose their
 	// identity when the server restarts.
@@ -217,6 +223,10 @@ type Server struct {
 	simuls *simul.Hall
 	// bots is the bot and board API (internal/botapi).
 	bots *botapi.API
+	// profiles is the players' pages (internal/profile), tv the games
+	// being played and the TV (internal/tv).
+	profiles *profile.Site
+	tv       *tv.Site
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
@@ -251,6 +261,8 @@ func New(cfg Config) (*Server, error) {
 	srv.board = analysisboard.New(srv, srv.boardConfig())
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: archive.MaxImportGames, RulesError: rulesError})
+	srv.profiles = profile.NewSite(srv, cfg.Archive)
+	srv.tv = tv.NewSite(srv, tv.Config{Games: cfg.Hub, GamePage: srv.pageGame})
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
 	if srv.simuls, err = simul.New(ctx, simul.Config{Games: cfg.Hub, Store: cfg.Simuls, Kit: srv}); err != nil {
@@ -287,15 +299,12 @@ func (s *Server) Handler() http.Handler {
 	api("POST /api/engine-games", s.apiEngineGame)
 	s.board.Routes(router{s: s, mux: mux})
 	api("GET /api/games/{id}", s.apiGame)
-	api("GET /api/users/{name}", s.apiUser)
-	api("GET /api/users/{name}/games", s.apiUserGames)
-	api("GET /api/leaderboard", s.apiLeaderboard)
+	s.profiles.Routes(router{s: s, mux: mux})
 	mux.HandleFunc("GET /api/games/{id}/ws", s.gameWS)
 	mux.HandleFunc("GET /api/lobby/ws", s.lobbyWS)
 	mux.HandleFunc("GET /api/lobby/chat", s.lobbyChatWS)
 	api("POST /api/reports", s.apiReport)
-	api("GET /api/games/live", s.apiLiveGames)
-	api("GET /api/tv", s.apiTV)
+	s.tv.Routes(router{s: s, mux: mux})
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.bots.Routes(router{s: s, mux: mux})
@@ -315,11 +324,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /challenge/{id}", s.pageChallenge)
 	page("POST /challenge/{id}", s.pageAcceptChallenge)
 	page("POST /challenge/{id}/cancel", s.pageCancelChallenge)
-	page("GET /@/{name}", s.pageProfile)
-	page("GET /leaderboard", s.pageLeaderboard)
 	page("POST /lang", s.pageSetLang)
-	page("GET /games", s.pageGames)
-	page("GET /tv", s.pageTV)
 	s.archive.Routes(router{s: s, mux: mux})
 	explorer.NewSite(s, s.cfg.Explorer).Routes(router{s: s, mux: mux})
 	page("GET /settings", s.pageSettings)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -22,8 +21,8 @@ import (
 )
 
 // What players expect from lichess around a game (docs/api.md): the
-// lobby's chat socket, the report of a chat message, the games being
-// played and the TV, as API and pages. The game's rematch, takeback and
+// lobby's chat socket and the report of a chat message (the games being
+// played and the TV are internal/tv's). The game's rematch, takeback and
 // chat are messages of the game websocket (internal/live, social.go).
 
 // Reports stores and lists reported chat messages: *store.Store.
@@ -203,57 +202,4 @@ func (s *Server) apiReport(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.log.Info("chat report", "id", rid, "by", id.Name(), "user", q.User, "game", q.Game, "verified", verified)
 	return site.WriteJSON(w, http.StatusCreated, map[string]any{"id": rid, "verified": verified})
-}
-
-// liveGamesJSON is GET /api/games/live.
-type liveGamesJSON struct {
-	Games []live.LiveGame `json:"games"`
-	Total int             `json:"total"`
-}
-
-// maxListed is the most games the list shows.
-const maxListed = 100
-
-func (s *Server) liveGames(r *http.Request) liveGamesJSON {
-	gs := s.cfg.Hub.Games()
-	limit := maxListed
-	if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < limit {
-		limit = n
-	}
-	out := liveGamesJSON{Games: gs, Total: len(gs)}
-	if len(gs) > limit {
-		out.Games = gs[:limit]
-	}
-	return out
-}
-
-// apiLiveGames is GET /api/games/live: the games being played, the
-// highest rated first, at most maxListed (?limit=), and how many in all.
-func (s *Server) apiLiveGames(w http.ResponseWriter, r *http.Request) error {
-	return site.WriteJSON(w, http.StatusOK, s.liveGames(r))
-}
-
-// apiTV is GET /api/tv: the game the TV shows (404 when none is played).
-func (s *Server) apiTV(w http.ResponseWriter, r *http.Request) error {
-	tv, ok := s.cfg.Hub.TV()
-	if !ok {
-		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_tv_game")
-	}
-	return site.WriteJSON(w, http.StatusOK, tv)
-}
-
-// pageGames is GET /games.
-func (s *Server) pageGames(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "games", s.Page(r, "games.title", s.liveGames(r)))
-}
-
-// pageTV is GET /tv: the game page of the TV's game (social.js follows
-// the next one when it ends), or a page that waits for one.
-func (s *Server) pageTV(w http.ResponseWriter, r *http.Request) error {
-	tv, ok := s.cfg.Hub.TV()
-	if !ok {
-		return s.Render(w, http.StatusOK, "tv", s.Page(r, "tv.title", nil))
-	}
-	r.SetPathValue("id", tv.ID)
-	return s.pageGame(w, r)
 }

@@ -1,4 +1,4 @@
-package server
+package profile
 
 import (
 	"fmt"
@@ -91,6 +91,15 @@ func ratingChart(h []RatingPoint, t func(key string, args ...any) string) templa
 		}
 	}
 	b.WriteString(`</g>`)
+	chartLines(&b, h, x, y, t)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// chartLines draws a line of the history h for each rating category, x
+// and y placing a point, and the legend naming them (t: the catalog).
+func chartLines(b *strings.Builder, h []RatingPoint, x func(time.Time) float64, y func(float64) float64, t func(key string, args ...any) string) {
+	esc := template.HTMLEscapeString
 	legend := chartLeft
 	for _, c := range rating.Categories {
 		var pts []RatingPoint
@@ -103,24 +112,22 @@ func ratingChart(h []RatingPoint, t func(key string, args ...any) string) templa
 			continue
 		}
 		color := chartColors[c.String()]
-		fmt.Fprintf(&b, `<polyline class="line" stroke="%s" points="`, color)
+		fmt.Fprintf(b, `<polyline class="line" stroke="%s" points="`, color)
 		for k, p := range pts {
 			if k > 0 {
 				b.WriteByte(' ')
 			}
-			fmt.Fprintf(&b, "%.1f,%.1f", x(p.At), y(p.Rating))
+			fmt.Fprintf(b, "%.1f,%.1f", x(p.At), y(p.Rating))
 		}
 		b.WriteString(`"/>`)
 		if len(pts) == 1 {
-			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`, x(pts[0].At), y(pts[0].Rating), color)
+			fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`, x(pts[0].At), y(pts[0].Rating), color)
 		}
 		name := t("archive.cat." + c.String())
-		fmt.Fprintf(&b, `<rect x="%.1f" y="6" width="10" height="10" fill="%s" aria-hidden="true"/><text x="%.1f" y="15">%s</text>`,
+		fmt.Fprintf(b, `<rect x="%.1f" y="6" width="10" height="10" fill="%s" aria-hidden="true"/><text x="%.1f" y="15">%s</text>`,
 			legend, color, legend+13, esc(name))
 		legend += 13 + 7*float64(len([]rune(name))) + 12
 	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
 }
 
 // niceStep returns a round step (1, 2, 2.5 or 5 times a power of ten) that
@@ -152,25 +159,11 @@ type dateTick struct {
 // 1, 2, 7 or 14 days.
 func dateTicks(t0, t1 time.Time) []dateTick {
 	t0, t1 = t0.UTC(), t1.UTC()
-	var out []dateTick
 	span := t1.Sub(t0)
 	if span < 60*24*time.Hour {
-		stepDays := 14
-		for _, d := range []int{1, 2, 7, 14} {
-			if span <= time.Duration(d*6)*24*time.Hour {
-				stepDays = d
-				break
-			}
-		}
-		at := time.Date(t0.Year(), t0.Month(), t0.Day(), 0, 0, 0, 0, time.UTC)
-		if at.Before(t0) {
-			at = at.AddDate(0, 0, 1)
-		}
-		for ; !at.After(t1); at = at.AddDate(0, 0, stepDays) {
-			out = append(out, dateTick{at: at, days: true, year: len(out) == 0 || (at.Month() == 1 && at.Day() <= stepDays)})
-		}
-		return out
+		return dayTicks(t0, t1)
 	}
+	var out []dateTick
 	months := int(span.Hours()/24/30) + 1
 	step := 12
 	for _, m := range []int{1, 2, 3, 6, 12} {
@@ -193,6 +186,28 @@ func dateTicks(t0, t1 time.Time) []dateTick {
 	}
 	for ; !at.After(t1); at = at.AddDate(0, step, 0) {
 		out = append(out, dateTick{at: at, year: len(out) == 0 || at.Month() == 1})
+	}
+	return out
+}
+
+// dayTicks returns the ticks of less than two months between t0 and t1
+// (UTC): every 1, 2, 7 or 14 days.
+func dayTicks(t0, t1 time.Time) []dateTick {
+	var out []dateTick
+	span := t1.Sub(t0)
+	stepDays := 14
+	for _, d := range []int{1, 2, 7, 14} {
+		if span <= time.Duration(d*6)*24*time.Hour {
+			stepDays = d
+			break
+		}
+	}
+	at := time.Date(t0.Year(), t0.Month(), t0.Day(), 0, 0, 0, 0, time.UTC)
+	if at.Before(t0) {
+		at = at.AddDate(0, 0, 1)
+	}
+	for ; !at.After(t1); at = at.AddDate(0, 0, stepDays) {
+		out = append(out, dateTick{at: at, days: true, year: len(out) == 0 || (at.Month() == 1 && at.Day() <= stepDays)})
 	}
 	return out
 }

@@ -1,0 +1,226 @@
+// Package profile is the players' pages: a player's profile GET /@/{name}
+// (his ratings, the chart of their history, his games), the leaderboard
+// GET /leaderboard, and their API GET /api/users/{name},
+// /api/users/{name}/games and /api/leaderboard.
+//
+// It owns the profile's domain types and reads them through its port,
+// Store (the server's archive over internal/store). It keeps no state:
+// every answer is read from the store. An unknown player is a 404
+// not_found (apierr.no_player) on the pages and the API alike; the
+// leaderboard lists only stable (not provisional) ratings, as the store
+// ranks them.
+package profile
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"html/template"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/site"
+)
+
+// Profile is a user's public page.
+type Profile struct {
+	Name    string                `json:"name"`
+	Created time.Time             `json:"created"`
+	Ratings map[string]RatingInfo `json:"ratings"`
+	History []RatingPoint         `json:"history"`
+}
+
+// RatingInfo is a rating in one category.
+type RatingInfo struct {
+	Rating      float64 `json:"rating"`
+	RD          float64 `json:"rd"`
+	Provisional bool    `json:"provisional"`
+	Games       int     `json:"games"`
+}
+
+// RatingPoint is one entry of the rating history.
+type RatingPoint struct {
+	Category string    `json:"category"`
+	At       time.Time `json:"at"`
+	Rating   float64   `json:"rating"`
+}
+
+// LeaderRow is a line of the leaderboard.
+type LeaderRow struct {
+	Name   string  `json:"name"`
+	Rating float64 `json:"rating"`
+	RD     float64 `json:"rd"`
+	Games  int     `json:"games"`
+}
+
+// Store is what the players' pages read: the server's archive.
+type Store interface {
+	// Profile returns a user's ratings and rating history (errors wrap
+	// live.ErrNotFound for an unknown name).
+	Profile(ctx context.Context, name string) (Profile, error)
+	// UserGames returns a user's games, newest first.
+	UserGames(ctx context.Context, name string, limit int) ([]site.GameSummary, error)
+	// Leaderboard returns the best players of a category with a stable
+	// (not provisional) rating.
+	Leaderboard(ctx context.Context, c rating.Category, limit int) ([]LeaderRow, error)
+}
+
+// ErrorKeys are the messages of the players' pages' errors, for the
+// catalog's completeness test.
+func ErrorKeys() []string { return []string{"apierr.bad_category", "apierr.no_player"} }
+
+// The lists' lengths: the profile's games, the leaderboard's players, and
+// the games GET /api/users/{name}/games gives when ?limit= does not say
+// (at most maxUserGames).
+const (
+	profileGames     = 100
+	leaderboardRows  = 100
+	defaultUserGames = 50
+	maxUserGames     = 200
+)
+
+// Site is the players' pages and their API.
+type Site struct {
+	kit   site.Kit
+	store Store
+}
+
+// NewSite returns the players' pages and API over st.
+func NewSite(kit site.Kit, st Store) *Site {
+	return &Site{kit: kit, store: st}
+}
+
+// Routes registers the players' routes on r.
+func (s *Site) Routes(r site.Router) {
+	r.API("GET /api/users/{name}", s.apiUser)
+	r.API("GET /api/users/{name}/games", s.apiUserGames)
+	r.API("GET /api/leaderboard", s.apiLeaderboard)
+	r.Page("GET /@/{name}", s.pageProfile)
+	r.Page("GET /leaderboard", s.pageLeaderboard)
+}
+
+// playerError is the error of the store's answer about the player name.
+func playerError(err error, name string) error {
+	if errors.Is(err, live.ErrNotFound) {
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_player", site.Excerpt(name))
+	}
+	return err
+}
+
+// category reads the leaderboard's ?category= (blitz when absent), a 400
+// bad_request when rating knows none of that name.
+func category(r *http.Request) (rating.Category, error) {
+	c, err := rating.ParseCategory(cmp.Or(r.URL.Query().Get("category"), "blitz"))
+	if err != nil {
+		return c, apierr.BadRequest(apierr.CodeBadRequest, "apierr.bad_category", site.Excerpt(r.URL.Query().Get("category"))).WithDetail(err)
+	}
+	return c, nil
+}
+
+// ---- pages ----
+
+type ratingRow struct {
+	Category string
+	RatingInfo
+}
+
+type profileData struct {
+	Profile     Profile
+	Ratings     []ratingRow
+	Games       []site.GameSummary
+	Chart       template.HTML
+	Provisional bool // a rating is provisional: the page explains the mark
+}
+
+func (s *Site) pageProfile(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
+	defer cancel()
+	name := r.PathValue("name")
+	prof, err := s.store.Profile(ctx, name)
+	if err != nil {
+		return playerError(err, name)
+	}
+	games, err := s.store.UserGames(ctx, name, profileGames)
+	if err != nil {
+		return err
+	}
+	var rows []ratingRow
+	for _, c := range append(rating.Categories[:], rating.BotCategories[:]...) {
+		if ri, ok := prof.Ratings[c.String()]; ok {
+			rows = append(rows, ratingRow{c.String(), ri})
+		}
+	}
+	p := s.kit.Page(r, "profile.title", nil, prof.Name)
+	cat := s.kit.Catalog()
+	chart := ratingChart(prof.History, func(key string, args ...any) string { return cat.T(p.Lang, key, args...) })
+	provisional := slices.ContainsFunc(rows, func(r ratingRow) bool { return r.Provisional })
+	p.Data = profileData{prof, rows, games, chart, provisional}
+	return s.kit.Render(w, http.StatusOK, "profile", p)
+}
+
+type leaderboardData struct {
+	Category   string
+	Categories []string
+	Rows       []LeaderRow
+}
+
+func (s *Site) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
+	c, err := category(r)
+	if err != nil {
+		return err
+	}
+	rows, err := s.store.Leaderboard(r.Context(), c, leaderboardRows)
+	if err != nil {
+		return err
+	}
+	var cats []string
+	for _, c := range rating.Categories {
+		cats = append(cats, c.String())
+	}
+	return s.kit.Render(w, http.StatusOK, "leaderboard", s.kit.Page(r, "leaderboard.title", leaderboardData{c.String(), cats, rows}))
+}
+
+// ---- API ----
+
+func (s *Site) apiUser(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.store.Profile(r.Context(), r.PathValue("name"))
+	if err != nil {
+		return playerError(err, r.PathValue("name"))
+	}
+	return site.WriteJSON(w, http.StatusOK, p)
+}
+
+func (s *Site) apiUserGames(w http.ResponseWriter, r *http.Request) error {
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	if limit <= 0 || limit > maxUserGames {
+		limit = defaultUserGames
+	}
+	games, err := s.store.UserGames(r.Context(), r.PathValue("name"), limit)
+	if err != nil {
+		return playerError(err, r.PathValue("name"))
+	}
+	if games == nil {
+		games = []site.GameSummary{}
+	}
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"games": games})
+}
+
+func (s *Site) apiLeaderboard(w http.ResponseWriter, r *http.Request) error {
+	c, err := category(r)
+	if err != nil {
+		return err
+	}
+	rows, err := s.store.Leaderboard(r.Context(), c, leaderboardRows)
+	if err != nil {
+		return err
+	}
+	if rows == nil {
+		rows = []LeaderRow{}
+	}
+	return site.WriteJSON(w, http.StatusOK, map[string]any{"category": c.String(), "players": rows})
+}
