@@ -140,9 +140,6 @@ func ParseDiagram(s string, r Rules) (Position, error) {
 	}
 	setup := Setup{Rules: r}
 	rows := 0
-	fail := func(line, col int, err error, format string, args ...any) (Position, error) {
-		return Position{}, &ParseError{Line: line, Column: col, Msg: fmt.Sprintf(format, args...), Err: err}
-	}
 	for li, text := range strings.Split(s, "\n") {
 		line := li + 1
 		fields, cols := fieldsCols(text)
@@ -152,66 +149,16 @@ func ParseDiagram(s string, r Rules) (Position, error) {
 		last := fields[len(fields)-1]
 		switch {
 		case strings.HasPrefix(last, "(") && strings.HasSuffix(last, ")"):
-			if rows == 2 {
-				return fail(line, cols[len(fields)-1], ErrSyntax, "a third row of holes: a diagram has two, Black's then White's")
+			if err := diagramRow(&setup, rows, fields, cols, line); err != nil {
+				return Position{}, err
 			}
-			pl := Black
-			if rows == 1 {
-				pl = White
-			}
-			k, err := strconv.Atoi(last[1 : len(last)-1])
-			if err != nil || k < 0 {
-				return fail(line, cols[len(fields)-1], ErrSyntax, "kazan %s: want a number of stones in parentheses", last)
-			}
-			setup.Kazan[pl] = k
-			cells := make([]int, 0, r.Holes)
-			tuzdik := 0
-			for i, f := range fields[:len(fields)-1] {
-				n, ok := diagramCell(f)
-				if !ok {
-					if i < r.Holes {
-						return fail(line, cols[i], ErrSyntax, "cell %q: want a number of stones, – (empty) or X (tuzdik)", f)
-					}
-					break // a label before the kazan
-				}
-				if len(cells) == r.Holes {
-					return fail(line, cols[i], ErrSyntax, "%s's row has more than %d holes", pl, r.Holes)
-				}
-				h := len(cells) + 1
-				if pl == Black {
-					h = r.Holes - len(cells)
-				}
-				if n < 0 {
-					if tuzdik != 0 {
-						return fail(line, cols[i], ErrPosition, "%s's row has two tuzdiks; a player owns at most one", pl)
-					}
-					tuzdik, n = h, 0
-				}
-				cells = append(cells, n)
-			}
-			if len(cells) != r.Holes {
-				return fail(line, 1, ErrSyntax, "%s's row has %d holes, want %d (ruleset %s)", pl, len(cells), r.Holes, r)
-			}
-			row := make([]int, r.Holes)
-			for i, n := range cells {
-				if pl == Black {
-					row[r.Holes-1-i] = n
-				} else {
-					row[i] = n
-				}
-			}
-			setup.Board[pl] = row
-			setup.Tuzdik[pl.Other()] = tuzdik
 			rows++
-		case len(fields) == 3 && fields[1] == "to" && fields[2] == "move":
-			switch strings.ToLower(fields[0]) {
-			case "white":
-				setup.Turn = White
-			case "black":
-				setup.Turn = Black
-			default:
-				return fail(line, cols[0], ErrSyntax, "%q: want White to move or Black to move", text)
+		case isTurnLine(fields):
+			turn, err := diagramTurn(fields[0], text, line, cols[0])
+			if err != nil {
+				return Position{}, err
 			}
+			setup.Turn = turn
 		case isLegend(fields):
 			// Hole names, not part of the position.
 		default:
@@ -222,13 +169,101 @@ func ParseDiagram(s string, r Rules) (Position, error) {
 		}
 	}
 	if rows != 2 {
-		return fail(0, 0, ErrSyntax, "the diagram has %d rows of holes ending with a kazan in parentheses, want 2", rows)
+		return Position{}, diagramError(0, 0, ErrSyntax, "the diagram has %d rows of holes ending with a kazan in parentheses, want 2", rows)
 	}
 	p, err := setup.Position()
 	if err != nil {
-		return fail(0, 0, err, "diagram")
+		return Position{}, diagramError(0, 0, err, "diagram")
 	}
 	return p, nil
+}
+
+// diagramError is the *ParseError of ParseDiagram.
+func diagramError(line, col int, err error, format string, args ...any) error {
+	return &ParseError{Line: line, Column: col, Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// isTurnLine reports whether a line is "… to move".
+func isTurnLine(fields []string) bool {
+	return len(fields) == 3 && fields[1] == "to" && fields[2] == "move"
+}
+
+// diagramTurn reads the word before "to move".
+func diagramTurn(word, text string, line, col int) (Player, error) {
+	switch strings.ToLower(word) {
+	case "white":
+		return White, nil
+	case "black":
+		return Black, nil
+	}
+	return White, diagramError(line, col, ErrSyntax, "%q: want White to move or Black to move", text)
+}
+
+// diagramRow reads the row of holes after the rows read before it, whose
+// last field is the kazan, into setup: Black's row comes first.
+func diagramRow(setup *Setup, rows int, fields []string, cols []int, line int) error {
+	r := setup.Rules
+	last := fields[len(fields)-1]
+	if rows == 2 {
+		return diagramError(line, cols[len(fields)-1], ErrSyntax, "a third row of holes: a diagram has two, Black's then White's")
+	}
+	pl := Black
+	if rows == 1 {
+		pl = White
+	}
+	k, err := strconv.Atoi(last[1 : len(last)-1])
+	if err != nil || k < 0 {
+		return diagramError(line, cols[len(fields)-1], ErrSyntax, "kazan %s: want a number of stones in parentheses", last)
+	}
+	setup.Kazan[pl] = k
+	cells, tuzdik, err := diagramCells(pl, fields[:len(fields)-1], cols, line, r.Holes)
+	if err != nil {
+		return err
+	}
+	if len(cells) != r.Holes {
+		return diagramError(line, 1, ErrSyntax, "%s's row has %d holes, want %d (ruleset %s)", pl, len(cells), r.Holes, r)
+	}
+	row := make([]int, r.Holes)
+	for i, n := range cells {
+		if pl == Black {
+			row[r.Holes-1-i] = n
+		} else {
+			row[i] = n
+		}
+	}
+	setup.Board[pl] = row
+	setup.Tuzdik[pl.Other()] = tuzdik
+	return nil
+}
+
+// diagramCells reads the cells of pl's row left to right, up to a label
+// before the kazan, and the number of the hole that is a tuzdik (0: none).
+func diagramCells(pl Player, fields []string, cols []int, line, holes int) (cells []int, tuzdik int, err error) {
+	cells = make([]int, 0, holes)
+	for i, f := range fields {
+		n, ok := diagramCell(f)
+		if !ok {
+			if i < holes {
+				return nil, 0, diagramError(line, cols[i], ErrSyntax, "cell %q: want a number of stones, – (empty) or X (tuzdik)", f)
+			}
+			break // a label before the kazan
+		}
+		if len(cells) == holes {
+			return nil, 0, diagramError(line, cols[i], ErrSyntax, "%s's row has more than %d holes", pl, holes)
+		}
+		h := len(cells) + 1
+		if pl == Black {
+			h = holes - len(cells)
+		}
+		if n < 0 {
+			if tuzdik != 0 {
+				return nil, 0, diagramError(line, cols[i], ErrPosition, "%s's row has two tuzdiks; a player owns at most one", pl)
+			}
+			tuzdik, n = h, 0
+		}
+		cells = append(cells, n)
+	}
+	return cells, tuzdik, nil
 }
 
 // diagramCell reads a cell: stones (n ≥ 0), an empty hole (0) or a tuzdik

@@ -189,10 +189,8 @@ func (g *Game) tree() (*Tree, error) {
 // and adds it to parent's children.
 func (r *reader) variationLine(g *Game, first Player, parent *Node, ply int) error {
 	open := r.at()
-	r.advance(1)             // (
-	var prev, prevFrom *Node // the last node of this variation, and its parent
-	prevPly := 0             // and its ply
-	pending := ""            // a comment before its first ply
+	r.advance(1) // (
+	var v variationEnd
 	for {
 		r.skipSpace()
 		if r.eof() {
@@ -202,15 +200,15 @@ func (r *reader) variationLine(g *Game, first Player, parent *Node, ply int) err
 		switch c := r.peek(); c {
 		case ')':
 			r.advance(1)
-			if prev == nil {
+			if v.prev == nil {
 				return r.errorf(open, g.index, ply+1, ErrSyntax, "an empty variation ( )")
 			}
 			return nil
 		case '(':
-			if prev == nil {
+			if v.prev == nil {
 				return r.errorf(at, g.index, ply+1, ErrSyntax, "a variation ( … ) before the first ply of its own variation")
 			}
-			if err := r.variationLine(g, first, prevFrom, prevPly); err != nil {
+			if err := r.variationLine(g, first, v.prevFrom, v.prevPly); err != nil {
 				return err
 			}
 			continue
@@ -219,65 +217,99 @@ func (r *reader) variationLine(g *Game, first Player, parent *Node, ply int) err
 			if !ok {
 				return r.errorf(at, g.index, ply+1, ErrSyntax, "comment with no closing }")
 			}
-			if prev == nil {
-				pending = joinComment(pending, text)
+			if v.prev == nil {
+				v.pending = joinComment(v.pending, text)
 			} else {
-				prev.Comment = joinComment(prev.Comment, text)
+				v.prev.Comment = joinComment(v.prev.Comment, text)
 			}
 			continue
 		}
-		w := r.treeWord()
-		if _, err := resultToken(w); err == nil {
-			return r.errorf(at, g.index, ply+1, ErrSyntax, "result %s inside a variation: want ) first", excerpt(w))
+		if err := r.variationWord(g, first, parent, ply, at, &v); err != nil {
+			return err
 		}
-		from, next := parent, ply
-		if prev != nil {
-			from, next = prev, prevPly+1
-		}
-		pos := from.Position
-		full := FullMove(first, g.startMove(), next)
-		if n := moveNumberLen(w); n > 0 {
-			num, err := strconv.Atoi(strings.TrimRight(w[:n], "."))
-			if err != nil || num != full {
-				return r.errorf(at, g.index, next+1, ErrSyntax, "move number %s: want %d", excerpt(w[:n]), full)
-			}
-			w = w[n:]
-			at.col += int32(n)
-			if w == "" {
-				continue
-			}
-		}
-		y, n := scanPly(w)
-		if n == 0 {
-			return r.errorf(at, g.index, next+1, ErrSyntax, "%q: want a ply (76, 48x or 7), a move number, a comment, a variation or )", excerpt(w))
-		}
-		rest, mk, ok := cutMark(w[n:])
-		if !ok {
-			return r.errorf(at, g.index, next+1, ErrSyntax, "%q: a move's mark is one of ! ? !! ?? !? ?!", excerpt(w))
-		}
-		k := 0
-		if rest != "" {
-			if k, ok = parseKazanNote(rest); !ok {
-				return r.errorf(at, g.index, next+1, ErrSyntax, "%q: after the ply %s want only a kazan total such as (10) and a mark", excerpt(w), y)
-			}
-		}
-		if pos.IsOver() {
-			return r.errorf(at, g.index, next+1, ErrGameOver, "%s: a move after the end of the game", y)
-		}
-		me := pos.Turn()
-		after, err := pos.PlayPly(y)
-		if err != nil {
-			msg, cause := explainPly(y.String(), err)
-			return r.errorf(at, g.index, next+1, cause, "%s", msg)
-		}
-		if k != 0 && after.Kazan(me) != k {
-			return r.errorf(at, g.index, next+1, ErrNotation, "%s(%d): %s's kazan holds %d after it", y, k, me, after.Kazan(me))
-		}
-		node := &Node{Ply: y, Kazan: k, Position: after, Mark: mk, Comment: pending}
-		pending = ""
-		from.Children = append(from.Children, node)
-		prev, prevFrom, prevPly = node, from, next
 	}
+}
+
+// variationEnd is where a variation being read stands.
+type variationEnd struct {
+	prev, prevFrom *Node  // the last node of this variation, and its parent
+	prevPly        int    // and its ply
+	pending        string // a comment before its first ply
+}
+
+// variationWord reads the word at at in a variation of parent's ply ply: a
+// move number, a ply or both, adding the ply's node to the variation.
+func (r *reader) variationWord(g *Game, first Player, parent *Node, ply int, at textAt, v *variationEnd) error {
+	w := r.treeWord()
+	if _, err := resultToken(w); err == nil {
+		return r.errorf(at, g.index, ply+1, ErrSyntax, "result %s inside a variation: want ) first", excerpt(w))
+	}
+	from, next := parent, ply
+	if v.prev != nil {
+		from, next = v.prev, v.prevPly+1
+	}
+	if n := moveNumberLen(w); n > 0 {
+		if err := r.checkMoveNumber(g, w[:n], at, FullMove(first, g.startMove(), next), next); err != nil {
+			return err
+		}
+		w = w[n:]
+		at.col += int32(n)
+		if w == "" {
+			return nil
+		}
+	}
+	node, err := r.variationPly(g, from.Position, w, at, next)
+	if err != nil {
+		return err
+	}
+	node.Comment = v.pending
+	v.pending = ""
+	from.Children = append(from.Children, node)
+	v.prev, v.prevFrom, v.prevPly = node, from, next
+	return nil
+}
+
+// checkMoveNumber checks the move number num (such as "12." or "12...") at
+// at before ply next of a variation, which must be full.
+func (r *reader) checkMoveNumber(g *Game, num string, at textAt, full, next int) error {
+	n, err := strconv.Atoi(strings.TrimRight(num, "."))
+	if err != nil || n != full {
+		return r.errorf(at, g.index, next+1, ErrSyntax, "move number %s: want %d", excerpt(num), full)
+	}
+	return nil
+}
+
+// variationPly reads the word w at at, a ply with its kazan total and mark
+// if any, as ply next of a variation, and returns its node after pos
+// (without comment or children).
+func (r *reader) variationPly(g *Game, pos Position, w string, at textAt, next int) (*Node, error) {
+	y, n := scanPly(w)
+	if n == 0 {
+		return nil, r.errorf(at, g.index, next+1, ErrSyntax, "%q: want a ply (76, 48x or 7), a move number, a comment, a variation or )", excerpt(w))
+	}
+	rest, mk, ok := cutMark(w[n:])
+	if !ok {
+		return nil, r.errorf(at, g.index, next+1, ErrSyntax, "%q: a move's mark is one of ! ? !! ?? !? ?!", excerpt(w))
+	}
+	k := 0
+	if rest != "" {
+		if k, ok = parseKazanNote(rest); !ok {
+			return nil, r.errorf(at, g.index, next+1, ErrSyntax, "%q: after the ply %s want only a kazan total such as (10) and a mark", excerpt(w), y)
+		}
+	}
+	if pos.IsOver() {
+		return nil, r.errorf(at, g.index, next+1, ErrGameOver, "%s: a move after the end of the game", y)
+	}
+	me := pos.Turn()
+	after, err := pos.PlayPly(y)
+	if err != nil {
+		msg, cause := explainPly(y.String(), err)
+		return nil, r.errorf(at, g.index, next+1, cause, "%s", msg)
+	}
+	if k != 0 && after.Kazan(me) != k {
+		return nil, r.errorf(at, g.index, next+1, ErrNotation, "%s(%d): %s's kazan holds %d after it", y, k, me, after.Kazan(me))
+	}
+	return &Node{Ply: y, Kazan: k, Position: after, Mark: mk}, nil
 }
 
 // treeWord reads a word of a variation: up to a space, a comment, a tag or
@@ -291,17 +323,8 @@ func (r *reader) treeWord() string {
 	for r.avail(j) && !stop(r.data[j]) {
 		j++
 	}
-	if j > r.i && r.avail(j) && r.data[j] == '(' {
-		k := j + 1
-		for r.avail(k) && r.data[k] >= '0' && r.data[k] <= '9' {
-			k++
-		}
-		if k > j+1 && r.avail(k) && r.data[k] == ')' {
-			j = k + 1
-			for r.avail(j) && (r.data[j] == '!' || r.data[j] == '?') {
-				j++
-			}
-		}
+	if j > r.i {
+		j = r.afterKazanNote(j)
 	}
 	if j == r.i {
 		j++ // a character no word starts with: the caller names it
@@ -309,6 +332,26 @@ func (r *reader) treeWord() string {
 	w := r.data[r.i:j]
 	r.advance(j - r.i)
 	return w
+}
+
+// afterKazanNote returns where a kazan total such as (10) at j, and the
+// mark after it, end; j when there is none.
+func (r *reader) afterKazanNote(j int) int {
+	if !r.avail(j) || r.data[j] != '(' {
+		return j
+	}
+	k := j + 1
+	for r.avail(k) && r.data[k] >= '0' && r.data[k] <= '9' {
+		k++
+	}
+	if k == j+1 || !r.avail(k) || r.data[k] != ')' {
+		return j
+	}
+	j = k + 1
+	for r.avail(j) && (r.data[j] == '!' || r.data[j] == '?') {
+		j++
+	}
+	return j
 }
 
 // WriteTrees writes the trees to w in format f. Our format writes every

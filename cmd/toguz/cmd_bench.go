@@ -43,27 +43,13 @@ func runBench(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case *n < 1 || *n > min(len(suite), maxBenchPositions):
-		return fmt.Errorf("-positions %d: want 1 to %d", *n, min(len(suite), maxBenchPositions))
-	case *depth < 0 || *depth > 60:
-		return fmt.Errorf("-depth %d: want 0 to 60", *depth)
-	case *moveTime < 0 || *moveTime > time.Minute:
-		return fmt.Errorf("-movetime %v: want 0 to 1m", *moveTime)
-	case *depth == 0 && *moveTime == 0:
-		return fmt.Errorf("-depth 0 and -movetime 0: nothing to measure")
+	if err := checkBench(*n, len(suite), *depth, *moveTime); err != nil {
+		return err
 	}
 	opts := engine.DefaultOptions()
 	opts.HashMB = *hash
-	for name := range strings.SplitSeq(*off, ",") {
-		if name == "" {
-			continue
-		}
-		f, ok := featureNamed(name)
-		if !ok {
-			return fmt.Errorf("-off %q: no such feature; want some of %s", name, featureList())
-		}
-		*f.Field(&opts) = false
+	if err := switchOff(&opts, *off); err != nil {
+		return err
 	}
 	positions := suite[:*n]
 	var base time.Duration
@@ -75,16 +61,9 @@ func runBench(ctx context.Context, e env) error {
 		}
 		line := fmt.Sprintf("threads %d:", t)
 		if *depth > 0 {
-			var wall, cpu time.Duration
-			var nodes uint64
-			for _, o := range positions {
-				eng.NewGame()
-				c, start := cputime.Process(), time.Now()
-				r := eng.Search(ctx, o.Position, engine.Limits{Depth: *depth}, nil)
-				wall, cpu, nodes = wall+time.Since(start), cpu+cputime.Process()-c, nodes+r.Nodes
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
+			wall, cpu, nodes, err := timeToDepth(ctx, eng, positions, *depth)
+			if err != nil {
+				return err
 			}
 			if base == 0 {
 				base = wall
@@ -93,15 +72,9 @@ func runBench(ctx context.Context, e env) error {
 				*depth, wall.Seconds(), base.Seconds()/wall.Seconds(), cpu.Seconds(), nodes)
 		}
 		if *moveTime > 0 {
-			sum := 0
-			var nodes uint64
-			for _, o := range positions {
-				eng.NewGame()
-				r := eng.Search(ctx, o.Position, engine.Limits{MoveTime: *moveTime}, nil)
-				sum, nodes = sum+r.Depth, nodes+r.Nodes
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
+			sum, nodes, err := depthInTime(ctx, eng, positions, *moveTime)
+			if err != nil {
+				return err
 			}
 			line += fmt.Sprintf(" in %v depth %.2f on average, %.0f nodes/s;", *moveTime,
 				float64(sum)/float64(len(positions)), float64(nodes)/(moveTime.Seconds()*float64(len(positions))))
@@ -109,6 +82,66 @@ func runBench(ctx context.Context, e env) error {
 		fmt.Fprintln(e.stdout, strings.TrimSuffix(line, ";"))
 	}
 	return nil
+}
+
+// checkBench checks -positions against the suite's size, -depth and
+// -movetime.
+func checkBench(n, suite, depth int, moveTime time.Duration) error {
+	switch {
+	case n < 1 || n > min(suite, maxBenchPositions):
+		return fmt.Errorf("-positions %d: want 1 to %d", n, min(suite, maxBenchPositions))
+	case depth < 0 || depth > 60:
+		return fmt.Errorf("-depth %d: want 0 to 60", depth)
+	case moveTime < 0 || moveTime > time.Minute:
+		return fmt.Errorf("-movetime %v: want 0 to 1m", moveTime)
+	case depth == 0 && moveTime == 0:
+		return fmt.Errorf("-depth 0 and -movetime 0: nothing to measure")
+	}
+	return nil
+}
+
+// switchOff switches off the search features -off names.
+func switchOff(opts *engine.Options, off string) error {
+	for name := range strings.SplitSeq(off, ",") {
+		if name == "" {
+			continue
+		}
+		f, ok := featureNamed(name)
+		if !ok {
+			return fmt.Errorf("-off %q: no such feature; want some of %s", name, featureList())
+		}
+		*f.Field(opts) = false
+	}
+	return nil
+}
+
+// timeToDepth searches each position to depth from a cleared table and
+// returns the wall and CPU time and the nodes, all summed.
+func timeToDepth(ctx context.Context, eng *engine.Engine, positions []openings.Opening, depth int) (wall, cpu time.Duration, nodes uint64, err error) {
+	for _, o := range positions {
+		eng.NewGame()
+		c, start := cputime.Process(), time.Now()
+		r := eng.Search(ctx, o.Position, engine.Limits{Depth: depth}, nil)
+		wall, cpu, nodes = wall+time.Since(start), cpu+cputime.Process()-c, nodes+r.Nodes
+		if ctx.Err() != nil {
+			return wall, cpu, nodes, ctx.Err()
+		}
+	}
+	return wall, cpu, nodes, nil
+}
+
+// depthInTime searches each position for moveTime from a cleared table and
+// returns the depths reached and the nodes, summed.
+func depthInTime(ctx context.Context, eng *engine.Engine, positions []openings.Opening, moveTime time.Duration) (sum int, nodes uint64, err error) {
+	for _, o := range positions {
+		eng.NewGame()
+		r := eng.Search(ctx, o.Position, engine.Limits{MoveTime: moveTime}, nil)
+		sum, nodes = sum+r.Depth, nodes+r.Nodes
+		if ctx.Err() != nil {
+			return sum, nodes, ctx.Err()
+		}
+	}
+	return sum, nodes, nil
 }
 
 // threadCounts parses -threads.

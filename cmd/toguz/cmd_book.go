@@ -75,104 +75,156 @@ inputs and flags give the same file. With -ruleset, the book of another ruleset
 
 func runBookBuild(ctx context.Context, e env) error {
 	fs := newFlags(e, "book build", "", bookBuildSummary)
-	out := fs.String("o", "", "write the book to this file (required)")
-	var files gameFiles
-	fs.Var(&files, "games", "a game file to read, FILE or FILE@WEIGHT (repeatable)")
-	maxPly := fs.Int("max-ply", book.DefaultMaxPly, "record the positions before the first N plies of each game")
-	minCount := fs.Uint("min-count", book.DefaultMinCount, "keep a move played at least N times (weighted)")
-	checkDepth := fs.Int("check-depth", 0, "engine check at this depth (0: none)")
-	checkMargin := fs.Int("check-margin", book.DefaultCheckMargin, "a move this many hundredths of a stone worse than the engine's best lost badly")
-	selfplay := fs.Int("selfplay", 0, "self-play games to add")
-	spDepth := fs.Int("selfplay-depth", 6, "search depth of self-play moves")
-	spLevel := fs.Int("selfplay-level", 8, fmt.Sprintf("engine level of self-play (below %d varies the moves)", engine.MaxLevel))
-	spWeight := fs.Uint("selfplay-weight", 1, "what each self-play game counts for")
-	seed := fs.Int64("seed", 1, "random seed of self-play")
-	rulesName := fs.String("ruleset", "standard", "ruleset of the book")
+	var f bookBuildFlags
+	f.register(fs)
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
-	if *out == "" || fs.NArg() != 0 || (len(files) == 0 && *selfplay == 0) {
-		fs.Usage()
-		return errUsage
+	if err := f.check(fs); err != nil {
+		return err
 	}
-	if *maxPly < 1 || *maxPly > 0xffff || *minCount < 1 || *minCount > 1<<31 || *selfplay < 0 || *checkDepth < 0 {
-		return fmt.Errorf("want --max-ply 1..65535, --min-count from 1, --selfplay and --check-depth from 0")
-	}
-	rules, err := toguz.ParseRules(*rulesName)
+	rules, err := toguz.ParseRules(f.rules)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	var desc []string
-	for _, f := range files {
-		desc = append(desc, fmt.Sprintf("%s@%d", filepath.Base(f.name), f.weight))
+	opts, err := f.options(rules)
+	if err != nil {
+		return err
 	}
-	opts := book.Options{Rules: rules, MaxPly: *maxPly, MinCount: uint32(*minCount), CheckMargin: *checkMargin}
-	if *selfplay > 0 {
-		desc = append(desc, fmt.Sprintf("selfplay %d@%d (depth %d, level %d, seed %d)", *selfplay, *spWeight, *spDepth, *spLevel, *seed))
-	}
-	desc = append(desc, fmt.Sprintf("max-ply %d, min-count %d", *maxPly, *minCount))
-	if *checkDepth > 0 {
-		check, err := newEngineCheck(*checkDepth)
-		if err != nil {
-			return err
-		}
-		opts.Check = check
-		desc = append(desc, fmt.Sprintf("check depth %d margin %d", *checkDepth, *checkMargin))
-	}
-	opts.Description = strings.Join(desc, "; ")
 	b := book.NewBuilder(opts)
-	for _, f := range files {
-		data, err := os.ReadFile(f.name)
-		if err != nil {
-			return err
-		}
-		games, err := toguz.ParseGames(f.name, data, 0)
-		if err != nil {
-			return err
-		}
-		if err := b.AddRecords(games, f.weight); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "%s: %d games\n", f.name, len(games))
+	if err := f.addFiles(e, b); err != nil {
+		return err
 	}
-	if *selfplay > 0 {
-		pl, err := newSelfPlayer(*spLevel, *spDepth, *seed)
-		if err != nil {
-			return err
-		}
-		startPos, err := toguz.NewPosition(rules)
-		if err != nil {
-			return err
-		}
-		games, err := book.SelfPlay(ctx, startPos, *selfplay, 1000, pl, func(done int) {
-			fmt.Fprintf(e.stderr, "\rself-play: %d/%d games", done, *selfplay)
-		})
-		fmt.Fprintln(e.stderr)
-		if err != nil {
-			return err
-		}
-		for _, g := range games {
-			g.Weight = uint32(*spWeight)
-			if err := b.AddGame(g); err != nil {
-				return err
-			}
-		}
+	if err := f.addSelfPlay(ctx, e, b, rules); err != nil {
+		return err
 	}
 	bk, err := b.Build(ctx)
 	if err != nil {
 		return err
 	}
-	if err := bk.WriteFile(*out); err != nil {
+	if err := bk.WriteFile(f.out); err != nil {
 		return err
 	}
 	added, skipped := b.Counts()
-	st, err := os.Stat(*out)
+	st, err := os.Stat(f.out)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "%s: %d positions, %d moves, %d bytes from %d games (%d skipped for their rules) in %.1fs\n",
-		*out, bk.Info().Positions, bk.Info().Moves, st.Size(), added, skipped, time.Since(start).Seconds())
+		f.out, bk.Info().Positions, bk.Info().Moves, st.Size(), added, skipped, time.Since(start).Seconds())
+	return nil
+}
+
+// bookBuildFlags are the flags of toguz book build.
+type bookBuildFlags struct {
+	out                        string
+	files                      gameFiles
+	maxPly                     int
+	minCount                   uint
+	checkDepth, checkMargin    int
+	selfplay, spDepth, spLevel int
+	spWeight                   uint
+	seed                       int64
+	rules                      string
+}
+
+func (f *bookBuildFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.out, "o", "", "write the book to this file (required)")
+	fs.Var(&f.files, "games", "a game file to read, FILE or FILE@WEIGHT (repeatable)")
+	fs.IntVar(&f.maxPly, "max-ply", book.DefaultMaxPly, "record the positions before the first N plies of each game")
+	fs.UintVar(&f.minCount, "min-count", book.DefaultMinCount, "keep a move played at least N times (weighted)")
+	fs.IntVar(&f.checkDepth, "check-depth", 0, "engine check at this depth (0: none)")
+	fs.IntVar(&f.checkMargin, "check-margin", book.DefaultCheckMargin, "a move this many hundredths of a stone worse than the engine's best lost badly")
+	fs.IntVar(&f.selfplay, "selfplay", 0, "self-play games to add")
+	fs.IntVar(&f.spDepth, "selfplay-depth", 6, "search depth of self-play moves")
+	fs.IntVar(&f.spLevel, "selfplay-level", 8, fmt.Sprintf("engine level of self-play (below %d varies the moves)", engine.MaxLevel))
+	fs.UintVar(&f.spWeight, "selfplay-weight", 1, "what each self-play game counts for")
+	fs.Int64Var(&f.seed, "seed", 1, "random seed of self-play")
+	fs.StringVar(&f.rules, "ruleset", "standard", "ruleset of the book")
+}
+
+// check says whether the flags and arguments make a build.
+func (f *bookBuildFlags) check(fs *flag.FlagSet) error {
+	if f.out == "" || fs.NArg() != 0 || (len(f.files) == 0 && f.selfplay == 0) {
+		fs.Usage()
+		return errUsage
+	}
+	if f.maxPly < 1 || f.maxPly > 0xffff || f.minCount < 1 || f.minCount > 1<<31 || f.selfplay < 0 || f.checkDepth < 0 {
+		return fmt.Errorf("want --max-ply 1..65535, --min-count from 1, --selfplay and --check-depth from 0")
+	}
+	return nil
+}
+
+// options returns the builder's options, the description naming every
+// input and setting so that the book tells how it was made.
+func (f *bookBuildFlags) options(rules toguz.Rules) (book.Options, error) {
+	var desc []string
+	for _, g := range f.files {
+		desc = append(desc, fmt.Sprintf("%s@%d", filepath.Base(g.name), g.weight))
+	}
+	opts := book.Options{Rules: rules, MaxPly: f.maxPly, MinCount: uint32(f.minCount), CheckMargin: f.checkMargin}
+	if f.selfplay > 0 {
+		desc = append(desc, fmt.Sprintf("selfplay %d@%d (depth %d, level %d, seed %d)", f.selfplay, f.spWeight, f.spDepth, f.spLevel, f.seed))
+	}
+	desc = append(desc, fmt.Sprintf("max-ply %d, min-count %d", f.maxPly, f.minCount))
+	if f.checkDepth > 0 {
+		check, err := newEngineCheck(f.checkDepth)
+		if err != nil {
+			return opts, err
+		}
+		opts.Check = check
+		desc = append(desc, fmt.Sprintf("check depth %d margin %d", f.checkDepth, f.checkMargin))
+	}
+	opts.Description = strings.Join(desc, "; ")
+	return opts, nil
+}
+
+// addFiles adds the games of the -games files.
+func (f *bookBuildFlags) addFiles(e env, b *book.Builder) error {
+	for _, g := range f.files {
+		data, err := os.ReadFile(g.name)
+		if err != nil {
+			return err
+		}
+		games, err := toguz.ParseGames(g.name, data, 0)
+		if err != nil {
+			return err
+		}
+		if err := b.AddRecords(games, g.weight); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "%s: %d games\n", g.name, len(games))
+	}
+	return nil
+}
+
+// addSelfPlay plays and adds the -selfplay games, if any.
+func (f *bookBuildFlags) addSelfPlay(ctx context.Context, e env, b *book.Builder, rules toguz.Rules) error {
+	if f.selfplay <= 0 {
+		return nil
+	}
+	pl, err := newSelfPlayer(f.spLevel, f.spDepth, f.seed)
+	if err != nil {
+		return err
+	}
+	startPos, err := toguz.NewPosition(rules)
+	if err != nil {
+		return err
+	}
+	games, err := book.SelfPlay(ctx, startPos, f.selfplay, 1000, pl, func(done int) {
+		fmt.Fprintf(e.stderr, "\rself-play: %d/%d games", done, f.selfplay)
+	})
+	fmt.Fprintln(e.stderr)
+	if err != nil {
+		return err
+	}
+	for _, g := range games {
+		g.Weight = uint32(f.spWeight)
+		if err := b.AddGame(g); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

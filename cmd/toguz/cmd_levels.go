@@ -46,81 +46,115 @@ committed ones were made with:
 		fs.Usage()
 		return errUsage
 	}
-	switch {
-	case *perBand < 1:
-		return fmt.Errorf("-per-band %d: want at least 1", *perBand)
-	case *depth < 1 || *depth > 40:
-		return fmt.Errorf("-depth %d: want 1..40", *depth)
-	case *nps < 1:
-		return fmt.Errorf("-nps %d: want at least 1", *nps)
-	case *clamp <= 0:
-		return fmt.Errorf("-cap %g: want more than 0", *clamp)
-	case *jobs < 1 || *jobs > 256:
-		return fmt.Errorf("-j %d: want 1..256", *jobs)
-	}
-	var games []*toguz.Game
-	var names []string
-	for _, file := range fs.Args() {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return err
-		}
-		gs, err := toguz.ParseGames(file, data, 0)
-		if err != nil {
-			return err
-		}
-		games = append(games, gs...)
-		names = append(names, filepath.Base(file))
-	}
-	cmdLine := "toguz levels"
-	for _, a := range e.args {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"$\\") {
-			a = strconv.Quote(a) // as a shell reads it again
-		}
-		cmdLine += " " + a
-	}
-	var refGames []*toguz.Game
-	if *reference != "" {
-		data, err := os.ReadFile(*reference)
-		if err != nil {
-			return err
-		}
-		if refGames, err = toguz.ParseGames(*reference, data, 0); err != nil {
-			return err
-		}
-	}
-	t, err := levels.Calibrate(ctx, levels.Config{
-		Reference: refGames, ReferenceName: *refName,
-		Games: games, Source: fmt.Sprintf("%d games of %s", len(games), strings.Join(names, ", ")), Command: cmdLine,
+	cfg := levels.Config{
+		ReferenceName: *refName, Command: shellLine("toguz levels", e.args),
 		Bands: levels.DefaultBands(), PerBand: *perBand, Seed: *seed, MinPly: *minPly, RefDepth: *depth,
 		NPS: *nps, MaxNodes: *maxNodes, Cap: *clamp, Jobs: *jobs, Cache: *cache, Progress: e.stderr,
-	})
+	}
+	if err := checkLevelsConfig(&cfg); err != nil {
+		return err
+	}
+	games, names, err := readGameFiles(fs.Args())
+	if err != nil {
+		return err
+	}
+	cfg.Games = games
+	cfg.Source = fmt.Sprintf("%d games of %s", len(games), strings.Join(names, ", "))
+	if *reference != "" {
+		if cfg.Reference, err = readGameFile(*reference); err != nil {
+			return err
+		}
+	}
+	t, err := levels.Calibrate(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	md := t.Markdown()
 	if *out != "" {
-		if err := atomicfile.Write(*out, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(t)
-		}); err != nil {
+		if err := writeLevelsJSON(*out, t); err != nil {
 			return err
 		}
 	}
 	if *doc != "" {
-		old, err := os.ReadFile(*doc)
-		if err != nil {
-			return err
-		}
-		text, ok := levels.Replace(string(old), md)
-		if !ok {
-			return fmt.Errorf("%s: no level table markers (%q … %q)", *doc, levels.BeginMarker, levels.EndMarker)
-		}
-		if err := atomicfile.Write(*doc, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+		if err := replaceLevelsDoc(*doc, md); err != nil {
 			return err
 		}
 	}
 	_, err = io.WriteString(e.stdout, md)
 	return err
+}
+
+// checkLevelsConfig checks the settings the flags give.
+func checkLevelsConfig(cfg *levels.Config) error {
+	switch {
+	case cfg.PerBand < 1:
+		return fmt.Errorf("-per-band %d: want at least 1", cfg.PerBand)
+	case cfg.RefDepth < 1 || cfg.RefDepth > 40:
+		return fmt.Errorf("-depth %d: want 1..40", cfg.RefDepth)
+	case cfg.NPS < 1:
+		return fmt.Errorf("-nps %d: want at least 1", cfg.NPS)
+	case cfg.Cap <= 0:
+		return fmt.Errorf("-cap %g: want more than 0", cfg.Cap)
+	case cfg.Jobs < 1 || cfg.Jobs > 256:
+		return fmt.Errorf("-j %d: want 1..256", cfg.Jobs)
+	}
+	return nil
+}
+
+// readGameFiles reads the games of files, and returns them with the files'
+// base names.
+func readGameFiles(files []string) (games []*toguz.Game, names []string, err error) {
+	for _, file := range files {
+		gs, err := readGameFile(file)
+		if err != nil {
+			return nil, nil, err
+		}
+		games = append(games, gs...)
+		names = append(names, filepath.Base(file))
+	}
+	return games, names, nil
+}
+
+// readGameFile reads the games of a file in any record format.
+func readGameFile(file string) ([]*toguz.Game, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return toguz.ParseGames(file, data, 0)
+}
+
+// shellLine returns the command line, quoting the arguments a shell would
+// not read back as they are.
+func shellLine(cmd string, args []string) string {
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"$\\") {
+			a = strconv.Quote(a) // as a shell reads it again
+		}
+		cmd += " " + a
+	}
+	return cmd
+}
+
+// writeLevelsJSON writes the table the site reads.
+func writeLevelsJSON(file string, t levels.Table) error {
+	return atomicfile.Write(file, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(t)
+	})
+}
+
+// replaceLevelsDoc replaces the level table between the markers of a
+// Markdown file with md.
+func replaceLevelsDoc(doc, md string) error {
+	old, err := os.ReadFile(doc)
+	if err != nil {
+		return err
+	}
+	text, ok := levels.Replace(string(old), md)
+	if !ok {
+		return fmt.Errorf("%s: no level table markers (%q … %q)", doc, levels.BeginMarker, levels.EndMarker)
+	}
+	return atomicfile.Write(doc, func(w io.Writer) error { _, err := io.WriteString(w, text); return err })
 }

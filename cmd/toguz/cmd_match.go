@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -36,16 +37,7 @@ Example:
 
 func runMatch(ctx context.Context, e env) (err error) {
 	fs := newFlags(e, "match", "-engine … -engine …", matchSummary)
-	games := fs.Int("games", 2, "games to play (rounded up to pairs of games with colours swapped)")
-	rounds := fs.Int("rounds", 0, "rounds: pairs of games (overrides -games when set)")
-	conc := fs.Int("concurrency", 1, "games played at once")
-	openingsFile := fs.String("openings", "", "file of opening position strings, one per line (default: the built-in suite of\nbalanced positions from the 2018 championship games; for other rulesets, their start)")
-	pgnout := fs.String("pgnout", "", "append the record of every game to this file")
-	maxPlies := fs.Int("maxplies", 0, "adjudicate a draw after this many plies (0: never)")
-	repetition := fs.Int("repetition", 0, "an event's rule: draw when a position occurs for the Nth time (0: off)")
-	tbPath := fs.String("tb", "", "adjudicate positions in the tablebase at this path (file or directory)")
-	margin := fs.Duration("timemargin", 50*time.Millisecond, "how far past its clock an engine may go")
-	ruleset := fs.String("ruleset", "standard", "ruleset of the games")
+	mf := newMatchFlags(fs)
 	groups, rest, err := groupArgs(e.args, "-engine", "-each", "-sprt", "-resign")
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
@@ -58,88 +50,12 @@ func runMatch(ctx context.Context, e env) (err error) {
 		fs.Usage()
 		return errUsage
 	}
-	rules, err := toguz.ParseRules(*ruleset)
+	cfg, err := mf.config(e, groups)
 	if err != nil {
 		return err
 	}
-	cfg := match.Config{Rules: rules, Games: *games, Concurrency: *conc, TimeMargin: *margin}
-	if *rounds > 0 {
-		cfg.Games = 2 * *rounds
-	}
-	cfg.MaxPlies = *maxPlies
-	cfg.Repetition = *repetition
-
-	// Engines: -each applies to both, then each -engine's own settings.
-	var each []string
-	var engines [][]string
-	for _, g := range groups {
-		switch g[0] {
-		case "-each":
-			each = append(each, g[1:]...)
-		case "-engine":
-			engines = append(engines, g[1:])
-		case "-sprt":
-			kv, err := keyValues(g[1:], "elo0", "elo1", "alpha", "beta")
-			if err != nil {
-				return fmt.Errorf("-sprt: %w", err)
-			}
-			cfg.SPRT = &match.SPRT{Elo0: kv["elo0"], Elo1: kv["elo1"], Alpha: kv["alpha"], Beta: kv["beta"]}
-		case "-resign":
-			kv, err := keyValues(g[1:], "score", "moves")
-			if err != nil {
-				return fmt.Errorf("-resign: %w", err)
-			}
-			cfg.ResignScore, cfg.ResignMoves = int(kv["score"]), int(kv["moves"])
-		}
-	}
-	if len(engines) != 2 {
-		fmt.Fprintln(e.stderr, "toguz match: give exactly two -engine")
-		return errUsage
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	for i, args := range engines {
-		spec := match.EngineSpec{Cmd: []string{self, "engine"}}
-		if err := applyEngineArgs(&spec, append(append([]string(nil), each...), args...)); err != nil {
-			return fmt.Errorf("-engine %d: %w", i+1, err)
-		}
-		if spec.Name == "" {
-			spec.Name = fmt.Sprintf("engine%d", i+1)
-		}
-		cfg.Engines[i] = spec
-	}
-
-	suite := openings.Default
-	if rules != toguz.Standard() {
-		// The built-in suite is of the standard game: other rulesets start
-		// from their starting position unless -openings says otherwise.
-		start, err := toguz.NewPosition(rules)
-		if err != nil {
-			return err
-		}
-		suite = start.FEN()
-	}
-	if *openingsFile != "" {
-		b, err := os.ReadFile(*openingsFile)
-		if err != nil {
-			return err
-		}
-		suite = string(b)
-	}
-	if cfg.Openings, err = openings.Parse(strings.NewReader(suite), rules); err != nil {
-		return err
-	}
-	if *tbPath != "" {
-		t, err := openTables(*tbPath)
-		if err != nil {
-			return fmt.Errorf("-tb: %w", err)
-		}
-		cfg.Referee = tablebaseReferee{t}
-	}
-	if *pgnout != "" {
-		f, err := os.OpenFile(*pgnout, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if *mf.pgnout != "" {
+		f, err := os.OpenFile(*mf.pgnout, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
 			return err
 		}
@@ -156,6 +72,145 @@ func runMatch(ctx context.Context, e env) (err error) {
 		return nil
 	}
 	return err
+}
+
+// matchFlags are the flags of toguz match.
+type matchFlags struct {
+	games, rounds, conc, maxPlies, repetition *int
+	openingsFile, pgnout, tbPath, ruleset     *string
+	margin                                    *time.Duration
+}
+
+func newMatchFlags(fs *flag.FlagSet) matchFlags {
+	var mf matchFlags
+	mf.games = fs.Int("games", 2, "games to play (rounded up to pairs of games with colours swapped)")
+	mf.rounds = fs.Int("rounds", 0, "rounds: pairs of games (overrides -games when set)")
+	mf.conc = fs.Int("concurrency", 1, "games played at once")
+	mf.openingsFile = fs.String("openings", "", "file of opening position strings, one per line (default: the built-in suite of\nbalanced positions from the 2018 championship games; for other rulesets, their start)")
+	mf.pgnout = fs.String("pgnout", "", "append the record of every game to this file")
+	mf.maxPlies = fs.Int("maxplies", 0, "adjudicate a draw after this many plies (0: never)")
+	mf.repetition = fs.Int("repetition", 0, "an event's rule: draw when a position occurs for the Nth time (0: off)")
+	mf.tbPath = fs.String("tb", "", "adjudicate positions in the tablebase at this path (file or directory)")
+	mf.margin = fs.Duration("timemargin", 50*time.Millisecond, "how far past its clock an engine may go")
+	mf.ruleset = fs.String("ruleset", "standard", "ruleset of the games")
+	return mf
+}
+
+// config builds the match from the flags and the argument groups, all but
+// the records and the progress bar.
+func (mf matchFlags) config(e env, groups [][]string) (match.Config, error) {
+	rules, err := toguz.ParseRules(*mf.ruleset)
+	if err != nil {
+		return match.Config{}, err
+	}
+	cfg := match.Config{Rules: rules, Games: *mf.games, Concurrency: *mf.conc, TimeMargin: *mf.margin}
+	if *mf.rounds > 0 {
+		cfg.Games = 2 * *mf.rounds
+	}
+	cfg.MaxPlies = *mf.maxPlies
+	cfg.Repetition = *mf.repetition
+
+	engines, err := matchGroups(&cfg, groups)
+	if err != nil {
+		return cfg, err
+	}
+	if len(engines) != 2 {
+		fmt.Fprintln(e.stderr, "toguz match: give exactly two -engine")
+		return cfg, errUsage
+	}
+	if err := engineSpecs(&cfg, engines); err != nil {
+		return cfg, err
+	}
+	suite, err := openingSuite(rules, *mf.openingsFile)
+	if err != nil {
+		return cfg, err
+	}
+	if cfg.Openings, err = openings.Parse(strings.NewReader(suite), rules); err != nil {
+		return cfg, err
+	}
+	if *mf.tbPath != "" {
+		t, err := openTables(*mf.tbPath)
+		if err != nil {
+			return cfg, fmt.Errorf("-tb: %w", err)
+		}
+		cfg.Referee = tablebaseReferee{t}
+	}
+	return cfg, nil
+}
+
+// matchGroups reads the -sprt and -resign groups into cfg and returns the
+// words of each -engine, those of every -each before its own so that its own
+// settings win.
+func matchGroups(cfg *match.Config, groups [][]string) ([][]string, error) {
+	var each []string
+	var engines [][]string
+	for _, g := range groups {
+		switch g[0] {
+		case "-each":
+			each = append(each, g[1:]...)
+		case "-engine":
+			engines = append(engines, g[1:])
+		case "-sprt":
+			kv, err := keyValues(g[1:], "elo0", "elo1", "alpha", "beta")
+			if err != nil {
+				return nil, fmt.Errorf("-sprt: %w", err)
+			}
+			cfg.SPRT = &match.SPRT{Elo0: kv["elo0"], Elo1: kv["elo1"], Alpha: kv["alpha"], Beta: kv["beta"]}
+		case "-resign":
+			kv, err := keyValues(g[1:], "score", "moves")
+			if err != nil {
+				return nil, fmt.Errorf("-resign: %w", err)
+			}
+			cfg.ResignScore, cfg.ResignMoves = int(kv["score"]), int(kv["moves"])
+		}
+	}
+	for i, args := range engines {
+		engines[i] = append(append([]string(nil), each...), args...)
+	}
+	return engines, nil
+}
+
+// engineSpecs sets cfg's two engines from their words; an engine without
+// cmd= is this program's own.
+func engineSpecs(cfg *match.Config, engines [][]string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	for i, words := range engines {
+		spec := match.EngineSpec{Cmd: []string{self, "engine"}}
+		if err := applyEngineArgs(&spec, words); err != nil {
+			return fmt.Errorf("-engine %d: %w", i+1, err)
+		}
+		if spec.Name == "" {
+			spec.Name = fmt.Sprintf("engine%d", i+1)
+		}
+		cfg.Engines[i] = spec
+	}
+	return nil
+}
+
+// openingSuite returns the text of the openings: the file's when one is
+// given, else the built-in suite, or for other rulesets their start.
+func openingSuite(rules toguz.Rules, file string) (string, error) {
+	suite := openings.Default
+	if rules != toguz.Standard() {
+		// The built-in suite is of the standard game: other rulesets start
+		// from their starting position unless -openings says otherwise.
+		start, err := toguz.NewPosition(rules)
+		if err != nil {
+			return "", err
+		}
+		suite = start.FEN()
+	}
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", err
+		}
+		suite = string(b)
+	}
+	return suite, nil
 }
 
 // printReport writes the result of the match as cutechess-cli does.
@@ -246,33 +301,10 @@ func applyEngineArgs(spec *match.EngineSpec, words []string) error {
 			spec.Dir = v
 		case k == "tc":
 			spec.TC, err = match.ParseTimeControl(v)
-		case k == "st":
-			var s float64
-			if s, err = strconv.ParseFloat(v, 64); err == nil && s <= 0 {
-				err = errors.New("want a positive number of seconds")
-			}
-			spec.TC = match.TimeControl{MoveTime: time.Duration(s * float64(time.Second))}
-		case k == "depth":
-			var n int
-			if n, err = strconv.Atoi(v); err == nil && n < 1 {
-				err = errors.New("want a depth from 1")
-			}
-			spec.TC = match.TimeControl{Depth: n}
-		case k == "nodes":
-			var n uint64
-			n, err = strconv.ParseUint(v, 10, 64)
-			spec.TC = match.TimeControl{Nodes: n}
+		case k == "st", k == "depth", k == "nodes":
+			spec.TC, err = fixedLimit(k, v)
 		case strings.HasPrefix(k, "option."):
-			name := strings.TrimPrefix(k, "option.")
-			replaced := false
-			for i := range spec.Options {
-				if spec.Options[i][0] == name {
-					spec.Options[i][1], replaced = v, true
-				}
-			}
-			if !replaced {
-				spec.Options = append(spec.Options, [2]string{name, v})
-			}
+			setOption(spec, strings.TrimPrefix(k, "option."), v)
 		default:
 			return fmt.Errorf("unknown setting %q", k)
 		}
@@ -281,6 +313,43 @@ func applyEngineArgs(spec *match.EngineSpec, words []string) error {
 		}
 	}
 	return nil
+}
+
+// fixedLimit reads st=, depth= or nodes=: a limit per move rather than a
+// clock.
+func fixedLimit(k, v string) (match.TimeControl, error) {
+	var err error
+	switch k {
+	case "st":
+		var s float64
+		if s, err = strconv.ParseFloat(v, 64); err == nil && s <= 0 {
+			err = errors.New("want a positive number of seconds")
+		}
+		return match.TimeControl{MoveTime: time.Duration(s * float64(time.Second))}, err
+	case "depth":
+		var n int
+		if n, err = strconv.Atoi(v); err == nil && n < 1 {
+			err = errors.New("want a depth from 1")
+		}
+		return match.TimeControl{Depth: n}, err
+	default: // nodes
+		var n uint64
+		n, err = strconv.ParseUint(v, 10, 64)
+		return match.TimeControl{Nodes: n}, err
+	}
+}
+
+// setOption sets an engine option, replacing an earlier value of it.
+func setOption(spec *match.EngineSpec, name, v string) {
+	replaced := false
+	for i := range spec.Options {
+		if spec.Options[i][0] == name {
+			spec.Options[i][1], replaced = v, true
+		}
+	}
+	if !replaced {
+		spec.Options = append(spec.Options, [2]string{name, v})
+	}
 }
 
 // tablebaseReferee adjudicates the positions the tables of their own

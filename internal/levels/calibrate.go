@@ -240,82 +240,132 @@ func (c Config) NodeBudget(level int) uint64 {
 func Calibrate(ctx context.Context, c Config) (Table, error) {
 	start := time.Now()
 	cpuStart := cputime.Process()
-	samples, err := samplePositions(c.Games, c.Bands, c.PerBand, c.MinPly, c.Seed, false)
+	samples, err := c.allSamples()
 	if err != nil {
 		return Table{}, err
+	}
+	l := &calibrationLog{refs: map[string]Ref{}, progress: c.Progress, depth: c.RefDepth, total: len(samples), start: start}
+	if c.Cache != "" {
+		refs, f, err := openCache(c.Cache)
+		if err != nil {
+			return Table{}, err
+		}
+		defer f.Close()
+		l.refs, l.cacheW = refs, f
+	}
+	if l.progress == nil {
+		l.progress = io.Discard
+	}
+
+	sampleRefs := make([]Ref, len(samples))
+	choices := make([][engine.MaxLevel + 1]choice, len(samples))
+	if err := c.workAll(ctx, samples, sampleRefs, choices, l); err != nil {
+		return Table{}, err
+	}
+	t := c.compile(samples, sampleRefs, choices)
+	t.CPU = fmt.Sprintf("%v of CPU, %v of wall time, %d of %d deep searches from the cache",
+		(cputime.Process() - cpuStart).Round(time.Second), time.Since(start).Round(time.Second), l.cached, len(samples))
+	return t, nil
+}
+
+// allSamples samples the rated games and then the reference games, as one
+// more band after the rated ones.
+func (c Config) allSamples() ([]sample, error) {
+	samples, err := samplePositions(c.Games, c.Bands, c.PerBand, c.MinPly, c.Seed, false)
+	if err != nil {
+		return nil, err
 	}
 	if len(c.Reference) > 0 {
 		// After the rated samples, so that those keep their indices (and
 		// so their levels' seeds) with or without the reference.
 		ref, err := samplePositions(c.Reference, []Band{{}}, c.PerBand, c.MinPly, c.Seed, true)
 		if err != nil {
-			return Table{}, fmt.Errorf("%s: %w", c.ReferenceName, err)
+			return nil, fmt.Errorf("%s: %w", c.ReferenceName, err)
 		}
 		for _, s := range ref {
 			s.band, s.game, s.cluster = len(c.Bands), s.game+len(c.Games), s.cluster+2*len(c.Games)
 			samples = append(samples, s)
 		}
 	}
-	refs := map[string]Ref{}
-	var cacheW io.Writer
-	if c.Cache != "" {
-		var ragged bool
-		if refs, ragged, err = readCache(c.Cache); err != nil {
-			return Table{}, err
-		}
-		f, err := os.OpenFile(c.Cache, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			return Table{}, err
-		}
-		defer f.Close()
-		if ragged {
-			if _, err := f.WriteString("\n"); err != nil {
-				return Table{}, err
-			}
-		}
-		cacheW = f
-	}
-	progress := c.Progress
-	if progress == nil {
-		progress = io.Discard
-	}
+	return samples, nil
+}
 
-	sampleRefs := make([]Ref, len(samples))
-	choices := make([][engine.MaxLevel + 1]choice, len(samples))
-	var mu sync.Mutex // cache, its file, progress
-	done, cached := 0, 0
+// openCache reads the deep searches of the cache file and opens it to
+// append more, ending a ragged last line first.
+func openCache(path string) (map[string]Ref, *os.File, error) {
+	refs, ragged, err := readCache(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ragged {
+		if _, err := f.WriteString("\n"); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+	}
+	return refs, f, nil
+}
+
+// calibrationLog is what the workers share: the cache, its file and the
+// progress.
+type calibrationLog struct {
+	mu       sync.Mutex
+	refs     map[string]Ref
+	cacheW   io.Writer // nil without a cache
+	progress io.Writer
+	depth    int // of the deep search
+	total    int // samples
+	start    time.Time
+	done     int
+	cached   int
+}
+
+// record notes sample i's deep search r, appending it to the cache file
+// when fresh, and reports the progress.
+func (l *calibrationLog) record(i int, fen string, fresh bool, r Ref) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if fresh && l.cacheW != nil {
+		cl := cacheLine{FEN: fen, Depth: l.depth, Scores: map[string]int{}}
+		for m := range r.Legal.All() {
+			cl.Scores[strconv.Itoa(int(m))] = int(r.Scores[m])
+		}
+		b, _ := json.Marshal(cl)
+		if _, err := l.cacheW.Write(append(b, '\n')); err != nil {
+			return err
+		}
+	}
+	l.done++
+	if !fresh {
+		l.cached++
+	}
+	if l.done%25 == 0 || l.done == l.total {
+		fmt.Fprintf(l.progress, "%d/%d positions (%d from the cache), %v\n", l.done, l.total, l.cached, time.Since(l.start).Round(time.Second))
+	}
+	return nil
+}
+
+// lookup returns the cached deep search of fen.
+func (l *calibrationLog) lookup(fen string) (Ref, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r, ok := l.refs[cacheKey(l.depth, fen)]
+	return r, ok
+}
+
+// workAll searches every sample with c.Jobs workers and returns the first
+// error of any.
+func (c Config) workAll(ctx context.Context, samples []sample, refs []Ref, choices [][engine.MaxLevel + 1]choice, l *calibrationLog) error {
 	jobs := make(chan int)
 	errs := make(chan error, max(c.Jobs, 1))
 	var wg sync.WaitGroup
 	for range max(c.Jobs, 1) {
 		wg.Go(func() {
-			errs <- c.work(ctx, samples, jobs, sampleRefs, choices, func(i int, fen string, fresh bool, r Ref) error {
-				mu.Lock()
-				defer mu.Unlock()
-				if fresh && cacheW != nil {
-					l := cacheLine{FEN: fen, Depth: c.RefDepth, Scores: map[string]int{}}
-					for m := range r.Legal.All() {
-						l.Scores[strconv.Itoa(int(m))] = int(r.Scores[m])
-					}
-					b, _ := json.Marshal(l)
-					if _, err := cacheW.Write(append(b, '\n')); err != nil {
-						return err
-					}
-				}
-				done++
-				if !fresh {
-					cached++
-				}
-				if done%25 == 0 || done == len(samples) {
-					fmt.Fprintf(progress, "%d/%d positions (%d from the cache), %v\n", done, len(samples), cached, time.Since(start).Round(time.Second))
-				}
-				return nil
-			}, func(fen string) (Ref, bool) {
-				mu.Lock()
-				defer mu.Unlock()
-				r, ok := refs[cacheKey(c.RefDepth, fen)]
-				return r, ok
-			})
+			errs <- c.work(ctx, samples, jobs, refs, choices, l.record, l.lookup)
 		})
 	}
 	go func() {
@@ -332,13 +382,10 @@ func Calibrate(ctx context.Context, c Config) (Table, error) {
 	close(errs)
 	for err := range errs {
 		if err != nil {
-			return Table{}, err
+			return err
 		}
 	}
-	t := c.compile(samples, sampleRefs, choices)
-	t.CPU = fmt.Sprintf("%v of CPU, %v of wall time, %d of %d deep searches from the cache",
-		(cputime.Process() - cpuStart).Round(time.Second), time.Since(start).Round(time.Second), cached, len(samples))
-	return t, nil
+	return nil
 }
 
 // work searches the samples whose indices come from jobs with its own two

@@ -88,42 +88,102 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return Report{}, err
 	}
-	if cfg.Rules != toguz.Standard() {
-		// Tell the engines the ruleset of the positions they will get.
-		for i := range cfg.Engines {
-			e := &cfg.Engines[i]
-			e.Options = append([][2]string{{"Ruleset", cfg.Rules.String()}}, e.Options...)
-		}
-	}
+	announceRules(&cfg)
 	pairs := (cfg.Games + 1) / 2
-	workers := min(max(cfg.Concurrency, 1), pairs)
 	rep := Report{Terminations: make(map[toguz.Termination]int)}
 	if cfg.SPRT != nil {
 		rep.Lower, rep.Upper = cfg.SPRT.Bounds()
 	}
-	var bar *progressbar.ProgressBar
-	if cfg.Progress != nil {
-		bar = progressbar.NewOptions(2*pairs, progressbar.OptionSetWriter(cfg.Progress),
-			progressbar.OptionShowCount(), progressbar.OptionSetWidth(30),
-			progressbar.OptionSetDescription(cfg.Engines[0].Name+" vs "+cfg.Engines[1].Name))
-	}
+	bar := newBar(&cfg, pairs)
 
-	jobs := make(chan int)
-	type done struct {
-		pair  int
-		games [2]Game
-		err   error
-	}
-	results := make(chan done)
 	stop := make(chan struct{}) // closed when the SPRT has decided
+	results := playPairs(ctx, &cfg, pairs, stop)
+
+	var firstErr error
+	stopped := false
+	for d := range results {
+		if d.err != nil {
+			if firstErr == nil && !errors.Is(d.err, context.Canceled) {
+				firstErr = d.err
+			}
+			continue
+		}
+		if err := rep.addPair(&cfg, d.games); err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if rep.test(&cfg) && !stopped {
+			stopped = true
+			close(stop)
+		}
+		if bar != nil {
+			describe(bar, &cfg, &rep)
+			bar.Add(2)
+		}
+	}
+	if bar != nil {
+		bar.Finish()
+		fmt.Fprintln(cfg.Progress)
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	return rep, firstErr
+}
+
+// announceRules tells the engines the ruleset of the positions they will
+// get, when it is not the standard one.
+func announceRules(cfg *Config) {
+	if cfg.Rules == toguz.Standard() {
+		return
+	}
+	for i := range cfg.Engines {
+		e := &cfg.Engines[i]
+		e.Options = append([][2]string{{"Ruleset", cfg.Rules.String()}}, e.Options...)
+	}
+}
+
+// test updates the SPRT's LLR and decision, if there is an SPRT, and says
+// whether it has decided.
+func (rep *Report) test(cfg *Config) bool {
+	if cfg.SPRT == nil {
+		return false
+	}
+	rep.LLR = cfg.SPRT.LLRPentanomial(rep.Counts)
+	rep.Decision = cfg.SPRT.Decide(rep.LLR)
+	return rep.Decision != Continue
+}
+
+// newBar returns the progress bar on cfg.Progress, or nil without one.
+func newBar(cfg *Config, pairs int) *progressbar.ProgressBar {
+	if cfg.Progress == nil {
+		return nil
+	}
+	return progressbar.NewOptions(2*pairs, progressbar.OptionSetWriter(cfg.Progress),
+		progressbar.OptionShowCount(), progressbar.OptionSetWidth(30),
+		progressbar.OptionSetDescription(cfg.Engines[0].Name+" vs "+cfg.Engines[1].Name))
+}
+
+// pairDone is one played pair, or the error that stopped it.
+type pairDone struct {
+	pair  int
+	games [2]Game
+	err   error
+}
+
+// playPairs hands the pairs to cfg.Concurrency workers until all are played,
+// stop is closed or ctx is done; the channel closes when every worker ends.
+func playPairs(ctx context.Context, cfg *Config, pairs int, stop <-chan struct{}) <-chan pairDone {
+	workers := min(max(cfg.Concurrency, 1), pairs)
+	jobs := make(chan int)
+	results := make(chan pairDone)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			w := &worker{cfg: &cfg}
+			w := &worker{cfg: cfg}
 			defer w.close()
 			for pair := range jobs {
 				gs, err := w.playPair(ctx, pair)
-				results <- done{pair, gs, err}
+				results <- pairDone{pair, gs, err}
 			}
 		})
 	}
@@ -140,67 +200,50 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
+	return results
+}
 
+// addPair counts the two games of a pair and writes their records, returning
+// the first error writing them.
+func (rep *Report) addPair(cfg *Config, games [2]Game) error {
 	var firstErr error
-	stopped := false
-	for d := range results {
-		if d.err != nil {
-			if firstErr == nil && !errors.Is(d.err, context.Canceled) {
-				firstErr = d.err
-			}
-			continue
+	pairScore := 0 // in half points, for the first engine
+	for _, g := range games {
+		rep.Finished = append(rep.Finished, g)
+		rep.Terminations[g.Termination]++
+		first := toguz.White
+		if g.White != cfg.Engines[0].Name {
+			first = toguz.Black
 		}
-		pairScore := 0 // in half points, for the first engine
-		for _, g := range d.games {
-			rep.Finished = append(rep.Finished, g)
-			rep.Terminations[g.Termination]++
-			first := toguz.White
-			if g.White != cfg.Engines[0].Name {
-				first = toguz.Black
-			}
-			switch g.Result {
-			case toguz.WinFor(first):
-				rep.Wins++
-				pairScore += 2
-			case toguz.Draw:
-				rep.Draws++
-				pairScore++
-			default:
-				rep.Losses++
-			}
-			if cfg.Records != nil {
-				if err := g.WriteRecord(cfg.Records); err != nil && firstErr == nil {
-					firstErr = err
-				}
-			}
+		switch g.Result {
+		case toguz.WinFor(first):
+			rep.Wins++
+			pairScore += 2
+		case toguz.Draw:
+			rep.Draws++
+			pairScore++
+		default:
+			rep.Losses++
 		}
-		rep.Pairs[pairScore]++
-		rep.Elo = EloFromCounts(rep.Counts)
-		if cfg.SPRT != nil {
-			rep.LLR = cfg.SPRT.LLRPentanomial(rep.Counts)
-			if rep.Decision = cfg.SPRT.Decide(rep.LLR); rep.Decision != Continue && !stopped {
-				stopped = true
-				close(stop)
+		if cfg.Records != nil {
+			if err := g.WriteRecord(cfg.Records); err != nil && firstErr == nil {
+				firstErr = err
 			}
-		}
-		if bar != nil {
-			desc := fmt.Sprintf("%s vs %s  +%d =%d -%d  Elo %s", cfg.Engines[0].Name, cfg.Engines[1].Name,
-				rep.Wins, rep.Draws, rep.Losses, rep.Elo)
-			if cfg.SPRT != nil {
-				desc += fmt.Sprintf("  LLR %.2f (%.2f, %.2f)", rep.LLR, rep.Lower, rep.Upper)
-			}
-			bar.Describe(desc)
-			bar.Add(2)
 		}
 	}
-	if bar != nil {
-		bar.Finish()
-		fmt.Fprintln(cfg.Progress)
+	rep.Pairs[pairScore]++
+	rep.Elo = EloFromCounts(rep.Counts)
+	return firstErr
+}
+
+// describe puts the score so far on the bar.
+func describe(bar *progressbar.ProgressBar, cfg *Config, rep *Report) {
+	desc := fmt.Sprintf("%s vs %s  +%d =%d -%d  Elo %s", cfg.Engines[0].Name, cfg.Engines[1].Name,
+		rep.Wins, rep.Draws, rep.Losses, rep.Elo)
+	if cfg.SPRT != nil {
+		desc += fmt.Sprintf("  LLR %.2f (%.2f, %.2f)", rep.LLR, rep.Lower, rep.Upper)
 	}
-	if err := ctx.Err(); err != nil {
-		return rep, err
-	}
-	return rep, firstErr
+	bar.Describe(desc)
 }
 
 // worker plays pairs of games with its own engine processes, restarting an

@@ -90,7 +90,20 @@ const (
 func (s *distSolver) value(i int64) (a, d int) { return s.t.value(s.lo + i) }
 
 func (s *distSolver) solve(ctx context.Context, r, workers int) error {
-	// The moves leaving the layer, in parallel.
+	if err := s.allExits(ctx, r, workers); err != nil {
+		return err
+	}
+	var q distQueue
+	s.seed(&q, r)
+	if err := s.drain(ctx, r, &q); err != nil {
+		return err
+	}
+	return s.store(r)
+}
+
+// allExits runs exits over the whole layer in parallel, returning the first
+// error any chunk met.
+func (s *distSolver) allExits(ctx context.Context, r, workers int) error {
 	var failed atomic.Pointer[error]
 	err := parallel(ctx, workers, s.n, 1<<14, func(_ int, a, b int64) {
 		if failed.Load() != nil {
@@ -106,69 +119,94 @@ func (s *distSolver) solve(ctx context.Context, r, workers int) error {
 	if err := failed.Load(); err != nil {
 		return *err
 	}
+	return nil
+}
 
-	// Bucket queue by distance: entries are i<<1 for a win, i<<1|1 for a
-	// loss.
-	var buckets [][]uint32
-	push := func(d uint16, e uint32) {
-		for int(d) >= len(buckets) {
-			buckets = append(buckets, nil)
-		}
-		buckets[d] = append(buckets[d], e)
+// distQueue is a bucket queue by distance: entries are i<<1 for a win,
+// i<<1|1 for a loss.
+type distQueue struct{ buckets [][]uint32 }
+
+func (q *distQueue) push(d uint16, e uint32) {
+	for int(d) >= len(q.buckets) {
+		q.buckets = append(q.buckets, nil)
 	}
+	q.buckets[d] = append(q.buckets[d], e)
+}
+
+// seed queues every position whose distance the exits already settle.
+func (s *distSolver) seed(q *distQueue, r int) {
 	for i := range s.n {
 		a, d := s.value(i)
 		if a >= r && s.win[i] != noDistance {
-			push(s.win[i], uint32(i)<<1)
+			q.push(s.win[i], uint32(i)<<1)
 		}
 		if d >= r && s.quiet[i] == 0 {
-			push(s.loss[i], uint32(i)<<1|1)
+			q.push(s.loss[i], uint32(i)<<1|1)
 		}
 	}
+}
+
+// drain settles the queued positions in order of distance, queueing the
+// parents each one settles in turn.
+func (s *distSolver) drain(ctx context.Context, r int, q *distQueue) error {
 	var f frame
-	for dist := 0; dist < len(buckets); dist++ {
+	for dist := 0; dist < len(q.buckets); dist++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		for n, e := range buckets[dist] {
+		for n, e := range q.buckets[dist] {
 			if n&(1<<16-1) == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			i := int64(e >> 1)
 			if e&1 == 0 {
-				if s.win[i]&doneBit != 0 {
-					continue
-				}
-				s.win[i] = uint16(dist) | doneBit
-				// One more quiet move of each losing parent is known.
-				s.t.lay.frame(&f, s.k, s.lo+i)
-				f.parents(func(p *frame) {
-					j := s.t.lay.index(p, s.k) - s.lo
-					if _, d := s.value(j); d < r {
-						return
-					}
-					s.loss[j] = max(s.loss[j], uint16(dist+1))
-					if s.quiet[j]--; s.quiet[j] == 0 {
-						push(s.loss[j], uint32(j)<<1|1)
-					}
-				})
-				continue
+				s.settleWin(&f, q, i, dist, r)
+			} else {
+				s.settleLoss(&f, q, i, dist, r)
 			}
-			// A loss in dist plies: each winning parent can move here.
-			s.t.lay.frame(&f, s.k, s.lo+i)
-			f.parents(func(p *frame) {
-				j := s.t.lay.index(p, s.k) - s.lo
-				if a, _ := s.value(j); a < r || s.win[j]&doneBit != 0 || s.win[j] <= uint16(dist+1) {
-					return
-				}
-				s.win[j] = uint16(dist + 1)
-				push(uint16(dist+1), uint32(j)<<1)
-			})
 		}
-		buckets[dist] = nil
+		q.buckets[dist] = nil
 	}
+	return nil
+}
 
-	// Store, checking that every position got its distance.
+// settleWin fixes a win in dist plies for position i, unless already done.
+func (s *distSolver) settleWin(f *frame, q *distQueue, i int64, dist, r int) {
+	if s.win[i]&doneBit != 0 {
+		return
+	}
+	s.win[i] = uint16(dist) | doneBit
+	// One more quiet move of each losing parent is known.
+	s.t.lay.frame(f, s.k, s.lo+i)
+	f.parents(func(p *frame) {
+		j := s.t.lay.index(p, s.k) - s.lo
+		if _, d := s.value(j); d < r {
+			return
+		}
+		s.loss[j] = max(s.loss[j], uint16(dist+1))
+		if s.quiet[j]--; s.quiet[j] == 0 {
+			q.push(s.loss[j], uint32(j)<<1|1)
+		}
+	})
+}
+
+// settleLoss takes a loss in dist plies for position i: each winning parent
+// can move here.
+func (s *distSolver) settleLoss(f *frame, q *distQueue, i int64, dist, r int) {
+	s.t.lay.frame(f, s.k, s.lo+i)
+	f.parents(func(p *frame) {
+		j := s.t.lay.index(p, s.k) - s.lo
+		if a, _ := s.value(j); a < r || s.win[j]&doneBit != 0 || s.win[j] <= uint16(dist+1) {
+			return
+		}
+		s.win[j] = uint16(dist + 1)
+		q.push(uint16(dist+1), uint32(j)<<1)
+	})
+}
+
+// store writes the distances for need r, checking that every position got
+// its distance.
+func (s *distSolver) store(r int) error {
 	k := s.k
 	for i := range s.n {
 		a, d := s.value(i)

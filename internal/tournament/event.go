@@ -397,27 +397,9 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 			avail[e.Players[i].Start] = true
 		}
 	}
-	seen := map[int]int{}
-	for i, pr := range pairs {
-		if pr.White == 0 || pr.White == pr.Black {
-			return fmt.Errorf("pair %d: %d-%d is not a pairing", i+1, pr.White, pr.Black)
-		}
-		for _, s := range []int{pr.White, pr.Black} {
-			if s == 0 {
-				continue
-			}
-			if !avail[s] {
-				return fmt.Errorf("pair %d: player %d is not to be paired in round %d", i+1, s, r)
-			}
-			if j, dup := seen[s]; dup {
-				return fmt.Errorf("pair %d: player %d is already paired in pair %d", i+1, s, j)
-			}
-			seen[s] = i + 1
-		}
-	}
-	away := func(s int) bool {
-		p := e.Player(s)
-		return slices.Contains(e.Withdrawn, s) || !p.Entry(r).None()
+	seen, err := checkPairs(r, pairs, avail)
+	if err != nil {
+		return err
 	}
 	for _, pr := range pairs {
 		if pr.Black == 0 {
@@ -426,14 +408,7 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 		}
 		wc, bc := Pending, Pending
 		if fixed {
-			switch aw, ab := away(pr.White), away(pr.Black); {
-			case aw && ab:
-				wc, bc = ForfeitLoss, ForfeitLoss
-			case aw:
-				wc, bc = ForfeitLoss, ForfeitWin
-			case ab:
-				wc, bc = ForfeitWin, ForfeitLoss
-			}
+			wc, bc = e.forfeits(r, pr)
 		}
 		e.Player(pr.White).setEntry(r, Entry{Opponent: pr.Black, Colour: White, Code: wc})
 		e.Player(pr.Black).setEntry(r, Entry{Opponent: pr.White, Colour: Black, Code: bc})
@@ -443,6 +418,56 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 	if e.System != Dutch && e.System != "" {
 		return nil
 	}
+	e.markAbsent(r, avail, seen)
+	return nil
+}
+
+// checkPairs checks that every pair is one, of players to be paired (avail)
+// each paired once, and returns each player's pair number, 1 first.
+func checkPairs(r int, pairs []Pair, avail map[int]bool) (map[int]int, error) {
+	seen := map[int]int{}
+	for i, pr := range pairs {
+		if pr.White == 0 || pr.White == pr.Black {
+			return nil, fmt.Errorf("pair %d: %d-%d is not a pairing", i+1, pr.White, pr.Black)
+		}
+		for _, s := range []int{pr.White, pr.Black} {
+			if s == 0 {
+				continue
+			}
+			if !avail[s] {
+				return nil, fmt.Errorf("pair %d: player %d is not to be paired in round %d", i+1, s, r)
+			}
+			if j, dup := seen[s]; dup {
+				return nil, fmt.Errorf("pair %d: player %d is already paired in pair %d", i+1, s, j)
+			}
+			seen[s] = i + 1
+		}
+	}
+	return seen, nil
+}
+
+// forfeits returns the codes of a round robin's pair in round r: each
+// player who withdrew or asked for a bye loses by forfeit, his opponent
+// winning unless away too; pending when both are there.
+func (e *Event) forfeits(r int, pr Pair) (wc, bc Code) {
+	away := func(s int) bool {
+		p := e.Player(s)
+		return slices.Contains(e.Withdrawn, s) || !p.Entry(r).None()
+	}
+	switch aw, ab := away(pr.White), away(pr.Black); {
+	case aw && ab:
+		return ForfeitLoss, ForfeitLoss
+	case aw:
+		return ForfeitLoss, ForfeitWin
+	case ab:
+		return ForfeitWin, ForfeitLoss
+	}
+	return Pending, Pending
+}
+
+// markAbsent gives round r's absence to the players to be paired whom no
+// pair has (seen) and to the withdrawn players without an entry.
+func (e *Event) markAbsent(r int, avail map[int]bool, seen map[int]int) {
 	for s := range avail {
 		if _, ok := seen[s]; !ok {
 			e.Player(s).setEntry(r, Entry{Colour: NoColor, Code: ForfeitLoss})
@@ -453,7 +478,6 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 			p.setEntry(r, Entry{Colour: NoColor, Code: ForfeitLoss})
 		}
 	}
-	return nil
 }
 
 // Pairs returns round r's pairs as Apply wrote them, White first, byes

@@ -128,13 +128,33 @@ func (e *Event) Bracket() ([]KnockoutRound, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("a knock-out needs 2 players or more, not %d", n)
 	}
+	cur := firstKnockoutRound(n)
+	var rounds []KnockoutRound
+	played := e.Played()
+	for r := 1; ; r++ {
+		cur, rounds = advanceBracket(cur, r, rounds)
+		if r > played {
+			break
+		}
+		if err := e.playKnockoutRound(&cur, r); err != nil {
+			return nil, err
+		}
+	}
+	if len(cur.Matches) == 1 && cur.Matches[0].Winner == 0 && cur.Matches[0].B == 0 {
+		cur.Matches[0].Winner = cur.Matches[0].A
+	}
+	return append(rounds, cur), nil
+}
+
+// firstKnockoutRound returns the first bracket round of n players, in a
+// bracket of the next power of two: the lines past n are byes (B 0).
+func firstKnockoutRound(n int) KnockoutRound {
 	b := 1
 	for b < n {
 		b *= 2
 	}
 	order := seedOrder(b)
-	var cur KnockoutRound
-	cur.FirstRound = 1
+	cur := KnockoutRound{FirstRound: 1}
 	for i := 0; i < b; i += 2 {
 		a, c := order[i], order[i+1]
 		if c > n {
@@ -142,58 +162,59 @@ func (e *Event) Bracket() ([]KnockoutRound, error) {
 		}
 		cur.Matches = append(cur.Matches, Match{A: a, B: c})
 	}
-	var rounds []KnockoutRound
-	played := e.Played()
-	for r := 1; ; r++ {
-		// Decide the byes and advance the bracket when its round is over.
-		for {
-			done := true
-			for i := range cur.Matches {
-				m := &cur.Matches[i]
-				if m.Winner == 0 && m.B == 0 && r > cur.FirstRound {
-					m.Winner = m.A
-				}
-				if m.Winner == 0 {
-					done = false
-				}
-			}
-			if !done || len(cur.Matches) == 1 {
-				break
-			}
-			rounds = append(rounds, cur)
-			next := KnockoutRound{FirstRound: r}
-			for i := 0; i < len(cur.Matches); i += 2 {
-				x, y := cur.Matches[i].Winner, cur.Matches[i+1].Winner
-				next.Matches = append(next.Matches, Match{A: min(x, y), B: max(x, y)})
-			}
-			cur = next
-		}
-		if r > played {
-			break
-		}
+	return cur
+}
+
+// advanceBracket decides the byes of cur before event round r and, while
+// every match of it is decided and it is not the final, appends it to
+// rounds and moves on to the bracket round of its winners.
+func advanceBracket(cur KnockoutRound, r int, rounds []KnockoutRound) (KnockoutRound, []KnockoutRound) {
+	for {
+		done := true
 		for i := range cur.Matches {
 			m := &cur.Matches[i]
-			if m.Winner != 0 {
-				continue
+			if m.Winner == 0 && m.B == 0 && r > cur.FirstRound {
+				m.Winner = m.A
 			}
-			en := e.Player(m.A).Entry(r)
-			if m.B == 0 {
-				if en.Code != PairingBye && !en.None() {
-					return nil, fmt.Errorf("round %d: player %d has the bye of the knock-out, not %c", r, m.A, en.Code)
-				}
-				continue
+			if m.Winner == 0 {
+				done = false
 			}
-			if en.Opponent != m.B {
-				return nil, fmt.Errorf("round %d: players %d and %d are in a match, but %d's entry has opponent %d", r, m.A, m.B, m.A, en.Opponent)
-			}
-			m.Games = append(m.Games, en)
-			m.Winner = e.Knockout.decide(m)
 		}
+		if !done || len(cur.Matches) == 1 {
+			return cur, rounds
+		}
+		rounds = append(rounds, cur)
+		next := KnockoutRound{FirstRound: r}
+		for i := 0; i < len(cur.Matches); i += 2 {
+			x, y := cur.Matches[i].Winner, cur.Matches[i+1].Winner
+			next.Matches = append(next.Matches, Match{A: min(x, y), B: max(x, y)})
+		}
+		cur = next
 	}
-	if len(cur.Matches) == 1 && cur.Matches[0].Winner == 0 && cur.Matches[0].B == 0 {
-		cur.Matches[0].Winner = cur.Matches[0].A
+}
+
+// playKnockoutRound adds event round r's games to cur's undecided matches,
+// checking that the entries follow the bracket.
+func (e *Event) playKnockoutRound(cur *KnockoutRound, r int) error {
+	for i := range cur.Matches {
+		m := &cur.Matches[i]
+		if m.Winner != 0 {
+			continue
+		}
+		en := e.Player(m.A).Entry(r)
+		if m.B == 0 {
+			if en.Code != PairingBye && !en.None() {
+				return fmt.Errorf("round %d: player %d has the bye of the knock-out, not %c", r, m.A, en.Code)
+			}
+			continue
+		}
+		if en.Opponent != m.B {
+			return fmt.Errorf("round %d: players %d and %d are in a match, but %d's entry has opponent %d", r, m.A, m.B, m.A, en.Opponent)
+		}
+		m.Games = append(m.Games, en)
+		m.Winner = e.Knockout.decide(m)
 	}
-	return append(rounds, cur), nil
+	return nil
 }
 
 // decide returns a match's winner after its games so far, 0 while it goes

@@ -260,8 +260,7 @@ func (t *tb) aro(p *Player, cut, high int) float64 {
 
 // value computes a tie-break other than DE for player p.
 func (t *tb) value(p *Player, k TieBreak) float64 {
-	sc := t.e.Scoring
-	count := func(f func(Entry) bool) float64 {
+	if f := roundTest(k.Kind, t.e.Scoring); f != nil {
 		n := 0.0
 		for r := 1; r <= t.rounds; r++ {
 			if f(p.Entry(r)) {
@@ -271,35 +270,50 @@ func (t *tb) value(p *Player, k TieBreak) float64 {
 		return n
 	}
 	switch k.Kind {
-	case "WIN": // C.07 art. 7.1: rounds scored as a win, played or not
-		return count(func(en Entry) bool { return !en.None() && en.Code != Pending && sc.Points(en) == sc.Win })
-	case "WON": // art. 7.2: games won over the board
-		return count(func(en Entry) bool { return en.Played() && sc.Points(en) == sc.Win })
-	case "BPG": // art. 7.3: games played with Black
-		return count(func(en Entry) bool { return en.Played() && en.Colour == Black })
-	case "BWG": // art. 7.4: games won with Black over the board
-		return count(func(en Entry) bool { return en.Played() && en.Colour == Black && sc.Points(en) == sc.Win })
-	case "GE": // art. 7.5: rounds played, or scored as a win without playing
-		return count(func(en Entry) bool { return en.Played() || !en.VUR() && sc.Points(en) == sc.Win })
 	case "BH":
 		return t.buchholz(p, false, k.Cut, k.High)
 	case "SB":
 		return t.buchholz(p, true, k.Cut, k.High)
 	case "ARO":
 		return t.aro(p, k.Cut, k.High)
-	case "PS": // the sum of the running scores after each round; a cut drops the first rounds'
-		s, run := 0.0, 0.0
-		for r := 1; r <= t.rounds; r++ {
-			run += sc.Points(p.Entry(r))
-			if r > k.Cut {
-				s += run
-			}
-		}
-		return s
+	case "PS":
+		return t.progressive(p, k.Cut)
 	case "KS":
 		return t.koya(p)
 	}
 	return 0
+}
+
+// roundTest returns, for the tie-breaks that count rounds, the test of a
+// round that counts; nil for the others.
+func roundTest(kind string, sc Scoring) func(Entry) bool {
+	switch kind {
+	case "WIN": // C.07 art. 7.1: rounds scored as a win, played or not
+		return func(en Entry) bool { return !en.None() && en.Code != Pending && sc.Points(en) == sc.Win }
+	case "WON": // art. 7.2: games won over the board
+		return func(en Entry) bool { return en.Played() && sc.Points(en) == sc.Win }
+	case "BPG": // art. 7.3: games played with Black
+		return func(en Entry) bool { return en.Played() && en.Colour == Black }
+	case "BWG": // art. 7.4: games won with Black over the board
+		return func(en Entry) bool { return en.Played() && en.Colour == Black && sc.Points(en) == sc.Win }
+	case "GE": // art. 7.5: rounds played, or scored as a win without playing
+		return func(en Entry) bool { return en.Played() || !en.VUR() && sc.Points(en) == sc.Win }
+	}
+	return nil
+}
+
+// progressive is PS: the sum of the running scores after each round; a
+// cut drops the first rounds'.
+func (t *tb) progressive(p *Player, cut int) float64 {
+	sc := t.e.Scoring
+	s, run := 0.0, 0.0
+	for r := 1; r <= t.rounds; r++ {
+		run += sc.Points(p.Entry(r))
+		if r > cut {
+			s += run
+		}
+	}
+	return s
 }
 
 // koya is the points scored against the opponents who finished with at
@@ -354,13 +368,42 @@ func (t *tb) deRank(group []int, first int, place map[int]int) {
 		place[group[0]] = first
 		return
 	}
+	score, most, all := t.groupScores(group)
+	sorted := slices.Clone(group)
+	slices.SortStableFunc(sorted, func(a, b int) int {
+		return cmp.Or(cmp.Compare(score[b], score[a]), cmp.Compare(most[b], most[a]), cmp.Compare(a, b))
+	})
+	if all {
+		t.deRankMet(sorted, first, score, place)
+		return
+	}
+	for i, s := range sorted {
+		rest := 0.0
+		for _, o := range sorted[i+1:] {
+			rest = max(rest, most[o])
+		}
+		if i == len(sorted)-1 || score[s] > rest {
+			place[s] = first + i
+			continue
+		}
+		for _, o := range sorted[i:] {
+			place[o] = first + i
+		}
+		return
+	}
+}
+
+// groupScores returns each player's points against the rest of the group
+// (an opponent met more than once counting the average), the most he could
+// have with the games not played as wins, and whether every pair has met.
+func (t *tb) groupScores(group []int) (score, most map[int]float64, all bool) {
 	in := map[int]bool{}
 	for _, s := range group {
 		in[s] = true
 	}
-	score := map[int]float64{}
-	most := map[int]float64{}
-	all := true
+	score = map[int]float64{}
+	most = map[int]float64{}
+	all = true
 	for _, s := range group {
 		p := t.e.Player(s)
 		got := map[int][]float64{}
@@ -383,40 +426,26 @@ func (t *tb) deRank(group []int, first int, place map[int]int) {
 			most[s] += float64(len(group)-1-len(got)) * t.e.Scoring.Win
 		}
 	}
-	sorted := slices.Clone(group)
-	slices.SortStableFunc(sorted, func(a, b int) int {
-		return cmp.Or(cmp.Compare(score[b], score[a]), cmp.Compare(most[b], most[a]), cmp.Compare(a, b))
-	})
-	if all {
-		for i := 0; i < len(sorted); {
-			j := i + 1
-			for j < len(sorted) && score[sorted[j]] == score[sorted[i]] {
-				j++
+	return score, most, all
+}
+
+// deRankMet places a group sorted by score whose every pair has met: the
+// scores rank them, and each set still tied is ranked again among itself
+// unless it is the whole group.
+func (t *tb) deRankMet(sorted []int, first int, score map[int]float64, place map[int]int) {
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && score[sorted[j]] == score[sorted[i]] {
+			j++
+		}
+		if j-i == len(sorted) {
+			for _, s := range sorted {
+				place[s] = first
 			}
-			if j-i == len(group) {
-				for _, s := range sorted {
-					place[s] = first
-				}
-				return
-			}
-			t.deRank(sorted[i:j], first+i, place)
-			i = j
+			return
 		}
-		return
-	}
-	for i, s := range sorted {
-		rest := 0.0
-		for _, o := range sorted[i+1:] {
-			rest = max(rest, most[o])
-		}
-		if i == len(sorted)-1 || score[s] > rest {
-			place[s] = first + i
-			continue
-		}
-		for _, o := range sorted[i:] {
-			place[o] = first + i
-		}
-		return
+		t.deRank(sorted[i:j], first+i, place)
+		i = j
 	}
 }
 
@@ -426,13 +455,7 @@ func (t *tb) deRank(group []int, first int, place map[int]int) {
 // (C.07 art. 4.2). Players tied after the last share a rank and are listed
 // by start number: C.07 leaves them to the drawing of lots.
 func (e *Event) Standings(rounds int) []Standing {
-	if rounds <= 0 || rounds > e.Played() {
-		rounds = e.Played()
-		if rounds > 0 && !e.Complete(rounds) {
-			rounds--
-		}
-	}
-	t := newTB(e, rounds)
+	t := newTB(e, e.countedRounds(rounds))
 	st := make([]Standing, len(e.Players))
 	for i := range e.Players {
 		p := &e.Players[i]
@@ -443,53 +466,74 @@ func (e *Event) Standings(rounds int) []Standing {
 			}
 		}
 	}
-	less := func(a, b *Standing, upto int) int {
-		if c := cmp.Compare(b.Points, a.Points); c != 0 {
-			return c
-		}
-		for j := 0; j < upto; j++ {
-			if c := cmp.Compare(b.Values[j], a.Values[j]); c != 0 {
-				if e.TieBreaks[j].Kind == "DE" {
-					return -c // a place: the lower the better
-				}
-				return c
-			}
-		}
-		return 0
-	}
-	slices.SortStableFunc(st, func(a, b Standing) int { return cmp.Or(less(&a, &b, 0), a.Player.Start-b.Player.Start) })
+	slices.SortStableFunc(st, func(a, b Standing) int { return cmp.Or(e.compareStandings(&a, &b, 0), a.Player.Start-b.Player.Start) })
 	for j, k := range e.TieBreaks {
 		if k.Kind == "DE" {
-			for i := 0; i < len(st); {
-				n := i + 1
-				for n < len(st) && less(&st[i], &st[n], j) == 0 {
-					n++
-				}
-				group := make([]int, 0, n-i)
-				for _, s := range st[i:n] {
-					group = append(group, s.Player.Start)
-				}
-				place := t.directEncounter(group)
-				if !separates(place) {
-					// Alone on his points, or a group DE leaves
-					// tied (a pair that drew, players who have not
-					// met): DE does not apply, 0 and no place.
-					i = n
-					continue
-				}
-				for x := i; x < n; x++ {
-					st[x].Values[j] = float64(place[st[x].Player.Start])
-				}
-				i = n
-			}
+			t.placeDE(st, j)
 		}
-		slices.SortStableFunc(st, func(a, b Standing) int { return cmp.Or(less(&a, &b, j+1), a.Player.Start-b.Player.Start) })
+		slices.SortStableFunc(st, func(a, b Standing) int { return cmp.Or(e.compareStandings(&a, &b, j+1), a.Player.Start-b.Player.Start) })
 	}
 	for i := range st {
 		st[i].Rank = i + 1
-		if i > 0 && less(&st[i-1], &st[i], len(e.TieBreaks)) == 0 {
+		if i > 0 && e.compareStandings(&st[i-1], &st[i], len(e.TieBreaks)) == 0 {
 			st[i].Rank = st[i-1].Rank
 		}
 	}
 	return st
+}
+
+// countedRounds returns the rounds Standings counts: rounds, or when it is
+// ≤ 0 or past the rounds played, all rounds with a result.
+func (e *Event) countedRounds(rounds int) int {
+	if rounds <= 0 || rounds > e.Played() {
+		rounds = e.Played()
+		if rounds > 0 && !e.Complete(rounds) {
+			rounds--
+		}
+	}
+	return rounds
+}
+
+// compareStandings orders a before b (negative) when it has more points or,
+// on equal points, the better of the first upto tie-breaks.
+func (e *Event) compareStandings(a, b *Standing, upto int) int {
+	if c := cmp.Compare(b.Points, a.Points); c != 0 {
+		return c
+	}
+	for j := 0; j < upto; j++ {
+		if c := cmp.Compare(b.Values[j], a.Values[j]); c != 0 {
+			if e.TieBreaks[j].Kind == "DE" {
+				return -c // a place: the lower the better
+			}
+			return c
+		}
+	}
+	return 0
+}
+
+// placeDE sets tie-break j, a DE, of st, which is sorted by the tie-breaks
+// before it: each group tied on those gets its places by direct encounter.
+func (t *tb) placeDE(st []Standing, j int) {
+	for i := 0; i < len(st); {
+		n := i + 1
+		for n < len(st) && t.e.compareStandings(&st[i], &st[n], j) == 0 {
+			n++
+		}
+		group := make([]int, 0, n-i)
+		for _, s := range st[i:n] {
+			group = append(group, s.Player.Start)
+		}
+		place := t.directEncounter(group)
+		if !separates(place) {
+			// Alone on his points, or a group DE leaves
+			// tied (a pair that drew, players who have not
+			// met): DE does not apply, 0 and no place.
+			i = n
+			continue
+		}
+		for x := i; x < n; x++ {
+			st[x].Values[j] = float64(place[st[x].Player.Start])
+		}
+		i = n
+	}
 }

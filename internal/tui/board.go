@@ -66,111 +66,137 @@ func DrawBoard(w io.Writer, p toguz.Position, last LastMove, st Style) error {
 	if st.Flip {
 		top, bottom = bottom, top
 	}
-	n := p.Holes()
-	var b strings.Builder
-	paint := func(sgr, s string) string {
-		if !st.Colour || sgr == "" {
-			return s
-		}
-		return sgr + s + sgrReset
-	}
-	// order returns the hole numbers of pl's row left to right.
-	order := func(pl toguz.Player) []int {
-		hs := make([]int, n)
-		for i := range hs {
-			if pl == top {
-				hs[i] = n - i
-			} else {
-				hs[i] = i + 1
-			}
-		}
-		return hs
-	}
-	colourOf := func(pl toguz.Player) string {
-		if pl == toguz.White {
-			return sgrWhite
-		}
-		return sgrBlack
-	}
-	numbers := func(pl toguz.Player) {
-		b.WriteString(strings.Repeat(" ", 8))
-		for _, h := range order(pl) {
-			b.WriteString(paint(sgrNumber, center(fmt.Sprint(h), cellWidth)))
-		}
-		b.WriteString("\n")
-	}
-	dots := func(pl toguz.Player, line int) {
-		b.WriteString(strings.Repeat(" ", 8))
-		for _, h := range order(pl) {
-			k := 0
-			if !p.IsTuzdik(pl, h) {
-				k = p.Stones(pl, h)
-			}
-			k -= line * dotsPerLine
-			s := ""
-			switch {
-			case k > dotsPerLine && line == 1:
-				s = strings.Repeat("•", dotsPerLine-1) + "+"
-			case k > 0:
-				s = strings.Repeat("•", min(k, dotsPerLine))
-			}
-			b.WriteString(paint(colourOf(pl), center(s, cellWidth)))
-		}
-		b.WriteString("\n")
-	}
-	row := func(pl toguz.Player) {
-		label := fmt.Sprintf("%-6s", sideName(pl))
-		if pl == p.Turn() && !p.IsOver() {
-			label += "▶ "
-		} else {
-			label += "  "
-		}
-		b.WriteString(paint(colourOf(pl), label))
-		for _, h := range order(pl) {
-			var cell, sgr string
-			switch {
-			case p.IsTuzdik(pl, h):
-				cell, sgr = "X", sgrTuzdik
-			case p.Stones(pl, h) == 0:
-				cell, sgr = "-", sgrDim
-			default:
-				cell, sgr = fmt.Sprint(p.Stones(pl, h)), colourOf(pl)
-			}
-			switch {
-			case last.Hole == h && last.Player == pl:
-				cell = "[" + cell + "]"
-				sgr = sgrReverse + colourOf(pl)
-			case last.Landing.Hole == h && last.Landing.Side == pl:
-				cell = "(" + cell + ")"
-				if sgr != sgrTuzdik {
-					sgr = sgrLanding
-				}
-			}
-			pad := cellWidth - len([]rune(cell))
-			left := pad / 2
-			b.WriteString(strings.Repeat(" ", left))
-			b.WriteString(paint(sgr, cell))
-			b.WriteString(strings.Repeat(" ", pad-left))
-		}
-		fmt.Fprintf(&b, "  %s\n", paint(sgrBold+colourOf(pl), fmt.Sprintf("kazan %3d", p.Kazan(pl))))
-	}
-
-	numbers(top)
+	d := &boardDrawer{p: p, last: last, st: st, top: top, n: p.Holes()}
+	d.numbers(top)
 	if st.Dots {
-		dots(top, 1)
-		dots(top, 0)
+		d.dots(top, 1)
+		d.dots(top, 0)
 	}
-	row(top)
-	b.WriteString("\n")
-	row(bottom)
+	d.row(top)
+	d.b.WriteString("\n")
+	d.row(bottom)
 	if st.Dots {
-		dots(bottom, 0)
-		dots(bottom, 1)
+		d.dots(bottom, 0)
+		d.dots(bottom, 1)
 	}
-	numbers(bottom)
-	b.WriteString(legend(n, st, paint))
-	_, err := io.WriteString(w, b.String())
+	d.numbers(bottom)
+	d.b.WriteString(legend(d.n, st, d.paint))
+	_, err := io.WriteString(w, d.b.String())
 	return err
+}
+
+// boardDrawer builds DrawBoard's diagram line by line.
+type boardDrawer struct {
+	b    strings.Builder
+	p    toguz.Position
+	last LastMove
+	st   Style
+	top  toguz.Player // the player whose row is drawn on top
+	n    int          // holes a row
+}
+
+func (d *boardDrawer) paint(sgr, s string) string {
+	if !d.st.Colour || sgr == "" {
+		return s
+	}
+	return sgr + s + sgrReset
+}
+
+// order returns the hole numbers of pl's row left to right.
+func (d *boardDrawer) order(pl toguz.Player) []int {
+	hs := make([]int, d.n)
+	for i := range hs {
+		if pl == d.top {
+			hs[i] = d.n - i
+		} else {
+			hs[i] = i + 1
+		}
+	}
+	return hs
+}
+
+func colourOf(pl toguz.Player) string {
+	if pl == toguz.White {
+		return sgrWhite
+	}
+	return sgrBlack
+}
+
+// numbers writes the line of the hole numbers of pl's row.
+func (d *boardDrawer) numbers(pl toguz.Player) {
+	d.b.WriteString(strings.Repeat(" ", 8))
+	for _, h := range d.order(pl) {
+		d.b.WriteString(d.paint(sgrNumber, center(fmt.Sprint(h), cellWidth)))
+	}
+	d.b.WriteString("\n")
+}
+
+// dots writes line 0 or 1 of the dots of pl's row: the first dotsPerLine
+// stones of each hole, or the next ones with a + for more.
+func (d *boardDrawer) dots(pl toguz.Player, line int) {
+	d.b.WriteString(strings.Repeat(" ", 8))
+	for _, h := range d.order(pl) {
+		k := 0
+		if !d.p.IsTuzdik(pl, h) {
+			k = d.p.Stones(pl, h)
+		}
+		k -= line * dotsPerLine
+		s := ""
+		switch {
+		case k > dotsPerLine && line == 1:
+			s = strings.Repeat("•", dotsPerLine-1) + "+"
+		case k > 0:
+			s = strings.Repeat("•", min(k, dotsPerLine))
+		}
+		d.b.WriteString(d.paint(colourOf(pl), center(s, cellWidth)))
+	}
+	d.b.WriteString("\n")
+}
+
+// row writes pl's row: its label, marked when pl is to move, the holes and
+// the kazan.
+func (d *boardDrawer) row(pl toguz.Player) {
+	label := fmt.Sprintf("%-6s", sideName(pl))
+	if pl == d.p.Turn() && !d.p.IsOver() {
+		label += "▶ "
+	} else {
+		label += "  "
+	}
+	d.b.WriteString(d.paint(colourOf(pl), label))
+	for _, h := range d.order(pl) {
+		cell, sgr := d.cell(pl, h)
+		pad := cellWidth - len([]rune(cell))
+		left := pad / 2
+		d.b.WriteString(strings.Repeat(" ", left))
+		d.b.WriteString(d.paint(sgr, cell))
+		d.b.WriteString(strings.Repeat(" ", pad-left))
+	}
+	fmt.Fprintf(&d.b, "  %s\n", d.paint(sgrBold+colourOf(pl), fmt.Sprintf("kazan %3d", d.p.Kazan(pl))))
+}
+
+// cell returns the text of pl's hole h and its colour: the stones, - or X,
+// in brackets for the hole last played from and in parentheses for the
+// one its last stone landed in.
+func (d *boardDrawer) cell(pl toguz.Player, h int) (cell, sgr string) {
+	switch {
+	case d.p.IsTuzdik(pl, h):
+		cell, sgr = "X", sgrTuzdik
+	case d.p.Stones(pl, h) == 0:
+		cell, sgr = "-", sgrDim
+	default:
+		cell, sgr = fmt.Sprint(d.p.Stones(pl, h)), colourOf(pl)
+	}
+	switch {
+	case d.last.Hole == h && d.last.Player == pl:
+		cell = "[" + cell + "]"
+		sgr = sgrReverse + colourOf(pl)
+	case d.last.Landing.Hole == h && d.last.Landing.Side == pl:
+		cell = "(" + cell + ")"
+		if sgr != sgrTuzdik {
+			sgr = sgrLanding
+		}
+	}
+	return cell, sgr
 }
 
 // legend returns the lines naming the holes of a board of n, as many

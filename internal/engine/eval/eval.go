@@ -134,6 +134,7 @@ func Extract(p *toguz.Position, f *Features) {
 // the mover's and the other's holes, with ok when the board has 9 holes.
 // f must be zero; it is the small array of the base features, so that
 // Evaluate does not clear the indicators it never stores.
+// It stays one long function because it runs at every node of the search.
 func extractBase(p *toguz.Position, f *[Buckets]int32) (mineOut, hisOut [9]uint8, ok bool) {
 	me := p.Turn()
 	op := me.Other()

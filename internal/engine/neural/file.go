@@ -17,70 +17,30 @@ func Parse(r io.Reader) (*Network, error) {
 	nw := new(Network)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	line := 0
-	next := func() ([]string, error) {
-		for sc.Scan() {
-			line++
-			if text := strings.TrimSpace(sc.Text()); text != "" && !strings.HasPrefix(text, "#") {
-				return strings.Fields(text), nil
-			}
-		}
-		if err := sc.Err(); err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("line %d: %w", line, io.ErrUnexpectedEOF)
-	}
-	// ints parses the fields after the label into dst.
-	ints := func(label string, dst []int64, bits int) error {
-		f, err := next()
-		if err != nil {
-			return err
-		}
-		if f[0] != label || len(f) != len(dst)+1 {
-			return fmt.Errorf("line %d: want %q and %d values, got %q with %d", line, label, len(dst), f[0], len(f)-1)
-		}
-		for i, s := range f[1:] {
-			if dst[i], err = strconv.ParseInt(s, 10, bits); err != nil {
-				return fmt.Errorf("line %d: %s value %d: %w", line, label, i+1, err)
-			}
-		}
-		return nil
-	}
-	shape := make([]int64, 3)
-	f, err := next()
-	if err != nil {
+	nr := &netReader{sc: sc}
+	if err := nr.shape(); err != nil {
 		return nil, err
 	}
-	if len(f) != 4 || f[0] != "hidden" || f[2] != "inputs" {
-		return nil, fmt.Errorf("line %d: want \"hidden %d inputs %d\"", line, Hidden, NumInputs)
-	}
-	shape[0], err = strconv.ParseInt(f[1], 10, 32)
-	if err == nil {
-		shape[1], err = strconv.ParseInt(f[3], 10, 32)
-	}
-	if err != nil || shape[0] != Hidden || shape[1] != NumInputs {
-		return nil, fmt.Errorf("line %d: shape %s×%s, this build wants hidden %d inputs %d", line, f[1], f[3], Hidden, NumInputs)
-	}
 	v := make([]int64, Hidden)
-	if err := ints("b1", v, 16); err != nil {
+	if err := nr.ints("b1", v, 16); err != nil {
 		return nil, err
 	}
 	for j, x := range v {
 		nw.B1[j] = int16(x)
 	}
-	if err := ints("w2", v, 32); err != nil {
+	if err := nr.ints("w2", v, 32); err != nil {
 		return nil, err
 	}
 	for j, x := range v {
 		nw.W2[j] = int32(x)
 	}
 	b2 := make([]int64, 1)
-	if err := ints("b2", b2, 32); err != nil {
+	if err := nr.ints("b2", b2, 32); err != nil {
 		return nil, err
 	}
 	nw.B2 = int32(b2[0])
 	for i := range nw.W1 {
-		if err := ints("w1", v, 16); err != nil {
+		if err := nr.ints("w1", v, 16); err != nil {
 			return nil, err
 		}
 		for j, x := range v {
@@ -91,6 +51,65 @@ func Parse(r io.Reader) (*Network, error) {
 		return nil, err
 	}
 	return nw, nil
+}
+
+// netReader reads the lines of a network file, counting them for the
+// errors.
+type netReader struct {
+	sc   *bufio.Scanner
+	line int
+}
+
+// next returns the fields of the next line that is neither blank nor a
+// comment.
+func (nr *netReader) next() ([]string, error) {
+	for nr.sc.Scan() {
+		nr.line++
+		if text := strings.TrimSpace(nr.sc.Text()); text != "" && !strings.HasPrefix(text, "#") {
+			return strings.Fields(text), nil
+		}
+	}
+	if err := nr.sc.Err(); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("line %d: %w", nr.line, io.ErrUnexpectedEOF)
+}
+
+// shape reads the "hidden H inputs N" line, which must match this build.
+func (nr *netReader) shape() error {
+	shape := make([]int64, 3)
+	f, err := nr.next()
+	if err != nil {
+		return err
+	}
+	if len(f) != 4 || f[0] != "hidden" || f[2] != "inputs" {
+		return fmt.Errorf("line %d: want \"hidden %d inputs %d\"", nr.line, Hidden, NumInputs)
+	}
+	shape[0], err = strconv.ParseInt(f[1], 10, 32)
+	if err == nil {
+		shape[1], err = strconv.ParseInt(f[3], 10, 32)
+	}
+	if err != nil || shape[0] != Hidden || shape[1] != NumInputs {
+		return fmt.Errorf("line %d: shape %s×%s, this build wants hidden %d inputs %d", nr.line, f[1], f[3], Hidden, NumInputs)
+	}
+	return nil
+}
+
+// ints parses the fields after the label into dst.
+func (nr *netReader) ints(label string, dst []int64, bits int) error {
+	f, err := nr.next()
+	if err != nil {
+		return err
+	}
+	if f[0] != label || len(f) != len(dst)+1 {
+		return fmt.Errorf("line %d: want %q and %d values, got %q with %d", nr.line, label, len(dst), f[0], len(f)-1)
+	}
+	for i, s := range f[1:] {
+		if dst[i], err = strconv.ParseInt(s, 10, bits); err != nil {
+			return fmt.Errorf("line %d: %s value %d: %w", nr.line, label, i+1, err)
+		}
+	}
+	return nil
 }
 
 // Write writes nw in the format Parse reads, after the comment lines in

@@ -86,6 +86,53 @@ func crossEntropy(q, y float64) float64 {
 // for given ex and cfg.
 func Train(ctx context.Context, ex []Example, cfg Config, log io.Writer) (*Network, Report, error) {
 	var rep Report
+	data := prepare(ex, cfg.K)
+	if len(data) == 0 {
+		return nil, rep, fmt.Errorf("neural: no positions on the standard board to train on")
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6e657572))
+	f := newFloat(rng)
+	var order []int
+	for i := range data {
+		if !data[i].hold {
+			order = append(order, i)
+		}
+	}
+	opt := newAdam(f)
+	var a [Hidden]float64
+	floatOut := func(p *prepared) float64 { return f.forward(p.in[:p.n], &a) }
+	rep.BaseLoss = lossOf(data, true, func(*prepared) float64 { return 0 })
+	rep.BaseTrainLoss = lossOf(data, false, func(*prepared) float64 { return 0 })
+	fmt.Fprintf(log, "neural: %d positions; linear evaluation alone: validation %.5f\n", len(data), rep.BaseLoss)
+	for epoch := 1; epoch <= cfg.Epochs && ctx.Err() == nil; epoch++ {
+		rng.Shuffle(len(order), func(x, y int) { order[x], order[y] = order[y], order[x] })
+		for start := 0; start < len(order); start += cfg.Batch {
+			end := min(start+cfg.Batch, len(order))
+			clear(opt.grad)
+			for _, i := range order[start:end] {
+				f.backward(&data[i], opt.grad, &a)
+			}
+			opt.step(&cfg, 1/float64(end-start), len(f.w1))
+		}
+		fmt.Fprintf(log, "neural epoch %d: train %.5f, validation %.5f\n", epoch, lossOf(data, false, floatOut), lossOf(data, true, floatOut))
+	}
+	rep.TrainLoss = lossOf(data, false, floatOut)
+	rep.FloatLoss = lossOf(data, true, floatOut)
+	nw, err := quantise(f, cfg.K)
+	if err != nil {
+		return nil, rep, err
+	}
+	rep.QuantLoss = lossOf(data, true, func(p *prepared) float64 {
+		return cfg.K * float64(nw.evaluateInputs(p.in[:p.n]))
+	})
+	fmt.Fprintf(log, "neural: validation %.5f linear alone, %.5f with the network, %.5f quantised\n",
+		rep.BaseLoss, rep.FloatLoss, rep.QuantLoss)
+	return nw, rep, ctx.Err()
+}
+
+// prepare keeps the examples on the standard board, with their active
+// inputs and the linear evaluation at scale k.
+func prepare(ex []Example, k float64) []prepared {
 	data := make([]prepared, 0, len(ex))
 	for i := range ex {
 		e := &ex[i]
@@ -95,15 +142,17 @@ func Train(ctx context.Context, ex []Example, cfg Config, log io.Writer) (*Netwo
 			continue
 		}
 		p.n = uint8(n)
-		p.base = cfg.K * float64(e.Base)
+		p.base = k * float64(e.Base)
 		p.target = float64(e.Target)
 		p.hold = e.Hold
 		data = append(data, p)
 	}
-	if len(data) == 0 {
-		return nil, rep, fmt.Errorf("neural: no positions on the standard board to train on")
-	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6e657572))
+	return data
+}
+
+// newFloat returns the untrained network: small random first-layer
+// weights, biases that start every hidden unit in its linear range.
+func newFloat(rng *rand.Rand) *float {
 	f := &float{w1: make([]float64, NumInputs*Hidden)}
 	for i := range f.w1 {
 		f.w1[i] = (rng.Float64()*2 - 1) * 0.05
@@ -111,106 +160,97 @@ func Train(ctx context.Context, ex []Example, cfg Config, log io.Writer) (*Netwo
 	for j := range f.b1 {
 		f.b1[j] = 0.5
 	}
-	var order []int
+	return f
+}
+
+// lossOf returns the mean cross-entropy of the validation positions
+// (valid) or the training ones, the network's output given by out.
+func lossOf(data []prepared, valid bool, out func(p *prepared) float64) float64 {
+	var sum float64
+	n := 0
 	for i := range data {
-		if !data[i].hold {
-			order = append(order, i)
+		p := &data[i]
+		if p.hold != valid {
+			continue
+		}
+		sum += crossEntropy(sigmoid(p.base+out(p)), p.target)
+		n++
+	}
+	return sum / float64(max(n, 1))
+}
+
+// backward adds to grad, in the order of adam's params, the gradient of
+// p's cross-entropy; a is scratch for the hidden layer.
+func (f *float) backward(p *prepared, grad []float64, a *[Hidden]float64) {
+	b1Off, w2Off := len(f.w1), len(f.w1)+Hidden
+	o := f.forward(p.in[:p.n], a)
+	d := sigmoid(p.base+o) - p.target
+	grad[len(grad)-1] += d
+	for j, x := range a {
+		if x <= 0 || x >= 1 {
+			if x >= 1 {
+				grad[w2Off+j] += d
+			}
+			continue
+		}
+		grad[w2Off+j] += d * x
+		g := d * f.w2[j]
+		grad[b1Off+j] += g
+		for _, in := range p.in[:p.n] {
+			grad[int(in)*Hidden+j] += g
 		}
 	}
-	nParams := len(f.w1) + 2*Hidden + 1
-	m1 := make([]float64, nParams)
-	m2 := make([]float64, nParams)
-	grad := make([]float64, nParams)
+}
+
+// adam is the optimiser's state.
+type adam struct {
 	// params addresses every parameter in the order of grad, m1 and m2.
-	params := make([]*float64, 0, nParams)
+	params       []*float64
+	m1, m2, grad []float64
+	t            int
+}
+
+func newAdam(f *float) *adam {
+	nParams := len(f.w1) + 2*Hidden + 1
+	o := &adam{
+		m1:     make([]float64, nParams),
+		m2:     make([]float64, nParams),
+		grad:   make([]float64, nParams),
+		params: make([]*float64, 0, nParams),
+	}
 	for i := range f.w1 {
-		params = append(params, &f.w1[i])
+		o.params = append(o.params, &f.w1[i])
 	}
 	for j := range Hidden {
-		params = append(params, &f.b1[j])
+		o.params = append(o.params, &f.b1[j])
 	}
 	for j := range Hidden {
-		params = append(params, &f.w2[j])
+		o.params = append(o.params, &f.w2[j])
 	}
-	params = append(params, &f.b2)
+	o.params = append(o.params, &f.b2)
+	return o
+}
+
+// step moves the parameters by the gradient times scale; the first nDecay
+// (the first layer's weights) also decay.
+func (o *adam) step(cfg *Config, scale float64, nDecay int) {
 	const (
 		beta1 = 0.9
 		beta2 = 0.999
 		eps   = 1e-8
 	)
-	lossOf := func(valid bool, out func(p *prepared) float64) float64 {
-		var sum float64
-		n := 0
-		for i := range data {
-			p := &data[i]
-			if p.hold != valid {
-				continue
-			}
-			sum += crossEntropy(sigmoid(p.base+out(p)), p.target)
-			n++
+	o.t++
+	c1 := 1 - math.Pow(beta1, float64(o.t))
+	c2 := 1 - math.Pow(beta2, float64(o.t))
+	for k, w := range o.params {
+		g := o.grad[k] * scale
+		if k < nDecay {
+			g += cfg.L2 * *w
 		}
-		return sum / float64(max(n, 1))
+		o.m1[k] = beta1*o.m1[k] + (1-beta1)*g
+		o.m2[k] = beta2*o.m2[k] + (1-beta2)*g*g
+		*w -= cfg.Rate * (o.m1[k] / c1) / (math.Sqrt(o.m2[k]/c2) + eps)
 	}
-	var a [Hidden]float64
-	floatOut := func(p *prepared) float64 { return f.forward(p.in[:p.n], &a) }
-	rep.BaseLoss = lossOf(true, func(*prepared) float64 { return 0 })
-	rep.BaseTrainLoss = lossOf(false, func(*prepared) float64 { return 0 })
-	fmt.Fprintf(log, "neural: %d positions; linear evaluation alone: validation %.5f\n", len(data), rep.BaseLoss)
-	t := 0
-	b1Off, w2Off := len(f.w1), len(f.w1)+Hidden
-	for epoch := 1; epoch <= cfg.Epochs && ctx.Err() == nil; epoch++ {
-		rng.Shuffle(len(order), func(x, y int) { order[x], order[y] = order[y], order[x] })
-		for start := 0; start < len(order); start += cfg.Batch {
-			end := min(start+cfg.Batch, len(order))
-			clear(grad)
-			for _, i := range order[start:end] {
-				p := &data[i]
-				o := f.forward(p.in[:p.n], &a)
-				d := sigmoid(p.base+o) - p.target
-				grad[nParams-1] += d
-				for j, x := range a {
-					if x <= 0 || x >= 1 {
-						if x >= 1 {
-							grad[w2Off+j] += d
-						}
-						continue
-					}
-					grad[w2Off+j] += d * x
-					g := d * f.w2[j]
-					grad[b1Off+j] += g
-					for _, in := range p.in[:p.n] {
-						grad[int(in)*Hidden+j] += g
-					}
-				}
-			}
-			t++
-			c1 := 1 - math.Pow(beta1, float64(t))
-			c2 := 1 - math.Pow(beta2, float64(t))
-			scale := 1 / float64(end-start)
-			for k, w := range params {
-				g := grad[k] * scale
-				if k < b1Off {
-					g += cfg.L2 * *w
-				}
-				m1[k] = beta1*m1[k] + (1-beta1)*g
-				m2[k] = beta2*m2[k] + (1-beta2)*g*g
-				*w -= cfg.Rate * (m1[k] / c1) / (math.Sqrt(m2[k]/c2) + eps)
-			}
-		}
-		fmt.Fprintf(log, "neural epoch %d: train %.5f, validation %.5f\n", epoch, lossOf(false, floatOut), lossOf(true, floatOut))
-	}
-	rep.TrainLoss = lossOf(false, floatOut)
-	rep.FloatLoss = lossOf(true, floatOut)
-	nw, err := quantise(f, cfg.K)
-	if err != nil {
-		return nil, rep, err
-	}
-	rep.QuantLoss = lossOf(true, func(p *prepared) float64 {
-		return cfg.K * float64(nw.evaluateInputs(p.in[:p.n]))
-	})
-	fmt.Fprintf(log, "neural: validation %.5f linear alone, %.5f with the network, %.5f quantised\n",
-		rep.BaseLoss, rep.FloatLoss, rep.QuantLoss)
-	return nw, rep, ctx.Err()
 }
 
 // quantise converts f, whose output is in logit units, to a Network in
