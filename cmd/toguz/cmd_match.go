@@ -55,10 +55,11 @@ func runMatch(ctx context.Context, e env) (err error) {
 		return err
 	}
 	if *mf.pgnout != "" {
-		f, err := os.OpenFile(*mf.pgnout, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			return err
+		f, ferr := os.OpenFile(*mf.pgnout, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if ferr != nil {
+			return ferr
 		}
+		// The named result: a failed close of the games' file fails the match.
 		defer closeInto(f, &err)
 		cfg.Records = f
 	}
