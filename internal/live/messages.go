@@ -7,6 +7,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // ClientMsg is a message from a client on the game websocket (docs/api.md).
@@ -38,7 +39,7 @@ type SeatJSON struct {
 	Rating      int    `json:"rating"`
 }
 
-func seatJSON(s Seat) SeatJSON {
+func seatJSON(s game.Seat) SeatJSON {
 	return SeatJSON{Name: s.Name, Guest: s.Guest, EngineLevel: s.Engine, Rating: s.Rating}
 }
 

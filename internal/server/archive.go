@@ -12,7 +12,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -22,7 +22,7 @@ import (
 // live games.
 type Archive interface {
 	// Game loads a stored game (errors wrap live.ErrNotFound).
-	Game(ctx context.Context, id string) (live.Saved, error)
+	Game(ctx context.Context, id string) (game.Saved, error)
 	// Profile returns a user's ratings and rating history (errors wrap
 	// live.ErrNotFound for an unknown name).
 	Profile(ctx context.Context, name string) (Profile, error)
