@@ -242,9 +242,23 @@ type Games interface {
 	AdjustClock(ctx context.Context, id string, pl toguz.Player, delta time.Duration) error
 }
 
+// Store is what the manager needs of the store (*store.Store): the events
+// written whole and read back, their arbiter logs, and the games of their
+// pairings.
+type Store interface {
+	SaveEvent(ctx context.Context, ev store.Event) error
+	Events(ctx context.Context) ([]store.Event, error)
+	LogEventAction(ctx context.Context, id string, a store.EventAction) error
+	EventLog(ctx context.Context, id string) ([]store.EventAction, error)
+	Game(ctx context.Context, id string) (store.Game, error)
+	Moves(ctx context.Context, gameID string) ([]store.Move, error)
+}
+
+var _ Store = (*store.Store)(nil)
+
 // Config is what a Manager is built from.
 type Config struct {
-	Store *store.Store
+	Store Store
 	// Swiss pairs the rounds of a Swiss event (the Dutch system of
 	// internal/tournament/dutch); nil: Swiss events cannot be created.
 	Swiss  tournament.Pairer

@@ -37,11 +37,21 @@ type Reviews interface {
 	Judge(ctx context.Context, p toguz.Position, pl Ply, m toguz.Move) (Verdict, error)
 }
 
+// ReviewStore is what StoreReviews needs of the store (*store.Store): the
+// review jobs and the games' source.
+type ReviewStore interface {
+	Review(ctx context.Context, gameID string) (store.Review, error)
+	RequestReview(ctx context.Context, id, by string) error
+	Game(ctx context.Context, id string) (store.Game, error)
+}
+
+var _ ReviewStore = (*store.Store)(nil)
+
 // StoreReviews puts the store's queue, the review workers and the judge
 // behind Reviews (Q nil: no worker to wake; the workers' poll finds a
 // requested job).
 type StoreReviews struct {
-	S *store.Store
+	S ReviewStore
 	Q *Queue
 	J *Judge
 }
