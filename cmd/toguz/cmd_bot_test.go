@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/botapi"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/testbin"
@@ -124,7 +125,7 @@ func TestBotCommand(t *testing.T) {
 	}
 	defer st.Close()
 	g, err := st.Game(context.Background(), id)
-	if err != nil || g.Status != store.StatusEnded || !g.Rated || g.Plies < 10 {
+	if err != nil || g.Status != game.Ended || !g.Rated || g.Plies < 10 {
 		t.Errorf("game %s: %+v, %v", id, g, err)
 	}
 }

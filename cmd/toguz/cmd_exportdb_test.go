@@ -10,6 +10,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/opendb"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/store"
@@ -26,12 +27,12 @@ func TestExportDB(t *testing.T) {
 	}
 	a, _ := st.CreateUser(ctx, "abai", "x")
 	b, _ := st.CreateUser(ctx, "bolat", "x")
-	g, err := st.CreateGame(ctx, store.Game{Players: [2]store.Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
-		TimeControl: clock.TimeControl{Base: 5 * time.Minute}, Rated: true, Status: store.StatusStarted}, nil)
+	g, err := st.CreateGame(ctx, store.Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
+		TimeControl: clock.TimeControl{Base: 5 * time.Minute}, Rated: true, Status: game.Playing}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.FinishGame(ctx, g.ID, store.Finish{Status: store.StatusEnded, Result: toguz.BlackWins, Termination: toguz.ByResignation}); err != nil {
+	if _, err := st.FinishGame(ctx, g.ID, store.Finish{Status: game.Ended, Result: toguz.BlackWins, Termination: toguz.ByResignation}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/book"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/store"
 	"golang.org/x/sync/errgroup"
@@ -281,7 +282,7 @@ func (r *puzzleMine) mineStore(db string) error {
 		return err
 	}
 	defer st.Close()
-	games, err := st.GamesByStatus(r.ctx, store.StatusEnded)
+	games, err := st.GamesByStatus(r.ctx, game.Ended)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/enginepool"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/web"
@@ -41,7 +42,7 @@ type Config struct {
 	Games Games
 	// Record returns a stored game's record with its tags (errors: a 404
 	// for an unknown game).
-	Record func(ctx context.Context, id string) (*toguz.Game, live.Saved, error)
+	Record func(ctx context.Context, id string) (*toguz.Game, game.Saved, error)
 	// Analysis searches the analyses of POST /api/analysis (nil: the
 	// endpoint answers 503); AnalysesPerMinute bounds them per user and
 	// per client address (0: 10; negative: no bound). Tablebase is the
@@ -61,7 +62,7 @@ type Config struct {
 type Board struct {
 	kit        site.Kit
 	games      Games
-	record     func(ctx context.Context, id string) (*toguz.Game, live.Saved, error)
+	record     func(ctx context.Context, id string) (*toguz.Game, game.Saved, error)
 	analysis   *enginepool.AnalysisPool
 	tablebase  Tablebase
 	pages      *web.Pages

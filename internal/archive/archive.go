@@ -18,7 +18,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -27,7 +27,7 @@ import (
 // server's adapter (server.StoreArchive).
 type Store interface {
 	// Game loads a stored game (errors wrap live.ErrNotFound).
-	Game(ctx context.Context, id string) (live.Saved, error)
+	Game(ctx context.Context, id string) (game.Saved, error)
 	// Tags returns the tags of an imported game's record (none for a
 	// played game), which its export gives back.
 	Tags(ctx context.Context, id string) ([]toguz.Tag, error)

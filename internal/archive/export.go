@@ -12,6 +12,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
 )
@@ -22,7 +23,7 @@ import (
 
 // Record returns the game record of a stored game, with its tags: what
 // its export writes, and what the analysis board opens.
-func (a *Site) Record(ctx context.Context, id string) (*toguz.Game, live.Saved, error) {
+func (a *Site) Record(ctx context.Context, id string) (*toguz.Game, game.Saved, error) {
 	saved, err := a.cfg.Store.Game(ctx, id)
 	if errors.Is(err, live.ErrNotFound) {
 		return nil, saved, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_game", site.Excerpt(id))

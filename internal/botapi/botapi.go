@@ -36,6 +36,7 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
@@ -229,7 +230,7 @@ type caller struct {
 	tok store.Token
 }
 
-func (c caller) seat() live.Seat { return live.UserSeat(c.tok.UserID, c.tok.UserName) }
+func (c caller) seat() game.Seat { return game.UserSeat(c.tok.UserID, c.tok.UserName) }
 
 func (c caller) chatter(r *http.Request) live.Chatter {
 	return live.Chatter{ID: c.seat().ID, Name: c.tok.UserName, Addr: auth.AddrKey(auth.ClientIP(r))}

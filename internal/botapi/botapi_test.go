@@ -11,7 +11,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // The paths whose errors are lichess's and the streams kept from gzip:
@@ -151,9 +151,9 @@ func TestGameEnded(t *testing.T) {
 	e := NewEvents()
 	e.isBot = func(uid int64) bool { return uid == 2 }
 	sub := e.subscribe(1)
-	spec := live.Spec{ID: "g1", Rules: toguz.Standard(), TC: clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second},
-		Rated: true, White: live.UserSeat(1, "alice"), Black: live.UserSeat(2, "bender")}
-	e.GameEnded(live.Saved{Spec: spec, End: &live.Ending{Status: live.Ended, Result: toguz.BlackWins, Termination: toguz.ByResignation}})
+	spec := game.Spec{ID: "g1", Rules: toguz.Standard(), TC: clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second},
+		Rated: true, White: game.UserSeat(1, "alice"), Black: game.UserSeat(2, "bender")}
+	e.GameEnded(game.Saved{Spec: spec, End: &game.Ending{Status: game.Ended, Result: toguz.BlackWins, Termination: toguz.ByResignation}})
 	var ev gameEvent
 	select {
 	case b := <-sub.ch:

@@ -15,6 +15,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -340,7 +341,7 @@ func (a *API) acceptChallenge(ctx context.Context, ch *challenge) (string, error
 	botGame := ch.By.Bot || ch.To.Bot
 	by := a.botSeat(ctx, ch.By.ID, ch.By.Name, ch.TC, botGame)
 	to := a.botSeat(ctx, ch.To.ID, ch.To.Name, ch.TC, botGame)
-	spec := live.Spec{Rules: ch.Rules, TC: ch.TC, Rated: ch.Rated, White: by, Black: to}
+	spec := game.Spec{Rules: ch.Rules, TC: ch.TC, Rated: ch.Rated, White: by, Black: to}
 	if ch.Color == "black" || (ch.Color == "random" && rand.Text()[0]%2 == 1) {
 		spec.White, spec.Black = to, by
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // Events delivers the event streams' events to their users: each
@@ -87,12 +87,12 @@ func (e *Events) send(uid int64, v any) {
 // GameEnded tells the players of a finished game on their event streams
 // (live.Config.OnEnd). It does not block: the events are made on a
 // goroutine of their own, since the perf asks the store.
-func (e *Events) GameEnded(sv live.Saved) {
+func (e *Events) GameEnded(sv game.Saved) {
 	if sv.End == nil || (!e.Online(sv.White.UserID) && !e.Online(sv.Black.UserID)) {
 		return
 	}
 	go func() {
-		for _, seat := range []live.Seat{sv.White, sv.Black} {
+		for _, seat := range []game.Seat{sv.White, sv.Black} {
 			if seat.UserID != 0 {
 				e.send(seat.UserID, gameEventOf("gameFinish", sv.Spec, seat.UserID, sv.End, e.isBot))
 			}

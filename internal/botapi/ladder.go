@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
@@ -95,7 +96,7 @@ func (a *API) PairLadder(ctx context.Context, cfg LadderConfig) ([]string, error
 	room := cfg.MaxGames - len(a.ladderGames(names, cfg.TC))
 	var idle []store.Bot
 	for _, b := range bots {
-		if a.events.Online(b.ID) && len(a.hub.GamesOf(live.UserSeat(b.ID, b.Name).ID)) == 0 {
+		if a.events.Online(b.ID) && len(a.hub.GamesOf(game.UserSeat(b.ID, b.Name).ID)) == 0 {
 			idle = append(idle, b)
 		}
 	}
@@ -104,9 +105,9 @@ func (a *API) PairLadder(ctx context.Context, cfg LadderConfig) ([]string, error
 	var ids []string
 	for i := 0; i+1 < len(idle) && room > 0; i += 2 {
 		x, y := idle[i], idle[i+1]
-		wx, wy := live.UserSeat(x.ID, x.Name), live.UserSeat(y.ID, y.Name)
+		wx, wy := game.UserSeat(x.ID, x.Name), game.UserSeat(y.ID, y.Name)
 		wx.Rating, wy.Rating = x.Perfs[cat.Bot()-rating.BotBullet].Int(), y.Perfs[cat.Bot()-rating.BotBullet].Int()
-		id, err := a.startBotGame(ctx, live.Spec{Rules: toguz.Standard(), TC: cfg.TC, Rated: true, White: wx, Black: wy}, "ladder")
+		id, err := a.startBotGame(ctx, game.Spec{Rules: toguz.Standard(), TC: cfg.TC, Rated: true, White: wx, Black: wy}, "ladder")
 		if err != nil {
 			return ids, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
@@ -167,8 +168,8 @@ func chatHistory(ctx context.Context, conn *live.Conn) ([]map[string]string, boo
 
 // botSeat returns the seat of user (id, name) in a game of tc, with his
 // rating in the category the game would be rated in: the bots' when bot.
-func (a *API) botSeat(ctx context.Context, uid int64, name string, tc clock.TimeControl, bot bool) live.Seat {
-	seat := live.UserSeat(uid, name)
+func (a *API) botSeat(ctx context.Context, uid int64, name string, tc clock.TimeControl, bot bool) game.Seat {
+	seat := game.UserSeat(uid, name)
 	cat, ok := live.Category(tc)
 	if !ok {
 		return seat
@@ -188,13 +189,13 @@ func (a *API) botSeat(ctx context.Context, uid int64, name string, tc clock.Time
 
 // startBotGame creates the game between a and b (a White) and tells both
 // of it on their event streams.
-func (a *API) startBotGame(ctx context.Context, spec live.Spec, source string) (string, error) {
+func (a *API) startBotGame(ctx context.Context, spec game.Spec, source string) (string, error) {
 	id, err := a.hub.Create(ctx, spec)
 	if err != nil {
 		return "", err
 	}
 	spec.ID = id
-	for _, seat := range []live.Seat{spec.White, spec.Black} {
+	for _, seat := range []game.Seat{spec.White, spec.Black} {
 		ev := a.gameEvent(ctx, "gameStart", spec, seat.UserID, nil)
 		ev.Game.Source = source
 		a.events.send(seat.UserID, ev)

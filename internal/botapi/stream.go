@@ -11,6 +11,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
 )
@@ -144,7 +145,7 @@ type gameEvent struct {
 // gameEvent returns the event typ of game spec for user uid; end is the
 // ending of a finished game. A started game's position is asked of the
 // hub.
-func (a *API) gameEvent(ctx context.Context, typ string, spec live.Spec, uid int64, end *live.Ending) gameEvent {
+func (a *API) gameEvent(ctx context.Context, typ string, spec game.Spec, uid int64, end *game.Ending) gameEvent {
 	ev := gameEventOf(typ, spec, uid, end, a.events.isBot)
 	if end == nil {
 		if st, err := a.hub.State(ctx, spec.ID); err == nil {
@@ -156,7 +157,7 @@ func (a *API) gameEvent(ctx context.Context, typ string, spec live.Spec, uid int
 
 // gameEventOf is gameEvent without the position; isBot tells a bot
 // account (the game's perf is then the bots').
-func gameEventOf(typ string, spec live.Spec, uid int64, end *live.Ending, isBot func(int64) bool) gameEvent {
+func gameEventOf(typ string, spec game.Spec, uid int64, end *game.Ending, isBot func(int64) bool) gameEvent {
 	me, opp := toguz.White, toguz.Black
 	if spec.Black.UserID == uid {
 		me, opp = toguz.Black, toguz.White

@@ -12,7 +12,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/enginepool"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/match"
 )
 
@@ -36,7 +36,7 @@ type builtin struct {
 }
 
 func (b builtin) Move(ctx context.Context, r MoveRequest) (toguz.Move, error) {
-	return b.p.Move(ctx, live.EngineRequest{Position: r.Position, Level: b.level, Time: r.Time, Inc: r.Inc, User: r.GameID})
+	return b.p.Move(ctx, game.EngineRequest{Position: r.Position, Level: b.level, Time: r.Time, Inc: r.Inc, User: r.GameID})
 }
 
 func (builtin) Close() error { return nil }

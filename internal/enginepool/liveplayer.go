@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -91,7 +92,7 @@ const searchGrace = 20 * time.Millisecond
 // within 1..MaxLevel): the level's time, and with a clock a share of the
 // time left plus half the increment, never more than half the time left,
 // so that a search cannot make the engine lose on time.
-func (ep *LivePlayer) searchTime(level int, r live.EngineRequest) time.Duration {
+func (ep *LivePlayer) searchTime(level int, r game.EngineRequest) time.Duration {
 	t := ep.moveTime(level)
 	if r.Time != [2]time.Duration{} {
 		left := r.Time[r.Position.Turn()]
@@ -103,7 +104,7 @@ func (ep *LivePlayer) searchTime(level int, r live.EngineRequest) time.Duration 
 
 // Move searches r.Position at r.Level, once an engine is free and it is
 // r.User's turn; it reports the search's start to r.Started.
-func (ep *LivePlayer) Move(ctx context.Context, r live.EngineRequest) (toguz.Move, error) {
+func (ep *LivePlayer) Move(ctx context.Context, r game.EngineRequest) (toguz.Move, error) {
 	e, err := ep.sched.acquire(ctx, r.User)
 	if err != nil {
 		return toguz.NoMove, err

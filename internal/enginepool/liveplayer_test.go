@@ -10,7 +10,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/tablebase"
 )
 
@@ -80,12 +80,12 @@ func TestLiveSearchTime(t *testing.T) {
 	p := toguz.StartPosition()
 	for _, tc := range []struct {
 		name  string
-		req   live.EngineRequest
+		req   game.EngineRequest
 		limit time.Duration
 	}{
-		{"untimed", live.EngineRequest{Position: p, Level: engine.MaxLevel}, engine.LevelMoveTime(engine.MaxLevel)},
-		{"big increment", live.EngineRequest{Position: p, Level: engine.MaxLevel, Time: [2]time.Duration{600 * time.Millisecond, time.Minute}, Inc: 10 * time.Second}, 300 * time.Millisecond},
-		{"no time left", live.EngineRequest{Position: p, Level: engine.MaxLevel, Time: [2]time.Duration{0, time.Minute}, Inc: 2 * time.Second}, time.Millisecond},
+		{"untimed", game.EngineRequest{Position: p, Level: engine.MaxLevel}, engine.LevelMoveTime(engine.MaxLevel)},
+		{"big increment", game.EngineRequest{Position: p, Level: engine.MaxLevel, Time: [2]time.Duration{600 * time.Millisecond, time.Minute}, Inc: 10 * time.Second}, 300 * time.Millisecond},
+		{"no time left", game.EngineRequest{Position: p, Level: engine.MaxLevel, Time: [2]time.Duration{0, time.Minute}, Inc: 2 * time.Second}, time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var started time.Time
@@ -107,7 +107,7 @@ func TestLiveSearchTime(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := ep.Move(ctx, live.EngineRequest{Position: p, Level: 1}); !errors.Is(err, context.Canceled) {
+	if _, err := ep.Move(ctx, game.EngineRequest{Position: p, Level: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled search: %v", err)
 	}
 }
@@ -126,7 +126,7 @@ func TestSearchesYield(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ep.Move(context.Background(), live.EngineRequest{Position: toguz.StartPosition(), Level: engine.MaxLevel}); err != nil {
+	if _, err := ep.Move(context.Background(), game.EngineRequest{Position: toguz.StartPosition(), Level: engine.MaxLevel}); err != nil {
 		t.Fatal(err)
 	}
 	if yields.Load() == 0 {
@@ -193,7 +193,7 @@ func TestLivePlayerTablebase(t *testing.T) {
 		level int
 		want  engine.Tablebase
 	}{{engine.MaxLevel, set}, {3, nil}, {engine.MaxLevel, set}} {
-		m, err := ep.Move(context.Background(), live.EngineRequest{Position: p, Level: tc.level, User: "u"})
+		m, err := ep.Move(context.Background(), game.EngineRequest{Position: p, Level: tc.level, User: "u"})
 		if err != nil {
 			t.Fatal(err)
 		}

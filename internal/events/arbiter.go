@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
 )
@@ -171,7 +172,7 @@ func (m *Manager) Repair(ctx context.Context, id string, by int64, pairs []tourn
 	if err := before.Tournament(0).Apply(last.Round, pairs); err != nil {
 		return bad("apierr.event_pairs", err.Error())
 	}
-	var old, games []Pairing
+	var old, games []game.EventPairing
 	e, err := m.update(ctx, id, func(e *Event) error {
 		r := &e.Rounds[len(e.Rounds)-1]
 		if r.Round != last.Round {
@@ -180,7 +181,7 @@ func (m *Manager) Repair(ctx context.Context, id string, by int64, pairs []tourn
 		old = r.Pairings
 		r.Pairings = nil
 		for i, pr := range pairs {
-			p := Pairing{Board: i + 1, White: pr.White, Black: pr.Black}
+			p := game.EventPairing{Board: i + 1, White: pr.White, Black: pr.Black}
 			games = appendGame(e, &p, games)
 			r.Pairings = append(r.Pairings, p)
 		}

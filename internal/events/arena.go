@@ -7,12 +7,13 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/tournament"
 )
 
 // ArenaLine is one player's line of an arena's standings.
 type ArenaLine struct {
-	Entry  Entry
+	Entry  game.EventEntry
 	Rank   int
 	Score  int
 	Games  int
@@ -106,7 +107,7 @@ func containsByte(s string, b byte) bool {
 // each one's last game; after the arena's end it only waits for the games
 // in play, then finishes the event.
 func (m *Manager) arenaWave(ctx context.Context, id string) error {
-	var games []Pairing
+	var games []game.EventPairing
 	e, err := m.update(ctx, id, func(e *Event) error {
 		if e.Status != Running || e.Settings.Kind != Arena {
 			return errUnchanged
@@ -148,7 +149,7 @@ func (m *Manager) arenaWave(ctx context.Context, id string) error {
 		slices.SortStableFunc(waiting, func(a, b int) int {
 			return cmp.Or(score[b]-score[a], e.Player(b).Rating-e.Player(a).Rating, a-b)
 		})
-		round := Round{Round: len(e.Rounds) + 1, Paired: now}
+		round := game.EventRound{Round: len(e.Rounds) + 1, Paired: now}
 		for len(waiting) >= 2 {
 			a, j := waiting[0], 1
 			// No immediate rematch when another opponent waits.
@@ -167,7 +168,7 @@ func (m *Manager) arenaWave(ctx context.Context, id string) error {
 			if whites[a] > whites[b] || (whites[a] == whites[b] && a > b) {
 				w, bl = b, a
 			}
-			p := Pairing{Board: len(round.Pairings) + 1, White: w, Black: bl}
+			p := game.EventPairing{Board: len(round.Pairings) + 1, White: w, Black: bl}
 			games = appendGame(e, &p, games)
 			round.Pairings = append(round.Pairings, p)
 		}

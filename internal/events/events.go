@@ -14,7 +14,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
 )
@@ -152,15 +152,6 @@ func badRange(lo, hi int) bool {
 	return lo < 0 || hi < 0 || (hi > 0 && hi < lo)
 }
 
-// Entry is one player of an event.
-type Entry = store.EventEntry
-
-// Pairing is one game of a round.
-type Pairing = store.EventPairing
-
-// Round is a round (an arena's pairing wave) and its games.
-type Round = store.EventRound
-
 // Event is an event as its page shows it: a copy, safe to read.
 type Event struct {
 	ID        string
@@ -173,8 +164,8 @@ type Event struct {
 	Created   time.Time
 	Start     time.Time
 	Ended     time.Time
-	Entries   []Entry
-	Rounds    []Round
+	Entries   []game.EventEntry
+	Rounds    []game.EventRound
 }
 
 // Ends returns when an arena stops pairing (zero for other kinds).
@@ -190,8 +181,8 @@ func (e *Event) IsArbiter(user int64) bool {
 	return user != 0 && (user == e.Creator || slices.Contains(e.Arbiters, user))
 }
 
-// Entry returns user's entry, or nil.
-func (e *Event) EntryOf(user int64) *Entry {
+// EntryOf returns user's entry, or nil.
+func (e *Event) EntryOf(user int64) *game.EventEntry {
 	for i := range e.Entries {
 		if e.Entries[i].UserID == user {
 			return &e.Entries[i]
@@ -201,7 +192,7 @@ func (e *Event) EntryOf(user int64) *Entry {
 }
 
 // Player returns the entry of a start number, or nil.
-func (e *Event) Player(start int) *Entry {
+func (e *Event) Player(start int) *game.EventEntry {
 	if start < 1 || start > len(e.Entries) {
 		return nil
 	}
@@ -246,14 +237,28 @@ func fromStored(s store.Event) (*Event, error) {
 
 // Games is what the manager needs of the live hub.
 type Games interface {
-	Create(ctx context.Context, s live.Spec) (string, error)
+	Create(ctx context.Context, s game.Spec) (string, error)
 	Adjudicate(ctx context.Context, id string, res toguz.Result) error
 	AdjustClock(ctx context.Context, id string, pl toguz.Player, delta time.Duration) error
 }
 
+// Store is what the manager needs of the store (*store.Store): the events
+// written whole and read back, their arbiter logs, and the games of their
+// pairings.
+type Store interface {
+	SaveEvent(ctx context.Context, ev store.Event) error
+	Events(ctx context.Context) ([]store.Event, error)
+	LogEventAction(ctx context.Context, id string, a store.EventAction) error
+	EventLog(ctx context.Context, id string) ([]store.EventAction, error)
+	Game(ctx context.Context, id string) (store.Game, error)
+	Moves(ctx context.Context, gameID string) ([]store.Move, error)
+}
+
+var _ Store = (*store.Store)(nil)
+
 // Config is what a Manager is built from.
 type Config struct {
-	Store *store.Store
+	Store Store
 	// Swiss pairs the rounds of a Swiss event (the Dutch system of
 	// internal/tournament/dutch); nil: Swiss events cannot be created.
 	Swiss  tournament.Pairer
@@ -368,21 +373,14 @@ func (m *Manager) catchUp(ctx context.Context, id string) error {
 				if err := m.createGame(ctx, e, p); err != nil {
 					return err
 				}
-			case g.Status == store.StatusEnded || g.Status == store.StatusAborted:
+			case g.Status == game.Ended || g.Status == game.Aborted:
 				moves, _ := m.cfg.Store.Moves(ctx, p.GameID)
-				m.GameEnded(live.Saved{Spec: live.Spec{ID: p.GameID}, Moves: make([]live.PlayedMove, len(moves)),
-					End: &live.Ending{Status: endStatus(g.Status), Result: g.Result, Termination: g.Termination}})
+				m.GameEnded(game.Saved{Spec: game.Spec{ID: p.GameID}, Moves: make([]game.PlayedMove, len(moves)),
+					End: &game.Ending{Status: g.Status, Result: g.Result, Termination: g.Termination}})
 			}
 		}
 	}
 	return nil
-}
-
-func endStatus(s store.Status) live.Status {
-	if s == store.StatusAborted {
-		return live.Aborted
-	}
-	return live.Ended
 }
 
 // List returns the events, newest start first.
@@ -548,7 +546,7 @@ func (m *Manager) Join(ctx context.Context, id string, p Player) (*Event, error)
 				return bad("apierr.event_section")
 			}
 		}
-		e.Entries = append(e.Entries, Entry{Start: len(e.Entries) + 1, UserID: p.UserID, Name: p.Name, Rating: p.Rating,
+		e.Entries = append(e.Entries, game.EventEntry{Start: len(e.Entries) + 1, UserID: p.UserID, Name: p.Name, Rating: p.Rating,
 			BirthYear: p.BirthYear, Sex: p.Sex, Joined: m.cfg.Now()})
 		if e.Status == Upcoming {
 			sortEntries(e)
@@ -560,7 +558,7 @@ func (m *Manager) Join(ctx context.Context, id string, p Player) (*Event, error)
 // sortEntries gives the start numbers by rating, as the federations seed:
 // the highest first, then by joining.
 func sortEntries(e *Event) {
-	slices.SortStableFunc(e.Entries, func(a, b Entry) int {
+	slices.SortStableFunc(e.Entries, func(a, b game.EventEntry) int {
 		if a.Rating != b.Rating {
 			return b.Rating - a.Rating
 		}
@@ -582,7 +580,7 @@ func (m *Manager) Withdraw(ctx context.Context, id string, user int64) (*Event, 
 			return conflict("apierr.event_not_joined")
 		}
 		if e.Status == Upcoming {
-			e.Entries = slices.DeleteFunc(e.Entries, func(x Entry) bool { return x.UserID == user })
+			e.Entries = slices.DeleteFunc(e.Entries, func(x game.EventEntry) bool { return x.UserID == user })
 			sortEntries(e)
 			return nil
 		}

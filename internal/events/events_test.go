@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/events"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
@@ -36,7 +37,7 @@ func openSite(t *testing.T, path string) *site {
 	}
 	hctx, cancel := context.WithCancel(ctx)
 	hub := live.NewHub(hctx, live.Config{Store: store.LiveStore{S: st}, FirstMoveTimeout: -1, Heartbeat: -1,
-		OnEnd: func(s live.Saved) { go m.GameEnded(s) }})
+		OnEnd: func(s game.Saved) { go m.GameEnded(s) }})
 	if _, err := hub.Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func correctResult(t *testing.T, s *site, id string, player, arbiter int64, got 
 func TestArenaScore(t *testing.T) {
 	e := &events.Event{Settings: events.Settings{Kind: events.Arena, Berserk: true}}
 	for i := range 3 {
-		e.Entries = append(e.Entries, events.Entry{Start: i + 1, Name: fmt.Sprint(i + 1)})
+		e.Entries = append(e.Entries, game.EventEntry{Start: i + 1, Name: fmt.Sprint(i + 1)})
 	}
 	games := []struct {
 		w, b    int
@@ -258,7 +259,7 @@ func TestArenaScore(t *testing.T) {
 		{2, 3, "1-0", "b"}, // 2: 2, Black's berserk lost: nothing more
 	}
 	for i, g := range games {
-		e.Rounds = append(e.Rounds, events.Round{Round: i + 1, Pairings: []events.Pairing{{Board: 1, White: g.w, Black: g.b, Result: g.res, Berserk: g.berserk}}})
+		e.Rounds = append(e.Rounds, game.EventRound{Round: i + 1, Pairings: []game.EventPairing{{Board: 1, White: g.w, Black: g.b, Result: g.res, Berserk: g.berserk}}})
 	}
 	lines := events.ArenaScore(e, 0)
 	want := map[int]struct {
@@ -276,8 +277,8 @@ func TestArenaScore(t *testing.T) {
 		t.Errorf("order %d %d %d", lines[0].Entry.Start, lines[1].Entry.Start, lines[2].Entry.Start)
 	}
 	// Two more wins light the fire.
-	e.Rounds = append(e.Rounds, events.Round{Round: 8, Pairings: []events.Pairing{{Board: 1, White: 1, Black: 2, Result: "1-0"}}},
-		events.Round{Round: 9, Pairings: []events.Pairing{{Board: 1, White: 1, Black: 3, Result: "1-0"}}})
+	e.Rounds = append(e.Rounds, game.EventRound{Round: 8, Pairings: []game.EventPairing{{Board: 1, White: 1, Black: 2, Result: "1-0"}}},
+		game.EventRound{Round: 9, Pairings: []game.EventPairing{{Board: 1, White: 1, Black: 3, Result: "1-0"}}})
 	if l := events.ArenaScore(e, 0)[0]; !l.Fire || l.Score != 19 {
 		t.Errorf("after two more wins: %d fire %v", l.Score, l.Fire)
 	}
@@ -391,9 +392,9 @@ func TestRepair(t *testing.T) {
 func TestRoundRobinBye(t *testing.T) {
 	e := &events.Event{Settings: events.Settings{Kind: events.RoundRobin}}
 	for i := range 3 {
-		e.Entries = append(e.Entries, events.Entry{Start: i + 1, Name: fmt.Sprint(i + 1)})
+		e.Entries = append(e.Entries, game.EventEntry{Start: i + 1, Name: fmt.Sprint(i + 1)})
 	}
-	e.Rounds = []events.Round{{Round: 1, Pairings: []events.Pairing{{Board: 1, White: 2, Black: 3, Result: "1-0"}, {Board: 2, White: 1, Black: 0, Result: "U"}}}}
+	e.Rounds = []game.EventRound{{Round: 1, Pairings: []game.EventPairing{{Board: 1, White: 2, Black: 3, Result: "1-0"}, {Board: 2, White: 1, Black: 0, Result: "U"}}}}
 	got := map[int]float64{}
 	for _, st := range e.Tournament(0).Standings(0) {
 		got[st.Player.Start] = st.Points
@@ -484,7 +485,7 @@ type gatedHub struct {
 	gate chan struct{}
 }
 
-func (g gatedHub) Create(ctx context.Context, s live.Spec) (string, error) {
+func (g gatedHub) Create(ctx context.Context, s game.Spec) (string, error) {
 	<-g.gate
 	return g.Hub.Create(ctx, s)
 }

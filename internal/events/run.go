@@ -8,6 +8,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
@@ -186,7 +187,7 @@ func (e *Event) Tournament(upto int) *tournament.Event {
 // pairNext pairs the next round of a round-based event, or ends the event
 // after its last round, and creates the round's games.
 func (m *Manager) pairNext(ctx context.Context, id string) error {
-	var games []Pairing
+	var games []game.EventPairing
 	paired := false
 	e, err := m.update(ctx, id, func(e *Event) error {
 		if e.Status != Running || e.Settings.Kind == Arena {
@@ -208,9 +209,9 @@ func (m *Manager) pairNext(ctx context.Context, id string) error {
 		if err != nil {
 			return fmt.Errorf("event %s: round %d: %w", e.ID, r, err)
 		}
-		round := Round{Round: r, Paired: m.cfg.Now()}
+		round := game.EventRound{Round: r, Paired: m.cfg.Now()}
 		for i, pr := range pairs {
-			p := Pairing{Board: i + 1, White: pr.White, Black: pr.Black}
+			p := game.EventPairing{Board: i + 1, White: pr.White, Black: pr.Black}
 			games = appendGame(e, &p, games)
 			round.Pairings = append(round.Pairings, p)
 		}
@@ -239,7 +240,7 @@ func (m *Manager) pairNext(ctx context.Context, id string) error {
 
 // appendGame gives pairing p its result when it needs no game (the bye, a
 // withdrawn player's forfeit) or a game id, and adds it to games.
-func appendGame(e *Event, p *Pairing, games []Pairing) []Pairing {
+func appendGame(e *Event, p *game.EventPairing, games []game.EventPairing) []game.EventPairing {
 	if p.Black == 0 {
 		p.Result = byeResult
 		return games
@@ -259,7 +260,7 @@ func appendGame(e *Event, p *Pairing, games []Pairing) []Pairing {
 	return games
 }
 
-func roundDone(r Round) bool {
+func roundDone(r game.EventRound) bool {
 	for _, p := range r.Pairings {
 		if p.Result == "" {
 			return false
@@ -271,7 +272,7 @@ func roundDone(r Round) bool {
 // markStarting marks games as not yet created (Starting), under mu, in
 // the update that stores them, so that they are marked before anyone sees
 // them; createGame unmarks each.
-func (m *Manager) markStarting(games []Pairing) {
+func (m *Manager) markStarting(games []game.EventPairing) {
 	for _, p := range games {
 		m.starting[p.GameID] = struct{}{}
 	}
@@ -279,7 +280,7 @@ func (m *Manager) markStarting(games []Pairing) {
 
 // createGame starts pairing p's game on the hub with the event's rules
 // and clocks.
-func (m *Manager) createGame(ctx context.Context, e *Event, p Pairing) error {
+func (m *Manager) createGame(ctx context.Context, e *Event, p game.EventPairing) error {
 	rules, err := toguz.ParseRules(e.Settings.Rules)
 	if err != nil {
 		return err
@@ -294,8 +295,8 @@ func (m *Manager) createGame(ctx context.Context, e *Event, p Pairing) error {
 		m.mu.Unlock()
 	}()
 	w, b := e.Player(p.White), e.Player(p.Black)
-	spec := live.Spec{ID: p.GameID, Rules: rules, TC: tc, Rated: e.Settings.Rated, Repetition: e.Settings.Repetition,
-		White: live.UserSeat(w.UserID, w.Name), Black: live.UserSeat(b.UserID, b.Name)}
+	spec := game.Spec{ID: p.GameID, Rules: rules, TC: tc, Rated: e.Settings.Rated, Repetition: e.Settings.Repetition,
+		White: game.UserSeat(w.UserID, w.Name), Black: game.UserSeat(b.UserID, b.Name)}
 	if spec.Rated {
 		spec.White.Rating, spec.Black.Rating = w.Rating, b.Rating
 	}
@@ -310,11 +311,11 @@ func (m *Manager) createGame(ctx context.Context, e *Event, p Pairing) error {
 
 // resultOf turns a game's ending into an event result: an abort before a
 // side moved is that side's forfeit.
-func resultOf(s live.Saved) string {
+func resultOf(s game.Saved) string {
 	if s.End == nil {
 		return ""
 	}
-	if s.End.Status == live.Aborted {
+	if s.End.Status == game.Aborted {
 		switch len(s.Moves) {
 		case 0:
 			return string(tournament.BlackForfeit)
@@ -337,7 +338,7 @@ func resultOf(s live.Saved) string {
 // GameEnded takes in the result of an event's game (the hub's OnEnd, on a
 // goroutine of its own) and pairs the next round when it was the last.
 // A result the arbiter entered first stands.
-func (m *Manager) GameEnded(s live.Saved) {
+func (m *Manager) GameEnded(s game.Saved) {
 	ctx := context.Background()
 	m.mu.Lock()
 	ref, ok := m.byGame[s.ID]
@@ -352,7 +353,7 @@ func (m *Manager) GameEnded(s live.Saved) {
 			return errUnchanged
 		}
 		p.Result = res
-		if e.Settings.Kind == Arena && s.End != nil && s.End.Status == live.Aborted {
+		if e.Settings.Kind == Arena && s.End != nil && s.End.Status == game.Aborted {
 			// The side that did not move is not paired again until he
 			// comes back (joins again).
 			if pl := e.Player(p.White); len(s.Moves) == 0 && pl != nil {
@@ -375,7 +376,7 @@ func (m *Manager) GameEnded(s live.Saved) {
 
 var errUnchanged = &Error{Code: "conflict", Key: "apierr.event_unchanged"}
 
-func (e *Event) pairing(round, board int) *Pairing {
+func (e *Event) pairing(round, board int) *game.EventPairing {
 	for ri := range e.Rounds {
 		if e.Rounds[ri].Round != round {
 			continue
@@ -439,7 +440,7 @@ func (m *Manager) adjudicate(ctx context.Context, id, g string) {
 }
 
 // Running returns the game id of user's game being played in event id.
-func (e *Event) Running(start int) (Pairing, int, bool) {
+func (e *Event) Running(start int) (game.EventPairing, int, bool) {
 	for _, r := range e.Rounds {
 		for _, p := range r.Pairings {
 			if p.Result == "" && p.GameID != "" && (p.White == start || p.Black == start) {
@@ -447,7 +448,7 @@ func (e *Event) Running(start int) (Pairing, int, bool) {
 			}
 		}
 	}
-	return Pairing{}, 0, false
+	return game.EventPairing{}, 0, false
 }
 
 func (m *Manager) logAction(ctx context.Context, id string, by int64, action, detail string) {

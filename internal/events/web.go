@@ -14,6 +14,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
@@ -191,7 +192,7 @@ func (wb *Web) pageCreateEvent(w http.ResponseWriter, r *http.Request) error {
 type eventView struct {
 	E         *Event
 	Me        int64
-	Mine      *Entry
+	Mine      *game.EventEntry
 	Arbiter   bool
 	CanJoin   bool
 	Rounds    int // planned
@@ -263,7 +264,7 @@ func (wb *Web) eventView(ctx context.Context, e *Event, me int64) eventView {
 // canJoin reports whether viewer me (0: nobody) may join e, or come back
 // to it: not once it is over, nor a round robin once it runs, nor a
 // withdrawn player but to an arena.
-func canJoin(e *Event, me int64, mine *Entry) bool {
+func canJoin(e *Event, me int64, mine *game.EventEntry) bool {
 	can := me != 0 && e.Status != Finished && (mine == nil || mine.Withdrawn || mine.Paused) &&
 		!(e.Status == Running && (e.Settings.Kind == RoundRobin || e.Settings.Kind == DoubleRoundRobin))
 	if mine != nil && (e.Settings.Kind != Arena) && mine.Withdrawn {

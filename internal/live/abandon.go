@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // Defaults of the abandonment limits (Config.AbandonUntimed and
@@ -39,7 +40,7 @@ type Abandonment struct {
 // At returns the instant a game of spec s with plies moves, the last made
 // at last (the game's start when none), is abandoned if nobody moves; ok is
 // false when it never is.
-func (a Abandonment) At(s *Spec, plies int, last time.Time) (at time.Time, ok bool) {
+func (a Abandonment) At(s *game.Spec, plies int, last time.Time) (at time.Time, ok bool) {
 	kind := s.TC.Kind()
 	engine := s.White.IsEngine() || s.Black.IsEngine()
 	var limit time.Duration

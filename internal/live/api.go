@@ -5,6 +5,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // The bot and board API (internal/botapi) acts in a game by HTTP
@@ -18,7 +19,7 @@ import (
 // game's current ply ("my move now", as the API's move endpoint means it).
 // who chats for a chat message (its ID is viewer).
 func (h *Hub) Act(ctx context.Context, id string, who Chatter, m ClientMsg) error {
-	return h.onGame(ctx, id, func(g *game) error {
+	return h.onGame(ctx, id, func(g *actor) error {
 		c, err := g.apiConn(who)
 		if err != nil {
 			return err
@@ -36,10 +37,10 @@ func (h *Hub) Act(ctx context.Context, id string, who Chatter, m ClientMsg) erro
 
 // GamesOf returns the specs of the games being played in which viewer (a
 // Seat.ID) has a seat. It reads only the games' fixed specs and their over flags.
-func (h *Hub) GamesOf(viewer string) []Spec {
+func (h *Hub) GamesOf(viewer string) []game.Spec {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var out []Spec
+	var out []game.Spec
 	for _, g := range h.games {
 		if !g.over.Load() && g.plays(viewer) {
 			out = append(out, g.spec)
@@ -54,8 +55,8 @@ func (h *Hub) GamesOf(viewer string) []Spec {
 // written, must be the rules' (CodeIllegalMove otherwise, saying what the
 // rules give). Its other refusals are Act's.
 func (h *Hub) PlayPly(ctx context.Context, id string, who Chatter, y toguz.Ply) error {
-	return h.onGame(ctx, id, func(g *game) error {
-		if g.plays(who.ID) && g.status == Playing && g.spec.Seat(g.pos.Turn()).ID == who.ID {
+	return h.onGame(ctx, id, func(g *actor) error {
+		if g.plays(who.ID) && g.status == game.Playing && g.spec.Seat(g.pos.Turn()).ID == who.ID {
 			if _, err := g.pos.PlayPly(y); err != nil {
 				return errorf(apierr.CodeIllegalMove, "%v", err)
 			}
@@ -75,7 +76,7 @@ func (h *Hub) PlayPly(ctx context.Context, id string, who Chatter, y toguz.Ply) 
 // apiConn returns a connection in control for who, which no message
 // reaches: the API's requests act through it. CodeNotAPlayer when who has
 // no seat in the game.
-func (g *game) apiConn(who Chatter) (*Conn, *Error) {
+func (g *actor) apiConn(who Chatter) (*Conn, *Error) {
 	c := &Conn{g: g, viewer: who.ID, color: -1, control: true, who: who}
 	for pl := range 2 {
 		if s := g.spec.Seat(toguz.Player(pl)); s.ID == who.ID && !s.IsEngine() {

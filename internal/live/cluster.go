@@ -12,6 +12,7 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // Several nodes (docs/architecture.md, "Several nodes"): with Config.Bus
@@ -27,20 +28,13 @@ import (
 // run (its last renewal) and only the downtime after it is forgiven; the
 // proxies of the dead owner's sockets close, and their clients reconnect.
 
-// Lease is a game's lease in the store.
-type Lease struct {
-	Node    string    // its holder; "" when there was none
-	Renewed time.Time // when its holder last took or renewed it
-	Expires time.Time // another node may take it from then on
-}
-
 // Leases is what the hub needs of the store to share games between nodes
 // (store.LiveStore implements it).
 type Leases interface {
 	// TakeLease gives game's lease to node until now+ttl if it is free,
 	// expired or node's, and reports whether it did; prev is the lease as
 	// it was.
-	TakeLease(ctx context.Context, game, node string, now time.Time, ttl time.Duration) (prev Lease, ok bool, err error)
+	TakeLease(ctx context.Context, game, node string, now time.Time, ttl time.Duration) (prev game.Lease, ok bool, err error)
 	// RenewLeases extends node's leases to now+ttl and returns their games.
 	RenewLeases(ctx context.Context, node string, now time.Time, ttl time.Duration) ([]string, error)
 	// ReleaseLease deletes node's lease of game (at zero), or expires it
@@ -50,7 +44,7 @@ type Leases interface {
 	// expired at now.
 	Orphans(ctx context.Context, now time.Time) ([]string, error)
 	// Lease returns game's lease (zero when none).
-	Lease(ctx context.Context, game string) (Lease, error)
+	Lease(ctx context.Context, game string) (game.Lease, error)
 }
 
 // Bus is the message bus between nodes (internal/bus implements it over
@@ -210,7 +204,7 @@ func (cl *cluster) stop() {
 
 // own takes the lease of game id and runs its actor here, resuming it from
 // the store; a game another node owns is an *elsewhere.
-func (cl *cluster) own(ctx context.Context, id string) (*game, error) {
+func (cl *cluster) own(ctx context.Context, id string) (*actor, error) {
 	h := cl.h
 	// A lease that has run out while its holder still says it runs is
 	// left to it: it is slow (a loaded machine, a slow store), not dead,
@@ -368,7 +362,7 @@ func (cl *cluster) fence(now time.Time, held []string) {
 	}
 	h := cl.h
 	h.mu.Lock()
-	var lost []*game
+	var lost []*actor
 	for id, g := range h.games {
 		if !keep[id] && g.leased.Before(now) {
 			lost = append(lost, g)
@@ -384,7 +378,7 @@ func (cl *cluster) fence(now time.Time, held []string) {
 // release gives up the lease of g, whose actor exits: kept as expired now
 // when the hub stops (so that the next owner charges the clocks until
 // now), deleted when the game needs no owner any more.
-func (cl *cluster) release(g *game) {
+func (cl *cluster) release(g *actor) {
 	select {
 	case <-g.kill:
 		return // not ours any more

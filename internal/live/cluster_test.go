@@ -12,6 +12,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/bus"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -124,7 +125,7 @@ func TestTwoNodes(t *testing.T) {
 	ctx := context.Background()
 	w, bl := seats()
 	tc, _ := clock.ParseTimeControl("5+0")
-	id, err := a.h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: w, Black: bl, TC: tc})
+	id, err := a.h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: bl, TC: tc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +319,7 @@ func TestSlowOwnerKeepsGame(t *testing.T) {
 	b := startNode(t, path, em.URL(), "B")
 	ctx := context.Background()
 	w, bl := seats()
-	id, err := a.h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: w, Black: bl})
+	id, err := a.h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: bl})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@
 //   - Abandonment (abandon.go): when a game nobody plays is aborted; each
 //     game's timer enforces it, and Resume aborts the games past it without
 //     loading them.
-//   - game: the actor of one game (game.go). Every change (a move, a
+//   - actor: the actor of one game (game.go). Every change (a move, a
 //     resignation, a flag, a draw, an abort, a claim) happens on its
 //     goroutine, so the rules library's Position needs no lock. Each ending
 //     of docs/rules.md is detected with toguz.Position.Outcome after every move.
@@ -46,6 +46,10 @@
 //     store-before-acknowledge as his socket), Hub.PlayPly a move written as
 //     the score sheet writes it, Hub.GamesOf lists a player's games.
 //   - Category: the rating category of a time control.
+//   - The model (internal/game): a game's Spec, its Seats, Status, Ending,
+//     Saved record, PlayedMove, Lease and EngineRequest are game's types,
+//     shared with the store and the feature packages; live keeps the
+//     behaviour.
 //   - Store and Engine: what the package needs from the database and the
 //     engine (consumer-side interfaces; the real ones are store.LiveStore
 //     and enginepool.LivePlayer, which the tests use too).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/enginepool"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -62,7 +63,7 @@ func TestEngineGame(t *testing.T) {
 		h.Wait()
 	}()
 	w, _ := seats()
-	id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: w, Black: live.EngineSeat(1, "Engine 1")})
+	id, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: game.EngineSeat(1, "Engine 1")})
 	if err != nil {
 		t.Fatal(err)
 	}

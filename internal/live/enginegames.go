@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/game"
 	"golang.org/x/time/rate"
 )
 
@@ -99,7 +100,7 @@ func (eg *engineGames) release(id string) {
 
 // engineOpponent returns the ID of the person playing the engine in s, and
 // whether s is a game against the engine.
-func engineOpponent(s Spec) (string, bool) {
+func engineOpponent(s game.Spec) (string, bool) {
 	switch {
 	case s.White.IsEngine() && !s.Black.IsEngine():
 		return s.Black.ID, true

@@ -13,6 +13,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/enginepool"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -105,10 +106,10 @@ func TestEngineFairAcrossUsers(t *testing.T) {
 			h, _, stop := engineHub(t, filepath.Join(t.TempDir(), "t.db"), eng, live.Config{MaxEngineGames: -1, MaxEngineGamesPerAddr: -1})
 			defer stop()
 			ctx := context.Background()
-			attacker := live.GuestSeat("Guest-attacker")
+			attacker := game.GuestSeat("Guest-attacker")
 			for i := range n {
-				if _, err := h.CreateFrom(ctx, live.Spec{Rules: toguz.Standard(), TC: tc,
-					White: live.EngineSeat(10, "Engine 10"), Black: attacker}, "192.0.2.1"); err != nil {
+				if _, err := h.CreateFrom(ctx, game.Spec{Rules: toguz.Standard(), TC: tc,
+					White: game.EngineSeat(10, "Engine 10"), Black: attacker}, "192.0.2.1"); err != nil {
 					t.Fatalf("game %d: %v", i, err)
 				}
 			}
@@ -116,10 +117,10 @@ func TestEngineFairAcrossUsers(t *testing.T) {
 			for deadline := time.Now().Add(5 * time.Second); eng.Waiting() < n-1 && time.Now().Before(deadline); {
 				time.Sleep(time.Millisecond)
 			}
-			other := live.GuestSeat("Guest-other")
+			other := game.GuestSeat("Guest-other")
 			start := time.Now()
-			id, err := h.CreateFrom(ctx, live.Spec{Rules: toguz.Standard(), TC: tc,
-				White: live.EngineSeat(1, "Engine 1"), Black: other}, "198.51.100.7")
+			id, err := h.CreateFrom(ctx, game.Spec{Rules: toguz.Standard(), TC: tc,
+				White: game.EngineSeat(1, "Engine 1"), Black: other}, "198.51.100.7")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,10 +213,10 @@ func TestEngineGamesBound(t *testing.T) {
 	cfg := live.Config{MaxEngineGames: 2, MaxEngineGamesPerAddr: 3}
 	h, _, stop := engineHub(t, path, eng, cfg)
 	ctx := context.Background()
-	a, b, c := live.GuestSeat("Guest-a"), live.GuestSeat("Guest-b"), live.GuestSeat("Guest-c")
+	a, b, c := game.GuestSeat("Guest-a"), game.GuestSeat("Guest-b"), game.GuestSeat("Guest-c")
 	// The engine plays Black: it never searches here.
-	create := func(s live.Seat, addr string) (string, error) {
-		return h.CreateFrom(ctx, live.Spec{Rules: toguz.Standard(), White: s, Black: live.EngineSeat(1, "Engine 1")}, addr)
+	create := func(s game.Seat, addr string) (string, error) {
+		return h.CreateFrom(ctx, game.Spec{Rules: toguz.Standard(), White: s, Black: game.EngineSeat(1, "Engine 1")}, addr)
 	}
 	refused := func(err error) bool {
 		var le *live.Error
@@ -226,7 +227,7 @@ func TestEngineGamesBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, step := range []struct {
-		who     live.Seat
+		who     game.Seat
 		addr    string
 		refused bool
 	}{
@@ -240,7 +241,7 @@ func TestEngineGamesBound(t *testing.T) {
 			t.Fatalf("%s from %s: %v, want refused %v", step.who.ID, step.addr, err, step.refused)
 		}
 	}
-	if _, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: a, Black: b}); err != nil {
+	if _, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: a, Black: b}); err != nil {
 		t.Fatalf("a game between people: %v", err)
 	}
 	// a resigns his first game: he may start another.
@@ -264,7 +265,7 @@ func TestEngineGamesBound(t *testing.T) {
 	if _, err := h2.Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h2.Create(ctx, live.Spec{Rules: toguz.Standard(), White: a, Black: live.EngineSeat(1, "Engine 1")}); !refused(err) {
+	if _, err := h2.Create(ctx, game.Spec{Rules: toguz.Standard(), White: a, Black: game.EngineSeat(1, "Engine 1")}); !refused(err) {
 		t.Fatalf("after a restart, a third game at once: %v, want too_many_engine_games", err)
 	}
 }
@@ -335,9 +336,9 @@ func TestEngineClockHeldAcrossRestart(t *testing.T) {
 func gameWithHeldEngine(t *testing.T, h *live.Hub) (string, *live.Conn) {
 	t.Helper()
 	ctx := context.Background()
-	human := live.GuestSeat("Guest-human")
-	id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), TC: clock.TimeControl{Base: time.Minute},
-		White: human, Black: live.EngineSeat(1, "Engine 1")})
+	human := game.GuestSeat("Guest-human")
+	id, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), TC: clock.TimeControl{Base: time.Minute},
+		White: human, Black: game.EngineSeat(1, "Engine 1")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,8 +348,8 @@ func gameWithHeldEngine(t *testing.T, h *live.Hub) (string, *live.Conn) {
 	}
 	move(c, 0, int(toguz.StartPosition().LegalMoves().First()))
 	awaitPly(t, c, 2)
-	if _, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: live.EngineSeat(10, "Engine 10"),
-		Black: live.GuestSeat("Guest-busy")}); err != nil {
+	if _, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: game.EngineSeat(10, "Engine 10"),
+		Black: game.GuestSeat("Guest-busy")}); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond)

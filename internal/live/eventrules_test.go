@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -59,11 +60,11 @@ func TestRepetitionRule(t *testing.T) {
 	for _, tc := range []struct {
 		n, endPly int // 0: no end within the cycle
 	}{{0, 0}, {2, 25}, {3, 43}} {
-		var ended []live.Saved
-		withHubConfig(t, live.Config{FirstMoveTimeout: -1, OnEnd: func(s live.Saved) { ended = append(ended, s) }}, func(h *live.Hub) {
+		var ended []game.Saved
+		withHubConfig(t, live.Config{FirstMoveTimeout: -1, OnEnd: func(s game.Saved) { ended = append(ended, s) }}, func(h *live.Hub) {
 			w, b := seats()
 			ctx := context.Background()
-			id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), StartFEN: cycleStart, White: w, Black: b, Repetition: tc.n})
+			id, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), From: startOf(t, cycleStart), White: w, Black: b, Repetition: tc.n})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +85,7 @@ func TestRepetitionRule(t *testing.T) {
 				case over && ply+1 != tc.endPly:
 					t.Fatalf("N=%d: the game ended after ply %d (%+v), want %d", tc.n, ply+1, m, tc.endPly)
 				case over:
-					if m.Result != "1/2-1/2" || m.Termination != "adjudication" || m.Reason != live.ReasonRepetition {
+					if m.Result != "1/2-1/2" || m.Termination != "adjudication" || m.Reason != game.ReasonRepetition {
 						t.Errorf("N=%d: end %+v", tc.n, m)
 					}
 				case ply+1 == tc.endPly:
@@ -98,7 +99,7 @@ func TestRepetitionRule(t *testing.T) {
 			if (tc.endPly == 0) != (st.Status == "playing") {
 				t.Errorf("N=%d: status %q", tc.n, st.Status)
 			}
-			if want := map[bool]string{true: live.ReasonRepetition}[tc.endPly > 0]; st.Reason != want {
+			if want := map[bool]string{true: game.ReasonRepetition}[tc.endPly > 0]; st.Reason != want {
 				t.Errorf("N=%d: the state's reason is %q, want %q", tc.n, st.Reason, want)
 			}
 		})
@@ -116,7 +117,7 @@ func TestArbiterActions(t *testing.T) {
 		ctx := context.Background()
 		tcv, _ := clock.ParseTimeControl("1+0")
 		w, b := seats()
-		id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
+		id, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +141,7 @@ func TestArbiterActions(t *testing.T) {
 		}
 		synctest.Wait()
 		m, over := lastEnd(t, cw)
-		if !over || m.Result != "0-1" || m.Termination != "adjudication" || m.Reason != live.ReasonArbiter {
+		if !over || m.Result != "0-1" || m.Termination != "adjudication" || m.Reason != game.ReasonArbiter {
 			t.Errorf("end %+v %v", m, over)
 		}
 		if err := h.AdjustClock(ctx, id, toguz.White, time.Second); err == nil {

@@ -34,7 +34,7 @@ import (
 // Locking: mu guards the fields up to the line; those below it belong to
 // the one fan-out goroutine running (mu hands them from one to the next).
 type fanout struct {
-	g    *game
+	g    *actor
 	wake chan struct{} // one pending wake-up of the goroutine
 
 	mu      sync.Mutex
@@ -112,7 +112,7 @@ const (
 	reasonSlow = "too slow: reconnect and sync"
 )
 
-func newFanout(g *game) *fanout {
+func newFanout(g *actor) *fanout {
 	return &fanout{g: g, wake: make(chan struct{}, 1), subs: map[*Conn]*spectator{}, deferred: map[*Conn]struct{}{}}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -50,7 +51,7 @@ func TestSlowSpectator(t *testing.T) {
 	withHubConfig(t, live.Config{FirstMoveTimeout: -1, OutBuffer: 8}, func(h *live.Hub) {
 		ctx := context.Background()
 		w, b := seats()
-		id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: w, Black: b})
+		id, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: b})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestSpectatorBounds(t *testing.T) {
 	withHubConfig(t, live.Config{FirstMoveTimeout: -1, SpectatorsPerGame: 3, SpectatorsPerAddress: 2}, func(h *live.Hub) {
 		ctx := context.Background()
 		w, b := seats()
-		id, _ := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: w, Black: b})
+		id, _ := h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: b})
 		var le *live.Error
 		c1, err1 := h.JoinFrom(ctx, id, "", "192.0.2.1")
 		_, err2 := h.JoinFrom(ctx, id, "", "192.0.2.1")
@@ -132,7 +133,7 @@ func TestSpectatorBounds(t *testing.T) {
 	withHub(t, func(h *live.Hub) {
 		ctx := context.Background()
 		w, b := seats()
-		id, _ := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: w, Black: b})
+		id, _ := h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: b})
 		c, _ := h.Join(ctx, id, "")
 		synctest.Wait()
 		if m, _ := next(t, c, "state"); m.Type != "state" {
@@ -158,7 +159,7 @@ func TestSpectatorCoalescing(t *testing.T) {
 	withHub(t, func(h *live.Hub) {
 		ctx := context.Background()
 		w, b := seats()
-		id, _ := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: w, Black: b})
+		id, _ := h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: b})
 		white, _ := h.Join(ctx, id, w.ID)
 		black, _ := h.Join(ctx, id, b.ID)
 		c, _ := h.Join(ctx, id, "")

@@ -11,15 +11,16 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/posjson"
 )
 
-// game is one game's actor. Its goroutine (run) owns every field below the
+// actor is one game's actor. Its goroutine (run) owns every field below the
 // line; other goroutines reach them only through do, which runs a function
 // on that goroutine. There is no lock: the channel is the lock.
-type game struct {
+type actor struct {
 	hub  *Hub
-	spec Spec
+	spec game.Spec
 	log  *slog.Logger
 	cmds chan func()   // functions to run on the game goroutine
 	done chan struct{} // closed once, when the goroutine has exited
@@ -37,8 +38,8 @@ type game struct {
 	pos       toguz.Position
 	moves     []moveEntry
 	clock     *clock.Clock
-	status    Status
-	end       *Ending
+	status    game.Status
+	end       *game.Ending
 	drawOffer int8 // the player offering a draw, or -1
 	conns     map[*Conn]struct{}
 	present   [2]int       // connections of each player
@@ -57,7 +58,7 @@ type game struct {
 }
 
 type moveEntry struct {
-	PlayedMove
+	game.PlayedMove
 	by       toguz.Player
 	notation string
 	captured int
@@ -71,12 +72,12 @@ type moveEntry struct {
 // replays the moves with the rules library; a stored game that does not
 // replay is an error. rs is set when a restarted hub resumes the game (see
 // Hub.Resume); without it a running clock runs on from its stored state.
-func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
+func newGame(h *Hub, s game.Saved, rs *resumed) (*actor, error) {
 	start, startMove, err := s.Start()
 	if err != nil {
 		return nil, err
 	}
-	g := &game{
+	g := &actor{
 		hub: h, spec: s.Spec,
 		log:       h.log.With("game", s.ID),
 		cmds:      make(chan func(), 64),
@@ -85,6 +86,7 @@ func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
 		start:     start,
 		startMove: startMove,
 		pos:       start,
+		status:    game.Playing, // until s.End says otherwise
 		clock:     clock.New(s.TC, start.Turn(), time.Now),
 		drawOffer: -1,
 		conns:     map[*Conn]struct{}{},
@@ -155,7 +157,7 @@ func newGame(h *Hub, s Saved, rs *resumed) (*game, error) {
 // entry checks and describes move m played from p, the position after the
 // moves so far. The move is checked and sown once: Position.Ply gives the
 // position after it and its score-sheet ply together.
-func (g *game) entry(p toguz.Position, m PlayedMove) (moveEntry, toguz.Position, error) {
+func (g *actor) entry(p toguz.Position, m game.PlayedMove) (moveEntry, toguz.Position, error) {
 	if err := p.CheckMove(m.Hole); err != nil {
 		return moveEntry{}, p, err
 	}
@@ -170,7 +172,7 @@ func (g *game) entry(p toguz.Position, m PlayedMove) (moveEntry, toguz.Position,
 
 // do runs f on the game goroutine and reports whether it was queued; it
 // returns false once the game has exited.
-func (g *game) do(f func()) bool {
+func (g *actor) do(f func()) bool {
 	select {
 	case g.cmds <- f:
 		return true
@@ -184,7 +186,7 @@ func (g *game) do(f func()) bool {
 // sent before the exit wins: a finished game's goroutine exits right after
 // the command it was asked, so a plain select on the value and the exit
 // often finds both ready and picks the exit half of the time.
-func ask[T any](ctx context.Context, g *game, f func() T) (v T, ok bool) {
+func ask[T any](ctx context.Context, g *actor, f func() T) (v T, ok bool) {
 	ch := make(chan T, 1)
 	if !g.do(func() { ch <- f() }) {
 		return v, false
@@ -206,13 +208,13 @@ func ask[T any](ctx context.Context, g *game, f func() T) (v T, ok bool) {
 
 // run is the game goroutine. It exits when the hub stops, or when the game
 // has ended, nobody watches it any more and no command waits.
-func (g *game) run(ctx context.Context) {
+func (g *actor) run(ctx context.Context) {
 	defer g.exit()
-	if g.status == Playing && g.pos.IsOver() {
+	if g.status == game.Playing && g.pos.IsOver() {
 		// The server stopped between storing the last move and storing
 		// the ending it made: end the game now, as the rules say.
 		o := g.pos.Outcome()
-		g.finish(Ending{Status: Ended, Result: o.Result, Termination: o.Termination, Score: o.Score}, time.Now())
+		g.finish(game.Ending{Status: game.Ended, Result: o.Result, Termination: o.Termination, Score: o.Score}, time.Now())
 	}
 	g.afterChange()
 	for {
@@ -234,7 +236,7 @@ func (g *game) run(ctx context.Context) {
 		// Not while commands wait: their callers would find the game gone
 		// and each start another actor (a finished game's page asked by
 		// several at once failed after three such rounds).
-		if g.status != Playing && len(g.conns) == 0 && g.fan.count() == 0 && len(g.cmds) == 0 {
+		if g.status != game.Playing && len(g.conns) == 0 && g.fan.count() == 0 && len(g.cmds) == 0 {
 			return
 		}
 	}
@@ -243,7 +245,7 @@ func (g *game) run(ctx context.Context) {
 // exit removes the game from the hub, stops the engine and closes every
 // connection's channel. The hub entry goes first so that a Join that finds
 // the game closed looks it up again and reloads it from the store.
-func (g *game) exit() {
+func (g *actor) exit() {
 	if g.hub.cl != nil {
 		// Before the hub forgets the actor: a Join after that takes the
 		// lease again for the next one.
@@ -263,8 +265,8 @@ func (g *game) exit() {
 
 // afterChange starts the engine when it is to move and arms the timer for
 // the next deadline: a flag, or the first-move timeout.
-func (g *game) afterChange() {
-	if g.status != Playing {
+func (g *actor) afterChange() {
+	if g.status != game.Playing {
 		g.timer.Stop()
 		g.timerOn = false
 		return
@@ -284,9 +286,9 @@ func (g *game) afterChange() {
 	}
 }
 
-func (g *game) onTimer() {
+func (g *actor) onTimer() {
 	now := time.Now()
-	if g.status != Playing {
+	if g.status != game.Playing {
 		return
 	}
 	if pl, _, flagged := g.clock.Flagged(); flagged {
@@ -295,14 +297,14 @@ func (g *game) onTimer() {
 	}
 	if d, ok := g.hub.abandonment().At(&g.spec, len(g.moves), g.activity); ok && !now.Before(d) {
 		g.log.Info("game abandoned", "plies", len(g.moves), "idle", now.Sub(g.activity).Round(time.Second))
-		g.finish(Ending{Status: Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, now)
+		g.finish(game.Ending{Status: game.Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, now)
 		return
 	}
 	g.afterChange()
 }
 
 // handle runs a client's message on the game goroutine.
-func (g *game) handle(c *Conn, m ClientMsg) {
+func (g *actor) handle(c *Conn, m ClientMsg) {
 	if _, ok := g.conns[c]; !ok {
 		return // the connection was dropped meanwhile
 	}
@@ -318,7 +320,7 @@ func (g *game) handle(c *Conn, m ClientMsg) {
 
 // act runs a client's message on the game goroutine and returns its
 // refusal, if any.
-func (g *game) act(c *Conn, m ClientMsg) *Error {
+func (g *actor) act(c *Conn, m ClientMsg) *Error {
 	var err *Error
 	switch m.Type {
 	case "move":
@@ -351,7 +353,7 @@ func (g *game) act(c *Conn, m ClientMsg) *Error {
 			if !g.canAbort(toguz.Player(c.color)) {
 				err = errorf(apierr.CodeCannotAbort, "a game can only be aborted before your first move")
 			} else {
-				g.finish(Ending{Status: Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, time.Now())
+				g.finish(game.Ending{Status: game.Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, time.Now())
 			}
 		}
 	case "claim_win":
@@ -374,20 +376,20 @@ func (g *game) act(c *Conn, m ClientMsg) *Error {
 }
 
 // mustPlay checks that c may act for a player in a game being played.
-func (g *game) mustPlay(c *Conn) *Error {
+func (g *actor) mustPlay(c *Conn) *Error {
 	switch {
 	case c.color < 0:
 		return errorf(apierr.CodeNotAPlayer, "you are not playing in this game")
 	case !c.control:
 		return errorf(apierr.CodeNotInControl, "another tab of yours is in control of this game; take control to play here")
-	case g.status != Playing:
+	case g.status != game.Playing:
 		return errorf(apierr.CodeGameOver, "the game is over")
 	}
 	return nil
 }
 
-func (g *game) canAbort(pl toguz.Player) bool {
-	if g.status != Playing {
+func (g *actor) canAbort(pl toguz.Player) bool {
+	if g.status != game.Playing {
 		return false
 	}
 	for _, m := range g.moves {
@@ -398,7 +400,7 @@ func (g *game) canAbort(pl toguz.Player) bool {
 	return true
 }
 
-func (g *game) onMove(c *Conn, m ClientMsg) *Error {
+func (g *actor) onMove(c *Conn, m ClientMsg) *Error {
 	if err := g.mustPlay(c); err != nil {
 		return err
 	}
@@ -426,14 +428,14 @@ func (g *game) onMove(c *Conn, m ClientMsg) *Error {
 }
 
 // play checks, stores, applies and broadcasts the move of the player to move.
-func (g *game) play(mv toguz.Move, now time.Time) *Error {
+func (g *actor) play(mv toguz.Move, now time.Time) *Error {
 	if pl, _, flagged := g.clock.Flagged(); flagged {
 		g.finishWin(pl.Other(), toguz.ByTime, now)
 		return errorf(apierr.CodeGameOver, "%s's time ran out", pl)
 	}
 	n := len(g.moves)
 	mover := g.pos.Turn()
-	e, next, err := g.entry(g.pos, PlayedMove{Hole: mv, At: now})
+	e, next, err := g.entry(g.pos, game.PlayedMove{Hole: mv, At: now})
 	if err != nil {
 		return errorf(apierr.CodeIllegalMove, "%v", err)
 	}
@@ -465,11 +467,11 @@ func (g *game) play(mv toguz.Move, now time.Time) *Error {
 		Landing: e.landing, Legal: g.legalHoles(), Trail: trail, AbortInMS: g.abortIn(now)}))
 	if next.IsOver() {
 		o := next.Outcome()
-		g.finish(Ending{Status: Ended, Result: o.Result, Termination: o.Termination, Score: o.Score}, now)
+		g.finish(game.Ending{Status: game.Ended, Result: o.Result, Termination: o.Termination, Score: o.Score}, now)
 		return nil
 	}
 	if g.repeated() {
-		g.finish(Ending{Status: Ended, Result: toguz.Draw, Termination: toguz.ByAdjudication, Reason: ReasonRepetition,
+		g.finish(game.Ending{Status: game.Ended, Result: toguz.Draw, Termination: toguz.ByAdjudication, Reason: game.ReasonRepetition,
 			Score: [2]int{next.Kazan(toguz.White), next.Kazan(toguz.Black)}}, now)
 		return nil
 	}
@@ -477,17 +479,11 @@ func (g *game) play(mv toguz.Move, now time.Time) *Error {
 	return nil
 }
 
-// Reasons of an adjudication (Ending.Reason, the end message's reason).
-const (
-	ReasonRepetition = "repetition" // the event's repetition rule (Spec.Repetition)
-	ReasonArbiter    = "arbiter"    // an event's arbiter entered the result (Hub.Adjudicate)
-)
-
 // repeated reports whether the current position has now occurred for the
 // Spec.Repetition-th time (toguz.Repetitions' rule: the start and the
 // position after each ply count). It counts from the moves kept, so a
 // takeback takes its positions back too.
-func (g *game) repeated() bool {
+func (g *actor) repeated() bool {
 	if g.spec.Repetition < 2 {
 		return false
 	}
@@ -506,9 +502,9 @@ func (g *game) repeated() bool {
 
 // storeCtx is the context of store writes: they are not cut short by the
 // hub stopping, since a half-made write would lose a move.
-func (g *game) storeCtx() context.Context { return context.WithoutCancel(g.hub.ctx) }
+func (g *actor) storeCtx() context.Context { return context.WithoutCancel(g.hub.ctx) }
 
-func (g *game) onDrawOffer(c *Conn) *Error {
+func (g *actor) onDrawOffer(c *Conn) *Error {
 	if err := g.mustPlay(c); err != nil {
 		return err
 	}
@@ -530,7 +526,7 @@ func (g *game) onDrawOffer(c *Conn) *Error {
 	return nil
 }
 
-func (g *game) onClaim(c *Conn) *Error {
+func (g *actor) onClaim(c *Conn) *Error {
 	if err := g.mustPlay(c); err != nil {
 		return err
 	}
@@ -552,19 +548,19 @@ func (g *game) onClaim(c *Conn) *Error {
 	return nil
 }
 
-func (g *game) finishWin(winner toguz.Player, t toguz.Termination, now time.Time) {
-	g.finish(Ending{Status: Ended, Result: toguz.WinFor(winner), Termination: t,
+func (g *actor) finishWin(winner toguz.Player, t toguz.Termination, now time.Time) {
+	g.finish(game.Ending{Status: game.Ended, Result: toguz.WinFor(winner), Termination: t,
 		Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}, now)
 }
 
-func (g *game) finishDraw(now time.Time) {
-	g.finish(Ending{Status: Ended, Result: toguz.Draw, Termination: toguz.ByAgreement,
+func (g *actor) finishDraw(now time.Time) {
+	g.finish(game.Ending{Status: game.Ended, Result: toguz.Draw, Termination: toguz.ByAgreement,
 		Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}, now)
 }
 
 // finish stores the ending, then tells everyone. If the store fails the
 // game goes on (a flag is retried by the timer a second later).
-func (g *game) finish(e Ending, now time.Time) {
+func (g *actor) finish(e game.Ending, now time.Time) {
 	clk := clock.Restore(g.spec.TC, g.clock.State(), time.Now)
 	clk.Stop()
 	e.Clock, e.At = clk.State().Remaining, now
@@ -593,8 +589,8 @@ func (g *game) finish(e Ending, now time.Time) {
 	}
 }
 
-func (g *game) saved() Saved {
-	s := Saved{Spec: g.spec, End: g.end}
+func (g *actor) saved() game.Saved {
+	s := game.Saved{Spec: g.spec, End: g.end}
 	for _, m := range g.moves {
 		s.Moves = append(s.Moves, m.PlayedMove)
 	}
@@ -605,10 +601,10 @@ func (g *game) saved() Saved {
 // The engine's clock is held meanwhile (not charged, no flag): the search may
 // wait for a searcher behind other users' searches, and engineDone charges
 // the engine the time from its search's start to its move.
-func (g *game) maybeEngine() {
+func (g *actor) maybeEngine() {
 	n := len(g.moves)
 	seat := g.spec.Seat(g.pos.Turn())
-	if g.status != Playing || !seat.IsEngine() || g.thinking == n || g.hub.cfg.Engine == nil {
+	if g.status != game.Playing || !seat.IsEngine() || g.thinking == n || g.hub.cfg.Engine == nil {
 		return
 	}
 	g.stopEngine()
@@ -623,7 +619,7 @@ func (g *game) maybeEngine() {
 	if user == "" {
 		user = g.spec.ID // the engine against itself: a user of its own
 	}
-	req := EngineRequest{Position: g.pos, Level: seat.Engine, Inc: g.spec.TC.Increment, User: user}
+	req := game.EngineRequest{Position: g.pos, Level: seat.Engine, Inc: g.spec.TC.Increment, User: user}
 	if k := g.spec.TC.Kind(); k == clock.SuddenDeath || k == clock.Fischer {
 		req.Time = [2]time.Duration{g.clock.Remaining(toguz.White), g.clock.Remaining(toguz.Black)}
 	}
@@ -640,12 +636,12 @@ func (g *game) maybeEngine() {
 // started (zero: it never started). A held clock runs again from started,
 // so that the move's press charges the engine the search's time only (and
 // the time to bring its move here, microseconds).
-func (g *game) engineDone(ply int, mv toguz.Move, started time.Time, err error) {
+func (g *actor) engineDone(ply int, mv toguz.Move, started time.Time, err error) {
 	if g.thinking != ply {
 		return
 	}
 	g.thinking = -1
-	if g.status != Playing || len(g.moves) != ply {
+	if g.status != game.Playing || len(g.moves) != ply {
 		return
 	}
 	if g.engineHeld {
@@ -671,7 +667,7 @@ func (g *game) engineDone(ply int, mv toguz.Move, started time.Time, err error) 
 	}
 }
 
-func (g *game) stopEngine() {
+func (g *actor) stopEngine() {
 	if g.cancelEng != nil {
 		g.cancelEng()
 		g.cancelEng = nil
@@ -682,7 +678,7 @@ func (g *game) stopEngine() {
 // ---- connections ----
 
 // join adds c to the game; the newest connection of a player takes control.
-func (g *game) join(c *Conn) {
+func (g *actor) join(c *Conn) {
 	c.color = -1
 	for pl := toguz.White; pl <= toguz.Black; pl++ {
 		if s := g.spec.Seat(pl); s.ID == c.viewer && !s.IsEngine() {
@@ -710,7 +706,7 @@ func (g *game) join(c *Conn) {
 }
 
 // giveControl makes c the one connection in control for its player.
-func (g *game) giveControl(c *Conn) {
+func (g *actor) giveControl(c *Conn) {
 	for o := range g.conns {
 		if o != c && o.color == c.color && o.control {
 			o.control = false
@@ -725,7 +721,7 @@ func (g *game) giveControl(c *Conn) {
 
 // leave removes c. When the player in control leaves, his newest other
 // connection takes control.
-func (g *game) leave(c *Conn) {
+func (g *actor) leave(c *Conn) {
 	if _, ok := g.conns[c]; !ok {
 		return
 	}
@@ -734,7 +730,7 @@ func (g *game) leave(c *Conn) {
 
 // drop removes c and closes its channel (the only place that closes it,
 // besides exit).
-func (g *game) drop(c *Conn) {
+func (g *actor) drop(c *Conn) {
 	delete(g.conns, c)
 	close(c.out)
 	if c.color < 0 {
@@ -759,7 +755,7 @@ func (g *game) drop(c *Conn) {
 
 // send queues b for c without blocking; a connection too slow to keep up
 // is dropped (its client reconnects and resyncs).
-func (g *game) send(c *Conn, b []byte) {
+func (g *actor) send(c *Conn, b []byte) {
 	if _, ok := g.conns[c]; !ok {
 		return
 	}
@@ -773,7 +769,7 @@ func (g *game) send(c *Conn, b []byte) {
 
 // broadcast sends b to the players' connections, then hands it to the
 // spectators' fan-out with their state after it.
-func (g *game) broadcast(b []byte) {
+func (g *actor) broadcast(b []byte) {
 	for c := range g.conns {
 		g.send(c, b)
 	}
@@ -784,8 +780,8 @@ func (g *game) broadcast(b []byte) {
 
 // plays reports whether viewer (a Seat.ID) has a seat in the game; the
 // seats never change, so any goroutine may ask.
-func (g *game) plays(viewer string) bool {
-	for _, s := range [2]Seat{g.spec.White, g.spec.Black} {
+func (g *actor) plays(viewer string) bool {
+	for _, s := range [2]game.Seat{g.spec.White, g.spec.Black} {
 		if viewer != "" && s.ID == viewer && !s.IsEngine() {
 			return true
 		}
@@ -793,7 +789,7 @@ func (g *game) plays(viewer string) bool {
 	return false
 }
 
-func (g *game) broadcastPresence() {
+func (g *actor) broadcastPresence() {
 	now := time.Now()
 	m := presenceMsg{Type: "presence", White: g.present[0] > 0, Black: g.present[1] > 0}
 	for pl := range 2 {
@@ -806,7 +802,7 @@ func (g *game) broadcastPresence() {
 
 // ---- the state ----
 
-func (g *game) clockJSON() ClockJSON {
+func (g *actor) clockJSON() ClockJSON {
 	if g.spec.TC.Kind() == clock.Unlimited {
 		return ClockJSON{}
 	}
@@ -823,7 +819,7 @@ func (g *game) clockJSON() ClockJSON {
 
 // State returns the game as the API shows it to c (nil: to nobody in
 // particular).
-func (g *game) state(c *Conn) State {
+func (g *actor) state(c *Conn) State {
 	s := State{Type: "state", ID: g.spec.ID, Ruleset: g.spec.Rules.String(), StartFEN: toguz.FormatFEN(g.start, g.startMove),
 		FEN: toguz.FormatFEN(g.pos, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves))), Ply: len(g.moves), Moves: make([]MoveJSON, len(g.moves)),
 		Positions: make([]string, len(g.moves)+1), Boards: make([]posjson.Position, len(g.moves)+1),
@@ -866,7 +862,7 @@ func (g *game) state(c *Conn) State {
 
 // atsyrau returns, for a game the rules ended by atsyrau, the stones
 // collected and the board after it; nil and "" otherwise.
-func (g *game) atsyrau() (*CollectedJSON, string) {
+func (g *actor) atsyrau() (*CollectedJSON, string) {
 	if g.end == nil || g.end.Termination != toguz.ByAtsyrau {
 		return nil, ""
 	}
@@ -878,7 +874,7 @@ func (g *game) atsyrau() (*CollectedJSON, string) {
 }
 
 // finalBoard is the board of atsyrau's final FEN (nil for "").
-func (g *game) finalBoard(fen string) *posjson.Position {
+func (g *actor) finalBoard(fen string) *posjson.Position {
 	if fen == "" {
 		return nil
 	}
@@ -893,9 +889,9 @@ func (g *game) finalBoard(fen string) *posjson.Position {
 // aborts the game, in milliseconds, so that the board counts it down; 0
 // when no such timeout runs (the clocks run, a correspondence, untimed or
 // engine game, whose longer limits are no countdown).
-func (g *game) abortIn(now time.Time) int64 {
+func (g *actor) abortIn(now time.Time) int64 {
 	kind := g.spec.TC.Kind()
-	if g.status != Playing || len(g.moves) >= 2 || kind == clock.Unlimited || kind == clock.Correspondence ||
+	if g.status != game.Playing || len(g.moves) >= 2 || kind == clock.Unlimited || kind == clock.Correspondence ||
 		g.spec.White.IsEngine() || g.spec.Black.IsEngine() {
 		return 0
 	}
@@ -908,11 +904,11 @@ func (g *game) abortIn(now time.Time) int64 {
 
 // legalHoles returns the holes the side to move may play now: none unless
 // the game is being played (a resigned game's position may have moves).
-func (g *game) legalHoles() []int {
-	if g.status != Playing {
+func (g *actor) legalHoles() []int {
+	if g.status != game.Playing {
 		return []int{}
 	}
 	return LegalHoles(g.pos)
 }
 
-func (g *game) stateJSON(c *Conn) []byte { return mustJSON(g.state(c)) }
+func (g *actor) stateJSON(c *Conn) []byte { return mustJSON(g.state(c)) }

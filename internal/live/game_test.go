@@ -13,6 +13,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -70,8 +71,8 @@ func withHubConfig(t *testing.T, cfg live.Config, f func(h *live.Hub)) {
 	})
 }
 
-func seats() (live.Seat, live.Seat) {
-	return live.Seat{ID: "g:Guest-a", Name: "Guest-a", Guest: true}, live.Seat{ID: "g:Guest-b", Name: "Guest-b", Guest: true}
+func seats() (game.Seat, game.Seat) {
+	return game.Seat{ID: "g:Guest-a", Name: "Guest-a", Guest: true}, game.Seat{ID: "g:Guest-b", Name: "Guest-b", Guest: true}
 }
 
 func move(c *live.Conn, ply, hole int) { c.Send(live.ClientMsg{Type: "move", Ply: &ply, Hole: hole}) }
@@ -97,7 +98,7 @@ func TestClocks(t *testing.T) {
 					t.Fatal(err)
 				}
 				w, b := seats()
-				id, err := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
+				id, err := h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -146,7 +147,7 @@ func TestMoveAfterFlag(t *testing.T) {
 	withHub(t, func(h *live.Hub) {
 		tcv, _ := clock.ParseTimeControl("1+0")
 		w, b := seats()
-		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
+		id, _ := h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 		cw, _ := h.Join(context.Background(), id, w.ID)
 		cb, _ := h.Join(context.Background(), id, b.ID)
 		move(cw, 0, 1)
@@ -178,7 +179,7 @@ func TestFirstMoveTimeout(t *testing.T) {
 	withHubConfig(t, live.Config{FirstMoveTimeout: 30 * time.Second}, func(h *live.Hub) {
 		tcv, _ := clock.ParseTimeControl("3+2")
 		w, b := seats()
-		id, _ := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
+		id, _ := h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b})
 		cw, _ := h.Join(context.Background(), id, w.ID)
 		move(cw, 0, 7)
 		time.Sleep(29 * time.Second)
@@ -204,7 +205,7 @@ func TestFirstMoveTimeout(t *testing.T) {
 // its last move and before its ending: docs/rules.md §5 example 3, White to
 // move; 9, 1, 9, 1 leave White without a move (atsyrau) and Black collects
 // his 8 stones: 76–86.
-func storeUnendedGame(t *testing.T, gs store.LiveStore, id string) live.Spec {
+func storeUnendedGame(t *testing.T, gs store.LiveStore, id string) game.Spec {
 	t.Helper()
 	ctx := context.Background()
 	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{0, 0, 0, 0, 0, 0, 0, 0, 4}, {0, 0, 0, 0, 1, 0, 1, 1, 1}},
@@ -213,12 +214,12 @@ func storeUnendedGame(t *testing.T, gs store.LiveStore, id string) live.Spec {
 		t.Fatal(err)
 	}
 	w, b := seats()
-	spec := live.Spec{ID: id, Rules: toguz.Standard(), StartFEN: p.FEN(), White: w, Black: b, Created: time.Now()}
+	spec := game.Spec{ID: id, Rules: toguz.Standard(), From: game.Start{Position: p, Move: 1}, White: w, Black: b, Created: time.Now()}
 	if err := gs.CreateGame(ctx, spec); err != nil {
 		t.Fatal(err)
 	}
 	for i, hole := range []toguz.Move{9, 1, 9, 1} {
-		if err := gs.AddMove(ctx, spec.ID, i+1, live.PlayedMove{By: toguz.Player(i % 2), Hole: hole, At: time.Now()}); err != nil {
+		if err := gs.AddMove(ctx, spec.ID, i+1, game.PlayedMove{By: toguz.Player(i % 2), Hole: hole, At: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -273,7 +274,7 @@ func TestStateMoveNumber(t *testing.T) {
 		{"movenumber2", "9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 30", 3, " N 30", " S 32"},
 	}
 	for _, tc := range tests {
-		spec := live.Spec{ID: tc.id, Rules: toguz.Standard(), StartFEN: tc.startFEN, White: w, Black: b, Created: time.Now()}
+		spec := game.Spec{ID: tc.id, Rules: toguz.Standard(), From: startOf(t, tc.startFEN), White: w, Black: b, Created: time.Now()}
 		if err := gs.CreateGame(ctx, spec); err != nil {
 			t.Fatal(err)
 		}
@@ -283,7 +284,7 @@ func TestStateMoveNumber(t *testing.T) {
 		}
 		for i := range tc.plies {
 			m := p.LegalMoves().Slice()[0]
-			if err := gs.AddMove(ctx, spec.ID, i+1, live.PlayedMove{By: p.Turn(), Hole: m, At: time.Now()}); err != nil {
+			if err := gs.AddMove(ctx, spec.ID, i+1, game.PlayedMove{By: p.Turn(), Hole: m, At: time.Now()}); err != nil {
 				t.Fatal(err)
 			}
 			p = p.After(m)
@@ -358,4 +359,17 @@ func TestStateOfFinishedGame(t *testing.T) {
 	}
 	cancel()
 	h.Wait()
+}
+
+// startOf returns the start of a position string ("": the rules' start).
+func startOf(t *testing.T, fen string) game.Start {
+	t.Helper()
+	if fen == "" {
+		return game.Start{}
+	}
+	p, move, err := toguz.ParseFEN(fen, toguz.Standard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return game.Start{Position: p, Move: move}
 }

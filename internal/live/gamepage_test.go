@@ -10,6 +10,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -49,7 +50,7 @@ func newTimedGame(t *testing.T, h *live.Hub, tc string, start string) (*live.Con
 		t.Fatal(err)
 	}
 	w, b := seats()
-	id, err := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b, StartFEN: start})
+	id, err := h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), TC: tcv, White: w, Black: b, From: startOf(t, start)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestMoveTrail(t *testing.T) {
 		t.Run(r.String(), func(t *testing.T) {
 			withHub(t, func(h *live.Hub) {
 				w, b := seats()
-				id, err := h.Create(context.Background(), live.Spec{Rules: r, White: w, Black: b})
+				id, err := h.Create(context.Background(), game.Spec{Rules: r, White: w, Black: b})
 				if err != nil {
 					t.Fatal(err)
 				}

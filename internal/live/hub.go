@@ -14,6 +14,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // Config is what a Hub is built from.
@@ -60,11 +61,11 @@ type Config struct {
 	// SeatRating, if set, returns a seat's current rating in a time
 	// control's category, for a rematch (social.go); without it a rematch
 	// keeps the ratings of the game before.
-	SeatRating func(ctx context.Context, s Seat, tc clock.TimeControl) int
+	SeatRating func(ctx context.Context, s game.Seat, tc clock.TimeControl) int
 	// OnEnd, if set, is called on a game's goroutine once its ending is
 	// stored (an event learns its games' results from it). It must not
 	// block: it hands the game on to its own goroutine.
-	OnEnd func(Saved)
+	OnEnd func(game.Saved)
 
 	// Bus and Leases, both set, make the hub one node of several sharing
 	// the store (cluster.go); without them it is the only one. Node is
@@ -96,7 +97,7 @@ type Hub struct {
 	resumed atomic.Bool
 
 	mu    sync.Mutex
-	games map[string]*game // guarded by mu
+	games map[string]*actor // guarded by mu
 
 	engineGames *engineGames // has its own lock
 	spectators  addrCounts   // spectators per client address, with its own lock
@@ -131,7 +132,7 @@ func NewHub(ctx context.Context, cfg Config) *Hub {
 	}
 	cfg.ChatHistory = cmp.Or(cfg.ChatHistory, DefaultChatHistory)
 	ctx, cancel := context.WithCancel(ctx)
-	h := &Hub{cfg: cfg, ctx: ctx, cancel: cancel, log: cfg.Logger, games: map[string]*game{},
+	h := &Hub{cfg: cfg, ctx: ctx, cancel: cancel, log: cfg.Logger, games: map[string]*actor{},
 		engineGames: newEngineGames(cfg.MaxEngineGames, cfg.MaxEngineGamesPerAddr)}
 	if cfg.Bus != nil && cfg.Leases != nil {
 		h.cl = newCluster(h)
@@ -196,7 +197,7 @@ func (h *Hub) Resume(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("load live games: %w", err)
 	}
 	rs := &resumed{stopped: stopped, now: now}
-	games := make([]*game, 0, len(saved))
+	games := make([]*actor, 0, len(saved))
 	clocks := map[string]clock.State{}
 	for _, s := range saved {
 		g, err := newGame(h, s, rs)
@@ -299,14 +300,14 @@ func (h *Hub) Stop(ctx context.Context) error {
 
 // Create stores a new game and starts it. s.ID and s.Created are filled in
 // when empty.
-func (h *Hub) Create(ctx context.Context, s Spec) (string, error) {
+func (h *Hub) Create(ctx context.Context, s game.Spec) (string, error) {
 	return h.CreateFrom(ctx, s, "")
 }
 
 // CreateFrom is Create for a client at addr (its address key, "" when
 // unknown): a game against the engine beyond the bounds of its person or of
 // addr is refused with CodeTooManyEngineGames.
-func (h *Hub) CreateFrom(ctx context.Context, s Spec, addr string) (string, error) {
+func (h *Hub) CreateFrom(ctx context.Context, s game.Spec, addr string) (string, error) {
 	if s.ID == "" {
 		s.ID = NewID()
 	}
@@ -341,7 +342,7 @@ func (h *Hub) CreateFrom(ctx context.Context, s Spec, addr string) (string, erro
 		h.engineGames.release(s.ID)
 		return "", fmt.Errorf("create game: %w", err)
 	}
-	if _, err := h.start(Saved{Spec: s}, nil); err != nil {
+	if _, err := h.start(game.Saved{Spec: s}, nil); err != nil {
 		h.engineGames.release(s.ID)
 		return "", err
 	}
@@ -350,7 +351,7 @@ func (h *Hub) CreateFrom(ctx context.Context, s Spec, addr string) (string, erro
 }
 
 // start builds the actor of s and runs it, unless one already runs.
-func (h *Hub) start(s Saved, rs *resumed) (*game, error) {
+func (h *Hub) start(s game.Saved, rs *resumed) (*actor, error) {
 	h.mu.Lock()
 	if g, ok := h.games[s.ID]; ok {
 		h.mu.Unlock()
@@ -367,13 +368,13 @@ func (h *Hub) start(s Saved, rs *resumed) (*game, error) {
 
 // launch runs the actor g, unless one already runs for its game: it
 // returns the actor that runs.
-func (h *Hub) launch(g *game) *game {
+func (h *Hub) launch(g *actor) *actor {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if o, ok := h.games[g.spec.ID]; ok {
 		return o
 	}
-	if user, ok := engineOpponent(g.spec); ok && g.status == Playing {
+	if user, ok := engineOpponent(g.spec); ok && g.status == game.Playing {
 		h.engineGames.add(g.spec.ID, user, "")
 	}
 	h.games[g.spec.ID] = g
@@ -386,7 +387,7 @@ func (h *Hub) launch(g *game) *game {
 }
 
 // remove forgets g (called by g's goroutine as it exits).
-func (h *Hub) remove(g *game) {
+func (h *Hub) remove(g *actor) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.games[g.spec.ID] == g {
@@ -397,7 +398,7 @@ func (h *Hub) remove(g *game) {
 // lookup returns the actor of game id, starting one from the store when
 // none runs (a finished game gets an actor too, for as long as someone
 // watches it).
-func (h *Hub) lookup(ctx context.Context, id string) (*game, error) {
+func (h *Hub) lookup(ctx context.Context, id string) (*actor, error) {
 	h.mu.Lock()
 	g, ok := h.games[id]
 	h.mu.Unlock()
@@ -506,7 +507,7 @@ func (h *Hub) state(ctx context.Context, id string, local bool) (State, error) {
 }
 
 // onGame runs f on the goroutine of the running game id and waits for it.
-func (h *Hub) onGame(ctx context.Context, id string, f func(g *game) error) error {
+func (h *Hub) onGame(ctx context.Context, id string, f func(g *actor) error) error {
 	g, err := h.lookup(ctx, id)
 	if e := (*elsewhere)(nil); errors.As(err, &e) {
 		// Not forwarded (yet): an arbiter's decision is made where the
@@ -529,17 +530,17 @@ func (h *Hub) onGame(ctx context.Context, id string, f func(g *game) error) erro
 // aborts it), as an event's arbiter decides: termination adjudication,
 // reason ReasonArbiter. The players hear it as any ending.
 func (h *Hub) Adjudicate(ctx context.Context, id string, res toguz.Result) error {
-	return h.onGame(ctx, id, func(g *game) error {
-		if g.status != Playing {
+	return h.onGame(ctx, id, func(g *actor) error {
+		if g.status != game.Playing {
 			return errorf(apierr.CodeGameOver, "the game is over")
 		}
-		e := Ending{Status: Ended, Result: res, Termination: toguz.ByAdjudication, Reason: ReasonArbiter,
+		e := game.Ending{Status: game.Ended, Result: res, Termination: toguz.ByAdjudication, Reason: game.ReasonArbiter,
 			Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}
 		if res == toguz.NoResult {
-			e = Ending{Status: Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated, Reason: ReasonArbiter}
+			e = game.Ending{Status: game.Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated, Reason: game.ReasonArbiter}
 		}
 		g.finish(e, time.Now())
-		if g.status == Playing {
+		if g.status == game.Playing {
 			return errorf(apierr.CodeInternal, "the ending could not be stored; try again")
 		}
 		return nil
@@ -551,8 +552,8 @@ func (h *Hub) Adjudicate(ctx context.Context, id string, res toguz.Result) error
 // the new clock is stored and sent to everyone. An untimed game has no
 // clock to adjust.
 func (h *Hub) AdjustClock(ctx context.Context, id string, pl toguz.Player, delta time.Duration) error {
-	return h.onGame(ctx, id, func(g *game) error {
-		if g.status != Playing {
+	return h.onGame(ctx, id, func(g *actor) error {
+		if g.status != game.Playing {
 			return errorf(apierr.CodeGameOver, "the game is over")
 		}
 		if g.spec.TC.Kind() == clock.Unlimited {
@@ -585,7 +586,7 @@ func (h *Hub) AdjustClock(ctx context.Context, id string, pl toguz.Player, delta
 // Conn is one client connection to a game: a websocket, or a test. Its
 // fields below the line belong to the game goroutine.
 type Conn struct {
-	g      *game
+	g      *actor
 	viewer string
 	out    chan []byte
 	seq    uint64

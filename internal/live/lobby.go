@@ -11,13 +11,14 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // Seek is an offer to play: public in the lobby, or private (a challenge by
 // link). Seeks live in memory: a restart forgets open seeks, never games.
 type Seek struct {
 	ID      string
-	By      Seat
+	By      game.Seat
 	TC      clock.TimeControl
 	Rated   bool
 	Color   string // the creator's colour: "white", "black" or "random"
@@ -297,7 +298,7 @@ func (l *Lobby) listLocked() []Seek {
 
 // Accept makes seek id a game between its creator and by and returns the
 // game's id.
-func (l *Lobby) Accept(ctx context.Context, id string, by Seat) (string, error) {
+func (l *Lobby) Accept(ctx context.Context, id string, by game.Seat) (string, error) {
 	l.mu.Lock()
 	s, ok := l.seeks[id]
 	if !ok {
@@ -326,7 +327,7 @@ func (l *Lobby) Accept(ctx context.Context, id string, by Seat) (string, error) 
 	l.mu.Unlock()
 
 	creatorWhite := s.Color == "white" || (s.Color == "random" && rand.IntN(2) == 0)
-	spec := Spec{Rules: s.Rules, TC: s.TC, Rated: s.Rated, White: s.By, Black: by}
+	spec := game.Spec{Rules: s.Rules, TC: s.TC, Rated: s.Rated, White: s.By, Black: by}
 	if !creatorWhite {
 		spec.White, spec.Black = by, s.By
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -26,7 +27,7 @@ func lobbyMsgs(t *testing.T, s *live.LobbySub) []map[string]any {
 	return out
 }
 
-func openSeek(t *testing.T, l *live.Lobby, by live.Seat, addr string) live.Seek {
+func openSeek(t *testing.T, l *live.Lobby, by game.Seat, addr string) live.Seek {
 	t.Helper()
 	tc, _ := clock.ParseTimeControl("5+3")
 	s, err := l.Add(live.Seek{By: by, TC: tc, Color: "random", Addr: addr})
@@ -82,12 +83,12 @@ func TestSeekLifecycle(t *testing.T) {
 		var le *live.Error
 		tc, _ := clock.ParseTimeControl("5+3")
 		for i := range 3 {
-			openSeek(t, l, live.Seat{ID: "g:x" + string(rune('a'+i)), Guest: true}, "192.0.2.3")
+			openSeek(t, l, game.Seat{ID: "g:x" + string(rune('a'+i)), Guest: true}, "192.0.2.3")
 		}
-		if _, err := l.Add(live.Seek{By: live.Seat{ID: "g:y", Guest: true}, TC: tc, Color: "white", Addr: "192.0.2.3"}); !errors.As(err, &le) || le.Code != apierr.CodeTooManySeeks {
+		if _, err := l.Add(live.Seek{By: game.Seat{ID: "g:y", Guest: true}, TC: tc, Color: "white", Addr: "192.0.2.3"}); !errors.As(err, &le) || le.Code != apierr.CodeTooManySeeks {
 			t.Fatalf("a fourth seek from one address: %v", err)
 		}
-		z := live.Seat{ID: "g:z", Guest: true}
+		z := game.Seat{ID: "g:z", Guest: true}
 		for i := range live.MaxSeeks {
 			openSeek(t, l, z, "198.51.100."+string(rune('1'+i)))
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // The lobby of several nodes (cluster.go): each seek lives on the node it
@@ -29,8 +30,8 @@ type lobbyMsg struct {
 }
 
 type acceptReq struct {
-	ID string `json:"id"`
-	By Seat   `json:"by"`
+	ID string    `json:"id"`
+	By game.Seat `json:"by"`
 }
 
 type cancelReq struct {
@@ -129,7 +130,7 @@ func (l *Lobby) onLobby(_ string, data []byte, _ func([]byte)) {
 }
 
 // acceptRemote asks the home of the copy s to accept it for by.
-func (l *Lobby) acceptRemote(ctx context.Context, s *openSeek, by Seat) (string, error) {
+func (l *Lobby) acceptRemote(ctx context.Context, s *openSeek, by game.Seat) (string, error) {
 	req, _ := json.Marshal(acceptReq{ID: s.ID, By: by})
 	var resp seekResp
 	if err := l.ask(ctx, s.home, "accept", req, &resp); err != nil {

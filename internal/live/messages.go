@@ -7,6 +7,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/posjson"
 )
 
@@ -39,7 +40,7 @@ type SeatJSON struct {
 	Rating      int    `json:"rating"`
 }
 
-func seatJSON(s Seat) SeatJSON {
+func seatJSON(s game.Seat) SeatJSON {
 	return SeatJSON{Name: s.Name, Guest: s.Guest, EngineLevel: s.Engine, Rating: s.Rating}
 }
 

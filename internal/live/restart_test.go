@@ -10,6 +10,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/enginepool"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -102,12 +103,12 @@ func TestRestartClock(t *testing.T) {
 		s := startServer(t, path, cfg)
 		w, b := seats()
 		tc, _ := clock.ParseTimeControl("1+0")
-		id, err := s.h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tc, White: w, Black: b})
+		id, err := s.h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), TC: tc, White: w, Black: b})
 		if err != nil {
 			t.Fatal(err)
 		}
 		cc, _ := clock.ParseTimeControl("1d")
-		cid, err := s.h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: cc, White: w, Black: b})
+		cid, err := s.h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), TC: cc, White: w, Black: b})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,11 +171,11 @@ func TestAbandonment(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, b := seats()
-	e := live.EngineSeat(1, "Engine 1")
+	e := game.EngineSeat(1, "Engine 1")
 	for _, tt := range []struct {
 		name         string
 		tc           string
-		black        live.Seat
+		black        game.Seat
 		plies        int
 		think, limit time.Duration // between the moves; after the last
 	}{
@@ -194,7 +195,7 @@ func TestAbandonment(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				id, err := s.h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tc, White: w, Black: tt.black})
+				id, err := s.h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), TC: tc, White: w, Black: tt.black})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -213,7 +214,7 @@ func TestAbandonment(t *testing.T) {
 					t.Fatalf("after %v: %s %s, want aborted", tt.limit, st.Status, st.Result)
 				}
 				saved, err := store.LiveStore{S: s.st}.Game(context.Background(), id)
-				if err != nil || saved.End == nil || saved.End.Status != live.Aborted {
+				if err != nil || saved.End == nil || saved.End.Status != game.Aborted {
 					t.Fatalf("stored: %+v %v", saved.End, err)
 				}
 				s.stop()
@@ -234,11 +235,11 @@ func TestResumeAbortsAbandoned(t *testing.T) {
 		w, b := seats()
 		var dead, alive []string
 		for range 3 {
-			id, _ := s.h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), White: w, Black: b})
+			id, _ := s.h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), White: w, Black: b})
 			dead = append(dead, id)
 		}
 		time.Sleep(2 * time.Hour)
-		id, _ := s.h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), White: w, Black: b})
+		id, _ := s.h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), White: w, Black: b})
 		alive = append(alive, id)
 		time.Sleep(live.DefaultAbandonUntimed - time.Hour)
 		s.stop()
@@ -250,7 +251,7 @@ func TestResumeAbortsAbandoned(t *testing.T) {
 		}
 		for _, id := range dead {
 			g, err := s.st.Game(context.Background(), id)
-			if err != nil || g.Status != store.StatusAborted {
+			if err != nil || g.Status != game.Aborted {
 				t.Errorf("abandoned game %s: %s %v, want aborted", id, g.Status, err)
 			}
 		}
@@ -281,7 +282,7 @@ func TestStopAfterFailedResume(t *testing.T) {
 		s := startServer(t, path, cfg)
 		w, b := seats()
 		tc, _ := clock.ParseTimeControl("10+0")
-		id, err := s.h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tc, White: w, Black: b})
+		id, err := s.h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), TC: tc, White: w, Black: b})
 		if err != nil {
 			t.Fatal(err)
 		}

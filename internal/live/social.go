@@ -9,6 +9,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // What players expect from lichess around a game: chat (chat.go), rematch,
@@ -61,7 +62,7 @@ type socialFields struct {
 }
 
 // handleSocial handles the messages of this file; false for any other.
-func (g *game) handleSocial(c *Conn, m ClientMsg) (bool, *Error) {
+func (g *actor) handleSocial(c *Conn, m ClientMsg) (bool, *Error) {
 	switch m.Type {
 	case "chat":
 		return true, g.onChat(c, m)
@@ -82,7 +83,7 @@ func (g *game) handleSocial(c *Conn, m ClientMsg) (bool, *Error) {
 
 // ---- chat ----
 
-func (g *game) onChat(c *Conn, m ClientMsg) *Error {
+func (g *actor) onChat(c *Conn, m ClientMsg) *Error {
 	if c.color < 0 {
 		return errorf(apierr.CodeNotAPlayer, "you are not playing in this game")
 	}
@@ -104,7 +105,7 @@ func (g *game) onChat(c *Conn, m ClientMsg) *Error {
 }
 
 // sendChatHistory sends c the players' recent messages.
-func (g *game) sendChatHistory(c *Conn) {
+func (g *actor) sendChatHistory(c *Conn) {
 	if b := g.chat.history(RoomPlayers); b != nil {
 		g.send(c, b)
 	}
@@ -136,19 +137,19 @@ func (f *fanout) postChat(c *Conn, text string) *Error {
 
 // ---- rematch ----
 
-func (g *game) mustBeOver(c *Conn) *Error {
+func (g *actor) mustBeOver(c *Conn) *Error {
 	switch {
 	case c.color < 0:
 		return errorf(apierr.CodeNotAPlayer, "you are not playing in this game")
 	case !c.control:
 		return errorf(apierr.CodeNotInControl, "another tab of yours is in control of this game; take control to play here")
-	case g.status == Playing:
+	case g.status == game.Playing:
 		return errorf(apierr.CodeNotOver, "the game is still being played")
 	}
 	return nil
 }
 
-func (g *game) onRematchOffer(c *Conn) *Error {
+func (g *actor) onRematchOffer(c *Conn) *Error {
 	if err := g.mustBeOver(c); err != nil {
 		return err
 	}
@@ -167,7 +168,7 @@ func (g *game) onRematchOffer(c *Conn) *Error {
 	return nil
 }
 
-func (g *game) onRematchAnswer(c *Conn, accept bool) *Error {
+func (g *actor) onRematchAnswer(c *Conn, accept bool) *Error {
 	if err := g.mustBeOver(c); err != nil {
 		return err
 	}
@@ -185,11 +186,11 @@ func (g *game) onRematchAnswer(c *Conn, accept bool) *Error {
 
 // createRematch creates the rematch (c accepted it) and sends everyone
 // there.
-func (g *game) createRematch(c *Conn) *Error {
+func (g *actor) createRematch(c *Conn) *Error {
 	s := g.spec
-	spec := Spec{Rules: s.Rules, StartFEN: s.StartFEN, White: s.Black, Black: s.White, TC: s.TC, Rated: s.Rated}
+	spec := game.Spec{Rules: s.Rules, From: s.From, White: s.Black, Black: s.White, TC: s.TC, Rated: s.Rated}
 	if f := g.hub.cfg.SeatRating; f != nil {
-		for _, seat := range []*Seat{&spec.White, &spec.Black} {
+		for _, seat := range []*game.Seat{&spec.White, &spec.Black} {
 			if !seat.IsEngine() {
 				seat.Rating = f(g.storeCtx(), *seat, s.TC)
 			}
@@ -210,7 +211,7 @@ func (g *game) createRematch(c *Conn) *Error {
 
 // ---- takeback ----
 
-func (g *game) onTakebackOffer(c *Conn) *Error {
+func (g *actor) onTakebackOffer(c *Conn) *Error {
 	if err := g.mustPlay(c); err != nil {
 		return err
 	}
@@ -232,7 +233,7 @@ func (g *game) onTakebackOffer(c *Conn) *Error {
 	return nil
 }
 
-func (g *game) onTakebackAnswer(c *Conn, accept bool) *Error {
+func (g *actor) onTakebackAnswer(c *Conn, accept bool) *Error {
 	if err := g.mustPlay(c); err != nil {
 		return err
 	}
@@ -250,7 +251,7 @@ func (g *game) onTakebackAnswer(c *Conn, accept bool) *Error {
 
 // takeBack removes pl's last ply and the plies after it, in the store and
 // then here, and sends everyone the state.
-func (g *game) takeBack(pl toguz.Player) *Error {
+func (g *actor) takeBack(pl toguz.Player) *Error {
 	keep := -1
 	for i, m := range g.moves {
 		if m.by == pl {
@@ -266,7 +267,7 @@ func (g *game) takeBack(pl toguz.Player) *Error {
 	// proposer's running from now: no time is given back.
 	cur := clock.State{Remaining: [2]time.Duration{g.clock.Remaining(toguz.White), g.clock.Remaining(toguz.Black)},
 		Turn: pl, Running: true, Since: now}
-	saved := Saved{Spec: g.spec, Clock: &cur}
+	saved := game.Saved{Spec: g.spec, Clock: &cur}
 	for _, m := range g.moves[:keep] {
 		saved.Moves = append(saved.Moves, m.PlayedMove)
 	}
@@ -332,7 +333,7 @@ func (lg LiveGame) rank() int { return lg.White.Rating + lg.Black.Rating }
 // listing costs the games nothing.
 func (h *Hub) Games() []LiveGame {
 	h.mu.Lock()
-	gs := make([]*game, 0, len(h.games))
+	gs := make([]*actor, 0, len(h.games))
 	for _, g := range h.games {
 		if !g.over.Load() {
 			gs = append(gs, g)

@@ -15,6 +15,7 @@ import (
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/enginepool"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 	"golang.org/x/time/rate"
@@ -83,7 +84,7 @@ func newGame(t *testing.T, h *live.Hub, tc string, rated bool) (string, *live.Co
 		t.Fatal(err)
 	}
 	w, b := seats()
-	id, err := h.Create(context.Background(), live.Spec{Rules: toguz.Standard(), TC: tcv, Rated: rated, White: w, Black: b})
+	id, err := h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), TC: tcv, Rated: rated, White: w, Black: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestRematchEngine(t *testing.T) {
 		h.Wait()
 	}()
 	w, _ := seats()
-	id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: w, Black: live.EngineSeat(1, "Engine 1")})
+	id, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: game.EngineSeat(1, "Engine 1")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -528,8 +529,8 @@ func TestGamesAndTV(t *testing.T) {
 		ctx := context.Background()
 		tc, _ := clock.ParseTimeControl("5+3")
 		mk := func(a, b string, ra, rb int) string {
-			id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), TC: tc,
-				White: live.Seat{ID: "g:" + a, Name: a, Guest: true, Rating: ra}, Black: live.Seat{ID: "g:" + b, Name: b, Guest: true, Rating: rb}})
+			id, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), TC: tc,
+				White: game.Seat{ID: "g:" + a, Name: a, Guest: true, Rating: ra}, Black: game.Seat{ID: "g:" + b, Name: b, Guest: true, Rating: rb}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -584,7 +585,7 @@ func TestTakebackEngine(t *testing.T) {
 		h.Wait()
 	}()
 	w, _ := seats()
-	id, err := h.Create(ctx, live.Spec{Rules: toguz.Standard(), White: w, Black: live.EngineSeat(1, "Engine 1")})
+	id, err := h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: game.EngineSeat(1, "Engine 1")})
 	if err != nil {
 		t.Fatal(err)
 	}

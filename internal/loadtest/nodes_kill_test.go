@@ -18,6 +18,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/toguz/toguz/internal/bus"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/pgtest"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/testbin"
@@ -317,7 +318,7 @@ func TestTwoNodesKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Status == store.StatusStarted {
+	if g.Status == game.Playing {
 		t.Fatalf("game %s still being played", id)
 	}
 	moves, err := st.Moves(ctx, id)

@@ -15,6 +15,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -76,8 +77,8 @@ func TestExport(t *testing.T) {
 	oct := time.Date(2026, 10, 20, 10, 0, 0, 0, time.UTC)
 	nov := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	play := func(created time.Time, rated bool, moves []toguz.Move, res toguz.Result) string {
-		g, err := st.CreateGame(ctx, store.Game{Players: [2]store.Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
-			TimeControl: blitz, Rated: rated, Status: store.StatusStarted, Created: created}, nil)
+		g, err := st.CreateGame(ctx, store.Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
+			TimeControl: blitz, Rated: rated, Status: game.Playing, Created: created}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +88,7 @@ func TestExport(t *testing.T) {
 			}
 		}
 		if res != toguz.NoResult {
-			if _, err := st.FinishGame(ctx, g.ID, store.Finish{Status: store.StatusEnded, Result: res, Termination: toguz.ByResignation}); err != nil {
+			if _, err := st.FinishGame(ctx, g.ID, store.Finish{Status: game.Ended, Result: res, Termination: toguz.ByResignation}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -157,8 +158,8 @@ func TestExportReviews(t *testing.T) {
 	b, _ := st.CreateUser(ctx, "bolat", "x")
 	day := time.Date(2026, 10, 20, 10, 0, 0, 0, time.UTC)
 	play := func(i int, moves []toguz.Move) string {
-		g, err := st.CreateGame(ctx, store.Game{Players: [2]store.Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
-			Rated: true, Status: store.StatusStarted, Created: day.Add(time.Duration(i) * time.Hour)}, nil)
+		g, err := st.CreateGame(ctx, store.Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
+			Rated: true, Status: game.Playing, Created: day.Add(time.Duration(i) * time.Hour)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +168,7 @@ func TestExportReviews(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := st.FinishGame(ctx, g.ID, store.Finish{Status: store.StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByResignation}); err != nil {
+		if _, err := st.FinishGame(ctx, g.ID, store.Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByResignation}); err != nil {
 			t.Fatal(err)
 		}
 		return g.ID

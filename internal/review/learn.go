@@ -10,7 +10,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/svg"
@@ -113,24 +113,24 @@ func (wb *Web) reviewLearn(w http.ResponseWriter, r *http.Request, answer bool) 
 }
 
 // learnGame is game id of the exercises: stored, and over.
-func (wb *Web) learnGame(ctx context.Context, id string) (live.Saved, error) {
+func (wb *Web) learnGame(ctx context.Context, id string) (game.Saved, error) {
 	if wb.reviews == nil || wb.games == nil {
-		return live.Saved{}, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", site.Excerpt(id))
+		return game.Saved{}, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", site.Excerpt(id))
 	}
 	g, err := wb.games.Game(ctx, id)
 	if err != nil {
-		return live.Saved{}, notFoundGame(err, id)
+		return game.Saved{}, notFoundGame(err, id)
 	}
 	if g.End == nil {
 		// As on lichess, a game is studied once it is over.
-		return live.Saved{}, apierr.New(http.StatusBadRequest, apierr.CodeNotOver, "apierr.review_not_over")
+		return game.Saved{}, apierr.New(http.StatusBadRequest, apierr.CodeNotOver, "apierr.review_not_over")
 	}
 	return g, nil
 }
 
 // learnSide is the side whose mistakes r studies: the form's, else the
 // viewer's own in g ("": he did not play it).
-func (wb *Web) learnSide(r *http.Request, g live.Saved) string {
+func (wb *Web) learnSide(r *http.Request, g game.Saved) string {
 	if side := r.FormValue("side"); side != "" {
 		return side
 	}
@@ -145,7 +145,7 @@ func (wb *Web) learnSide(r *http.Request, g live.Saved) string {
 
 // learnSet returns the exercises of player pl in game g (nil while the
 // game's review is not done).
-func (wb *Web) learnSet(ctx context.Context, g live.Saved, pl toguz.Player) (*learnSet, error) {
+func (wb *Web) learnSet(ctx context.Context, g game.Saved, pl toguz.Player) (*learnSet, error) {
 	job, err := wb.reviews.Review(ctx, g.ID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && job.Status != store.ReviewDone {
 		return nil, nil
@@ -169,7 +169,7 @@ func (wb *Web) learnSet(ctx context.Context, g live.Saved, pl toguz.Player) (*le
 }
 
 // exercise fills in d with exercise n of set, player pl's, in lang.
-func (wb *Web) exercise(d *learnData, lang string, g live.Saved, set *learnSet, n int, pl toguz.Player) error {
+func (wb *Web) exercise(d *learnData, lang string, g game.Saved, set *learnSet, n int, pl toguz.Player) error {
 	ex := set.exs[n]
 	d.State, d.N = "exercise", n
 	if n+1 < d.Of {

@@ -15,7 +15,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/analysis"
 	"github.com/toguz/toguz/internal/engine"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -29,7 +29,7 @@ type Jobs interface {
 
 // Games loads a game to review (store.LiveStore).
 type Games interface {
-	Game(ctx context.Context, id string) (live.Saved, error)
+	Game(ctx context.Context, id string) (game.Saved, error)
 }
 
 // Config configure a Queue.

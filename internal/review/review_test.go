@@ -13,6 +13,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/analysis"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -35,8 +36,8 @@ func openStore(t *testing.T, path string) *store.Store {
 // finished stores a game of moves between two guests, ended.
 func finished(t *testing.T, s *store.Store, moves []toguz.Move) string {
 	t.Helper()
-	g, err := s.CreateGame(t.Context(), store.Game{Players: [2]store.Side{{Name: "Guest-a"}, {Name: "Guest-b"}},
-		Rules: toguz.Standard(), Status: store.StatusStarted}, nil)
+	g, err := s.CreateGame(t.Context(), store.Game{Players: [2]game.Seat{{Name: "Guest-a"}, {Name: "Guest-b"}},
+		Rules: toguz.Standard(), Status: game.Playing}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func finished(t *testing.T, s *store.Store, moves []toguz.Move) string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.FinishGame(t.Context(), g.ID, store.Finish{Status: store.StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByKazan}); err != nil {
+	if _, err := s.FinishGame(t.Context(), g.ID, store.Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan}); err != nil {
 		t.Fatal(err)
 	}
 	return g.ID

@@ -14,6 +14,7 @@ import (
 	"github.com/toguz/toguz/internal/analysis"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -36,11 +37,21 @@ type Reviews interface {
 	Judge(ctx context.Context, p toguz.Position, pl Ply, m toguz.Move) (Verdict, error)
 }
 
+// ReviewStore is what StoreReviews needs of the store (*store.Store): the
+// review jobs and the games' source.
+type ReviewStore interface {
+	Review(ctx context.Context, gameID string) (store.Review, error)
+	RequestReview(ctx context.Context, id, by string) error
+	Game(ctx context.Context, id string) (store.Game, error)
+}
+
+var _ ReviewStore = (*store.Store)(nil)
+
 // StoreReviews puts the store's queue, the review workers and the judge
 // behind Reviews (Q nil: no worker to wake; the workers' poll finds a
 // requested job).
 type StoreReviews struct {
-	S *store.Store
+	S ReviewStore
 	Q *Queue
 	J *Judge
 }
@@ -160,7 +171,7 @@ func decimal(lang string, v float64) string {
 
 // reviewFor returns the review section of a finished game g (nil: none to
 // show: reviews are off, or a game played here has no job).
-func (wb *Web) reviewFor(ctx context.Context, lang string, g live.Saved) (*View, error) {
+func (wb *Web) reviewFor(ctx context.Context, lang string, g game.Saved) (*View, error) {
 	if wb.reviews == nil {
 		return nil, nil
 	}
@@ -202,14 +213,14 @@ func (wb *Web) reviewFor(ctx context.Context, lang string, g live.Saved) (*View,
 }
 
 // done fills in v, the section of game g, with its review d.
-func (wb *Web) done(v *View, lang string, g live.Saved, d Data) error {
+func (wb *Web) done(v *View, lang string, g game.Saved, d Data) error {
 	start, _, err := g.Spec.Start()
 	if err != nil {
 		return err
 	}
 	v.State, v.Depth = "done", d.Depth
 	v.Graph = reviewGraph(wb.kit.Catalog().T(lang, "review.graph"), d)
-	for pl, seat := range []live.Seat{g.White, g.Black} {
+	for pl, seat := range []game.Seat{g.White, g.Black} {
 		v.Sides[pl] = viewSide(lang, g.ID, pl, seat, d)
 	}
 	p := start
@@ -228,7 +239,7 @@ func (wb *Web) done(v *View, lang string, g live.Saved, d Data) error {
 }
 
 // viewSide is the line of player pl (0 White, 1 Black) of game id.
-func viewSide(lang, id string, pl int, seat live.Seat, d Data) ViewSide {
+func viewSide(lang, id string, pl int, seat game.Seat, d Data) ViewSide {
 	side := ViewSide{Color: []string{"white", "black"}[pl], Name: seat.Name,
 		Counts: [3]int{d.Counts[pl][analysis.Inaccuracy], d.Counts[pl][analysis.Mistake], d.Counts[pl][analysis.Blunder]}}
 	if d.Accuracy[pl] >= 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/archive"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/rating"
@@ -41,7 +42,7 @@ type StoreArchive struct{ S *store.Store }
 var _ Archive = StoreArchive{}
 
 // Game loads a stored game with its moves.
-func (sa StoreArchive) Game(ctx context.Context, id string) (live.Saved, error) {
+func (sa StoreArchive) Game(ctx context.Context, id string) (game.Saved, error) {
 	return store.LiveStore{S: sa.S}.Game(ctx, id)
 }
 
@@ -107,8 +108,8 @@ func (sa StoreArchive) UserGames(ctx context.Context, name string, limit int) ([
 func summaries(games []store.Game) []site.GameSummary {
 	out := make([]site.GameSummary, len(games))
 	for i, g := range games {
-		status := map[store.Status]string{store.StatusStarted: "playing", store.StatusCreated: "playing",
-			store.StatusEnded: "ended", store.StatusAborted: "aborted"}[g.Status]
+		status := map[game.Status]string{game.Playing: "playing", game.Created: "playing",
+			game.Ended: "ended", game.Aborted: "aborted"}[g.Status]
 		out[i] = site.GameSummary{ID: g.ID, White: g.Players[0].Name, Black: g.Players[1].Name,
 			WhiteEngine: g.Players[0].Engine, BlackEngine: g.Players[1].Engine, Status: status,
 			Result: g.Result.String(), Termination: g.Termination.String(), TC: tcText(g.TimeControl),

@@ -12,6 +12,7 @@ import (
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
@@ -230,7 +231,7 @@ func (s *Server) apiAcceptSeek(w http.ResponseWriter, r *http.Request) error {
 }
 
 // seatWithRating returns id's seat with his current rating in tc's category.
-func (s *Server) SeatWithRating(ctx context.Context, id site.Identity, tc clock.TimeControl) (live.Seat, error) {
+func (s *Server) SeatWithRating(ctx context.Context, id site.Identity, tc clock.TimeControl) (game.Seat, error) {
 	seat := id.Seat()
 	if id.Account.ID == 0 || s.cfg.Archive == nil {
 		return seat, nil
@@ -275,8 +276,8 @@ func (s *Server) createEngineGame(ctx context.Context, id site.Identity, addr st
 	if err != nil {
 		return "", err
 	}
-	fen := strings.TrimSpace(req.FEN)
-	if fen != "" {
+	var from game.Start
+	if fen := strings.TrimSpace(req.FEN); fen != "" {
 		p, full, err := toguz.ParseFEN(fen, rules)
 		if err != nil {
 			return "", rulesError(http.StatusBadRequest, apierr.CodeBadPosition, err)
@@ -284,11 +285,11 @@ func (s *Server) createEngineGame(ctx context.Context, id site.Identity, addr st
 		if p.IsOver() {
 			return "", apierr.BadRequest(apierr.CodeBadPosition, "apierr.game_over_position")
 		}
-		fen = toguz.FormatFEN(p, full)
+		from = game.Start{Position: p, Move: full}
 	}
 	me := id.Seat()
-	eng := live.EngineSeat(req.Level, fmt.Sprintf("Engine %d", req.Level))
-	spec := live.Spec{Rules: rules, StartFEN: fen, TC: tc, White: me, Black: eng}
+	eng := game.EngineSeat(req.Level, fmt.Sprintf("Engine %d", req.Level))
+	spec := game.Spec{Rules: rules, From: from, TC: tc, White: me, Black: eng}
 	switch req.Color {
 	case "white", "":
 	case "black":

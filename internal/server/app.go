@@ -19,6 +19,7 @@ import (
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/events"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/review"
@@ -219,7 +220,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		Grace: opts.Grace, FirstMoveTimeout: opts.FirstMoveTimeout,
 		MaxEngineGames: opts.MaxEngineGames, MaxEngineGamesPerAddr: opts.MaxEngineGamesPerAddr,
 		SpectatorsPerGame: opts.SpectatorsPerGame, SpectatorsPerAddress: opts.SpectatorsPerAddress,
-		OnEnd: func(s live.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) },
+		OnEnd: func(s game.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) },
 		Bus:   opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st)})
 	a := &App{Store: st, Hub: hub, log: log, stopHub: stopHub}
 	fail := func(err error) (*App, error) {
@@ -373,7 +374,7 @@ type countedStore struct {
 	m *metrics.Metrics
 }
 
-func (c countedStore) AddMove(ctx context.Context, id string, ply int, mv live.PlayedMove) error {
+func (c countedStore) AddMove(ctx context.Context, id string, ply int, mv game.PlayedMove) error {
 	err := c.Store.AddMove(ctx, id, ply, mv)
 	if err == nil {
 		c.m.MovePlayed()
@@ -389,7 +390,7 @@ type timedEngine struct {
 	m *metrics.Metrics
 }
 
-func (t timedEngine) Move(ctx context.Context, r live.EngineRequest) (toguz.Move, error) {
+func (t timedEngine) Move(ctx context.Context, r game.EngineRequest) (toguz.Move, error) {
 	var started time.Time
 	inner := r.Started
 	r.Started = func(at time.Time) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -129,14 +130,14 @@ func TestArchiveAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.st.CreateGame(ctx, store.Game{Players: [2]store.Side{{UserID: u.ID}, {Name: "Guest-1"}}, Rules: toguz.Standard(), Status: store.StatusStarted}, nil)
+	g, err := s.st.CreateGame(ctx, store.Game{Players: [2]game.Seat{{UserID: u.ID}, {Name: "Guest-1"}}, Rules: toguz.Standard(), Status: game.Playing}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.st.AppendMove(ctx, g.ID, store.Move{Ply: 1, Hole: 7}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.st.FinishGame(ctx, g.ID, store.Finish{Status: store.StatusEnded, Result: toguz.Draw, Termination: toguz.ByAgreement}); err != nil {
+	if _, err := s.st.FinishGame(ctx, g.ID, store.Finish{Status: game.Ended, Result: toguz.Draw, Termination: toguz.ByAgreement}); err != nil {
 		t.Fatal(err)
 	}
 	var ims []store.Import

@@ -15,8 +15,8 @@ import (
 
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/botclient"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/rating"
-	"github.com/toguz/toguz/internal/store"
 )
 
 // token makes a personal access token for the account of session with
@@ -123,7 +123,7 @@ func TestBotsPlayRatedGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !g.Rated || g.Status != store.StatusEnded || g.Plies < 10 || g.RatingBefore != [2]int{1500, 1500} || g.RatingDiff == [2]int{} && g.Result.String() != "1/2-1/2" {
+	if !g.Rated || g.Status != game.Ended || g.Plies < 10 || g.RatingBefore != [2]int{1500, 1500} || g.RatingDiff == [2]int{} && g.Result.String() != "1/2-1/2" {
 		t.Errorf("stored game: rated %v, status %s, plies %d, ratings %v %+v, result %v", g.Rated, g.Status, g.Plies, g.RatingBefore, g.RatingDiff, g.Result)
 	}
 	for _, name := range []string{"alphabot", "betabot"} {

@@ -12,7 +12,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -525,11 +525,11 @@ func TestFlag(t *testing.T) {
 	s := newTestServer(t, serverOpts{})
 	// 3 s each: shorter than the API accepts (15 s), so made through the hub.
 	white, black := s.guest(), s.guest()
-	seat := func(token string) live.Seat {
+	seat := func(token string) game.Seat {
 		_, m := s.do("GET", "/api/me", token, nil)
-		return live.GuestSeat(m["name"].(string))
+		return game.GuestSeat(m["name"].(string))
 	}
-	id, err := s.hub.Create(context.Background(), live.Spec{Rules: toguz.Standard(), White: seat(white), Black: seat(black),
+	id, err := s.hub.Create(context.Background(), game.Spec{Rules: toguz.Standard(), White: seat(white), Black: seat(black),
 		TC: clock.TimeControl{Base: 3 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
@@ -555,7 +555,7 @@ func TestFlag(t *testing.T) {
 	if saved.End == nil || saved.End.Termination != toguz.ByTime || saved.End.Clock[0] != 0 {
 		t.Errorf("stored: %+v", saved.End)
 	}
-	_ = live.Ended
+	_ = game.Ended
 }
 
 // TestLobbySocket: a lobby watcher sees the seek list change, and the

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -27,9 +28,9 @@ func TestAtsyrauReplayPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := live.Seat{ID: "g:Guest-w", Name: "Guest-w", Guest: true}
-	b := live.Seat{ID: "g:Guest-b", Name: "Guest-b", Guest: true}
-	id, err := s.hub.Create(ctx, live.Spec{Rules: toguz.Standard(), StartFEN: p.FEN(), White: w, Black: b})
+	w := game.Seat{ID: "g:Guest-w", Name: "Guest-w", Guest: true}
+	b := game.Seat{ID: "g:Guest-b", Name: "Guest-b", Guest: true}
+	id, err := s.hub.Create(ctx, game.Spec{Rules: toguz.Standard(), From: game.Start{Position: p, Move: 1}, White: w, Black: b})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -23,12 +24,12 @@ func TestProfileRatings(t *testing.T) {
 	b, _ := s.st.CreateUser(ctx, "Shokan", "x")
 	at := time.Date(2026, 2, 3, 12, 0, 0, 0, time.UTC)
 	for i := range 3 {
-		g, err := s.st.CreateGame(ctx, store.Game{Players: [2]store.Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
-			TimeControl: clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, Rated: true, Status: store.StatusStarted}, nil)
+		g, err := s.st.CreateGame(ctx, store.Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
+			TimeControl: clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, Rated: true, Status: game.Playing}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.st.FinishGame(ctx, g.ID, store.Finish{Status: store.StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByResignation,
+		if _, err := s.st.FinishGame(ctx, g.ID, store.Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByResignation,
 			At: at.AddDate(0, 2*i, 0)}); err != nil {
 			t.Fatal(err)
 		}

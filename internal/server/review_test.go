@@ -13,6 +13,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -29,8 +30,8 @@ func (s *testServer) finishedGame(moves []toguz.Move) string {
 	t := s.t
 	t.Helper()
 	ctx := context.Background()
-	g, err := s.st.CreateGame(ctx, store.Game{Players: [2]store.Side{{Name: "Guest-w"}, {Name: "Guest-b"}},
-		Rules: toguz.Standard(), Status: store.StatusStarted}, nil)
+	g, err := s.st.CreateGame(ctx, store.Game{Players: [2]game.Seat{{Name: "Guest-w"}, {Name: "Guest-b"}},
+		Rules: toguz.Standard(), Status: game.Playing}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func (s *testServer) finishedGame(moves []toguz.Move) string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.st.FinishGame(ctx, g.ID, store.Finish{Status: store.StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByKazan}); err != nil {
+	if _, err := s.st.FinishGame(ctx, g.ID, store.Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan}); err != nil {
 		t.Fatal(err)
 	}
 	return g.ID

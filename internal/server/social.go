@@ -14,6 +14,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
@@ -48,8 +49,8 @@ func ChatLimiters() (perIdentity, perAddress live.ChatLimiter) {
 
 // SeatRating returns live.Config.SeatRating over the archive: a user's
 // rating in a time control's category now (a guest or the engine: 0).
-func SeatRating(a Archive) func(ctx context.Context, s live.Seat, tc clock.TimeControl) int {
-	return func(ctx context.Context, s live.Seat, tc clock.TimeControl) int {
+func SeatRating(a Archive) func(ctx context.Context, s game.Seat, tc clock.TimeControl) int {
+	return func(ctx context.Context, s game.Seat, tc clock.TimeControl) int {
 		cat, ok := live.Category(tc)
 		if s.UserID == 0 || !ok {
 			return s.Rating

@@ -19,6 +19,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
@@ -116,7 +117,7 @@ func (k testKit) Choices(lang, selected string, account bool) site.FormChoices {
 	return c
 }
 
-func (k testKit) SeatWithRating(_ context.Context, id site.Identity, _ clock.TimeControl) (live.Seat, error) {
+func (k testKit) SeatWithRating(_ context.Context, id site.Identity, _ clock.TimeControl) (game.Seat, error) {
 	return id.Seat(), nil
 }
 
@@ -248,7 +249,7 @@ func (s *testSite) get(path, token string) (int, string) {
 // resign resigns game id as the guest of token.
 func (s *testSite) resign(id, token string) {
 	s.t.Helper()
-	seat := live.GuestSeat(token)
+	seat := game.GuestSeat(token)
 	if err := s.hub.Act(context.Background(), id, live.Chatter{ID: seat.ID, Name: seat.Name}, live.ClientMsg{Type: "resign"}); err != nil {
 		s.t.Fatalf("resign %s as %s: %v", id, token, err)
 	}

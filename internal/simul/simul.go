@@ -35,6 +35,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -52,7 +53,7 @@ const (
 // Store keeps the simuls across restarts (*store.Store; its simuls.go).
 type Store interface {
 	CreateSimul(ctx context.Context, sm store.Simul) error
-	AddSimulPlayer(ctx context.Context, id string, p store.SimulSeat) error
+	AddSimulPlayer(ctx context.Context, id string, p game.Seat) error
 	RemoveSimulPlayer(ctx context.Context, id, seat string) error
 	StartSimul(ctx context.Context, id string, games []string) error
 	Simuls(ctx context.Context, since time.Time) ([]store.Simul, error)
@@ -64,7 +65,7 @@ var _ Store = (*store.Store)(nil)
 // Games is what a simul needs of the live games (*live.Hub): its boards
 // are created at the start, and read for the results and the grid.
 type Games interface {
-	Create(ctx context.Context, s live.Spec) (string, error)
+	Create(ctx context.Context, s game.Spec) (string, error)
 	State(ctx context.Context, id string) (live.State, error)
 }
 
@@ -90,13 +91,13 @@ var ErrorKeys = []string{
 // simul is one simul; its fields are guarded by the hall's lock.
 type simul struct {
 	ID        string
-	Host      live.Seat
+	Host      game.Seat
 	Rules     toguz.Rules
 	TC        clock.TimeControl
 	Max       int
 	HostWhite bool
 	Rated     bool
-	Players   []live.Seat
+	Players   []game.Seat
 	Games     []string // the game of Players[i], once started
 	Started   bool
 	Created   time.Time
@@ -176,23 +177,12 @@ func fromStore(r store.Simul) (*simul, error) {
 	if err != nil {
 		return nil, err
 	}
-	sm := &simul{ID: r.ID, Host: seatFromStore(r.Host), Rules: rules, TC: tc, Max: r.Max, HostWhite: r.HostWhite,
-		Rated: r.Rated, Started: r.Started, Created: r.Created, changes: new(sync.Mutex)}
-	for _, p := range r.Players {
-		sm.Players = append(sm.Players, seatFromStore(p))
-		if sm.Started {
-			sm.Games = append(sm.Games, p.Game)
-		}
+	sm := &simul{ID: r.ID, Host: r.Host, Rules: rules, TC: tc, Max: r.Max, HostWhite: r.HostWhite,
+		Rated: r.Rated, Players: r.Players, Started: r.Started, Created: r.Created, changes: new(sync.Mutex)}
+	if sm.Started {
+		sm.Games = r.Games
 	}
 	return sm, nil
-}
-
-func seatFromStore(p store.SimulSeat) live.Seat {
-	return live.Seat{ID: p.Seat, UserID: p.UserID, Name: p.Name, Guest: p.Guest, Rating: p.Rating}
-}
-
-func seatToStore(p live.Seat) store.SimulSeat {
-	return store.SimulSeat{Seat: p.ID, UserID: p.UserID, Name: p.Name, Guest: p.Guest, Rating: p.Rating}
 }
 
 // expireLocked forgets the simuls older than keep and reports whether
@@ -343,7 +333,7 @@ func (h *Hall) create(ctx context.Context, who site.Identity, req request) (stri
 	if h.st == nil {
 		return sm.ID, nil
 	}
-	err = h.st.CreateSimul(ctx, store.Simul{ID: sm.ID, Host: seatToStore(host), Ruleset: rules.String(), TC: tc.String(),
+	err = h.st.CreateSimul(ctx, store.Simul{ID: sm.ID, Host: host, Ruleset: rules.String(), TC: tc.String(),
 		Max: sm.Max, HostWhite: sm.HostWhite, Rated: sm.Rated, Created: sm.Created})
 	if err != nil {
 		h.remove(sm)
@@ -426,7 +416,7 @@ func (h *Hall) join(ctx context.Context, who site.Identity, id string) error {
 		err = apierr.New(http.StatusConflict, apierr.CodeBadRequest, "apierr.simul_started")
 	case p.Host.ID == seat.ID:
 		err = apierr.New(http.StatusConflict, apierr.CodeOwnSeek, "apierr.simul_own")
-	case slices.ContainsFunc(p.Players, func(o live.Seat) bool { return o.ID == seat.ID }):
+	case slices.ContainsFunc(p.Players, func(o game.Seat) bool { return o.ID == seat.ID }):
 		h.mu.Unlock()
 		return nil
 	case len(p.Players) >= p.Max:
@@ -437,7 +427,7 @@ func (h *Hall) join(ctx context.Context, who site.Identity, id string) error {
 		return err
 	}
 	if h.st != nil {
-		if err := h.st.AddSimulPlayer(ctx, id, seatToStore(seat)); err != nil {
+		if err := h.st.AddSimulPlayer(ctx, id, seat); err != nil {
 			return fmt.Errorf("simul %s: join: %w", id, err)
 		}
 	}
@@ -460,7 +450,7 @@ func (h *Hall) leave(ctx context.Context, who site.Identity, id string) error {
 	}
 	defer p.changes.Unlock()
 	h.mu.Lock()
-	in := slices.ContainsFunc(p.Players, func(o live.Seat) bool { return o.ID == me })
+	in := slices.ContainsFunc(p.Players, func(o game.Seat) bool { return o.ID == me })
 	started := p.Started || p.starting
 	h.mu.Unlock()
 	switch {
@@ -477,7 +467,7 @@ func (h *Hall) leave(ctx context.Context, who site.Identity, id string) error {
 	h.mu.Lock()
 	// Nobody else changed the players meanwhile (the changes lock): he
 	// is where he was.
-	if i := slices.IndexFunc(p.Players, func(o live.Seat) bool { return o.ID == me }); i >= 0 {
+	if i := slices.IndexFunc(p.Players, func(o game.Seat) bool { return o.ID == me }); i >= 0 {
 		p.Players = slices.Delete(p.Players, i, i+1)
 	}
 	h.mu.Unlock()
@@ -522,7 +512,7 @@ func (h *Hall) start(ctx context.Context, who site.Identity, id string) error {
 	}()
 	var games []string
 	for _, p := range sm.Players {
-		spec := live.Spec{Rules: sm.Rules, White: sm.Host, Black: p, TC: sm.TC, Rated: sm.Rated}
+		spec := game.Spec{Rules: sm.Rules, White: sm.Host, Black: p, TC: sm.TC, Rated: sm.Rated}
 		if !sm.HostWhite {
 			spec.White, spec.Black = p, sm.Host
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -107,7 +108,7 @@ func TestSimulsExpireInTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host := store.SimulSeat{Seat: "g:someone", Name: "someone", Guest: true}
+	host := game.Seat{ID: "g:someone", Name: "someone", Guest: true}
 	for id, age := range map[string]time.Duration{"old": keep + time.Minute, "recent": time.Hour} {
 		sm := store.Simul{ID: id, Host: host, Ruleset: "standard", TC: "-", Max: 2, Created: time.Now().Add(-age)}
 		if err := st.CreateSimul(ctx, sm); err != nil {
@@ -182,7 +183,7 @@ func TestSimulsPaged(t *testing.T) {
 	}
 	const n = listed + 3
 	for i := range n {
-		host := store.SimulSeat{Seat: fmt.Sprintf("g:h%03d", i), Name: fmt.Sprintf("host%03d", i), Guest: true}
+		host := game.Seat{ID: fmt.Sprintf("g:h%03d", i), Name: fmt.Sprintf("host%03d", i), Guest: true}
 		sm := store.Simul{ID: fmt.Sprintf("s%03d", i), Host: host, Ruleset: "standard", TC: "-", Max: 2,
 			Created: time.Now().Add(-time.Duration(n-i) * time.Minute)}
 		if err := st.CreateSimul(ctx, sm); err != nil {
@@ -262,7 +263,7 @@ func (g *gatedSimuls) CreateSimul(ctx context.Context, sm store.Simul) error {
 	return g.Store.CreateSimul(ctx, sm)
 }
 
-func (g *gatedSimuls) AddSimulPlayer(ctx context.Context, id string, p store.SimulSeat) error {
+func (g *gatedSimuls) AddSimulPlayer(ctx context.Context, id string, p game.Seat) error {
 	if err := g.pass(ctx, "join", id, ""); err != nil {
 		return err
 	}

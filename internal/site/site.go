@@ -22,8 +22,8 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
-	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/web"
 )
 
@@ -53,11 +53,11 @@ func (id Identity) Name() string {
 }
 
 // Seat returns the game seat of the identity.
-func (id Identity) Seat() live.Seat {
+func (id Identity) Seat() game.Seat {
 	if id.Guest != "" {
-		return live.GuestSeat(id.Guest)
+		return game.GuestSeat(id.Guest)
 	}
-	return live.UserSeat(id.Account.ID, id.Account.Name)
+	return game.UserSeat(id.Account.ID, id.Account.Name)
 }
 
 // Handler is a route's handler: an error it returns is answered by the
@@ -106,7 +106,7 @@ type Kit interface {
 	Choices(lang, selected string, account bool) FormChoices
 	// SeatWithRating returns id's seat with his current rating in tc's
 	// category.
-	SeatWithRating(ctx context.Context, id Identity, tc clock.TimeControl) (live.Seat, error)
+	SeatWithRating(ctx context.Context, id Identity, tc clock.TimeControl) (game.Seat, error)
 	// Logger is the site's log.
 	Logger() *slog.Logger
 	// CheckGuest returns a 400 error when r carries a guest token the

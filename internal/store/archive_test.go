@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // legalMoves plays the holes of want from the start where they are legal
@@ -42,22 +43,22 @@ func archiveFixture(t *testing.T, s *Store) (played, imported []string) {
 	abai := mustUser(t, s, "Abai")
 	results := []toguz.Result{toguz.WhiteWins, toguz.BlackWins, toguz.Draw}
 	for i := range 60 {
-		g := mustGame(t, s, Game{Players: [2]Side{{UserID: abai.ID}, {Name: fmt.Sprintf("Guest-%d", i%3)}},
-			Rules: toguz.Standard(), Status: StatusStarted, Created: t0.Add(time.Duration(i) * time.Hour)})
+		g := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: abai.ID}, {Name: fmt.Sprintf("Guest-%d", i%3)}},
+			Rules: toguz.Standard(), Status: game.Playing, Created: t0.Add(time.Duration(i) * time.Hour)})
 		for k, m := range legalMoves(t, toguz.Move(i%9+1), 3, 2) {
 			if err := s.AppendMove(ctx, g.ID, Move{Ply: k + 1, Hole: m}, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := s.FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: results[i%3], Termination: toguz.ByResignation}); err != nil {
+		if _, err := s.FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: results[i%3], Termination: toguz.ByResignation}); err != nil {
 			t.Fatal(err)
 		}
 		played = append(played, g.ID)
 	}
 	// Not in the archive: a game still played and an aborted one.
-	mustGame(t, s, Game{Players: [2]Side{{UserID: abai.ID}, {Name: "x"}}, Rules: toguz.Standard(), Status: StatusStarted})
-	ab := mustGame(t, s, Game{Players: [2]Side{{UserID: abai.ID}, {Name: "x"}}, Rules: toguz.Standard(), Status: StatusStarted})
-	if _, err := s.FinishGame(ctx, ab.ID, Finish{Status: StatusAborted}); err != nil {
+	mustGame(t, s, Game{Players: [2]game.Seat{{UserID: abai.ID}, {Name: "x"}}, Rules: toguz.Standard(), Status: game.Playing})
+	ab := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: abai.ID}, {Name: "x"}}, Rules: toguz.Standard(), Status: game.Playing})
+	if _, err := s.FinishGame(ctx, ab.ID, Finish{Status: game.Aborted}); err != nil {
 		t.Fatal(err)
 	}
 	var ims []Import
@@ -262,7 +263,7 @@ func TestImportGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Source != SourceImport || g.Status != StatusEnded || g.Players[0].Name != "Abai" || g.Plies != 3 || !g.Date.Equal(a.Date) || g.Result != toguz.WhiteWins {
+		if g.Source != SourceImport || g.Status != game.Ended || g.Players[0].Name != "Abai" || g.Plies != 3 || !g.Date.Equal(a.Date) || g.Result != toguz.WhiteWins {
 			t.Errorf("stored game: %+v", g)
 		}
 		moves, _ := s.Moves(ctx, g.ID)

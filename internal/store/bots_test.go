@@ -8,6 +8,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/rating"
 )
 
@@ -66,9 +67,9 @@ func TestBots(t *testing.T) {
 		tc := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second} // blitz
 		play := func(white, black User) {
 			t.Helper()
-			g := mustGame(t, s, Game{Players: [2]Side{{UserID: white.ID}, {UserID: black.ID}}, Rules: toguz.Standard(),
-				TimeControl: tc, Rated: true, Status: StatusStarted})
-			if _, err := s.FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByKazan, At: t0}); err != nil {
+			g := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: white.ID}, {UserID: black.ID}}, Rules: toguz.Standard(),
+				TimeControl: tc, Rated: true, Status: game.Playing})
+			if _, err := s.FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan, At: t0}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/pgtest"
 )
 
@@ -42,7 +43,7 @@ func TestCopyToPostgres(t *testing.T) {
 	}
 	a, b := mustUser(t, s, "Abai"), mustUser(t, s, "Bolat")
 	tc := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
-	g := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc, Rated: true, Status: StatusStarted})
+	g := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc, Rated: true, Status: game.Playing})
 	moves := legalMoves(t, 7, 3, 2, 5)
 	for k, m := range moves {
 		clk := clock.State{Remaining: [2]time.Duration{time.Minute, 2 * time.Minute}, Turn: toguz.Player((k + 1) % 2), Running: true, Since: t0}
@@ -50,10 +51,10 @@ func TestCopyToPostgres(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByResignation, At: t0.Add(time.Minute)}); err != nil {
+	if _, err := s.FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByResignation, At: t0.Add(time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
-	live := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {Name: "Guest-x"}}, Rules: toguz.Standard(), Status: StatusStarted})
+	live := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {Name: "Guest-x"}}, Rules: toguz.Standard(), Status: game.Playing})
 	importedGames(t, s, 2)
 	if err := s.CreateSession(ctx, Session{TokenHash: strings.Repeat("ab", 32), UserID: a.ID, Created: t0, Expires: t0.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
@@ -119,7 +120,7 @@ func TestCopyToPostgres(t *testing.T) {
 	}
 	defer pg.Close()
 	cg, err := pg.Game(ctx, g.ID)
-	if err != nil || cg.Status != StatusEnded || cg.Result != toguz.WhiteWins || cg.Plies != len(moves) || cg.Players[0].UserID != a.ID || !cg.Rated {
+	if err != nil || cg.Status != game.Ended || cg.Result != toguz.WhiteWins || cg.Plies != len(moves) || cg.Players[0].UserID != a.ID || !cg.Rated {
 		t.Errorf("the copied game: %+v, %v", cg, err)
 	}
 	n := mustUser(t, pg, "Shokan")

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/toguz/toguz/internal/game"
 )
 
 // Event is a tournament on the site as stored: package events owns its
@@ -24,37 +26,8 @@ type Event struct {
 	Start     time.Time
 	Ended     time.Time
 	Arbiters  []int64
-	Entries   []EventEntry
-	Rounds    []EventRound
-}
-
-// EventEntry is one player of an event, by start number.
-type EventEntry struct {
-	Start     int
-	UserID    int64
-	Name      string // read back from the account
-	Rating    int
-	BirthYear int
-	Sex       string
-	Withdrawn bool
-	Paused    bool
-	Joined    time.Time
-}
-
-// EventRound is a round and its pairings (an arena's pairing wave).
-type EventRound struct {
-	Round    int
-	Paired   time.Time
-	Pairings []EventPairing
-}
-
-// EventPairing is one game of a round: start numbers, Black 0 for the bye.
-type EventPairing struct {
-	Board        int
-	White, Black int
-	GameID       string
-	Result       string // as tournament.ParseResult reads it; "" while played
-	Berserk      string
+	Entries   []game.EventEntry
+	Rounds    []game.EventRound
 }
 
 // EventAction is one line of an event's arbiter log.
@@ -172,7 +145,7 @@ func (s *Store) eventParts(ctx context.Context, ev *Event) error {
 		}),
 		each(`SELECT e.start_no, e.user_id, u.name, e.rating, e.birth_year, e.sex, e.withdrawn, e.paused, e.joined_ms
 			FROM event_entries e JOIN users u ON u.id = e.user_id WHERE e.event_id = $1 ORDER BY e.start_no`, func(r *sql.Rows) error {
-			var e EventEntry
+			var e game.EventEntry
 			var wd, paused int
 			var joined int64
 			err := r.Scan(&e.Start, &e.UserID, &e.Name, &e.Rating, &e.BirthYear, &e.Sex, &wd, &paused, &joined)
@@ -181,7 +154,7 @@ func (s *Store) eventParts(ctx context.Context, ev *Event) error {
 			return err
 		}),
 		each(`SELECT round, paired_ms FROM event_rounds WHERE event_id = $1 ORDER BY round`, func(r *sql.Rows) error {
-			var rd EventRound
+			var rd game.EventRound
 			var paired int64
 			err := r.Scan(&rd.Round, &paired)
 			rd.Paired = fromMS(paired)
@@ -198,7 +171,7 @@ func (s *Store) eventParts(ctx context.Context, ev *Event) error {
 	return each(`SELECT round, board, white, black, game_id, result, berserk FROM event_pairings WHERE event_id = $1
 		ORDER BY round, board`, func(r *sql.Rows) error {
 		var round int
-		var p EventPairing
+		var p game.EventPairing
 		if err := r.Scan(&round, &p.Board, &p.White, &p.Black, &p.GameID, &p.Result, &p.Berserk); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // TestEventsRoundTrip: an event saved whole is loaded back the same, saved
@@ -19,11 +20,11 @@ func TestEventsRoundTrip(t *testing.T) {
 		a, b := mustUser(t, s, "abai"), mustUser(t, s, "bolat")
 		ev := Event{ID: "ev000001", Creator: a.ID, Name: "Кубок", Kind: "swiss", Settings: []byte(`{"rounds":5}`),
 			Status: "running", Published: 1, Created: t0, Start: t0.Add(time.Hour), Arbiters: []int64{a.ID},
-			Entries: []EventEntry{
+			Entries: []game.EventEntry{
 				{Start: 1, UserID: a.ID, Name: "abai", Rating: 1600, BirthYear: 2001, Sex: "m", Joined: t0},
 				{Start: 2, UserID: b.ID, Name: "bolat", Rating: 1500, Withdrawn: true, Paused: true, Joined: t0},
 			},
-			Rounds: []EventRound{{Round: 1, Paired: t0.Add(time.Hour), Pairings: []EventPairing{
+			Rounds: []game.EventRound{{Round: 1, Paired: t0.Add(time.Hour), Pairings: []game.EventPairing{
 				{Board: 1, White: 1, Black: 2, GameID: "g0000001", Result: "1-0", Berserk: "w"},
 			}}},
 		}
@@ -78,8 +79,8 @@ func TestReportsTakeBackRatedGames(t *testing.T) {
 
 		a, b := mustUser(t, s, "abai"), mustUser(t, s, "bolat")
 		tc := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
-		g := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc,
-			Rated: true, Status: StatusStarted})
+		g := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc,
+			Rated: true, Status: game.Playing})
 		for ply, hole := range []toguz.Move{7, 3, 2} {
 			if err := s.AppendMove(ctx, g.ID, Move{Ply: ply + 1, Hole: hole, Played: t0}, nil); err != nil {
 				t.Fatal(err)
@@ -94,7 +95,7 @@ func TestReportsTakeBackRatedGames(t *testing.T) {
 		if moves, err := s.Moves(ctx, g.ID); err != nil || len(moves) != 1 || moves[0].Hole != 7 {
 			t.Errorf("moves after the take-back: %+v, %v", moves, err)
 		}
-		if _, err := s.FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByKazan, At: t0}); err != nil {
+		if _, err := s.FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan, At: t0}); err != nil {
 			t.Fatal(err)
 		}
 		first, last, ok, err := s.RatedSpan(ctx)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/explorer"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // The opening explorer's tables (migrations 8 and 15): per tree (the site's
@@ -225,7 +226,7 @@ func (s *Store) addPendingExplorer(ctx context.Context) error {
 				if err != nil && !errors.Is(err, sql.ErrNoRows) {
 					return err
 				}
-				if err == nil && g.Status == StatusEnded && explorerCounts(g, g.Result) {
+				if err == nil && g.Status == game.Ended && explorerCounts(g, g.Result) {
 					eg, err := explorerGameOf(ctx, tx, g, averageRating(g.RatingBefore))
 					if err != nil {
 						return err

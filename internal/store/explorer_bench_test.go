@@ -19,6 +19,7 @@ import (
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/cputime"
 	"github.com/toguz/toguz/internal/explorer"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // openingGame is a random legal game's first explorer.MaxPly plies, played
@@ -382,8 +383,8 @@ func BenchmarkExplorerFinish(b *testing.B) {
 	blitz := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
 	var moves []toguz.Move
 	// play stores a started game with the moves and times its end.
-	play := func(sides [2]Side) (wall, cpu time.Duration) {
-		g, err := s.CreateGame(ctx, Game{Players: sides, Rules: toguz.Standard(), TimeControl: blitz, Status: StatusStarted}, nil)
+	play := func(sides [2]game.Seat) (wall, cpu time.Duration) {
+		g, err := s.CreateGame(ctx, Game{Players: sides, Rules: toguz.Standard(), TimeControl: blitz, Status: game.Playing}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -393,7 +394,7 @@ func BenchmarkExplorerFinish(b *testing.B) {
 			}
 		}
 		t0, c0 := time.Now(), cputime.Process()
-		if _, err := s.FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByResignation}); err != nil {
+		if _, err := s.FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByResignation}); err != nil {
 			b.Fatal(err)
 		}
 		return time.Since(t0), cputime.Process() - c0
@@ -403,8 +404,8 @@ func BenchmarkExplorerFinish(b *testing.B) {
 		moves = openingGame(rng, moves)
 		a := rng.IntN(len(users))
 		c := (a + 1 + rng.IntN(len(users)-1)) % len(users)
-		people := [2]Side{{UserID: users[a]}, {UserID: users[c]}}
-		engine := [2]Side{{UserID: users[a]}, {Engine: 3}}
+		people := [2]game.Seat{{UserID: users[a]}, {UserID: users[c]}}
+		engine := [2]game.Seat{{UserID: users[a]}, {Engine: 3}}
 		// Alternated, so that neither kind always runs first (on a warmer
 		// cache, or a quieter machine).
 		for k := range 2 {

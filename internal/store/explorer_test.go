@@ -15,6 +15,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/explorer"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/rating"
 )
 
@@ -35,14 +36,14 @@ func answerCounts(a explorer.Answer) map[toguz.Move]counts {
 // playFinished stores a game with moves and ends it with res.
 func playFinished(t *testing.T, s *Store, g Game, res toguz.Result, moves ...toguz.Move) Game {
 	t.Helper()
-	g.Status, g.Rules = StatusStarted, toguz.Standard()
+	g.Status, g.Rules = game.Playing, toguz.Standard()
 	g = mustGame(t, s, g)
 	for k, m := range moves {
 		if err := s.AppendMove(t.Context(), g.ID, Move{Ply: k + 1, Hole: m}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	g, err := s.FinishGame(t.Context(), g.ID, Finish{Status: StatusEnded, Result: res, Termination: toguz.ByResignation})
+	g, err := s.FinishGame(t.Context(), g.ID, Finish{Status: game.Ended, Result: res, Termination: toguz.ByResignation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,18 +59,18 @@ func TestExplorerCounts(t *testing.T) {
 		ctx := t.Context()
 		a, b := mustUser(t, s, "abai"), mustUser(t, s, "bolat")
 		blitz := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
-		g1 := playFinished(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, TimeControl: blitz, Rated: true}, toguz.WhiteWins, 7, 3, 2)
-		g2 := playFinished(t, s, Game{Players: [2]Side{{UserID: b.ID}, {UserID: a.ID}}, TimeControl: blitz, Rated: true}, toguz.BlackWins, 7, 5)
-		g3 := playFinished(t, s, Game{Players: [2]Side{{UserID: a.ID}, {Name: "Guest-x"}}}, toguz.Draw, 2, 3)
+		g1 := playFinished(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, TimeControl: blitz, Rated: true}, toguz.WhiteWins, 7, 3, 2)
+		g2 := playFinished(t, s, Game{Players: [2]game.Seat{{UserID: b.ID}, {UserID: a.ID}}, TimeControl: blitz, Rated: true}, toguz.BlackWins, 7, 5)
+		g3 := playFinished(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {Name: "Guest-x"}}}, toguz.Draw, 2, 3)
 		// Not in the tree: a game against the engine, an aborted one, one
 		// being played.
-		playFinished(t, s, Game{Players: [2]Side{{UserID: a.ID}, {Engine: 3}}}, toguz.WhiteWins, 7, 3)
-		ab := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), Status: StatusStarted})
+		playFinished(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {Engine: 3}}}, toguz.WhiteWins, 7, 3)
+		ab := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), Status: game.Playing})
 		s.AppendMove(ctx, ab.ID, Move{Ply: 1, Hole: 7}, nil)
-		if _, err := s.FinishGame(ctx, ab.ID, Finish{Status: StatusAborted}); err != nil {
+		if _, err := s.FinishGame(ctx, ab.ID, Finish{Status: game.Aborted}); err != nil {
 			t.Fatal(err)
 		}
-		live := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), Status: StatusStarted})
+		live := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), Status: game.Playing})
 		s.AppendMove(ctx, live.ID, Move{Ply: 1, Hole: 7}, nil)
 		may2018 := time.Date(2018, 5, 1, 0, 0, 0, 0, time.UTC)
 		st, err := s.ImportGames(ctx, "a:1", 0, []Import{

@@ -12,35 +12,40 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/rating"
 )
 
-// Status is where a game is in its life.
-type Status string
+// The games table's status column holds a game.Status as a word of its
+// own: "created", "started" (game.Playing), "ended", "aborted". The store
+// writes and reads it here only.
+var statusWords = [...]string{game.Created: "created", game.Playing: "started", game.Ended: "ended", game.Aborted: "aborted"}
 
-const (
-	StatusCreated Status = "created" // a challenge or seek waiting for its players, or not started
-	StatusStarted Status = "started" // being played: moves are accepted
-	StatusEnded   Status = "ended"   // over, with a result
-	StatusAborted Status = "aborted" // cancelled before it counted; no result
-)
-
-// Side is one player of a game: an account (UserID), or, when UserID is 0, a
-// guest or an engine named by Name. An empty side (all zero) is a seat
-// nobody has taken yet.
-type Side struct {
-	UserID int64
-	Name   string // the account's name when read back; a guest's or engine's label otherwise
-	Engine int    // the engine's strength level; 0 for a person
+// statusText returns st as the status column holds it.
+func statusText(st game.Status) string {
+	if int(st) < len(statusWords) {
+		return statusWords[st]
+	}
+	return st.String()
 }
 
-// IsEmpty reports whether nobody has taken the seat.
-func (s Side) IsEmpty() bool { return s.UserID == 0 && s.Name == "" && s.Engine == 0 }
+// parseStatus reads the status column.
+func parseStatus(text string) (game.Status, error) {
+	for st, w := range statusWords {
+		if w == text {
+			return game.Status(st), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown status %q", text)
+}
 
 // Game is a game's record without its moves (see Store.Moves).
 type Game struct {
-	ID          string
-	Players     [2]Side // indexed by toguz.Player: White first
+	ID string
+	// Players are the seats, indexed by toguz.Player (White first): read
+	// back as game.UserSeat, GuestSeat or EngineSeat, without the rating
+	// (see RatingBefore); the zero Seat is one nobody has taken yet.
+	Players     [2]game.Seat
 	Rules       toguz.Rules
 	StartFEN    string // "" for the start position of Rules
 	TimeControl clock.TimeControl
@@ -48,7 +53,7 @@ type Game struct {
 	// Repetition is an event's repetition rule: the Nth occurrence of a
 	// position draws (0: off).
 	Repetition  int
-	Status      Status
+	Status      game.Status
 	Result      toguz.Result
 	Termination toguz.Termination
 	// RatingBefore and RatingDiff are set when a rated game ends: each
@@ -95,7 +100,7 @@ func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id 
 
 // CreateGame stores a new game and, if clk is not nil, its clock. It fills in
 // the id (when empty), the creation time (when zero) and the status
-// (StatusCreated when empty), and returns the game. ErrNotFound when a
+// (game.Created when zero), and returns the game. ErrNotFound when a
 // player's account does not exist; ErrConflict when the id is taken.
 func (s *Store) CreateGame(ctx context.Context, g Game, clk *clock.State) (Game, error) {
 	if g.ID == "" {
@@ -109,10 +114,7 @@ func (s *Store) CreateGame(ctx context.Context, g Game, clk *clock.State) (Game,
 		g.Created = s.now()
 	}
 	g.Created = g.Created.UTC().Truncate(time.Millisecond)
-	if g.Status == "" {
-		g.Status = StatusCreated
-	}
-	if g.Status == StatusStarted && g.Started.IsZero() {
+	if g.Status == game.Playing && g.Started.IsZero() {
 		g.Started = g.Created
 	}
 	err := s.writeGame(ctx, func(tx *sql.Tx) error {
@@ -122,7 +124,7 @@ func (s *Store) CreateGame(ctx context.Context, g Game, clk *clock.State) (Game,
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
 			g.ID, nullID(g.Players[0].UserID), sideName(g.Players[0]), g.Players[0].Engine,
 			nullID(g.Players[1].UserID), sideName(g.Players[1]), g.Players[1].Engine,
-			g.Rules.String(), g.StartFEN, g.TimeControl.String(), boolInt(g.Rated), string(g.Status),
+			g.Rules.String(), g.StartFEN, g.TimeControl.String(), boolInt(g.Rated), statusText(g.Status),
 			g.Result.String(), g.Termination.String(), ms(g.Created), ms(g.Started), ms(g.Ended),
 			ms(g.Created), nameKey(sideName(g.Players[0])), nameKey(sideName(g.Players[1])), g.Repetition)
 		switch unique, fk := constraint(err); {
@@ -145,7 +147,7 @@ func (s *Store) CreateGame(ctx context.Context, g Game, clk *clock.State) (Game,
 }
 
 // sideName is the stored label: accounts are named by the users table.
-func sideName(s Side) string {
+func sideName(s game.Seat) string {
 	if s.UserID != 0 {
 		return ""
 	}
@@ -175,10 +177,11 @@ func scanGame(row scanner) (Game, error) {
 		return Game{}, err
 	}
 	g.Date = fromMS(date)
-	g.Players[0].UserID, g.Players[1].UserID = wid.Int64, bid.Int64
-	g.Rated, g.Status = rated != 0, Status(status)
+	g.Players[0], g.Players[1] = seatOf(wid.Int64, g.Players[0].Name, g.Players[0].Engine), seatOf(bid.Int64, g.Players[1].Name, g.Players[1].Engine)
+	g.Rated = rated != 0
 	g.Created, g.Started, g.Ended = fromMS(created), fromMS(started), fromMS(ended)
-	var errs [4]error
+	var errs [5]error
+	g.Status, errs[4] = parseStatus(status)
 	g.Rules, errs[0] = toguz.ParseRules(rules)
 	g.TimeControl, errs[1] = clock.ParseStored(tc)
 	g.Result, errs[2] = toguz.ParseResult(result)
@@ -187,6 +190,20 @@ func scanGame(row scanner) (Game, error) {
 		return Game{}, fmt.Errorf("store: game %s is corrupt: %w", g.ID, err)
 	}
 	return g, nil
+}
+
+// seatOf returns the seat of a player as the games table holds it: an
+// account, the engine at a level, a guest, or nobody yet.
+func seatOf(userID int64, name string, engine int) game.Seat {
+	switch {
+	case userID != 0:
+		return game.UserSeat(userID, name)
+	case engine > 0:
+		return game.EngineSeat(engine, name)
+	case name != "":
+		return game.GuestSeat(name)
+	}
+	return game.Seat{}
 }
 
 // Game returns the game with that id, or ErrNotFound.
@@ -223,22 +240,22 @@ func (s *Store) GamesByUser(ctx context.Context, userID int64, limit, offset int
 }
 
 // GamesByStatus returns the games in any of the statuses, oldest first: the
-// games to resume after a restart (StatusStarted) or the open challenges
-// (StatusCreated).
-func (s *Store) GamesByStatus(ctx context.Context, statuses ...Status) ([]Game, error) {
+// games to resume after a restart (game.Playing) or the open challenges
+// (game.Created).
+func (s *Store) GamesByStatus(ctx context.Context, statuses ...game.Status) ([]Game, error) {
 	var out []Game
 	for _, st := range statuses {
 		// One query per status with the status written out, so that each
 		// uses its partial index (games_created, games_started).
 		var where string
 		switch st {
-		case StatusCreated:
+		case game.Created:
 			where = `WHERE g.status = 'created'`
-		case StatusStarted:
+		case game.Playing:
 			where = `WHERE g.status = 'started'`
-		case StatusEnded:
+		case game.Ended:
 			where = `WHERE g.status = 'ended'`
-		case StatusAborted:
+		case game.Aborted:
 			where = `WHERE g.status = 'aborted'`
 		default:
 			return nil, fmt.Errorf("store: games by status: unknown status %q", st)
@@ -255,10 +272,10 @@ func (s *Store) GamesByStatus(ctx context.Context, statuses ...Status) ([]Game, 
 	return out, nil
 }
 
-// JoinGame seats side as pl in a game that is still StatusCreated and whose
+// JoinGame seats side as pl in a game that is still game.Created and whose
 // seat is empty: of two players taking the same seat exactly one succeeds,
 // the other gets ErrConflict.
-func (s *Store) JoinGame(ctx context.Context, id string, pl toguz.Player, side Side) (Game, error) {
+func (s *Store) JoinGame(ctx context.Context, id string, pl toguz.Player, side game.Seat) (Game, error) {
 	col := [2]string{"white", "black"}[pl]
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE games SET `+col+`_user_id = $1, `+col+`_name = $2, `+col+`_engine = $3, `+col+`_key = $5
@@ -294,7 +311,7 @@ func (s *Store) whyNot(ctx context.Context, tx *sql.Tx, id, what string) error {
 	return fmt.Errorf("game %s (%s): %s: %w", id, status, what, ErrConflict)
 }
 
-// StartGame moves a game from StatusCreated to StatusStarted at the instant
+// StartGame moves a game from game.Created to game.Playing at the instant
 // at, saving its clock if clk is not nil. ErrConflict when it is not waiting
 // to start or a seat is empty.
 func (s *Store) StartGame(ctx context.Context, id string, at time.Time, clk *clock.State) error {
@@ -318,7 +335,7 @@ func (s *Store) StartGame(ctx context.Context, id string, at time.Time, clk *clo
 
 // Finish is how a game ends.
 type Finish struct {
-	Status      Status // StatusEnded, or StatusAborted (then Result must be NoResult)
+	Status      game.Status // game.Ended, or game.Aborted (then Result must be NoResult)
 	Result      toguz.Result
 	Termination toguz.Termination
 	At          time.Time
@@ -334,9 +351,9 @@ type Finish struct {
 // records the ratings before and their changes. It returns the game as stored.
 func (s *Store) FinishGame(ctx context.Context, id string, f Finish) (Game, error) {
 	switch {
-	case f.Status != StatusEnded && f.Status != StatusAborted:
-		return Game{}, fmt.Errorf("finish game %s: status %q is not an ending", id, f.Status)
-	case f.Status == StatusAborted && f.Result != toguz.NoResult:
+	case f.Status != game.Ended && f.Status != game.Aborted:
+		return Game{}, fmt.Errorf("finish game %s: status %q is not an ending", id, statusText(f.Status))
+	case f.Status == game.Aborted && f.Result != toguz.NoResult:
 		return Game{}, fmt.Errorf("finish game %s: an aborted game has no result, not %v", id, f.Result)
 	}
 	if f.At.IsZero() {
@@ -359,8 +376,8 @@ func (s *Store) finishTx(ctx context.Context, tx *sql.Tx, id string, f Finish) e
 	if err != nil {
 		return err
 	}
-	if g.Status != StatusCreated && g.Status != StatusStarted {
-		return fmt.Errorf("game %s is already %s: %w", id, g.Status, ErrConflict)
+	if g.Status != game.Created && g.Status != game.Playing {
+		return fmt.Errorf("game %s is already %s: %w", id, statusText(g.Status), ErrConflict)
 	}
 	before, diff, err := rateFinish(ctx, tx, id, g, f)
 	if err != nil {
@@ -372,7 +389,7 @@ func (s *Store) finishTx(ctx context.Context, tx *sql.Tx, id string, f Finish) e
 		white_rating = $5, white_diff = $6, black_rating = $7, black_diff = $8,
 		opening = COALESCE((SELECT `+s.dialect("group_concat", "string_agg")+`(CAST(hole AS TEXT) || ' ', '' ORDER BY ply) FROM moves m
 			WHERE m.game_id = $9 AND m.ply <= $10), '') WHERE id = $9`,
-		string(f.Status), f.Result.String(), f.Termination.String(), ms(f.At),
+		statusText(f.Status), f.Result.String(), f.Termination.String(), ms(f.At),
 		before[0], diff[0], before[1], diff[1], id, openingPlies)
 	if err != nil {
 		return fmt.Errorf("store: finish game %s: %w", id, err)
@@ -384,14 +401,14 @@ func (s *Store) finishTx(ctx context.Context, tx *sql.Tx, id string, f Finish) e
 // review of a game played, adds an ended game to the explorer, and saves
 // the stopped clock; before are the players' ratings before the game.
 func (s *Store) learnFinished(ctx context.Context, tx *sql.Tx, id string, g Game, f Finish, before [2]int) error {
-	if f.Status == StatusEnded && s.reviews && g.Plies > 0 {
+	if f.Status == game.Ended && s.reviews && g.Plies > 0 {
 		if err := queueReview(ctx, tx, id, priorityPlayed, "", f.At, s.maxReviews); err != nil {
 			return err
 		}
 	}
 	// The opening explorer's trees learn the game in the same
 	// transaction: a query never sees a game ended but not counted.
-	if f.Status == StatusEnded && explorerCounts(g, f.Result) {
+	if f.Status == game.Ended && explorerCounts(g, f.Result) {
 		g.Result = f.Result
 		eg, err := explorerGameOf(ctx, tx, g, averageRating(before))
 		if err != nil {
@@ -412,7 +429,7 @@ func (s *Store) learnFinished(ctx context.Context, tx *sql.Tx, id string, g Game
 // ratings before and their changes; zero for a game not rated.
 func rateFinish(ctx context.Context, tx *sql.Tx, id string, g Game, f Finish) (before, diff [2]int, err error) {
 	cat, timed := g.Category()
-	if f.Status != StatusEnded || !g.Rated || !timed || f.Result == toguz.NoResult || !twoAccounts(g) {
+	if f.Status != game.Ended || !g.Rated || !timed || f.Result == toguz.NoResult || !twoAccounts(g) {
 		return before, diff, nil
 	}
 	// A game with a bot on either side is rated in the bots'

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 )
 
 const killChildEnv = "TOGUZ_STORE_KILL_CHILD"
@@ -100,7 +101,7 @@ func killChild(path string) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range 4 {
-		g, err := s.CreateGame(ctx, Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: StatusStarted}, nil)
+		g, err := s.CreateGame(ctx, Game{Players: [2]game.Seat{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: game.Playing}, nil)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

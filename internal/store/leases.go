@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // The game leases (migration 00013): which node of several sharing this
@@ -16,20 +16,20 @@ import (
 // racing for one lease cannot both win, on SQLite (whose writes are
 // serialized, across processes too) as on a database with row locks.
 
-// TakeLease gives game's lease to node until now+ttl when it is free,
+// TakeLease gives the lease of game gameID to node until now+ttl when it is free,
 // expired or node's already, and reports whether it did. prev is the lease
 // as it was (zero when there was none): its holder when refused, and when
 // taken over, the instant its holder was last known to run (Renewed).
-func (s *Store) TakeLease(ctx context.Context, game, node string, now time.Time, ttl time.Duration) (prev live.Lease, ok bool, err error) {
+func (s *Store) TakeLease(ctx context.Context, gameID, node string, now time.Time, ttl time.Duration) (prev game.Lease, ok bool, err error) {
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		prev, ok = live.Lease{}, false
+		prev, ok = game.Lease{}, false
 		var renewed, expires int64
-		err := tx.QueryRowContext(ctx, `SELECT node, renewed_ms, expires_ms FROM game_leases WHERE game_id = $1`, game).
+		err := tx.QueryRowContext(ctx, `SELECT node, renewed_ms, expires_ms FROM game_leases WHERE game_id = $1`, gameID).
 			Scan(&prev.Node, &renewed, &expires)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			res, err := tx.ExecContext(ctx, `INSERT INTO game_leases (game_id, node, renewed_ms, expires_ms)
-				VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO NOTHING`, game, node, ms(now), ms(now.Add(ttl)))
+				VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO NOTHING`, gameID, node, ms(now), ms(now.Add(ttl)))
 			if err != nil {
 				return err
 			}
@@ -44,7 +44,7 @@ func (s *Store) TakeLease(ctx context.Context, game, node string, now time.Time,
 			return nil // held by a node that runs
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE game_leases SET node = $1, renewed_ms = $2, expires_ms = $3
-			WHERE game_id = $4 AND node = $5 AND expires_ms = $6`, node, ms(now), ms(now.Add(ttl)), game, prev.Node, expires)
+			WHERE game_id = $4 AND node = $5 AND expires_ms = $6`, node, ms(now), ms(now.Add(ttl)), gameID, prev.Node, expires)
 		if err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func (s *Store) TakeLease(ctx context.Context, game, node string, now time.Time,
 		return err
 	})
 	if err != nil {
-		return live.Lease{}, false, fmt.Errorf("store: take lease of %s: %w", game, err)
+		return game.Lease{}, false, fmt.Errorf("store: take lease of %s: %w", gameID, err)
 	}
 	return prev, ok, nil
 }
@@ -89,23 +89,23 @@ func (s *Store) RenewLeases(ctx context.Context, node string, now time.Time, ttl
 	return held, nil
 }
 
-// ReleaseLease gives up node's lease of game: deleted once the game needs
+// ReleaseLease gives up node's lease of game gameID: deleted once the game needs
 // no owner (it is over and nobody watches it), or, with at set (a clean
 // stop), expired at at, so that the next owner charges the clocks until
 // then.
-func (s *Store) ReleaseLease(ctx context.Context, game, node string, at time.Time) error {
+func (s *Store) ReleaseLease(ctx context.Context, gameID, node string, at time.Time) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
 		if at.IsZero() {
-			_, err = tx.ExecContext(ctx, `DELETE FROM game_leases WHERE game_id = $1 AND node = $2`, game, node)
+			_, err = tx.ExecContext(ctx, `DELETE FROM game_leases WHERE game_id = $1 AND node = $2`, gameID, node)
 		} else {
 			_, err = tx.ExecContext(ctx, `UPDATE game_leases SET renewed_ms = $1, expires_ms = $1 WHERE game_id = $2 AND node = $3`,
-				ms(at), game, node)
+				ms(at), gameID, node)
 		}
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("store: release lease of %s: %w", game, err)
+		return fmt.Errorf("store: release lease of %s: %w", gameID, err)
 	}
 	return nil
 }
@@ -134,8 +134,8 @@ func (s *Store) Orphans(ctx context.Context, now time.Time) ([]string, error) {
 }
 
 // TakeLease is Store.TakeLease (live.Leases).
-func (ls LiveStore) TakeLease(ctx context.Context, game, node string, now time.Time, ttl time.Duration) (live.Lease, bool, error) {
-	return ls.S.TakeLease(ctx, game, node, now, ttl)
+func (ls LiveStore) TakeLease(ctx context.Context, gameID, node string, now time.Time, ttl time.Duration) (game.Lease, bool, error) {
+	return ls.S.TakeLease(ctx, gameID, node, now, ttl)
 }
 
 // RenewLeases is Store.RenewLeases (live.Leases).
@@ -144,13 +144,13 @@ func (ls LiveStore) RenewLeases(ctx context.Context, node string, now time.Time,
 }
 
 // ReleaseLease is Store.ReleaseLease (live.Leases).
-func (ls LiveStore) ReleaseLease(ctx context.Context, game, node string, at time.Time) error {
-	return ls.S.ReleaseLease(ctx, game, node, at)
+func (ls LiveStore) ReleaseLease(ctx context.Context, gameID, node string, at time.Time) error {
+	return ls.S.ReleaseLease(ctx, gameID, node, at)
 }
 
 // Lease is Store.Lease (live.Leases).
-func (ls LiveStore) Lease(ctx context.Context, game string) (live.Lease, error) {
-	return ls.S.Lease(ctx, game)
+func (ls LiveStore) Lease(ctx context.Context, gameID string) (game.Lease, error) {
+	return ls.S.Lease(ctx, gameID)
 }
 
 // Orphans is Store.Orphans (live.Leases).
@@ -158,17 +158,17 @@ func (ls LiveStore) Orphans(ctx context.Context, now time.Time) ([]string, error
 	return ls.S.Orphans(ctx, now)
 }
 
-// Lease returns game's lease (zero when it has none).
-func (s *Store) Lease(ctx context.Context, game string) (live.Lease, error) {
-	var l live.Lease
+// Lease returns the lease of game gameID (zero when it has none).
+func (s *Store) Lease(ctx context.Context, gameID string) (game.Lease, error) {
+	var l game.Lease
 	var renewed, expires int64
-	err := s.r.QueryRowContext(ctx, `SELECT node, renewed_ms, expires_ms FROM game_leases WHERE game_id = $1`, game).
+	err := s.r.QueryRowContext(ctx, `SELECT node, renewed_ms, expires_ms FROM game_leases WHERE game_id = $1`, gameID).
 		Scan(&l.Node, &renewed, &expires)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return live.Lease{}, nil
+		return game.Lease{}, nil
 	case err != nil:
-		return live.Lease{}, fmt.Errorf("store: lease of %s: %w", game, err)
+		return game.Lease{}, fmt.Errorf("store: lease of %s: %w", gameID, err)
 	}
 	l.Renewed, l.Expires = fromMS(renewed), fromMS(expires)
 	return l, nil

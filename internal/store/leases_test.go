@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // TestLeases: a lease is taken when free, expired or one's own, refused
@@ -18,7 +18,7 @@ func TestLeases(t *testing.T) {
 		s, _ := openTest(t, be)
 		ctx := t.Context()
 		ttl := 4 * time.Second
-		mustTake := func(game, node string, now time.Time, want bool) live.Lease {
+		mustTake := func(game, node string, now time.Time, want bool) game.Lease {
 			t.Helper()
 			prev, ok, err := s.TakeLease(ctx, game, node, now, ttl)
 			if err != nil || ok != want {
@@ -73,7 +73,7 @@ func TestLeases(t *testing.T) {
 		// Orphans: the games being played without a live lease.
 		var ids []string
 		for range 3 {
-			g, err := s.CreateGame(ctx, Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: StatusStarted}, nil)
+			g, err := s.CreateGame(ctx, Game{Players: [2]game.Seat{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: game.Playing}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -17,24 +18,21 @@ type LiveStore struct{ S *Store }
 
 var _ live.Store = LiveStore{}
 
-func liveSide(s live.Seat) Side {
-	switch {
-	case s.UserID != 0:
-		return Side{UserID: s.UserID}
-	case s.IsEngine():
-		return Side{Name: s.Name, Engine: s.Engine}
+// startFEN returns the start_fen column of a start: "" for the rules' start.
+func startFEN(st game.Start) string {
+	if st.IsZero() {
+		return ""
 	}
-	return Side{Name: s.Name}
+	return toguz.FormatFEN(st.Position, max(st.Move, 1))
 }
 
-func liveSeat(s Side) live.Seat {
-	switch {
-	case s.UserID != 0:
-		return live.UserSeat(s.UserID, s.Name)
-	case s.Engine > 0:
-		return live.EngineSeat(s.Engine, s.Name)
+// parseStart reads the start_fen column of a game under r.
+func parseStart(fen string, r toguz.Rules) (game.Start, error) {
+	if fen == "" {
+		return game.Start{}, nil
 	}
-	return live.GuestSeat(s.Name)
+	p, move, err := toguz.ParseFEN(fen, r)
+	return game.Start{Position: p, Move: move}, err
 }
 
 func liveNotFound(err error) error {
@@ -45,10 +43,10 @@ func liveNotFound(err error) error {
 }
 
 // CreateGame stores a started game with its clock (not running yet).
-func (ls LiveStore) CreateGame(ctx context.Context, s live.Spec) error {
+func (ls LiveStore) CreateGame(ctx context.Context, s game.Spec) error {
 	defer ls.S.observe("create_game", time.Now())
-	g := Game{ID: s.ID, Players: [2]Side{liveSide(s.White), liveSide(s.Black)}, Rules: s.Rules,
-		StartFEN: s.StartFEN, TimeControl: s.TC, Rated: s.Rated, Repetition: s.Repetition, Status: StatusStarted, Created: s.Created}
+	g := Game{ID: s.ID, Players: [2]game.Seat{s.White, s.Black}, Rules: s.Rules,
+		StartFEN: startFEN(s.From), TimeControl: s.TC, Rated: s.Rated, Repetition: s.Repetition, Status: game.Playing, Created: s.Created}
 	var clk *clock.State
 	if s.TC.Kind() != clock.Unlimited {
 		start, _, err := s.Start()
@@ -63,7 +61,7 @@ func (ls LiveStore) CreateGame(ctx context.Context, s live.Spec) error {
 }
 
 // AddMove stores a move and the clock state after it in one transaction.
-func (ls LiveStore) AddMove(ctx context.Context, id string, ply int, m live.PlayedMove) error {
+func (ls LiveStore) AddMove(ctx context.Context, id string, ply int, m game.PlayedMove) error {
 	defer ls.S.observe("add_move", time.Now())
 	sm := Move{Ply: ply, Hole: m.Hole, Played: m.At, Clock: -1}
 	var clk *clock.State
@@ -80,14 +78,10 @@ func (ls LiveStore) AddMove(ctx context.Context, id string, ply int, m live.Play
 
 // EndGame stores the ending; the store updates the ratings of a rated game
 // in the same transaction.
-func (ls LiveStore) EndGame(ctx context.Context, g live.Saved) error {
+func (ls LiveStore) EndGame(ctx context.Context, g game.Saved) error {
 	defer ls.S.observe("end_game", time.Now())
 	e := g.End
-	status := StatusEnded
-	if e.Status == live.Aborted {
-		status = StatusAborted
-	}
-	f := Finish{Status: status, Result: e.Result, Termination: e.Termination, At: e.At}
+	f := Finish{Status: e.Status, Result: e.Result, Termination: e.Termination, At: e.At}
 	if g.TC.Kind() != clock.Unlimited {
 		f.Clock = &clock.State{Remaining: e.Clock, Stopped: true}
 	}
@@ -96,23 +90,23 @@ func (ls LiveStore) EndGame(ctx context.Context, g live.Saved) error {
 }
 
 // Game loads a game with its moves.
-func (ls LiveStore) Game(ctx context.Context, id string) (live.Saved, error) {
+func (ls LiveStore) Game(ctx context.Context, id string) (game.Saved, error) {
 	defer ls.S.observe("game", time.Now())
 	g, err := ls.S.Game(ctx, id)
 	if err != nil {
-		return live.Saved{}, liveNotFound(err)
+		return game.Saved{}, liveNotFound(err)
 	}
 	return ls.saved(ctx, g)
 }
 
 // LiveGames loads every started game.
-func (ls LiveStore) LiveGames(ctx context.Context) ([]live.Saved, error) {
+func (ls LiveStore) LiveGames(ctx context.Context) ([]game.Saved, error) {
 	defer ls.S.observe("live_games", time.Now())
-	games, err := ls.S.GamesByStatus(ctx, StatusStarted)
+	games, err := ls.S.GamesByStatus(ctx, game.Playing)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]live.Saved, 0, len(games))
+	out := make([]game.Saved, 0, len(games))
 	for _, g := range games {
 		s, err := ls.saved(ctx, g)
 		if err != nil {
@@ -123,11 +117,15 @@ func (ls LiveStore) LiveGames(ctx context.Context) ([]live.Saved, error) {
 	return out, nil
 }
 
-// saved rebuilds a live.Saved: the moves are replayed to know each mover,
+// saved rebuilds a game.Saved: the moves are replayed to know each mover,
 // and each move's clocks are the mover's stored time and the other's last.
-func (ls LiveStore) saved(ctx context.Context, g Game) (live.Saved, error) {
-	s := live.Saved{Spec: live.Spec{ID: g.ID, Rules: g.Rules, StartFEN: g.StartFEN,
-		White: liveSeat(g.Players[0]), Black: liveSeat(g.Players[1]), TC: g.TimeControl, Rated: g.Rated, Created: g.Created,
+func (ls LiveStore) saved(ctx context.Context, g Game) (game.Saved, error) {
+	from, err := parseStart(g.StartFEN, g.Rules)
+	if err != nil {
+		return game.Saved{}, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	s := game.Saved{Spec: game.Spec{ID: g.ID, Rules: g.Rules, From: from,
+		White: g.Players[0], Black: g.Players[1], TC: g.TimeControl, Rated: g.Rated, Created: g.Created,
 		Repetition: g.Repetition}}
 	if g.Rated {
 		s.White.Rating, s.Black.Rating = g.RatingBefore[0], g.RatingBefore[1]
@@ -154,12 +152,12 @@ func (ls LiveStore) saved(ctx context.Context, g Game) (live.Saved, error) {
 		if timed {
 			left[by] = m.Clock
 		}
-		s.Moves = append(s.Moves, live.PlayedMove{By: by, Hole: m.Hole, Clock: left, At: m.Played})
+		s.Moves = append(s.Moves, game.PlayedMove{By: by, Hole: m.Hole, Clock: left, At: m.Played})
 		if p, err = p.Play(m.Hole); err != nil {
 			return s, fmt.Errorf("game %s ply %d: %w", g.ID, m.Ply, err)
 		}
 	}
-	if timed && g.Status == StatusStarted {
+	if timed && g.Status == game.Playing {
 		switch st, err := ls.S.Clock(ctx, g.ID); {
 		case err == nil:
 			s.Clock = &st
@@ -167,12 +165,9 @@ func (ls LiveStore) saved(ctx context.Context, g Game) (live.Saved, error) {
 			return s, err
 		}
 	}
-	if g.Status == StatusEnded || g.Status == StatusAborted {
-		e := &live.Ending{Status: live.Ended, Result: g.Result, Termination: g.Termination, At: g.Ended,
+	if g.Status == game.Ended || g.Status == game.Aborted {
+		e := &game.Ending{Status: g.Status, Result: g.Result, Termination: g.Termination, At: g.Ended,
 			Score: [2]int{p.Kazan(toguz.White), p.Kazan(toguz.Black)}, Clock: left}
-		if g.Status == StatusAborted {
-			e.Status = live.Aborted
-		}
 		switch g.Termination {
 		case toguz.ByKazan, toguz.ByDraw, toguz.ByAtsyrau:
 			e.Score = p.Outcome().Score

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/rating"
 )
 
@@ -80,7 +81,7 @@ func TestMigrateFromPrevious(t *testing.T) {
 			t.Errorf("the old account: %+v, %v", u, err)
 		}
 		g, err := s.Game(t.Context(), "old00001")
-		if err != nil || g.Status != StatusEnded || g.Result != toguz.WhiteWins || g.Plies != 2 || g.Players[0].UserID != 7 {
+		if err != nil || g.Status != game.Ended || g.Result != toguz.WhiteWins || g.Plies != 2 || g.Players[0].UserID != 7 {
 			t.Errorf("the old game: %+v, %v", g, err)
 		}
 		if p, err := s.Perf(t.Context(), 7, rating.Blitz); err != nil || p.Rating.Rating != 1612.5 || p.RD != 80.25 || p.Volatility != 0.06 || p.Games != 1 {
@@ -128,7 +129,7 @@ func TestTwoStoresOneDatabase(t *testing.T) {
 		stores[i] = s
 	}
 	a, b := mustUser(t, stores[0], "abai"), mustUser(t, stores[1], "bolat")
-	g := mustGame(t, stores[0], Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), Status: StatusStarted})
+	g := mustGame(t, stores[0], Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), Status: game.Playing})
 	for ply := 1; ply <= 20; ply++ {
 		var errs [8]error
 		var wg sync.WaitGroup
@@ -155,7 +156,7 @@ func TestTwoStoresOneDatabase(t *testing.T) {
 	// move is refused (the game had ended), or the game ended with it (its
 	// opening, written by FinishGame from the moves, has it).
 	for range 20 {
-		g := mustGame(t, stores[0], Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), Status: StatusStarted})
+		g := mustGame(t, stores[0], Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), Status: game.Playing})
 		if err := stores[0].AppendMove(ctx, g.ID, Move{Ply: 1, Hole: 7}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +164,7 @@ func TestTwoStoresOneDatabase(t *testing.T) {
 		var wg sync.WaitGroup
 		wg.Go(func() { errMove = stores[0].AppendMove(ctx, g.ID, Move{Ply: 2, Hole: 3}, nil) })
 		wg.Go(func() {
-			_, errFinish = stores[1].FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: toguz.Draw, Termination: toguz.ByKazan, At: t0})
+			_, errFinish = stores[1].FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: toguz.Draw, Termination: toguz.ByKazan, At: t0})
 		})
 		wg.Wait()
 		if errFinish != nil {
@@ -187,13 +188,13 @@ func TestTwoStoresOneDatabase(t *testing.T) {
 	tc := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
 	games := make([]Game, n)
 	for i := range games {
-		games[i] = mustGame(t, stores[i%2], Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
-			TimeControl: tc, Rated: true, Status: StatusStarted})
+		games[i] = mustGame(t, stores[i%2], Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
+			TimeControl: tc, Rated: true, Status: game.Playing})
 	}
 	var wg sync.WaitGroup
 	for i, g := range games {
 		wg.Go(func() {
-			if _, err := stores[i%2].FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: toguz.Draw, Termination: toguz.ByKazan, At: t0}); err != nil {
+			if _, err := stores[i%2].FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: toguz.Draw, Termination: toguz.ByKazan, At: t0}); err != nil {
 				t.Error(err)
 			}
 		})
@@ -249,7 +250,7 @@ func TestManyGamesEndAtOnce(t *testing.T) {
 		const n = 100
 		ids := make([]string, n)
 		for i := range ids {
-			g := mustGame(t, s, Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: StatusStarted})
+			g := mustGame(t, s, Game{Players: [2]game.Seat{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: game.Playing})
 			for ply, hole := range []toguz.Move{7, 3} {
 				if err := s.AppendMove(ctx, g.ID, Move{Ply: ply + 1, Hole: hole}, nil); err != nil {
 					t.Fatal(err)
@@ -261,7 +262,7 @@ func TestManyGamesEndAtOnce(t *testing.T) {
 		var wg sync.WaitGroup
 		for i, id := range ids {
 			wg.Go(func() {
-				_, errs[i] = s.FinishGame(ctx, id, Finish{Status: StatusEnded, Result: toguz.BlackWins, Termination: toguz.ByResignation, At: t0})
+				_, errs[i] = s.FinishGame(ctx, id, Finish{Status: game.Ended, Result: toguz.BlackWins, Termination: toguz.ByResignation, At: t0})
 			})
 		}
 		wg.Wait()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // Move is one stored move. The moves of a game are its source of truth: its
@@ -49,7 +50,7 @@ func (s *Store) AppendMove(ctx context.Context, gameID string, m Move, clk *cloc
 			return fmt.Errorf("game %q: %w", gameID, ErrNotFound)
 		case err != nil:
 			return fmt.Errorf("store: append move to %s: %w", gameID, err)
-		case Status(status) != StatusStarted:
+		case status != statusText(game.Playing):
 			return fmt.Errorf("game %s is %s, not started: %w", gameID, status, ErrConflict)
 		case m.Ply != last+1:
 			return fmt.Errorf("game %s: move for ply %d, but the next ply is %d: %w", gameID, m.Ply, last+1, ErrConflict)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
-	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // opsSeen records the operations an Observer is told of.
@@ -44,11 +44,11 @@ func TestObserver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := live.Spec{ID: "g1", Rules: toguz.Standard(), White: live.GuestSeat("a"), Black: live.GuestSeat("b"), TC: tc, Created: time.Now()}
+	spec := game.Spec{ID: "g1", Rules: toguz.Standard(), White: game.GuestSeat("a"), Black: game.GuestSeat("b"), TC: tc, Created: time.Now()}
 	if err := ls.CreateGame(ctx, spec); err != nil {
 		t.Fatal(err)
 	}
-	if err := ls.AddMove(ctx, "g1", 1, live.PlayedMove{Hole: 1, At: time.Now(), Clock: [2]time.Duration{5 * time.Minute, 5 * time.Minute}}); err != nil {
+	if err := ls.AddMove(ctx, "g1", 1, game.PlayedMove{Hole: 1, At: time.Now(), Clock: [2]time.Duration{5 * time.Minute, 5 * time.Minute}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ls.TakeBack(ctx, "g1", 0, nil); err != nil {
@@ -64,7 +64,7 @@ func TestObserver(t *testing.T) {
 	if _, err := ls.LiveGames(ctx); err != nil {
 		t.Fatal(err)
 	}
-	g.End = &live.Ending{Status: live.Aborted, At: time.Now()}
+	g.End = &game.Ending{Status: game.Aborted, At: time.Now()}
 	if err := ls.EndGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -144,7 +145,7 @@ func (ls LiveStore) EndAbandoned(ctx context.Context, a live.Abandonment, by, at
 	}
 	var dead []string
 	for _, g := range games {
-		spec := live.Spec{TC: g.TimeControl, White: live.Seat{Engine: g.Engine[0]}, Black: live.Seat{Engine: g.Engine[1]}}
+		spec := game.Spec{TC: g.TimeControl, White: game.Seat{Engine: g.Engine[0]}, Black: game.Seat{Engine: g.Engine[1]}}
 		if t, ok := a.At(&spec, g.Plies, g.Last); ok && !t.After(by) {
 			dead = append(dead, g.ID)
 		}

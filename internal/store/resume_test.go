@@ -7,6 +7,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 )
 
@@ -26,7 +27,7 @@ func TestAlive(t *testing.T) {
 				t.Errorf("LastAlive = %v, %v; want %v", got, err, at)
 			}
 		}
-		g := mustGame(t, s, Game{Players: [2]Side{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard(), Status: StatusStarted,
+		g := mustGame(t, s, Game{Players: [2]game.Seat{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard(), Status: game.Playing,
 			TimeControl: clock.TimeControl{Base: time.Minute}})
 		st := clock.State{Remaining: [2]time.Duration{35 * time.Second, time.Minute}, Running: true, Since: t0.Add(time.Hour)}
 		if err := s.SaveClocks(ctx, map[string]clock.State{g.ID: st}, t0.Add(time.Hour)); err != nil {
@@ -53,8 +54,8 @@ func TestEndAbandoned(t *testing.T) {
 		by := t0.Add(30 * 24 * time.Hour)
 		old := t0                          // abandoned by by, whatever the kind
 		recent := by.Add(-time.Minute / 2) // not yet, whatever the kind
-		mk := func(tc clock.TimeControl, black Side, created time.Time, plies int) string {
-			g := mustGame(t, s, Game{Players: [2]Side{{Name: "g1"}, black}, Rules: toguz.Standard(), Status: StatusStarted,
+		mk := func(tc clock.TimeControl, black game.Seat, created time.Time, plies int) string {
+			g := mustGame(t, s, Game{Players: [2]game.Seat{{Name: "g1"}, black}, Rules: toguz.Standard(), Status: game.Playing,
 				TimeControl: tc, Created: created})
 			p := toguz.StartPosition()
 			for ply := 1; ply <= plies; ply++ {
@@ -66,7 +67,7 @@ func TestEndAbandoned(t *testing.T) {
 			}
 			return g.ID
 		}
-		person, engine := Side{Name: "g2"}, Side{Name: "Engine 1", Engine: 1}
+		person, engine := game.Seat{Name: "g2"}, game.Seat{Name: "Engine 1", Engine: 1}
 		blitz, corr := clock.TimeControl{Base: 3 * time.Minute}, clock.TimeControl{Days: 3}
 		dead := []string{mk(clock.TimeControl{}, person, old, 0), mk(clock.TimeControl{}, person, old, 5),
 			mk(blitz, person, old, 1), mk(corr, person, old, 0), mk(corr, person, old, 1),
@@ -77,7 +78,7 @@ func TestEndAbandoned(t *testing.T) {
 			mk(blitz, person, old, 2), mk(corr, person, old, 3), // the clocks run: they flag
 		}
 		over := mk(clock.TimeControl{}, person, old, 0)
-		if _, err := s.FinishGame(ctx, over, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByResignation}); err != nil {
+		if _, err := s.FinishGame(ctx, over, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByResignation}); err != nil {
 			t.Fatal(err)
 		}
 		n, err := ls.EndAbandoned(ctx, a, by, by)
@@ -85,16 +86,16 @@ func TestEndAbandoned(t *testing.T) {
 			t.Fatalf("EndAbandoned = %d, %v; want %d", n, err, len(dead))
 		}
 		for _, id := range dead {
-			if g, _ := s.Game(ctx, id); g.Status != StatusAborted || !g.Ended.Equal(by) {
+			if g, _ := s.Game(ctx, id); g.Status != game.Aborted || !g.Ended.Equal(by) {
 				t.Errorf("abandoned %s: %s at %v", id, g.Status, g.Ended)
 			}
 		}
 		for _, id := range kept {
-			if g, _ := s.Game(ctx, id); g.Status != StatusStarted {
+			if g, _ := s.Game(ctx, id); g.Status != game.Playing {
 				t.Errorf("kept %s: %s", id, g.Status)
 			}
 		}
-		if g, _ := s.Game(ctx, over); g.Status != StatusEnded || g.Result != toguz.WhiteWins {
+		if g, _ := s.Game(ctx, over); g.Status != game.Ended || g.Result != toguz.WhiteWins {
 			t.Errorf("the finished game: %s %v", g.Status, g.Result)
 		}
 		if live, _ := ls.LiveGames(ctx); len(live) != len(kept) {
@@ -111,10 +112,10 @@ func TestAbortGamesBatches(t *testing.T) {
 		ctx := t.Context()
 		var ids []string
 		for i := range 5 {
-			ids = append(ids, mustGame(t, s, Game{ID: fmt.Sprintf("g%d", i), Players: [2]Side{{Name: "a"}, {Name: "b"}},
-				Rules: toguz.Standard(), Status: StatusStarted}).ID)
+			ids = append(ids, mustGame(t, s, Game{ID: fmt.Sprintf("g%d", i), Players: [2]game.Seat{{Name: "a"}, {Name: "b"}},
+				Rules: toguz.Standard(), Status: game.Playing}).ID)
 		}
-		if _, err := s.FinishGame(ctx, ids[4], Finish{Status: StatusAborted}); err != nil {
+		if _, err := s.FinishGame(ctx, ids[4], Finish{Status: game.Aborted}); err != nil {
 			t.Fatal(err)
 		}
 		before := s.commits.Load()

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/toguz/toguz/internal/game"
 )
 
 // ReviewStatus is where a review job is.
@@ -106,7 +108,7 @@ func (s *Store) RequestReview(ctx context.Context, id, by string) error {
 			return fmt.Errorf("game %q: %w", id, ErrNotFound)
 		case err != nil:
 			return fmt.Errorf("store: request review of %s: %w", id, err)
-		case status != string(StatusEnded):
+		case status != statusText(game.Ended):
 			return fmt.Errorf("game %s is %s, not ended: %w", id, status, ErrConflict)
 		case source != string(SourceImport):
 			return fmt.Errorf("game %s was played here: its review is queued when it ends: %w", id, ErrConflict)

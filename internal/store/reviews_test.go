@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // reviewStore opens a store that queues reviews, its clock advanced by
@@ -23,13 +24,13 @@ func reviewStore(t *testing.T, path string, max int, now *time.Time) *Store {
 // playedGame stores a game of the given moves and ends it at now.
 func playedGame(t *testing.T, s *Store, now time.Time, moves int) string {
 	t.Helper()
-	g := mustGame(t, s, Game{Players: [2]Side{{Name: "Guest-a"}, {Name: "Guest-b"}}, Rules: toguz.Standard(), Status: StatusStarted})
+	g := mustGame(t, s, Game{Players: [2]game.Seat{{Name: "Guest-a"}, {Name: "Guest-b"}}, Rules: toguz.Standard(), Status: game.Playing})
 	for k, m := range legalMoves(t, []toguz.Move{7, 3, 2, 5}[:moves]...) {
 		if err := s.AppendMove(t.Context(), g.ID, Move{Ply: k + 1, Hole: m}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.FinishGame(t.Context(), g.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByResignation, At: now}); err != nil {
+	if _, err := s.FinishGame(t.Context(), g.ID, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByResignation, At: now}); err != nil {
 		t.Fatal(err)
 	}
 	return g.ID
@@ -66,8 +67,8 @@ func TestReviewJobsResume(t *testing.T) {
 		now = now.Add(time.Second)
 		b := playedGame(t, s, now, 2)
 		playedGame(t, s, now, 0) // no move played: nothing to review
-		ab := mustGame(t, s, Game{Players: [2]Side{{Name: "x"}, {Name: "y"}}, Rules: toguz.Standard(), Status: StatusStarted})
-		if _, err := s.FinishGame(ctx, ab.ID, Finish{Status: StatusAborted}); err != nil {
+		ab := mustGame(t, s, Game{Players: [2]game.Seat{{Name: "x"}, {Name: "y"}}, Rules: toguz.Standard(), Status: game.Playing})
+		if _, err := s.FinishGame(ctx, ab.ID, Finish{Status: game.Aborted}); err != nil {
 			t.Fatal(err)
 		}
 		if n, err := s.PendingReviews(ctx); err != nil || n != 2 {

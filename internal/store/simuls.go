@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/toguz/toguz/internal/game"
 )
 
 // Simul is a simul as stored (migration 00016): package simul owns its
@@ -14,7 +16,7 @@ import (
 // server finds its simuls as they were.
 type Simul struct {
 	ID        string
-	Host      SimulSeat
+	Host      game.Seat
 	Ruleset   string
 	TC        string // as clock.TimeControl writes it
 	Max       int
@@ -22,20 +24,12 @@ type Simul struct {
 	Rated     bool
 	Started   bool
 	Created   time.Time
-	// Players are the participants in the order they joined, each with
-	// his game once the simul has started.
-	Players []SimulSeat
-}
-
-// SimulSeat is a host's or participant's seat: live.Seat's fields, and
-// the participant's game (empty before the start, and for the host).
-type SimulSeat struct {
-	Seat   string // "u:<id>" or "g:<guest id>"
-	UserID int64
-	Name   string
-	Guest  bool
-	Rating int
-	Game   string
+	// Players are the participants in the order they joined (a user or a
+	// guest: the tables keep no engine), and Games[i] the game of
+	// Players[i] once the simul has started ("" before; read back with
+	// one for each player).
+	Players []game.Seat
+	Games   []string
 }
 
 // CreateSimul stores a new simul, its participants (if any) included.
@@ -45,7 +39,7 @@ func (s *Store) CreateSimul(ctx context.Context, sm Simul) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO simuls (id, host_seat, host_user_id, host_name, host_guest, host_rating,
 			ruleset, tc, max_players, host_white, rated, started, created_ms)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-			sm.ID, h.Seat, h.UserID, h.Name, boolInt(h.Guest), h.Rating, sm.Ruleset, sm.TC, sm.Max,
+			sm.ID, h.ID, h.UserID, h.Name, boolInt(h.Guest), h.Rating, sm.Ruleset, sm.TC, sm.Max,
 			boolInt(sm.HostWhite), boolInt(sm.Rated), boolInt(sm.Started), ms(sm.Created))
 		if unique, _ := constraint(err); unique {
 			return fmt.Errorf("store: simul %s: %w", sm.ID, ErrConflict)
@@ -54,7 +48,11 @@ func (s *Store) CreateSimul(ctx context.Context, sm Simul) error {
 			return fmt.Errorf("store: create simul: %w", err)
 		}
 		for i, p := range sm.Players {
-			if err := insertSimulPlayer(ctx, tx, sm.ID, i+1, p); err != nil {
+			var g string
+			if i < len(sm.Games) {
+				g = sm.Games[i]
+			}
+			if err := insertSimulPlayer(ctx, tx, sm.ID, i+1, p, g); err != nil {
 				return err
 			}
 		}
@@ -62,11 +60,11 @@ func (s *Store) CreateSimul(ctx context.Context, sm Simul) error {
 	})
 }
 
-func insertSimulPlayer(ctx context.Context, tx *sql.Tx, id string, n int, p SimulSeat) error {
+func insertSimulPlayer(ctx context.Context, tx *sql.Tx, id string, n int, p game.Seat, gameID string) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO simul_players (simul_id, n, seat, user_id, name, guest, rating, game_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, id, n, p.Seat, p.UserID, p.Name, boolInt(p.Guest), p.Rating, p.Game)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, id, n, p.ID, p.UserID, p.Name, boolInt(p.Guest), p.Rating, gameID)
 	if unique, fk := constraint(err); unique {
-		return fmt.Errorf("store: simul %s: player %s or board %d: %w", id, p.Seat, n, ErrConflict)
+		return fmt.Errorf("store: simul %s: player %s or board %d: %w", id, p.ID, n, ErrConflict)
 	} else if fk {
 		return fmt.Errorf("store: simul %s: %w", id, ErrNotFound)
 	}
@@ -96,7 +94,7 @@ func simulNotStarted(ctx context.Context, tx *sql.Tx, id string) error {
 // AddSimulPlayer adds participant p to simul id after the others:
 // ErrConflict when he is in it already or it has started, ErrNotFound
 // when there is no such simul.
-func (s *Store) AddSimulPlayer(ctx context.Context, id string, p SimulSeat) error {
+func (s *Store) AddSimulPlayer(ctx context.Context, id string, p game.Seat) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		if err := simulNotStarted(ctx, tx, id); err != nil {
 			return err
@@ -105,7 +103,7 @@ func (s *Store) AddSimulPlayer(ctx context.Context, id string, p SimulSeat) erro
 		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(n), 0) FROM simul_players WHERE simul_id = $1`, id).Scan(&n); err != nil {
 			return fmt.Errorf("store: simul %s: %w", id, err)
 		}
-		return insertSimulPlayer(ctx, tx, id, n+1, p)
+		return insertSimulPlayer(ctx, tx, id, n+1, p, "")
 	})
 }
 
@@ -202,7 +200,7 @@ func (s *Store) Simuls(ctx context.Context, since time.Time) ([]Simul, error) {
 		var guest, white, rated, started int
 		var created int64
 		h := &sm.Host
-		if err := rows.Scan(&sm.ID, &h.Seat, &h.UserID, &h.Name, &guest, &h.Rating, &sm.Ruleset, &sm.TC, &sm.Max,
+		if err := rows.Scan(&sm.ID, &h.ID, &h.UserID, &h.Name, &guest, &h.Rating, &sm.Ruleset, &sm.TC, &sm.Max,
 			&white, &rated, &started, &created); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("store: simuls: %w", err)
@@ -225,15 +223,16 @@ func (s *Store) Simuls(ctx context.Context, since time.Time) ([]Simul, error) {
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id string
-		var p SimulSeat
+		var id, gameID string
+		var p game.Seat
 		var guest int
-		if err := rows.Scan(&id, &p.Seat, &p.UserID, &p.Name, &guest, &p.Rating, &p.Game); err != nil {
+		if err := rows.Scan(&id, &p.ID, &p.UserID, &p.Name, &guest, &p.Rating, &gameID); err != nil {
 			return nil, fmt.Errorf("store: simul players: %w", err)
 		}
 		p.Guest = guest != 0
 		if i, ok := idx[id]; ok {
 			out[i].Players = append(out[i].Players, p)
+			out[i].Games = append(out[i].Games, gameID)
 		}
 	}
 	if err := rows.Err(); err != nil {

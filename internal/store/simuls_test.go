@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/toguz/toguz/internal/game"
 )
 
 // TestSimuls: a simul written change by change (made, joined, left,
@@ -14,7 +16,7 @@ func TestSimuls(t *testing.T) {
 		s, _ := openTest(t, be)
 		ctx := t.Context()
 		day := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-		host := SimulSeat{Seat: "u:7", UserID: 7, Name: "Aigerim", Rating: 1650}
+		host := game.Seat{ID: "u:7", UserID: 7, Name: "Aigerim", Rating: 1650}
 		sm := Simul{ID: "s1", Host: host, Ruleset: "standard", TC: "10+5", Max: 3, HostWhite: true, Rated: true, Created: day}
 		if err := s.CreateSimul(ctx, sm); err != nil {
 			t.Fatal(err)
@@ -22,15 +24,15 @@ func TestSimuls(t *testing.T) {
 		if err := s.CreateSimul(ctx, sm); !errors.Is(err, ErrConflict) {
 			t.Errorf("the same id twice: %v, want ErrConflict", err)
 		}
-		old := Simul{ID: "s0", Host: SimulSeat{Seat: "g:x", Name: "guest-x", Guest: true}, Ruleset: "standard", TC: "none", Max: 2,
-			Created: day.Add(-25 * time.Hour), Players: []SimulSeat{{Seat: "g:y", Name: "guest-y", Guest: true}}}
+		old := Simul{ID: "s0", Host: game.Seat{ID: "g:x", Name: "guest-x", Guest: true}, Ruleset: "standard", TC: "none", Max: 2,
+			Created: day.Add(-25 * time.Hour), Players: []game.Seat{{ID: "g:y", Name: "guest-y", Guest: true}}}
 		if err := s.CreateSimul(ctx, old); err != nil {
 			t.Fatal(err)
 		}
-		a := SimulSeat{Seat: "u:8", UserID: 8, Name: "Bolat", Rating: 1500}
-		b := SimulSeat{Seat: "g:abc", Name: "guest-abc", Guest: true}
-		c := SimulSeat{Seat: "u:9", UserID: 9, Name: "Dana", Rating: 1400}
-		for _, p := range []SimulSeat{a, b, c} {
+		a := game.Seat{ID: "u:8", UserID: 8, Name: "Bolat", Rating: 1500}
+		b := game.Seat{ID: "g:abc", Name: "guest-abc", Guest: true}
+		c := game.Seat{ID: "u:9", UserID: 9, Name: "Dana", Rating: 1400}
+		for _, p := range []game.Seat{a, b, c} {
 			if err := s.AddSimulPlayer(ctx, "s1", p); err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +44,7 @@ func TestSimuls(t *testing.T) {
 			t.Errorf("join an unknown simul: %v, want ErrNotFound", err)
 		}
 		// a leaves: b and c move up to boards 1 and 2, a joins again on 3.
-		if err := s.RemoveSimulPlayer(ctx, "s1", a.Seat); err != nil {
+		if err := s.RemoveSimulPlayer(ctx, "s1", a.ID); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.RemoveSimulPlayer(ctx, "s1", "u:404"); err != nil {
@@ -57,10 +59,10 @@ func TestSimuls(t *testing.T) {
 		if err := s.StartSimul(ctx, "s1", []string{"g1", "g2", "g3"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.AddSimulPlayer(ctx, "s1", SimulSeat{Seat: "u:10", Name: "late"}); !errors.Is(err, ErrConflict) {
+		if err := s.AddSimulPlayer(ctx, "s1", game.Seat{ID: "u:10", Name: "late"}); !errors.Is(err, ErrConflict) {
 			t.Errorf("join a started simul: %v, want ErrConflict", err)
 		}
-		if err := s.RemoveSimulPlayer(ctx, "s1", b.Seat); !errors.Is(err, ErrConflict) {
+		if err := s.RemoveSimulPlayer(ctx, "s1", b.ID); !errors.Is(err, ErrConflict) {
 			t.Errorf("leave a started simul: %v, want ErrConflict", err)
 		}
 		list, err := s.Simuls(ctx, day.Add(-48*time.Hour))
@@ -75,14 +77,13 @@ func TestSimuls(t *testing.T) {
 			!got.Started || !got.Created.Equal(day) {
 			t.Errorf("simul s1 read back as %+v", got)
 		}
-		b.Game, c.Game, a.Game = "g1", "g2", "g3"
-		want := []SimulSeat{b, c, a}
-		if len(got.Players) != 3 {
-			t.Fatalf("players %+v, want %+v", got.Players, want)
+		want, wantGames := []game.Seat{b, c, a}, []string{"g1", "g2", "g3"}
+		if len(got.Players) != 3 || len(got.Games) != 3 {
+			t.Fatalf("players %+v, games %q, want %+v, %q", got.Players, got.Games, want, wantGames)
 		}
 		for i := range want {
-			if got.Players[i] != want[i] {
-				t.Errorf("board %d: %+v, want %+v", i+1, got.Players[i], want[i])
+			if got.Players[i] != want[i] || got.Games[i] != wantGames[i] {
+				t.Errorf("board %d: %+v, %q, want %+v, %q", i+1, got.Players[i], got.Games[i], want[i], wantGames[i])
 			}
 		}
 		if g0 := list[0]; g0.Started || g0.Host.Guest != true || len(g0.Players) != 1 || g0.Players[0].Name != "guest-y" {

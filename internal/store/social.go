@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 )
 
 // TakeBack keeps the first plies moves of a started game, deletes the
@@ -27,7 +28,7 @@ func (s *Store) TakeBack(ctx context.Context, gameID string, plies int, clk *clo
 			return fmt.Errorf("game %q: %w", gameID, ErrNotFound)
 		case err != nil:
 			return fmt.Errorf("store: take back in %s: %w", gameID, err)
-		case Status(status) != StatusStarted:
+		case status != statusText(game.Playing):
 			return fmt.Errorf("game %s is %s, not started: %w", gameID, status, ErrConflict)
 		case plies > last:
 			return fmt.Errorf("game %s has %d plies, not %d: %w", gameID, last, plies, ErrConflict)

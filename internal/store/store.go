@@ -38,6 +38,10 @@
 //     as one colour) and bucket, updated inside FinishGame's and
 //     ImportGames' transactions ([Store.Explorer]).
 //   - [LiveStore] (live.go): the store behind live.Store, for the live hub.
+//     A stored game's seats and status are internal/game's Seat and Status
+//     (a Game row holds them); the words of the status column ("started"
+//     for game.Playing) and the start_fen column's text are read and
+//     written here only, a game.Spec carrying its start as a position.
 //   - Reviews (reviews.go): the job queue of the games' reviews, a job
 //     queued by FinishGame (Options.Reviews) or on request for an imported
 //     game ([Store.RequestReview]), bounded (Options.MaxReviews), taken by

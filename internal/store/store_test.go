@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/rating"
 )
 
@@ -184,21 +185,21 @@ func TestGameLifecycle(t *testing.T) {
 		a, b := mustUser(t, s, "abai"), mustUser(t, s, "bolat")
 		tc := clock.TimeControl{Base: 5 * time.Minute, Increment: 3 * time.Second}
 		g := mustGame(t, s, Game{
-			Players:     [2]Side{{UserID: a.ID}},
+			Players:     [2]game.Seat{{UserID: a.ID}},
 			Rules:       toguz.Standard(),
 			TimeControl: tc,
 			Rated:       true,
 		})
-		if len(g.ID) != 8 || g.Status != StatusCreated || !g.Created.Equal(t0) || g.Players[0].Name != "abai" || !g.Players[1].IsEmpty() {
+		if len(g.ID) != 8 || g.Status != game.Created || !g.Created.Equal(t0) || g.Players[0].Name != "abai" || !g.Players[1].IsEmpty() {
 			t.Fatalf("created game: %+v", g)
 		}
 		if err := s.StartGame(ctx, g.ID, t0, nil); !errors.Is(err, ErrConflict) {
 			t.Errorf("start with an empty seat: %v, want ErrConflict", err)
 		}
-		if _, err := s.JoinGame(ctx, g.ID, toguz.White, Side{UserID: b.ID}); !errors.Is(err, ErrConflict) {
+		if _, err := s.JoinGame(ctx, g.ID, toguz.White, game.Seat{UserID: b.ID}); !errors.Is(err, ErrConflict) {
 			t.Errorf("join a taken seat: %v, want ErrConflict", err)
 		}
-		if _, err := s.JoinGame(ctx, "nope", toguz.Black, Side{UserID: b.ID}); !errors.Is(err, ErrNotFound) {
+		if _, err := s.JoinGame(ctx, "nope", toguz.Black, game.Seat{UserID: b.ID}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("join a missing game: %v, want ErrNotFound", err)
 		}
 		// Two players race for the seat: exactly one gets it.
@@ -206,7 +207,7 @@ func TestGameLifecycle(t *testing.T) {
 		errs := make([]error, 8)
 		for i := range errs {
 			wg.Go(func() {
-				_, errs[i] = s.JoinGame(ctx, g.ID, toguz.Black, Side{Name: "Guest-" + string(rune('a'+i))})
+				_, errs[i] = s.JoinGame(ctx, g.ID, toguz.Black, game.Seat{Name: "Guest-" + string(rune('a'+i))})
 			})
 		}
 		wg.Wait()
@@ -231,18 +232,18 @@ func TestGameLifecycle(t *testing.T) {
 			t.Errorf("start twice: %v, want ErrConflict", err)
 		}
 		g, _ = s.Game(ctx, g.ID)
-		if g.Status != StatusStarted || !g.Started.Equal(t0) {
+		if g.Status != game.Playing || !g.Started.Equal(t0) {
 			t.Errorf("started game: %+v", g)
 		}
-		if got, _ := s.GamesByStatus(ctx, StatusStarted); len(got) != 1 || got[0].ID != g.ID {
+		if got, _ := s.GamesByStatus(ctx, game.Playing); len(got) != 1 || got[0].ID != g.ID {
 			t.Errorf("GamesByStatus(started) = %+v", got)
 		}
-		f := Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByResignation, At: t0.Add(time.Minute)}
+		f := Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByResignation, At: t0.Add(time.Minute)}
 		ended, err := s.FinishGame(ctx, g.ID, f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ended.Status != StatusEnded || ended.Result != toguz.WhiteWins || ended.Termination != toguz.ByResignation || !ended.Ended.Equal(f.At) {
+		if ended.Status != game.Ended || ended.Result != toguz.WhiteWins || ended.Termination != toguz.ByResignation || !ended.Ended.Equal(f.At) {
 			t.Errorf("ended game: %+v", ended)
 		}
 		// A guest was Black: no rating change.
@@ -252,7 +253,7 @@ func TestGameLifecycle(t *testing.T) {
 		if _, err := s.FinishGame(ctx, g.ID, f); !errors.Is(err, ErrConflict) {
 			t.Errorf("finishing twice: %v, want ErrConflict", err)
 		}
-		if _, err := s.FinishGame(ctx, g.ID, Finish{Status: StatusAborted, Result: toguz.Draw}); err == nil {
+		if _, err := s.FinishGame(ctx, g.ID, Finish{Status: game.Aborted, Result: toguz.Draw}); err == nil {
 			t.Error("an aborted game with a result was accepted")
 		}
 		if _, err := s.FinishGame(ctx, "missing", f); !errors.Is(err, ErrNotFound) {
@@ -266,7 +267,7 @@ func TestGameLifecycle(t *testing.T) {
 		if _, err := s.CreateGame(ctx, Game{ID: g.ID, Rules: toguz.Standard()}, nil); !errors.Is(err, ErrConflict) {
 			t.Errorf("duplicate id: %v, want ErrConflict", err)
 		}
-		if _, err := s.CreateGame(ctx, Game{Players: [2]Side{{UserID: 999}}, Rules: toguz.Standard()}, nil); !errors.Is(err, ErrNotFound) {
+		if _, err := s.CreateGame(ctx, Game{Players: [2]game.Seat{{UserID: 999}}, Rules: toguz.Standard()}, nil); !errors.Is(err, ErrNotFound) {
 			t.Errorf("game of a missing user: %v, want ErrNotFound", err)
 		}
 	})
@@ -282,11 +283,11 @@ func TestGameFieldsRoundTrip(t *testing.T) {
 		}
 		want := Game{
 			ID:          "custom01",
-			Players:     [2]Side{{Name: "Engine level 3", Engine: 3}, {UserID: u.ID, Name: "abai"}},
+			Players:     [2]game.Seat{game.EngineSeat(3, "Engine level 3"), game.UserSeat(u.ID, "abai")},
 			Rules:       toguz.Bestemshe(),
 			StartFEN:    start.FEN(),
 			TimeControl: clock.TimeControl{Days: 3},
-			Status:      StatusStarted,
+			Status:      game.Playing,
 			Created:     t0,
 			Started:     t0,
 			Source:      SourcePlay,
@@ -307,7 +308,7 @@ func TestMoves(t *testing.T) {
 	backends(t, func(t *testing.T, be backend) {
 		s, _ := openTest(t, be)
 		ctx := t.Context()
-		g := mustGame(t, s, Game{Players: [2]Side{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard(), Status: StatusStarted})
+		g := mustGame(t, s, Game{Players: [2]game.Seat{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard(), Status: game.Playing})
 		if err := s.AppendMove(ctx, g.ID, Move{Ply: 2, Hole: 3}, nil); !errors.Is(err, ErrConflict) {
 			t.Errorf("skipped ply: %v, want ErrConflict", err)
 		}
@@ -343,7 +344,7 @@ func TestMoves(t *testing.T) {
 		if g, _ := s.Game(ctx, g.ID); g.Plies != 3 {
 			t.Errorf("Plies = %d", g.Plies)
 		}
-		s.FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: toguz.Draw, Termination: toguz.ByAgreement})
+		s.FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: toguz.Draw, Termination: toguz.ByAgreement})
 		if err := s.AppendMove(ctx, g.ID, Move{Ply: 4, Hole: 1}, nil); !errors.Is(err, ErrConflict) {
 			t.Errorf("move after the end: %v, want ErrConflict", err)
 		}
@@ -356,7 +357,7 @@ func TestConcurrentMoves(t *testing.T) {
 	backends(t, func(t *testing.T, be backend) {
 		s, _ := openTest(t, be)
 		ctx := t.Context()
-		g := mustGame(t, s, Game{Players: [2]Side{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard(), Status: StatusStarted})
+		g := mustGame(t, s, Game{Players: [2]game.Seat{{Name: "g1"}, {Name: "g2"}}, Rules: toguz.Standard(), Status: game.Playing})
 		const plies, writers = 20, 8
 		for ply := 1; ply <= plies; ply++ {
 			var wg sync.WaitGroup
@@ -394,9 +395,9 @@ func TestRatedGame(t *testing.T) {
 		a, b := mustUser(t, s, "abai"), mustUser(t, s, "bolat")
 		tc := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second} // blitz
 		play := func(white, black User, res toguz.Result, at time.Time) Game {
-			g := mustGame(t, s, Game{Players: [2]Side{{UserID: white.ID}, {UserID: black.ID}}, Rules: toguz.Standard(),
-				TimeControl: tc, Rated: true, Status: StatusStarted})
-			g, err := s.FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: res, Termination: toguz.ByKazan, At: at})
+			g := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: white.ID}, {UserID: black.ID}}, Rules: toguz.Standard(),
+				TimeControl: tc, Rated: true, Status: game.Playing})
+			g, err := s.FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: res, Termination: toguz.ByKazan, At: at})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -432,12 +433,12 @@ func TestRatedGame(t *testing.T) {
 			t.Errorf("provisional players on the rankable leaderboard: %+v", board)
 		}
 		// Unrated and aborted games leave ratings alone.
-		g2 := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc, Status: StatusStarted})
-		s.FinishGame(ctx, g2.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByKazan})
-		g3 := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc, Rated: true, Status: StatusStarted})
-		s.FinishGame(ctx, g3.ID, Finish{Status: StatusAborted})
-		g4 := mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: a.ID}}, Rules: toguz.Standard(), TimeControl: tc, Rated: true, Status: StatusStarted})
-		s.FinishGame(ctx, g4.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByKazan})
+		g2 := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc, Status: game.Playing})
+		s.FinishGame(ctx, g2.ID, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan})
+		g3 := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(), TimeControl: tc, Rated: true, Status: game.Playing})
+		s.FinishGame(ctx, g3.ID, Finish{Status: game.Aborted})
+		g4 := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: a.ID}}, Rules: toguz.Standard(), TimeControl: tc, Rated: true, Status: game.Playing})
+		s.FinishGame(ctx, g4.ID, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan})
 		if p, _ := s.Perf(ctx, a.ID, rating.Blitz); p.Games != 2 {
 			t.Errorf("unrated, aborted or self-played games were rated: %d games", p.Games)
 		}
@@ -454,13 +455,13 @@ func TestConcurrentRatedGames(t *testing.T) {
 		const n = 10
 		ids := make([]string, n)
 		for i := range ids {
-			ids[i] = mustGame(t, s, Game{Players: [2]Side{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
-				TimeControl: clock.TimeControl{Days: 1}, Rated: true, Status: StatusStarted}).ID
+			ids[i] = mustGame(t, s, Game{Players: [2]game.Seat{{UserID: a.ID}, {UserID: b.ID}}, Rules: toguz.Standard(),
+				TimeControl: clock.TimeControl{Days: 1}, Rated: true, Status: game.Playing}).ID
 		}
 		var wg sync.WaitGroup
 		for _, id := range ids {
 			wg.Go(func() {
-				if _, err := s.FinishGame(ctx, id, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByTime}); err != nil {
+				if _, err := s.FinishGame(ctx, id, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByTime}); err != nil {
 					t.Error(err)
 				}
 			})
@@ -486,8 +487,8 @@ func TestRestart(t *testing.T) {
 		}
 		u := mustUser(t, s, "abai")
 		s.CreateSession(ctx, Session{TokenHash: "tok", UserID: u.ID, Created: t0, Expires: t0.Add(time.Hour)})
-		g := mustGame(t, s, Game{Players: [2]Side{{UserID: u.ID}, {Name: "Guest-1"}}, Rules: toguz.Standard(),
-			TimeControl: clock.TimeControl{Base: time.Minute}, Status: StatusStarted})
+		g := mustGame(t, s, Game{Players: [2]game.Seat{{UserID: u.ID}, {Name: "Guest-1"}}, Rules: toguz.Standard(),
+			TimeControl: clock.TimeControl{Base: time.Minute}, Status: game.Playing})
 		st := clock.State{Remaining: [2]time.Duration{59 * time.Second, time.Minute}, Turn: toguz.Black, Running: true, Since: t0.Add(time.Second)}
 		if err := s.AppendMove(ctx, g.ID, Move{Ply: 1, Hole: 7, Played: st.Since, Clock: 59 * time.Second}, &st); err != nil {
 			t.Fatal(err)
@@ -506,7 +507,7 @@ func TestRestart(t *testing.T) {
 			t.Errorf("session after restart: %v", err)
 		}
 		got, err := s2.Game(ctx, g.ID)
-		if err != nil || got.Status != StatusStarted || got.Plies != 1 {
+		if err != nil || got.Status != game.Playing || got.Plies != 1 {
 			t.Errorf("game after restart: %+v, %v", got, err)
 		}
 		moves, _ := s2.Moves(ctx, g.ID)
@@ -537,7 +538,7 @@ func BenchmarkAppendMove(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer s.Close()
-		g, err := s.CreateGame(b.Context(), Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: StatusStarted}, nil)
+		g, err := s.CreateGame(b.Context(), Game{Players: [2]game.Seat{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: game.Playing}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -576,8 +577,8 @@ func BenchmarkFinishGame(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			b.StopTimer()
-			g, err := s.CreateGame(ctx, Game{Players: [2]Side{{UserID: users[0].ID}, {UserID: users[1].ID}}, Rules: toguz.Standard(),
-				TimeControl: tc, Rated: true, Status: StatusStarted}, nil)
+			g, err := s.CreateGame(ctx, Game{Players: [2]game.Seat{{UserID: users[0].ID}, {UserID: users[1].ID}}, Rules: toguz.Standard(),
+				TimeControl: tc, Rated: true, Status: game.Playing}, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -587,7 +588,7 @@ func BenchmarkFinishGame(b *testing.B) {
 				}
 			}
 			b.StartTimer()
-			if _, err := s.FinishGame(ctx, g.ID, Finish{Status: StatusEnded, Result: toguz.WhiteWins, Termination: toguz.ByKazan, At: t0, Clock: &st}); err != nil {
+			if _, err := s.FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan, At: t0, Clock: &st}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -658,7 +659,7 @@ func BenchmarkAppendMoveParallel(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer() // not Open's migrations
 		b.RunParallel(func(pb *testing.PB) {
-			g, err := s.CreateGame(b.Context(), Game{Players: [2]Side{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: StatusStarted}, nil)
+			g, err := s.CreateGame(b.Context(), Game{Players: [2]game.Seat{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: game.Playing}, nil)
 			if err != nil {
 				b.Error(err)
 				return
