@@ -99,13 +99,16 @@ type listData struct {
 	site.FormChoices
 	List []view
 	Max  int
+	// TCs are the form's time controls beside "no clock" (its value
+	// "none", which the page names in its language).
+	TCs []string
 	// Newer and Older are the list's pages either side (0: none).
 	Newer, Older int
 }
 
 func (h *Hall) pageList(w http.ResponseWriter, r *http.Request) error {
 	id := h.kit.Identity(r)
-	d := listData{FormChoices: h.kit.Choices(h.kit.Lang(r), "", id.Account.ID != 0), Max: maxPlayers}
+	d := listData{FormChoices: h.kit.Choices(h.kit.Lang(r), "", id.Account.ID != 0), Max: maxPlayers, TCs: formTCs}
 	shown, newer, older := site.PageOf(h.list(), site.PageParam(r), listed)
 	d.Newer, d.Older = newer, older
 	for _, sm := range shown {
@@ -116,6 +119,9 @@ func (h *Hall) pageList(w http.ResponseWriter, r *http.Request) error {
 	}
 	return h.kit.Render(w, http.StatusOK, "simuls", h.kit.Page(r, "simul.list_title", d))
 }
+
+// formTCs are the time controls the form offers, a simul's being long.
+var formTCs = []string{"10+5", "15+10", "30+0", "30+30", "60+30"}
 
 func form(r *http.Request) request {
 	n, _ := strconv.Atoi(r.FormValue("max"))

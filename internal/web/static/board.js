@@ -366,7 +366,7 @@
       if (st.mode === "live" && !st.connected) text = T("game.reconnecting");
       else if (g && g.status === "aborted") text = T("game.aborted");
       else if (g && g.status === "ended" && atEnd) text = resultText(g);
-      else if (!g && atEnd && root2.dataset.result) text = T("game.over") + ": " + root2.dataset.result;
+      else if (!g && atEnd && root2.dataset.result) text = root2.dataset.result;
       else if (playing() && st.you && p.turn === st.you && atEnd) text = T("game.yourturn");
       else text = T("game.tomove", T("game." + p.turn));
       if (st.mode === "live" && !st.you && g) text += " · " + T("game.spectator");

@@ -249,8 +249,8 @@ function board(root: HTMLElement): void {
     if (st.view < 0) list.scrollTop = list.scrollHeight;
   }
 
-  // resultText is the sentence of a game's end: "Game over: 0-1 Black won
-  // on time (10–10)", and after an atsyrau what was collected.
+  // resultText is the sentence of a game's end ("Black won on time,
+  // 10–10."), and after an atsyrau what was collected.
   function resultText(g: Game): string {
     // The sentence of the result and termination (the server's texts),
     // with the score; an atsyrau says where its stones came from.
@@ -275,7 +275,8 @@ function board(root: HTMLElement): void {
     if (st.mode === 'live' && !st.connected) text = T('game.reconnecting');
     else if (g && g.status === 'aborted') text = T('game.aborted');
     else if (g && g.status === 'ended' && atEnd) text = resultText(g);
-    else if (!g && atEnd && root.dataset.result) text = T('game.over') + ': ' + root.dataset.result;
+    // A finished game's replay: the sentence of its end says it is over.
+    else if (!g && atEnd && root.dataset.result) text = root.dataset.result;
     else if (playing() && st.you && p.turn === st.you && atEnd) text = T('game.yourturn');
     else text = T('game.tomove', T('game.' + p.turn));
     if (st.mode === 'live' && !st.you && g) text += ' · ' + T('game.spectator');
