@@ -41,13 +41,17 @@ func ErrorKeys() []string {
 }
 
 // source is where a fact comes from: Doc is a seed's number ("000") or
-// "docs/rules.md"; Where its line or lines ("9", "186-198") or section ("§2");
-// Quote words of it, found there by TestLearnFactsQuoteTheirSources.
+// "RULES.md" (docs/rules.md, the project's settled rules); Where its line or
+// lines ("9", "186-198") or section ("§2"); Quote words of it, found there by
+// TestLearnFactsQuoteTheirSources. This is the project's own reference, for
+// its tests and translators: a page shows a seed as the named work it is
+// (learnSources) and cites nothing for a rule only the project states.
 type source struct {
 	Doc, Where, Quote string
 }
 
-// Seed reports whether the source is a seed (else docs/rules.md).
+// Seed reports whether the source is a seed, a published work the page
+// names (else docs/rules.md, which the page does not cite).
 func (s source) Seed() bool { return s.Doc != "RULES.md" }
 
 // fact is one statement: the catalog key of its text and its source.
@@ -61,8 +65,9 @@ type fact struct {
 	Diagram string
 	Verse   []string // lines of the source quoted whole (the Manas verse)
 
-	// Filled per page in its language by localize.
-	Text, Cite, QuoteLang string
+	// Filled per page in its language by localize; Cite and Quote are
+	// empty where the page cites no source.
+	Text, Cite, Quote, QuoteLang string
 }
 
 // section is a heading and its facts.
@@ -111,7 +116,7 @@ var historySections = []section{
 	}},
 	{"variants", "learn.history.variants", []fact{
 		{Msg: "learn.history.var.bestemshe", Src: src("004", "17", "Уюм тууду"), Try: "bestemshe", Diagram: "start-bestemshe"},
-		{Msg: "learn.history.var.bestemshe.rules", Src: src("RULES.md", "§4", "no tuzdik, more than 25 wins")},
+		{Msg: "learn.history.var.bestemshe.rules", Src: src("002", "32", "туздук эрежесиз ойнолот")},
 		{Msg: "learn.history.var.seven", Src: src("002", "31", "2×7 тактада ар бир тешикке 7 топ"), Try: "seven", Diagram: "start-seven"},
 		{Msg: "learn.history.var.sizes", Src: src("000", "9", "14, 10 отаудан")},
 		{Msg: "learn.history.var.pre1949", Src: src("002", "33", "1949-жылга чейинки"), Try: "pre1949"},
@@ -144,11 +149,14 @@ var manasVerse = []string{
 	"Ордо, тогуз коргоол деп,", "Жаш Манас кылып койгону…", "Тогуздан коргоол салганы,", "Бу Манастан калганы…",
 }
 
-// seedLang is the language each source is written in, for the quote's
-// lang attribute.
-var seedLang = map[string]string{"000": "kk", "002": "ky", "003": "ru", "004": "ru", "RULES.md": "en"}
+// seedLang is the language each seed is written in, for the quote's lang
+// attribute.
+var seedLang = map[string]string{"000": "kk", "002": "ky", "003": "ru", "004": "ru"}
 
-// localize returns the sections with their texts and citations in lang.
+// localize returns the sections with their texts and citations in lang: a
+// seed's fact cites the work by name and quotes its words; a rule that only
+// the project's settled rules state cites nothing. On kk-Latn pages the
+// quotations are written in the Latin alphabet, as the page is.
 func localize(cat *i18n.Catalog, lang string, secs []section) []section {
 	out := make([]section, len(secs))
 	for i, sec := range secs {
@@ -156,27 +164,50 @@ func localize(cat *i18n.Catalog, lang string, secs []section) []section {
 		for j := range sec.Facts {
 			f := &sec.Facts[j]
 			f.Text = cat.T(lang, f.Msg, f.Args...)
-			if f.Src.Seed() {
-				f.Cite = cat.T(lang, "learn.source.seed", f.Src.Doc, f.Src.Where)
-			} else {
-				f.Cite = cat.T(lang, "learn.source.rules", f.Src.Where)
+			if !f.Src.Seed() {
+				continue
 			}
-			f.QuoteLang = seedLang[f.Src.Doc]
+			f.Cite = cat.T(lang, "learn.source.seed", cat.T(lang, citeKey(f.Src.Doc)))
+			f.Quote, f.QuoteLang = f.Src.Quote, seedLang[f.Src.Doc]
+			if lang == "kk-Latn" {
+				f.Quote, f.QuoteLang = i18n.Latin(f.Quote), f.QuoteLang+"-Latn"
+				f.Verse = slices.Clone(f.Verse)
+				for k, line := range f.Verse {
+					f.Verse[k] = i18n.Latin(line)
+				}
+			}
 		}
 		out[i] = sec
 	}
 	return out
 }
 
+// citeKey is the catalog key of a seed's name as the pages cite it.
+func citeKey(doc string) string { return "learn.cite." + doc }
+
+// Cited reports, for each fact of the page at path, by its catalog key,
+// whether the page cites a source for it (a named work), false for the
+// rules only the project's settled rules state.
+func Cited(path string) map[string]bool {
+	m := map[string]bool{}
+	for _, sec := range pageSections()[path] {
+		for _, f := range sec.Facts {
+			m[f.Msg] = f.Src.Seed()
+		}
+	}
+	return m
+}
+
 // rulesSections is /rules: docs/rules.md's rules, each with the seed that says
-// it (or docs/rules.md where it settles what the seeds disagree on), and the
-// seeds' worked examples drawn from their positions.
+// it (or docs/rules.md, not cited on the page, where only the project's
+// settled rules say it), and the seeds' worked examples drawn from their
+// positions.
 var rulesSections = []section{
 	{"board", "learn.rules.board", []fact{
 		{Msg: "learn.rules.board.set", Src: src("000", "68", "2 қазан, 18 отау, 162 құмалақтан"), Diagram: "start"},
 		{Msg: "learn.rules.board.players", Src: src("000", "70", "бастаушы үшін – ақ жағы")},
 		{Msg: "learn.rules.board.lot", Src: src("000", "83", "жеребемен немесе қарсыластардың келісімімен")},
-		{Msg: "learn.rules.board.numbers", Src: src("RULES.md", "§1", "numbers his holes 1..9 from his own left")},
+		{Msg: "learn.rules.board.numbers", Src: src("004", "87", "пронумерованы слева направо от 1 до 9 со стороны каждого игрока")},
 	}},
 	{"move", "learn.rules.move", []fact{
 		{Msg: "learn.rules.move.sow", Src: src("004", "102", "начиная с этой же лунки, раскладывает их по одному против часовой стрелки")},
@@ -187,11 +218,11 @@ var rulesSections = []section{
 	{"capture", "learn.rules.capture", []fact{
 		{Msg: "learn.rules.capture.even", Src: src("000", "87", "жұп қылса")},
 		{Msg: "learn.rules.capture.none", Src: src("000", "89", "өз отауымызға түссе, құмалақ ұтып алынбайды")},
-		{Msg: "learn.rules.capture.example", Src: src("RULES.md", "§5", "its diagram and the rules say 7"), Diagram: "ex1"},
+		{Msg: "learn.rules.capture.example", Src: src("000", "91", "соңғысы қарсыласының №6 отауына барып түседі"), Diagram: "ex1"},
 	}},
 	{"tuzdik", "learn.rules.tuzdik", []fact{
 		{Msg: "learn.rules.tuzdik.make", Src: src("000", "108-110", "екі құмалағы бар отауына")},
-		{Msg: "learn.rules.tuzdik.stones", Src: src("RULES.md", "§2", "whoever is moving")},
+		{Msg: "learn.rules.tuzdik.stones", Src: src("000", "112", "жүріс жасалған сайын тұздық алынған отауға түсетін бір құмалақ")},
 		{Msg: "learn.rules.tuzdik.sign", Src: src("000", "114", "Х деген шартты таңбамен")},
 		{Msg: "learn.rules.tuzdik.example", Src: src("000", "116-128", "№7 отау – қостаушының меншігіне айналады"), Diagram: "ex2-before"},
 		{Msg: "learn.rules.tuzdik.after", Src: src("000", "121-126", "осы отауға тұздық жариялайды"), Diagram: "ex2-after"},
@@ -205,7 +236,7 @@ var rulesSections = []section{
 		{Msg: "learn.rules.end.win", Src: src("004", "113", "набор в свой казан 82 кумалака или более")},
 		{Msg: "learn.rules.end.draw", Src: src("004", "115", "При наборе обоими игроками по 81 кумалаку объявляется ничья")},
 		{Msg: "learn.rules.end.atsyrau", Src: src("000", "139", "жүріссіз қалуы – атсырау деп аталады")},
-		{Msg: "learn.rules.end.extra", Src: src("RULES.md", "§3", "Emptying one's own side with a move does not end the game")},
+		{Msg: "learn.rules.end.extra", Src: src("004", "117", "Игрок Б делает свой очередной ход")},
 		{Msg: "learn.rules.end.example", Src: src("000", "142-147", "Ол №9 отаудағы 4 құмалағын таратады"), Diagram: "ex3-before"},
 		{Msg: "learn.rules.end.after", Src: src("000", "149-158", "Есеп 76-86. Қостаушы ұтты."), Diagram: "ex3-after"},
 		{Msg: "learn.rules.end.playout", Src: src("000", "162", "82 құмалақ жинаса да")},
@@ -246,18 +277,23 @@ var keySections = []section{
 	}},
 }
 
-// seedDoc is a source document as the pages list it: its file (under
-// ../shared/seeds/, or docs/rules.md beside them) and the catalog key of what
-// it is.
-type seedDoc struct{ Doc, File, Msg string }
+// seedDoc is a source document: its file under ../shared/seeds/ (for the
+// tests), the catalog key of its name as the pages cite it (Name: what the
+// work is, its title, publisher and year where its text gives them) and of
+// what it covers (Msg).
+type seedDoc struct{ Doc, File, Name, Msg string }
 
-// learnSources are the documents the facts cite (TestLearnSourcesExist).
+// learnSources are the works the facts cite (TestLearnSourcesExist), as the
+// seeds' own text and header show them: 000 the Kazakh Wikipedia's article
+// (its sections, "Тағы қараңыз" and "Сілтемелер", are Wikipedia's), 002
+// Mancala World's article in a Kyrgyz translation (its last line names it),
+// 003 a Russian article that names no author or publisher, 004 the Russian
+// Wikipedia's article as of 2026 (its notes' dates).
 var learnSources = []seedDoc{
-	{"000", "000_a78ac2bc749ccddb.txt", "learn.seed.000"},
-	{"002", "002_e4999a880fd47659.txt", "learn.seed.002"},
-	{"003", "003_f64415aaedf0b900.txt", "learn.seed.003"},
-	{"004", "004_cc57f587195a771a.txt", "learn.seed.004"},
-	{"RULES.md", "RULES.md", "learn.seed.rules"},
+	{"000", "000_a78ac2bc749ccddb.txt", "learn.cite.000", "learn.seed.000"},
+	{"002", "002_e4999a880fd47659.txt", "learn.cite.002", "learn.seed.002"},
+	{"003", "003_f64415aaedf0b900.txt", "learn.cite.003", "learn.seed.003"},
+	{"004", "004_cc57f587195a771a.txt", "learn.cite.004", "learn.seed.004"},
 }
 
 // learnData is /rules and /history.

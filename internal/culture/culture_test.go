@@ -124,17 +124,17 @@ func TestLearnDiagramsAreTheSeeds(t *testing.T) {
 	}
 }
 
-// TestLearnSourcesExist: the documents the pages list are the seeds and
-// docs/rules.md, and every fact cites one of them.
+// TestLearnSourcesExist: the works the pages list are the seeds, and every
+// fact cites one of them or docs/rules.md.
 func TestLearnSourcesExist(t *testing.T) {
-	docs := map[string]bool{}
+	docs := map[string]bool{"RULES.md": true}
+	shareddata.Path(t, "../RULES.md")
 	for _, d := range learnSources {
 		docs[d.Doc] = true
-		name := "../seeds/" + d.File
-		if d.Doc == "RULES.md" {
-			name = "../RULES.md"
+		shareddata.Path(t, "../seeds/"+d.File)
+		if citeKey(d.Doc) != d.Name {
+			t.Errorf("%s: the pages cite it as %s, the list names it %s", d.Doc, citeKey(d.Doc), d.Name)
 		}
-		shareddata.Path(t, name)
 	}
 	for page, secs := range pageSections() {
 		for _, sec := range secs {
