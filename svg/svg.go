@@ -70,12 +70,29 @@ type Options struct {
 }
 
 // Labels are the board's words: the sides' names, the word by each kazan
-// and the mark of the side to move.
+// and the mark of the side to move; the word under a tuzdik's cross and
+// the drawing's title (its <title>, what a screen reader
+// says of it). Tuzdik and Title, when empty, are the English ones, so
+// that Labels written before they were added draw as they did.
 type Labels struct {
 	White, Black, Kazan, ToMove string
+	Tuzdik                      string
+	// Title is the whole title, in the reader's language: the caller
+	// writes the kazans and the side to move into it (Render draws
+	// "Toguz Kumalak (standard): White 0, Black 0, white to move" when it
+	// is empty).
+	Title string
 }
 
 var english = Labels{White: "White", Black: "Black", Kazan: "kazan", ToMove: "to move"}
+
+// tuzdikWord is the word under a tuzdik's cross.
+func (d *drawing) tuzdikWord() string {
+	if w := d.labels().Tuzdik; w != "" {
+		return w
+	}
+	return "tuzdik"
+}
 
 func (d *drawing) labels() Labels {
 	if d.opt.Labels != nil {
@@ -248,6 +265,9 @@ func (d *drawing) draw() {
 }
 
 func (d *drawing) title() string {
+	if t := d.labels().Title; t != "" {
+		return t
+	}
 	p := d.p
 	return fmt.Sprintf("Toguz Kumalak (%s): White %d, Black %d, %s to move", p.Rules(), p.Kazan(toguz.White), p.Kazan(toguz.Black), p.Turn())
 }
@@ -394,7 +414,7 @@ func (d *drawing) tuzdik(owner toguz.Player, x, y int) {
 	d.printf(`<circle cx="%d" cy="%d" r="20" fill="%s" stroke="%s" stroke-width="3"/>`+"\n", cx, cy, colTuzdik, mark)
 	d.printf(`<path d="M%d %dL%d %dM%d %dL%d %d" stroke="%s" stroke-width="5" stroke-linecap="round"/>`+"\n",
 		cx-10, cy-10, cx+10, cy+10, cx+10, cy-10, cx-10, cy+10, mark)
-	d.printf(`<text x="%d" y="%d" font-size="11" fill="#fbe7c6" text-anchor="middle">tuzdik</text>`+"\n", cx, y+holeH-10)
+	d.printf(`<text x="%d" y="%d" font-size="11" fill="#fbe7c6" text-anchor="middle">%s</text>`+"\n", cx, y+holeH-10, escape(d.tuzdikWord()))
 }
 
 // Where stones settle in their box.

@@ -454,3 +454,28 @@ func TestLabels(t *testing.T) {
 		t.Errorf("without Labels the words are not English")
 	}
 }
+
+// TestLabelsTitleAndTuzdik: the caller's title and tuzdik word replace the
+// English ones; Labels without them keep the English ones.
+func TestLabelsTitleAndTuzdik(t *testing.T) {
+	p, err := toguz.Setup{Rules: toguz.Standard(), Board: [2][]int{{5, 5, 5, 5, 5, 0, 0, 0, 2}, {5, 5, 0, 5, 5, 5, 0, 0, 0}},
+		Kazan: [2]int{70, 40}, Tuzdik: [2]int{3, 0}, Turn: toguz.White}.Position()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := svg.Render(p, svg.Options{Labels: &svg.Labels{White: "Ақ", Black: "Қара", Kazan: "қазан", ToMove: "жүреді", Tuzdik: "тұздық", Title: "Тақта <1>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<title>Тақта &lt;1&gt;</title>", ">тұздық</text>"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the drawing lacks %q", want)
+		}
+	}
+	b, _ = svg.Render(p, svg.Options{Labels: &svg.Labels{White: "Ақ", Black: "Қара", Kazan: "қазан", ToMove: "жүреді"}})
+	for _, want := range []string{"<title>Toguz Kumalak (standard): White 70, Black 40, white to move</title>", ">tuzdik</text>"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("without Title and Tuzdik the drawing lacks %q", want)
+		}
+	}
+}

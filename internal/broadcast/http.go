@@ -362,8 +362,7 @@ func (s *Service) drawBoard(w http.ResponseWriter, r *http.Request, rules toguz.
 		return err
 	}
 	lang, cat := s.kit.Lang(r), s.kit.Catalog()
-	opt := svg.Options{White: white, Black: black, Labels: &svg.Labels{White: cat.T(lang, "game.white"), Black: cat.T(lang, "game.black"),
-		Kazan: cat.T(lang, "learn.diagram.kazan"), ToMove: cat.T(lang, "learn.diagram.tomove")}}
+	opt := svg.Options{White: white, Black: black, Labels: site.BoardLabels(cat, lang, p)}
 	if n := len(moves); n > 0 {
 		before, _, _ := replaySheet(rules, plies[:n-1])
 		opt.From, opt.To = svg.LastMove(before, moves[n-1])

@@ -423,8 +423,7 @@ func (s *Site) learnDiagram(w http.ResponseWriter, r *http.Request) {
 	p, opt, err := f()
 	if err == nil {
 		lang, cat := s.kit.Lang(r), s.kit.Catalog()
-		opt.Labels = &svg.Labels{White: cat.T(lang, "game.white"), Black: cat.T(lang, "game.black"),
-			Kazan: cat.T(lang, "learn.diagram.kazan"), ToMove: cat.T(lang, "learn.diagram.tomove")}
+		opt.Labels = site.BoardLabels(cat, lang, p)
 		if name == "start" {
 			names := i18n.HoleNames(lang)
 			opt.HoleNames = names[:]

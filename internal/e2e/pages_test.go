@@ -78,12 +78,34 @@ func newSite(t *testing.T) *site {
 	s.seek = apiCall(t, "POST", base+"/api/seeks", s.bob, map[string]any{"tc": "5+3", "ruleset": "seven"})["id"].(string)
 	apiCall(t, "POST", base+"/api/seeks", s.alice, map[string]any{"tc": "10+0"})
 	s.live = apiCall(t, "POST", base+"/api/engine-games", s.alice, map[string]any{"level": 1, "color": "white", "tc": "10+0"})["game_id"].(string)
-	s.done = apiCall(t, "POST", base+"/api/engine-games", s.alice, map[string]any{"level": 1, "color": "white"})["game_id"].(string)
+	s.done = finishedEngineGame(t, base, s.alice)
+	s.study = postForm(t, base+"/study", s.alice, url.Values{"name": {"Ashyq"}, "visibility": {"public"}, "ruleset": {"standard"}})
+	s.class = postForm(t, base+"/classes", s.alice, url.Values{"name": {"Seisenbi"}})
+	postForm(t, base+s.class+"/invite", s.alice, url.Values{"name": {"bolat"}})
+	s.reviewed = importReviewed(t, base, s.alice)
+	waitReview(t, base, s.done)
+	s.broadcast, s.simul = broadcastAndSimul(t, base, s.alice, s.bob)
+	s.event = newEvent(t, base, s.alice, s.alice, s.bob)
+	// A bot on the ladder for /bots, and a token of alice's for the
+	// settings page.
+	botSession := apiCall(t, "POST", base+"/api/signup", "", map[string]string{"name": "qyran", "password": "correct horse battery"})["token"].(string)
+	botToken := apiCall(t, "POST", base+"/api/token", botSession, map[string]any{"description": "engine", "scopes": []string{"bot:play"}})["token"].(string)
+	apiCall(t, "POST", base+"/api/bot/account/upgrade", botToken, nil)
+	apiCall(t, "POST", base+"/api/bot/account/ladder?on=true", botToken, nil)
+	apiCall(t, "POST", base+"/api/token", s.alice, map[string]any{"description": "Board app", "scopes": []string{"board:play", "challenge:read"}})
+	return s
+}
+
+// finishedEngineGame plays a game against the engine (level 1) as the
+// account of token: a move, then a resignation. It returns the game's id.
+func finishedEngineGame(t *testing.T, base, token string) string {
+	t.Helper()
+	done := apiCall(t, "POST", base+"/api/engine-games", token, map[string]any{"level": 1, "color": "white"})["game_id"].(string)
 	// The finished game: a move, then alice resigns.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/api/games/"+s.done+"/ws",
-		&websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + s.alice}}})
+	c, _, err := websocket.Dial(ctx, strings.Replace(base, "http", "ws", 1)+"/api/games/"+done+"/ws",
+		&websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,21 +132,7 @@ func newSite(t *testing.T) *site {
 			break
 		}
 	}
-	s.study = postForm(t, base+"/study", s.alice, url.Values{"name": {"Ashyq"}, "visibility": {"public"}, "ruleset": {"standard"}})
-	s.class = postForm(t, base+"/classes", s.alice, url.Values{"name": {"Seisenbi"}})
-	postForm(t, base+s.class+"/invite", s.alice, url.Values{"name": {"bolat"}})
-	s.reviewed = importReviewed(t, base, s.alice)
-	waitReview(t, base, s.done)
-	s.broadcast, s.simul = broadcastAndSimul(t, base, s.alice, s.bob)
-	s.event = newEvent(t, base, s.alice, s.alice, s.bob)
-	// A bot on the ladder for /bots, and a token of alice's for the
-	// settings page.
-	botSession := apiCall(t, "POST", base+"/api/signup", "", map[string]string{"name": "qyran", "password": "correct horse battery"})["token"].(string)
-	botToken := apiCall(t, "POST", base+"/api/token", botSession, map[string]any{"description": "engine", "scopes": []string{"bot:play"}})["token"].(string)
-	apiCall(t, "POST", base+"/api/bot/account/upgrade", botToken, nil)
-	apiCall(t, "POST", base+"/api/bot/account/ladder?on=true", botToken, nil)
-	apiCall(t, "POST", base+"/api/token", s.alice, map[string]any{"description": "Board app", "scopes": []string{"board:play", "challenge:read"}})
-	return s
+	return done
 }
 
 // postForm posts a form with a token and returns where it redirects.

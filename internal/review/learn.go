@@ -70,7 +70,8 @@ func (wb *Web) reviewLearn(w http.ResponseWriter, r *http.Request, answer bool) 
 		return err
 	}
 	p := wb.kit.Page(r, "reviewlearn.title", nil)
-	d := learnData{GameID: id, Sides: [2]string{g.White.Name, g.Black.Name}}
+	cat := wb.kit.Catalog()
+	d := learnData{GameID: id, Sides: [2]string{seatName(cat, p.Lang, g.White), seatName(cat, p.Lang, g.Black)}}
 	p.Data = &d
 	side := wb.learnSide(r, g)
 	var pl toguz.Player
@@ -179,7 +180,9 @@ func (wb *Web) exercise(d *learnData, lang string, g game.Saved, set *learnSet, 
 	d.Move = set.full + (ex.Ply+int(set.start.Turn()))/2
 	d.Played, _ = ex.Before.Notation(ex.Review.Move)
 	var board bytes.Buffer
-	opt := svg.Options{Flip: pl == toguz.Black, White: g.White.Name, Black: g.Black.Name, Width: 340}
+	cat := wb.kit.Catalog()
+	opt := svg.Options{Flip: pl == toguz.Black, White: seatName(cat, lang, g.White), Black: seatName(cat, lang, g.Black), Width: 340,
+		Labels: site.BoardLabels(cat, lang, ex.Before)}
 	if err := svg.Write(&board, ex.Before, opt); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/game"
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -221,7 +223,7 @@ func (wb *Web) done(v *View, lang string, g game.Saved, d Data) error {
 	v.State, v.Depth = "done", d.Depth
 	v.Graph = reviewGraph(wb.kit.Catalog().T(lang, "review.graph"), d)
 	for pl, seat := range []game.Seat{g.White, g.Black} {
-		v.Sides[pl] = viewSide(lang, g.ID, pl, seat, d)
+		v.Sides[pl] = viewSide(wb.kit.Catalog(), lang, g.ID, pl, seat, d)
 	}
 	p := start
 	for i, pl := range d.Plies {
@@ -238,9 +240,18 @@ func (wb *Web) done(v *View, lang string, g game.Saved, d Data) error {
 	return nil
 }
 
+// seatName is a seat's name in lang: the engine's is the page's words for
+// it, as the game page writes it.
+func seatName(cat *i18n.Catalog, lang string, seat game.Seat) string {
+	if seat.IsEngine() {
+		return cat.T(lang, "game.engine", seat.Engine)
+	}
+	return seat.Name
+}
+
 // viewSide is the line of player pl (0 White, 1 Black) of game id.
-func viewSide(lang, id string, pl int, seat game.Seat, d Data) ViewSide {
-	side := ViewSide{Color: []string{"white", "black"}[pl], Name: seat.Name,
+func viewSide(cat *i18n.Catalog, lang, id string, pl int, seat game.Seat, d Data) ViewSide {
+	side := ViewSide{Color: []string{"white", "black"}[pl], Name: seatName(cat, lang, seat),
 		Counts: [3]int{d.Counts[pl][analysis.Inaccuracy], d.Counts[pl][analysis.Mistake], d.Counts[pl][analysis.Blunder]}}
 	if d.Accuracy[pl] >= 0 {
 		side.Accuracy = decimal(lang, d.Accuracy[pl])
@@ -361,9 +372,21 @@ func reviewGraph(label string, d Data) template.HTML {
 	return template.HTML(b.String())
 }
 
+// SectionHeader is the header review.js sends for the review section
+// alone (GET /game/{id}/review with it set to "review").
+const SectionHeader = "X-Toguz-Section"
+
 // pageReviewSection serves the review section alone, which review.js
-// fetches until a pending review is done.
+// fetches until a pending review is done. Any other request of the
+// address (a link, a bookmark, the address typed) is sent to the game
+// page's review section: the section alone is no page, and the game page
+// shows it beside the board and the moves it speaks of.
 func (wb *Web) pageReviewSection(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Add("Vary", SectionHeader)
+	if r.Header.Get(SectionHeader) != "review" {
+		w.Header().Set("Cache-Control", "no-store")
+		return site.Redirect(w, r, "/game/"+url.PathEscape(r.PathValue("id"))+"#review")
+	}
 	if wb.reviews == nil || wb.games == nil {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_review", site.Excerpt(r.PathValue("id")))
 	}

@@ -137,10 +137,25 @@ func TestGamePageReview(t *testing.T) {
 			}
 		}
 	}
-	// The section alone, as review.js fetches it.
-	code, frag := s.getPage("/game/"+id+"/review", "en")
+	// The section alone, as review.js fetches it (its header); the
+	// address alone is the game page's review section.
+	req, _ := http.NewRequest("GET", s.URL+"/game/"+id+"/review", nil)
+	req.Header.Set(review.SectionHeader, "review")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	code, frag := resp.StatusCode, string(b)
 	if code != http.StatusOK || !strings.HasPrefix(strings.TrimSpace(frag), `<section id="review"`) || strings.Contains(frag, "<html") {
 		t.Errorf("GET /game/%s/review: %d\n%.300s", id, code, frag)
+	}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if resp, err := noFollow.Get(s.URL + "/game/" + id + "/review"); err != nil || resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/game/"+id+"#review" {
+		t.Errorf("GET /game/%s/review without the header: %v %v", id, resp, err)
+	} else {
+		resp.Body.Close()
 	}
 	// The notes review.js puts in the move list: Black's marked plies.
 	_, page = s.getPage("/game/"+id, "en")

@@ -268,8 +268,7 @@ func (h *Hall) boardSVG(w http.ResponseWriter, r *http.Request) error {
 	}
 	cat, lang := h.kit.Catalog(), h.kit.Lang(r)
 	opt := svg.Options{White: st.White.Name, Black: st.Black.Name, Flip: !sm.HostWhite, Width: 300,
-		Labels: &svg.Labels{White: cat.T(lang, "game.white"), Black: cat.T(lang, "game.black"),
-			Kazan: cat.T(lang, "learn.diagram.kazan"), ToMove: cat.T(lang, "learn.diagram.tomove")}}
+		Labels: site.BoardLabels(cat, lang, p)}
 	out, err := svg.Render(p, opt)
 	if err != nil {
 		return err

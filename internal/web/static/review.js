@@ -48,7 +48,12 @@
       polling = true;
       const again = () => {
         if (Date.now() > until) return;
-        fetch("/game/" + encodeURIComponent(sec.dataset.id || "") + "/review", { credentials: "same-origin" }).then((r) => r.ok ? r.text() : Promise.reject(r.status)).then((html) => {
+        fetch("/game/" + encodeURIComponent(sec.dataset.id || "") + "/review", {
+          credentials: "same-origin",
+          // The section alone: without this header the address is the game
+          // page's review section (internal/review's SectionHeader).
+          headers: { "X-Toguz-Section": "review" }
+        }).then((r) => r.ok ? r.text() : Promise.reject(r.status)).then((html) => {
           const doc = new DOMParser().parseFromString(html, "text/html");
           const fresh = doc.getElementById("review");
           if (!fresh) return;

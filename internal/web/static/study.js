@@ -120,6 +120,9 @@
         const x = el("span", "mark", "X");
         x.translate = false;
         hole.appendChild(x);
+        const owner = el("span", "owner", T("game." + other(side)));
+        owner.setAttribute("aria-hidden", "true");
+        hole.appendChild(owner);
         label = T("game.tuzdiklabel", h, o.holeName(h), T("game." + other(side)));
       } else {
         hole.appendChild(stones(cell.n, 24));

@@ -66,6 +66,10 @@ export function holeRow(p: View, side: Side, desc: boolean, o: BoardOptions): HT
       const x = el('span', 'mark', 'X');
       x.translate = false; // the tuzdik's mark, a sign, not a word
       hole.appendChild(x);
+      // Its owner by name, not only by the side it lies on.
+      const owner = el('span', 'owner', T('game.' + other(side)));
+      owner.setAttribute('aria-hidden', 'true'); // the label says it
+      hole.appendChild(owner);
       label = T('game.tuzdiklabel', h, o.holeName(h), T('game.' + other(side)));
     } else {
       hole.appendChild(stones(cell.n, 24));

@@ -51,7 +51,12 @@ function review(sec: HTMLElement): void {
     polling = true;
     const again = (): void => {
       if (Date.now() > until) return;
-      fetch('/game/' + encodeURIComponent(sec.dataset.id || '') + '/review', { credentials: 'same-origin' })
+      fetch('/game/' + encodeURIComponent(sec.dataset.id || '') + '/review', {
+        credentials: 'same-origin',
+        // The section alone: without this header the address is the game
+        // page's review section (internal/review's SectionHeader).
+        headers: { 'X-Toguz-Section': 'review' },
+      })
         .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
         .then((html) => {
           const doc = new DOMParser().parseFromString(html, 'text/html');
