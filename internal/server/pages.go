@@ -9,7 +9,6 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
-	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/posjson"
 	"github.com/toguz/toguz/internal/review"
@@ -192,17 +191,9 @@ func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title st
 		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Error: s.Message(r, e)}))
 	}
 	s.setCookie(w, t, sessionAge)
-	if mode == "signup" {
-		// A new account keeps the language its browser chose.
-		if c, err := r.Cookie(langCookie); err == nil && s.cfg.Archive != nil {
-			if tag, ok := i18n.Parse(c.Value); ok {
-				if err := s.cfg.Archive.SetLang(r.Context(), a.ID, tag); err != nil {
-					return err
-				}
-			}
-		}
+	if err := s.loginLang(w, r, a); err != nil {
+		return err
 	}
-	s.accountLang(w, a)
 	return site.Redirect(w, r, "/")
 }
 
