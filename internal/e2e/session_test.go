@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/toguz/toguz/internal/i18n"
 )
 
 // login logs u in through the login form.
@@ -56,6 +58,52 @@ func TestLoginKeepsLanguage(t *testing.T) {
 			if got := fresh.pageLang(); got != "ru" {
 				t.Errorf("no choice on this browser: page in %s, want the account's ru", got)
 			}
+		})
+	}
+}
+
+// TestSignupWhileLoggedIn: the sign-up and login pages of someone logged
+// in say who he is and offer to log out first, in the page's language; a
+// form posted anyway leaves his session as it was.
+func TestSignupWhileLoggedIn(t *testing.T) {
+	base, browser, artifacts := setup(t)
+	cat := i18n.New()
+	for _, lang := range pageLangs {
+		t.Run(lang, func(t *testing.T) {
+			u := newUser(t, browser, base, "erlan"+lang)
+			u.setLang(lang)
+			u.signup()
+			for _, mode := range []string{"signup", "login"} {
+				u.do("the "+mode+" page", chromedp.Navigate(base+"/"+mode), chromedp.WaitReady(chromedp.CSS("body")))
+				if got, want := eval[string](u, `(document.getElementById('auth-current')||{}).textContent||''`), cat.T(lang, "auth.logged_in", u.name); got != want {
+					t.Errorf("/%s logged in: %q, want %q", mode, got, want)
+				}
+				if got, want := eval[string](u, `(document.getElementById('auth-logout')||{}).textContent||''`), cat.T(lang, "auth.logout_first"); got != want {
+					t.Errorf("/%s logged in: button %q, want %q", mode, got, want)
+				}
+				for _, w := range []int64{1366, 360} {
+					u.do("the window", chromedp.EmulateViewport(w, 800))
+					png, err := chromedp.Run(u.ctx, chromedp.FullScreenshot(100))
+					if err != nil {
+						t.Fatal(err)
+					}
+					writeArtifact(t, artifacts, fmt.Sprintf("auth-%s-%s-%d.png", mode, lang, w), png)
+				}
+			}
+			// A sign-up posted anyway (an old tab's form) is refused and
+			// keeps the session.
+			status, err := chromedp.Run(u.ctx, chromedp.Evaluate[int](`fetch('/signup', {method: 'POST', body: new URLSearchParams({name: 'other`+lang+`', password: 'correct horse battery'}), redirect: 'manual'}).then(r => r.status)`, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if status != 409 {
+				t.Errorf("sign-up posted while logged in: %d, want 409", status)
+			}
+			u.do("the lobby", chromedp.Navigate(base+"/"))
+			u.waitFor("still logged in", fmt.Sprintf(`(document.getElementById('me-name')||{}).textContent === %q`, u.name), 10*time.Second)
+			// Logging out from the page leads back to the form.
+			u.do("log out first", chromedp.Navigate(base+"/signup"), chromedp.Click(chromedp.CSS("#auth-logout")))
+			u.waitFor("the sign-up form", `location.pathname === '/signup' && document.getElementById('auth-form')`, 10*time.Second)
 		})
 	}
 }

@@ -147,3 +147,49 @@ func TestLoginKeepsBrowserLanguage(t *testing.T) {
 		t.Errorf("account without a choice logged in with ru: its language %q, want ru", got)
 	}
 }
+
+// TestAuthFormsWhileLoggedIn: someone logged in sees who he is on the
+// sign-up and login pages, and a form posted anyway (409) leaves his
+// session: no new session cookie, no new account.
+func TestAuthFormsWhileLoggedIn(t *testing.T) {
+	s := newTestServer(t, serverOpts{})
+	code, m := s.do("POST", "/api/signup", "", map[string]any{"name": "aigul", "password": "correct horse"})
+	if code != http.StatusCreated {
+		t.Fatalf("signup: %d %v", code, m)
+	}
+	tok := m["token"].(string)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, mode := range []string{"signup", "login"} {
+		req, _ := http.NewRequest("GET", s.URL+"/"+mode, nil)
+		req.AddCookie(&http.Cookie{Name: cookieName, Value: tok})
+		req.AddCookie(&http.Cookie{Name: langCookie, Value: "en"})
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), "You are logged in as aigul.") || strings.Contains(string(b), `id="auth-form"`) {
+			t.Errorf("GET /%s logged in: %d, no notice or the form shown", mode, resp.StatusCode)
+		}
+		req, _ = http.NewRequest("POST", s.URL+"/"+mode, strings.NewReader(url.Values{"name": {"bolat"}, "password": {"correct horse"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.AddCookie(&http.Cookie{Name: cookieName, Value: tok})
+		if resp, err = client.Do(req); err != nil {
+			t.Fatal(err)
+		}
+		b, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusConflict || !strings.Contains(string(b), `id="auth-current"`) {
+			t.Errorf("POST /%s logged in: %d, want 409 and the notice", mode, resp.StatusCode)
+		}
+		for _, c := range resp.Cookies() {
+			if c.Name == cookieName {
+				t.Errorf("POST /%s logged in set the session cookie", mode)
+			}
+		}
+	}
+	if _, err := s.st.UserByName(t.Context(), "bolat"); err == nil {
+		t.Error("the sign-up posted while logged in made an account")
+	}
+}
