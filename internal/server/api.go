@@ -51,6 +51,9 @@ func (s *Server) apiSignup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.setCookie(w, t, sessionAge)
+	if err := s.loginLang(w, r, a); err != nil {
+		return err
+	}
 	return site.WriteJSON(w, http.StatusCreated, meJSON{Name: a.Name, Token: t})
 }
 
@@ -84,7 +87,9 @@ func (s *Server) apiLogin(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.setCookie(w, t, sessionAge)
-	s.accountLang(w, a)
+	if err := s.loginLang(w, r, a); err != nil {
+		return err
+	}
 	return site.WriteJSON(w, http.StatusOK, meJSON{Name: a.Name, Token: t})
 }
 

@@ -18,7 +18,8 @@ const langCookie = "lang"
 
 // lang returns the interface language of r: the one chosen with the
 // switcher on this browser (its cookie), else the one the account chose,
-// else the best match of Accept-Language.
+// else the best match of Accept-Language. A login keeps the browser's
+// choice (loginLang).
 func (s *Server) Lang(r *http.Request) string {
 	if c, err := r.Cookie(langCookie); err == nil {
 		if tag, ok := i18n.Parse(c.Value); ok {
@@ -39,12 +40,26 @@ func (s *Server) setLangCookie(w http.ResponseWriter, tag string) {
 		SameSite: http.SameSiteLaxMode, MaxAge: 400 * 24 * 3600})
 }
 
-// accountLang applies an account's language on login: the browser's
-// cookie takes it, so that every page after is in it.
-func (s *Server) accountLang(w http.ResponseWriter, a site.Account) {
+// loginLang applies the language rule of a login (or sign-up) on this
+// browser: the language chosen on the browser (its cookie) stays, and
+// becomes the account's when the account has none yet; a browser that
+// has chosen none takes the account's choice, so that an account's choice
+// follows it to browsers that have none of their own.
+func (s *Server) loginLang(w http.ResponseWriter, r *http.Request, a site.Account) error {
+	if c, err := r.Cookie(langCookie); err == nil {
+		if tag, ok := i18n.Parse(c.Value); ok {
+			if _, chosen := i18n.Parse(a.Lang); chosen || a.ID == 0 || s.cfg.Archive == nil {
+				return nil
+			}
+			ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
+			defer cancel()
+			return s.cfg.Archive.SetLang(ctx, a.ID, tag)
+		}
+	}
 	if tag, ok := i18n.Parse(a.Lang); ok {
 		s.setLangCookie(w, tag)
 	}
+	return nil
 }
 
 // pageSetLang is POST /lang, the switcher on every page: lang= is the

@@ -9,7 +9,6 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
-	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/posjson"
 	"github.com/toguz/toguz/internal/review"
@@ -161,14 +160,26 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 
 type authData struct {
 	Mode, Name, Error string
+	// Current is the account already logged in on this browser: the page
+	// says so and offers to log out instead of showing the form.
+	Current string
+}
+
+// loggedIn returns the name of the account r is logged in to ("": none;
+// a guest is none, his sign-up or login replaces the guest).
+func (s *Server) loggedIn(r *http.Request) string {
+	if id := s.Identity(r); id.Account.ID != 0 {
+		return id.Account.Name
+	}
+	return ""
 }
 
 func (s *Server) pageSignupForm(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "auth", s.Page(r, "signup.title", authData{Mode: "signup"}))
+	return s.Render(w, http.StatusOK, "auth", s.Page(r, "signup.title", authData{Mode: "signup", Current: s.loggedIn(r)}))
 }
 
 func (s *Server) pageLoginForm(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "auth", s.Page(r, "login.title", authData{Mode: "login"}))
+	return s.Render(w, http.StatusOK, "auth", s.Page(r, "login.title", authData{Mode: "login", Current: s.loggedIn(r)}))
 }
 
 func (s *Server) pageSignup(w http.ResponseWriter, r *http.Request) error {
@@ -181,9 +192,13 @@ func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) error {
 
 // authForm handles a posted sign-up or login form: on success it sets the
 // session cookie and goes home, on failure it shows the form again with the
-// error and the name typed.
+// error and the name typed. Someone already logged in keeps his session:
+// the answer (409) is the page saying who is logged in.
 func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title string,
 	act func(*http.Request, credentials) (site.Account, string, error)) error {
+	if current := s.loggedIn(r); current != "" {
+		return s.Render(w, http.StatusConflict, "auth", s.Page(r, title, authData{Mode: mode, Current: current}))
+	}
 	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password")}
 	a, t, err := act(r, c)
 	if err != nil {
@@ -192,17 +207,9 @@ func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title st
 		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Error: s.Message(r, e)}))
 	}
 	s.setCookie(w, t, sessionAge)
-	if mode == "signup" {
-		// A new account keeps the language its browser chose.
-		if c, err := r.Cookie(langCookie); err == nil && s.cfg.Archive != nil {
-			if tag, ok := i18n.Parse(c.Value); ok {
-				if err := s.cfg.Archive.SetLang(r.Context(), a.ID, tag); err != nil {
-					return err
-				}
-			}
-		}
+	if err := s.loginLang(w, r, a); err != nil {
+		return err
 	}
-	s.accountLang(w, a)
 	return site.Redirect(w, r, "/")
 }
 
@@ -211,7 +218,7 @@ func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.clearCookie(w)
-	return site.Redirect(w, r, "/")
+	return site.Redirect(w, r, localPath(r.FormValue("back")))
 }
 
 // ---- games ----
