@@ -167,7 +167,9 @@ func localize(cat *i18n.Catalog, lang string, secs []section) []section {
 			if !f.Src.Seed() {
 				continue
 			}
-			f.Cite = cat.T(lang, "learn.source.seed", cat.T(lang, citeKey(f.Src.Doc)))
+			// The label and the work's name are two texts of the catalog, so that
+			// the name is never an argument cut into a sentence.
+			f.Cite = cat.T(lang, "learn.source.label") + " " + cat.T(lang, citeKey(f.Src.Doc))
 			f.Quote, f.QuoteLang = f.Src.Quote, seedLang[f.Src.Doc]
 			if lang == "kk-Latn" {
 				f.Quote, f.QuoteLang = i18n.Latin(f.Quote), f.QuoteLang+"-Latn"

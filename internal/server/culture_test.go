@@ -51,7 +51,7 @@ func TestLearnPagesCiteEveryFact(t *testing.T) {
 			}
 			var names []string
 			for _, doc := range []string{"000", "002", "003", "004"} {
-				names = append(names, html.EscapeString(cat.T(lang, "learn.source.seed", cat.T(lang, "learn.cite."+doc))))
+				names = append(names, html.EscapeString(cat.T(lang, "learn.source.label")+" "+cat.T(lang, "learn.cite."+doc)))
 			}
 			cited := culture.Cited(page)
 			for _, b := range blocks {
