@@ -43,7 +43,7 @@ type Settings struct {
 	// and per client address (0: 10; negative: no bound).
 	AnalysesPerMinute int
 	// DatabaseDir is the folder of the open database's monthly files
-	// (toguz export-db), listed at /database (opendb.go; "": none).
+	// (toguz export-db), listed at /database (internal/archive; "": none).
 	DatabaseDir string
 	// BotLimits and Ladder are the bot API's bounds per token and the
 	// computer ladder (botapi.Config's; zero fields take their defaults).
