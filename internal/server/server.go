@@ -8,6 +8,13 @@
 //     its engine player and its resumed games, the lobby and the handler;
 //     Serve and Close. StartLocal (local.go) serves it on a loopback port
 //     in the calling process, for the load and browser tests.
+//   - Settings (settings.go): every setting of `toguz serve` declared once,
+//     in a table of its flag, default and help; 0 is the default and a
+//     negative value "none" everywhere; docs/deploy.md is generated from it.
+//   - The features (each in a package of its own, seeing the server only
+//     through internal/site's Kit and Router): New builds each, Handler
+//     registers its routes; events, reviews and TV are internal/events,
+//     internal/review and internal/tv, the others are listed below.
 //   - Server and Config: built from the live hub and lobby, the accounts
 //     (internal/auth), the archive (internal/store) and the pages
 //     (internal/web); Handler returns the whole route table.
@@ -15,8 +22,9 @@
 //     handler a func(w, r) error; errors become JSON or HTML error pages.
 //   - Compression (server.go, compress): gzhttp gzips pages, assets and API
 //     answers; websocket upgrades pass by it.
-//   - Errors (errors.go, internal/apierr): an apierr.Error has a status, a stable code and a
-//     catalog key (locales/*/errors.json) with arguments; its message is
+//   - Errors (errors.go, internal/apierr): an apierr.Error has a status, a
+//     stable code and a catalog key (locales/*/errors.json) with
+//     arguments; its message is
 //     written in the language of the request that gets it (JSON, error
 //     page, form, websocket). live's errors take the text of their code;
 //     the rules library's the text of the sentinel they wrap, with the
@@ -36,8 +44,8 @@
 //     Prometheus metrics of Config.Metrics, fed by logRequests (requests
 //     by route pattern and status class), the websockets (sockets open,
 //     a move's round trip) and App (store, engine, moves, bounds).
-//   - Identity (identity.go, internal/site): a session token from the cookie or a Bearer
-//     header names a user (internal/auth) or a guest (a token the server
+//   - Identity (identity.go, internal/site): a session token from the
+//     cookie or a Bearer header names a user (internal/auth) or a guest (a token the server
 //     signed, guestkey.go, whose hash is the guest's name); a guest token
 //     it did not sign is refused.
 //   - Websockets (ws.go): github.com/coder/websocket, a 4 KiB read limit,
