@@ -1,6 +1,12 @@
 package site
 
-import "github.com/toguz/toguz/internal/live"
+import (
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/levels"
+	"github.com/toguz/toguz/internal/live"
+)
 
 // RulesetChoice is a ruleset as a form offers it: its name for the server,
 // its title and one-line description in the page's language.
@@ -47,4 +53,59 @@ func (c FormChoices) Row(j live.SeekJSON) SeekRow {
 		r.RulesetTitle = j.Ruleset // a ruleset with parameters has no title
 	}
 	return r
+}
+
+// NewFormChoices returns the forms' choices in lang with selected (a
+// ruleset name; the standard game when it is none of them) chosen, for a
+// viewer with an account or not; placed are the engine's levels on the
+// rating scale (internal/levels' table, indexed by level).
+func NewFormChoices(cat *i18n.Catalog, placed []levels.Placement, lang, selected string, account bool) FormChoices {
+	c := FormChoices{MaxLevel: engine.MaxLevel, Levels: levelChoices(cat, placed, lang), CanRate: account, RulesetTitles: map[string]string{}}
+	names := toguz.RulesetNames()
+	found := false
+	for _, n := range names {
+		found = found || n == selected
+	}
+	if !found {
+		selected = toguz.Standard().String()
+	}
+	for _, n := range names {
+		rc := RulesetChoice{Name: n, Title: cat.T(lang, "ruleset."+n), Help: cat.T(lang, "ruleset."+n+".help"), Selected: n == selected}
+		c.Rulesets = append(c.Rulesets, rc)
+		c.RulesetTitles[n] = rc.Title
+		if rc.Selected {
+			c.Chosen = rc
+		}
+	}
+	c.ColorTitles = map[string]string{}
+	for _, col := range []string{"white", "black", "random"} {
+		c.ColorTitles[col] = cat.T(lang, "form.color."+col)
+	}
+	return c
+}
+
+// defaultLevel is the level the forms offer first.
+const defaultLevel = 3
+
+// levelChoices returns the levels 1..engine.MaxLevel with their places on
+// the rating scale in lang.
+func levelChoices(cat *i18n.Catalog, placed []levels.Placement, lang string) []LevelChoice {
+	out := make([]LevelChoice, 0, engine.MaxLevel)
+	for l := 1; l <= engine.MaxLevel; l++ {
+		label := cat.T(lang, "levels.plain", l)
+		if l < len(placed) && placed[l].Rating > 0 {
+			var like string
+			switch p := placed[l]; p.Bound {
+			case levels.Below:
+				like = cat.T(lang, "levels.below", p.Rating)
+			case levels.Above:
+				like = cat.T(lang, "levels.above", p.Rating)
+			default:
+				like = cat.T(lang, "levels.about", p.Rating)
+			}
+			label = cat.T(lang, "levels.option", l, like)
+		}
+		out = append(out, LevelChoice{Level: l, Label: label, Selected: l == defaultLevel})
+	}
+	return out
 }
