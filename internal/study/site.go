@@ -217,16 +217,9 @@ func (s *Site) pageStudies(w http.ResponseWriter, r *http.Request) error {
 
 // pageCreateStudy is POST /study: a new study with its first chapter.
 func (s *Site) pageCreateStudy(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.studies()
+	st, me, err := s.accountForm(r)
 	if err != nil {
 		return err
-	}
-	me := s.kit.Identity(r)
-	if me.Account.ID == 0 {
-		return apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
-	}
-	if err := r.ParseForm(); err != nil {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	vis := r.PostFormValue("visibility")
@@ -515,16 +508,9 @@ func (s *Site) pageClasses(w http.ResponseWriter, r *http.Request) error {
 
 // pageCreateClass is POST /classes.
 func (s *Site) pageCreateClass(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.studies()
+	st, me, err := s.accountForm(r)
 	if err != nil {
 		return err
-	}
-	me := s.kit.Identity(r)
-	if me.Account.ID == 0 {
-		return apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
-	}
-	if err := r.ParseForm(); err != nil {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	if name == "" || len(name) > MaxName {
@@ -651,16 +637,9 @@ func (s *Site) pageClassInvite(w http.ResponseWriter, r *http.Request) error {
 // pageClassAnswer is POST /class/{id}/answer: the invited student accepts
 // (answer=yes) or leaves.
 func (s *Site) pageClassAnswer(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.studies()
+	st, me, err := s.accountForm(r)
 	if err != nil {
 		return err
-	}
-	me := s.kit.Identity(r)
-	if me.Account.ID == 0 {
-		return apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
-	}
-	if err := r.ParseForm(); err != nil {
-		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
@@ -672,4 +651,22 @@ func (s *Site) pageClassAnswer(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, "/classes", http.StatusSeeOther)
 	return nil
+}
+
+// accountForm is the start of a form an account posts (a study, a class,
+// an answer): the store, who posts it (401 for a guest or nobody), and the
+// form read.
+func (s *Site) accountForm(r *http.Request) (Studies, site.Identity, error) {
+	st, err := s.studies()
+	if err != nil {
+		return nil, site.Identity{}, err
+	}
+	me := s.kit.Identity(r)
+	if me.Account.ID == 0 {
+		return nil, me, apierr.New(http.StatusUnauthorized, apierr.CodeForbidden, "apierr.study_login")
+	}
+	if err := r.ParseForm(); err != nil {
+		return nil, me, apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
+	}
+	return st, me, nil
 }
