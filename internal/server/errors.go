@@ -36,7 +36,7 @@ func errorKeys() []string {
 	keys := []string{
 		"apierr.no_endpoint", "apierr.no_page", "apierr.accounts_off", "apierr.unauthenticated",
 		"apierr.no_seek", "apierr.bad_tc", "apierr.bad_ruleset", "apierr.bad_level",
-		"apierr.game_over_position", "apierr.bad_color", "apierr.bad_turn", "apierr.no_game",
+		"apierr.game_over_position", "apierr.bad_color", "apierr.no_game",
 		"apierr.bad_format",
 		"apierr.form_unreadable", "apierr.too_large", "apierr.forged_guest",
 		"apierr.bad_lang",
@@ -46,7 +46,7 @@ func errorKeys() []string {
 		"account.name_taken", "account.bad_credentials", "account.rate_limited", "account.busy",
 		"account.bad_name", "account.bad_password",
 		"apierr.no_lobby_chat", "apierr.ws_lobby_chat", "apierr.report_identity", "apierr.no_reports",
-		"apierr.fen_too_long", "apierr.bad_room",
+		"apierr.bad_room",
 		"apierr.report_room_game", "apierr.report_user", "apierr.report_text",
 	}
 	keys = append(keys, lessons.ErrorKeys()...)
