@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/toguz/toguz/internal/game"
+)
+
+// PutFairPlay stores the evidence about one side of a game, replacing what
+// an earlier judgement of the same side stored; ErrNotFound when the game
+// does not exist.
+func (s *Store) PutFairPlay(ctx context.Context, f game.FairPlay) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO fairplay
+			(game_id, side, user_id, rating, moves, agree1, agree3, mean_loss, score, ipr, flag, computed_ms)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			ON CONFLICT (game_id, side) DO UPDATE SET user_id = excluded.user_id, rating = excluded.rating,
+				moves = excluded.moves, agree1 = excluded.agree1, agree3 = excluded.agree3,
+				mean_loss = excluded.mean_loss, score = excluded.score, ipr = excluded.ipr,
+				flag = excluded.flag, computed_ms = excluded.computed_ms`,
+			f.GameID, f.Side, f.UserID, f.Rating, f.Moves, f.Agree1, f.Agree3, f.MeanLoss, f.Score, f.IPR,
+			boolInt(f.Flag), ms(f.Computed))
+		if _, fk := constraint(err); fk {
+			return fmt.Errorf("fair-play evidence of game %s: %w", f.GameID, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("store: put fair-play evidence of game %s: %w", f.GameID, err)
+		}
+		return nil
+	})
+}
+
+const fairPlayColumns = `game_id, side, user_id, rating, moves, agree1, agree3, mean_loss, score, ipr, flag, computed_ms`
+
+func scanFairPlay(rows *sql.Rows) ([]game.FairPlay, error) {
+	defer rows.Close()
+	var out []game.FairPlay
+	for rows.Next() {
+		var f game.FairPlay
+		var flag int
+		var computed int64
+		if err := rows.Scan(&f.GameID, &f.Side, &f.UserID, &f.Rating, &f.Moves, &f.Agree1, &f.Agree3,
+			&f.MeanLoss, &f.Score, &f.IPR, &flag, &computed); err != nil {
+			return nil, fmt.Errorf("store: fair-play evidence: %w", err)
+		}
+		f.Flag, f.Computed = flag != 0, fromMS(computed)
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// FairPlayByGame returns the evidence stored about the sides of a game
+// (none, one or two rows), White's first.
+func (s *Store) FairPlayByGame(ctx context.Context, gameID string) ([]game.FairPlay, error) {
+	defer s.observe("fairplay_game", time.Now())
+	rows, err := s.r.QueryContext(ctx, `SELECT `+fairPlayColumns+` FROM fairplay WHERE game_id = $1 ORDER BY side DESC`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("store: fair-play evidence of game %s: %w", gameID, err)
+	}
+	return scanFairPlay(rows)
+}
+
+// FairPlayByUser returns the evidence about an account's games, the most
+// recently judged first, at most limit rows.
+func (s *Store) FairPlayByUser(ctx context.Context, userID int64, limit int) ([]game.FairPlay, error) {
+	defer s.observe("fairplay_user", time.Now())
+	rows, err := s.r.QueryContext(ctx, `SELECT `+fairPlayColumns+` FROM fairplay WHERE user_id = $1
+		ORDER BY computed_ms DESC, game_id DESC LIMIT $2`, userID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: fair-play evidence of user %d: %w", userID, err)
+	}
+	return scanFairPlay(rows)
+}
