@@ -164,7 +164,8 @@ func (s *Service) renderEntry(w http.ResponseWriter, r *http.Request, b *store.B
 	if fail != nil {
 		e := s.kit.AsError(r, fail)
 		status, v.Error, v.ErrorGame, v.Paste = e.Status, s.kit.Message(r, e), game, paste
-		if e.Detail != "" {
+		// In English the message already ends with the detail.
+		if e.Detail != "" && !strings.Contains(v.Error, e.Detail) {
 			v.Error += " — " + e.Detail
 		}
 	}
