@@ -55,6 +55,9 @@ type actor struct {
 	socialFields // chat, rematch, takeback (social.go)
 
 	over atomic.Bool // the game has ended: any goroutine may read it (Hub.Games)
+	// lastActive is activity as Unix milliseconds, written by the game's
+	// goroutine with activity, read by any (Hub.Games).
+	lastActive atomic.Int64
 }
 
 type moveEntry struct {
@@ -151,6 +154,7 @@ func newGame(h *Hub, s game.Saved, rs *resumed) (*actor, error) {
 		st.Remaining, st.Stopped = s.End.Clock, true
 	}
 	g.clock = clock.Restore(s.TC, st, time.Now)
+	g.lastActive.Store(g.activity.UnixMilli())
 	return g, nil
 }
 
@@ -460,6 +464,7 @@ func (g *actor) play(mv toguz.Move, now time.Time) *Error {
 	}
 	trail := Trail(g.pos, mv)
 	g.clock, g.pos, g.activity = clk, next, now
+	g.lastActive.Store(now.UnixMilli())
 	g.moves = append(g.moves, e)
 	g.drawOffer = -1
 	g.broadcast(mustJSON(moveMsg{Type: "move", Ply: n + 1, Hole: int(mv), By: colorName(e.by),

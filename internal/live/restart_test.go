@@ -313,3 +313,72 @@ func TestStopAfterFailedResume(t *testing.T) {
 		}
 	})
 }
+
+// TestAbandonedEngineGameAfterMoves: an untimed game against the engine
+// that its player leaves after some moves leaves the list of games being
+// played (/games, the TV) once nobody has moved for live.ListIdle, and is
+// aborted when the engine's limit has passed since his last move, not a
+// millisecond before.
+func TestAbandonedEngineGameAfterMoves(t *testing.T) {
+	eng, err := enginepool.NewLivePlayer(1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := seats()
+	path := filepath.Join(t.TempDir(), "t.db")
+	synctest.Test(t, func(t *testing.T) {
+		s := startServer(t, path, live.Config{Engine: eng, Heartbeat: -1})
+		id, err := s.h.Create(context.Background(), game.Spec{Rules: toguz.Standard(), White: w, Black: game.EngineSeat(1, "Engine 1")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := s.h.Join(context.Background(), id, w.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 6; ply += 2 {
+			time.Sleep(time.Minute)
+			st, _ := s.h.State(context.Background(), id)
+			p, _, err := toguz.ParseFEN(st.FEN, toguz.Standard())
+			if err != nil {
+				t.Fatal(err)
+			}
+			move(c, ply, int(p.LegalMoves().First()))
+			synctest.Wait()
+			if st, _ := s.h.State(context.Background(), id); st.Ply != ply+2 {
+				t.Fatalf("after White's ply %d: ply %d, want the engine's reply", ply+1, st.Ply)
+			}
+		}
+		c.Leave()
+		listed := func() bool {
+			for _, g := range s.h.Games() {
+				if g.ID == id {
+					return true
+				}
+			}
+			return false
+		}
+		// The engine's last reply came after White's move: the idle time
+		// runs from it, a little later than White's move.
+		time.Sleep(live.ListIdle - time.Second)
+		synctest.Wait()
+		if !listed() {
+			t.Error("not listed before live.ListIdle without a move")
+		}
+		time.Sleep(time.Second + time.Millisecond)
+		if listed() {
+			t.Error("still listed after live.ListIdle without a move")
+		}
+		time.Sleep(live.DefaultAbandonEngine - live.ListIdle - 2*time.Millisecond)
+		synctest.Wait()
+		if st, _ := s.h.State(context.Background(), id); st.Status != "playing" {
+			t.Fatalf("a millisecond before the limit: %s", st.Status)
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		if st, _ := s.h.State(context.Background(), id); st.Status != "aborted" || st.Result != "*" {
+			t.Fatalf("after the limit: %s %s, want aborted", st.Status, st.Result)
+		}
+		s.stop()
+	})
+}

@@ -290,6 +290,7 @@ func (g *actor) takeBack(pl toguz.Player) *Error {
 	g.stopEngine()
 	g.engineHeld = false
 	g.pos, g.moves, g.clock, g.activity = ng.pos, ng.moves, ng.clock, now
+	g.lastActive.Store(now.UnixMilli())
 	g.drawOffer, g.takeback = -1, offer{}
 	g.log.Info("takeback", "by", pl, "plies", keep)
 	b := mustJSON(takebackMsg{Type: "takeback", By: colorName(pl), Ply: keep})
@@ -327,17 +328,26 @@ type LiveGame struct {
 // nothing), then the spectators, then the newer game.
 func (lg LiveGame) rank() int { return lg.White.Rating + lg.Black.Rating }
 
+// ListIdle is how long an untimed game may go without a move and still be
+// listed among the games being played (Hub.Games, so /games and the TV): a
+// game nobody plays is not worth watching, though it is not over until its
+// abandonment limit (Abandonment) has passed.
+const ListIdle = 15 * time.Minute
+
 // Games returns the games being played, the highest rated first (the
-// TV's order): each with its seats, time control, ruleset and spectators.
-// It reads only what any goroutine may (the spec, the fan-out's count), so
-// listing costs the games nothing.
+// TV's order): each with its seats, time control, ruleset and spectators;
+// an untimed game only while someone has moved within ListIdle. It reads
+// only what any goroutine may (the spec, the fan-out's count, the last
+// activity), so listing costs the games nothing.
 func (h *Hub) Games() []LiveGame {
+	idle := time.Now().Add(-ListIdle).UnixMilli()
 	h.mu.Lock()
 	gs := make([]*actor, 0, len(h.games))
 	for _, g := range h.games {
-		if !g.over.Load() {
-			gs = append(gs, g)
+		if g.over.Load() || g.spec.TC.Kind() == clock.Unlimited && g.lastActive.Load() < idle {
+			continue
 		}
+		gs = append(gs, g)
 	}
 	h.mu.Unlock()
 	out := make([]LiveGame, len(gs))
