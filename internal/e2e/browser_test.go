@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -310,6 +311,22 @@ func TestTwoPlayers(t *testing.T) {
 		status := eval[string](u, `document.getElementById('status').textContent`)
 		if want := u.outcome(o.Result.String(), o.Termination.String(), o.Score); !strings.HasPrefix(status, want) {
 			t.Errorf("%s sees %q at the end, want %q", u.name, status, want)
+		}
+	}
+	// Each player sees both ratings and what the game did to them, as it
+	// ends and after a reload: the winner's up, the loser's down.
+	names := `[...document.querySelectorAll('#player-top .name, #player-bottom .name')].map(e => e.textContent).join(' | ')`
+	changed := regexp.MustCompile(`\(\d+ \+\d+\).*\(\d+ \x{2212}\d+\)|\(\d+ \x{2212}\d+\).*\(\d+ \+\d+\)`)
+	for _, u := range players {
+		for _, when := range []string{"at the end", "after a reload"} {
+			if when == "after a reload" {
+				// A finished game's page is its replay.
+				u.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#player-top .name")))
+				u.waitFor("the replay's names", `document.querySelector('#player-top .name').textContent !== ''`, 10*time.Second)
+			}
+			if got := eval[string](u, names); !changed.MatchString(got) {
+				t.Errorf("%s %s sees the players %q, want each rating with its change", u.name, when, got)
+			}
 		}
 	}
 	white.screenshot(artifacts, "two-players-white-end.png")

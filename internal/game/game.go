@@ -130,6 +130,9 @@ type Ending struct {
 	Score  [2]int
 	Clock  [2]time.Duration
 	At     time.Time
+	// RatingDiff is each side's rating change, White's first, when the game
+	// was rated and changed the ratings (set by the store as it ends it).
+	RatingDiff *[2]int
 }
 
 // Saved is a game as the store holds it: the moves are the source of truth.

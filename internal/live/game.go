@@ -571,12 +571,14 @@ func (g *actor) finish(e game.Ending, now time.Time) {
 	e.Clock, e.At = clk.State().Remaining, now
 	saved := g.saved()
 	saved.End = &e
-	if err := g.hub.cfg.Store.EndGame(g.storeCtx(), saved); err != nil {
+	diff, err := g.hub.cfg.Store.EndGame(g.storeCtx(), saved)
+	if err != nil {
 		g.log.Error("store ending", "err", err)
 		g.timer.Reset(time.Second)
 		g.timerOn = true
 		return
 	}
+	e.RatingDiff = diff
 	g.clock, g.status, g.end, g.drawOffer = clk, e.Status, &e, -1
 	g.takeback = offer{}
 	g.over.Store(true)
@@ -585,7 +587,7 @@ func (g *actor) finish(e game.Ending, now time.Time) {
 	g.afterChange()
 	g.log.Info("game over", "status", e.Status, "result", e.Result, "termination", e.Termination, "plies", len(g.moves))
 	end := endMsg{Type: "end", Status: e.Status.String(), Result: e.Result.String(),
-		Termination: e.Termination.String(), Reason: e.Reason, Score: e.Score, Clock: g.clockJSON()}
+		Termination: e.Termination.String(), Reason: e.Reason, Score: e.Score, Clock: g.clockJSON(), RatingDiff: e.RatingDiff}
 	end.Collected, end.FinalFEN = g.atsyrau()
 	end.FinalBoard = g.finalBoard(end.FinalFEN)
 	g.broadcast(mustJSON(end))
@@ -849,6 +851,9 @@ func (g *actor) state(c *Conn) State {
 		s.Result, s.Termination, s.Reason, s.Score = g.end.Result.String(), g.end.Termination.String(), g.end.Reason, g.end.Score
 		s.Collected, s.FinalFEN = g.atsyrau()
 		s.FinalBoard = g.finalBoard(s.FinalFEN)
+		if d := g.end.RatingDiff; d != nil {
+			s.White.RatingDiff, s.Black.RatingDiff = &d[0], &d[1]
+		}
 	}
 	s.AbortInMS = g.abortIn(time.Now())
 	s.Rematch = g.rematchG

@@ -37,7 +37,10 @@ type SeatJSON struct {
 	Name        string `json:"name"`
 	Guest       bool   `json:"guest"`
 	EngineLevel int    `json:"engine_level"`
-	Rating      int    `json:"rating"`
+	Rating      int    `json:"rating"` // before the game
+	// RatingDiff is the change the game made to Rating, once a rated game
+	// has ended.
+	RatingDiff *int `json:"rating_diff,omitempty"`
 }
 
 func seatJSON(s game.Seat) SeatJSON {
@@ -142,6 +145,9 @@ type endMsg struct {
 	Collected  *CollectedJSON    `json:"collected,omitempty"` // as in State
 	FinalFEN   string            `json:"final_fen,omitempty"`
 	FinalBoard *posjson.Position `json:"final_board,omitempty"`
+	// RatingDiff is each side's rating change, White's first: only at the
+	// end of a rated game that changed the ratings.
+	RatingDiff *[2]int `json:"rating_diff,omitempty"`
 }
 
 type byMsg struct {

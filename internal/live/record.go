@@ -20,8 +20,9 @@ type Store interface {
 	CreateGame(ctx context.Context, s game.Spec) error
 	// AddMove stores ply number ply (1-based) of game id.
 	AddMove(ctx context.Context, id string, ply int, m game.PlayedMove) error
-	// EndGame stores the ending of g (and the rating changes of a rated game).
-	EndGame(ctx context.Context, g game.Saved) error
+	// EndGame stores the ending of g and, for a rated game, the rating
+	// changes it made (nil when it made none).
+	EndGame(ctx context.Context, g game.Saved) (ratingDiff *[2]int, err error)
 	// Game loads one game, or an error wrapping ErrNotFound.
 	Game(ctx context.Context, id string) (game.Saved, error)
 	// LiveGames loads every game still being played.

@@ -259,7 +259,7 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 	d := gameData{ID: st.ID, Mode: "live", HoleNames: p.HoleNames, Errors: texts, Outcomes: s.cat.OutcomeTemplates(p.Lang)}
 	if st.Status != "playing" {
 		d.Mode, d.Positions, d.Boards, d.Moves = "replay", st.Positions, st.Boards, st.Moves
-		d.White, d.Black = s.seatName(p.Lang, st.White), s.seatName(p.Lang, st.Black)
+		d.White, d.Black = s.seatName(p.Lang, st.White)+seatRating(st.White), s.seatName(p.Lang, st.Black)+seatRating(st.Black)
 		d.Result = s.cat.Outcome(p.Lang, st.Result, st.Termination, &st.Score)
 		if c := st.Collected; c != nil {
 			// The board shows the stones in the kazan: say where they came from.
@@ -287,6 +287,26 @@ func (s *Server) seatName(lang string, seat live.SeatJSON) string {
 		return s.cat.T(lang, "game.engine", seat.EngineLevel)
 	}
 	return seat.Name
+}
+
+// seatRating is a person's rating in a game's names, as the board writes it
+// (board.ts): " (1500)", and once a rated game has ended its change,
+// " (1500 +12)", " (1500 −7)" (a minus sign), " (1500 ±0)".
+func seatRating(seat live.SeatJSON) string {
+	if seat.Rating == 0 || seat.EngineLevel > 0 {
+		return ""
+	}
+	change := ""
+	switch d := seat.RatingDiff; {
+	case d == nil:
+	case *d > 0:
+		change = fmt.Sprintf(" +%d", *d)
+	case *d < 0:
+		change = fmt.Sprintf(" \u2212%d", -*d)
+	default:
+		change = " \u00b10"
+	}
+	return fmt.Sprintf(" (%d%s)", seat.Rating, change)
 }
 
 func (s *Server) pageChallenge(w http.ResponseWriter, r *http.Request) error {

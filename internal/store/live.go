@@ -77,16 +77,28 @@ func (ls LiveStore) AddMove(ctx context.Context, id string, ply int, m game.Play
 }
 
 // EndGame stores the ending; the store updates the ratings of a rated game
-// in the same transaction.
-func (ls LiveStore) EndGame(ctx context.Context, g game.Saved) error {
+// in the same transaction and returns their changes.
+func (ls LiveStore) EndGame(ctx context.Context, g game.Saved) (*[2]int, error) {
 	defer ls.S.observe("end_game", time.Now())
 	e := g.End
 	f := Finish{Status: e.Status, Result: e.Result, Termination: e.Termination, At: e.At}
 	if g.TC.Kind() != clock.Unlimited {
 		f.Clock = &clock.State{Remaining: e.Clock, Stopped: true}
 	}
-	_, err := ls.S.FinishGame(ctx, g.ID, f)
-	return liveNotFound(err)
+	stored, err := ls.S.FinishGame(ctx, g.ID, f)
+	if err != nil {
+		return nil, liveNotFound(err)
+	}
+	return ratingDiff(stored), nil
+}
+
+// ratingDiff is the rating changes of a game that made some.
+func ratingDiff(g Game) *[2]int {
+	if !g.Rated || g.RatingBefore == [2]int{} {
+		return nil
+	}
+	d := g.RatingDiff
+	return &d
 }
 
 // Game loads a game with its moves.
@@ -167,7 +179,7 @@ func (ls LiveStore) saved(ctx context.Context, g Game) (game.Saved, error) {
 	}
 	if g.Status == game.Ended || g.Status == game.Aborted {
 		e := &game.Ending{Status: g.Status, Result: g.Result, Termination: g.Termination, At: g.Ended,
-			Score: [2]int{p.Kazan(toguz.White), p.Kazan(toguz.Black)}, Clock: left}
+			Score: [2]int{p.Kazan(toguz.White), p.Kazan(toguz.Black)}, Clock: left, RatingDiff: ratingDiff(g)}
 		switch g.Termination {
 		case toguz.ByKazan, toguz.ByDraw, toguz.ByAtsyrau:
 			e.Score = p.Outcome().Score

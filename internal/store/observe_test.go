@@ -65,7 +65,7 @@ func TestObserver(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.End = &game.Ending{Status: game.Aborted, At: time.Now()}
-	if err := ls.EndGame(ctx, g); err != nil {
+	if _, err := ls.EndGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	s.SessionByTokenHash(ctx, "none")

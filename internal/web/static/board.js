@@ -293,9 +293,13 @@
       const g = st.game;
       if (!g) return T("game." + side) + (root2.dataset[side] ? ": " + root2.dataset[side] : "");
       const s = g[side];
-      let n = s.engine_level ? T("game.engine", s.engine_level) : s.name + (s.rating ? " (" + s.rating + ")" : "");
+      let n = s.engine_level ? T("game.engine", s.engine_level) : s.name + (s.rating ? " (" + s.rating + ratingChange(s.rating_diff) + ")" : "");
       if (g.status === "playing" && st.mode === "live" && !s.engine_level && !st.presence[side]) n += " ⚠";
       return T("game." + side) + ": " + n;
+    }
+    function ratingChange(d) {
+      if (d === void 0) return "";
+      return " " + (d > 0 ? "+" + d : d < 0 ? "−" + -d : "±0");
     }
     function fmtClock(ms) {
       if (ms <= 0) return "0:00";
@@ -590,6 +594,10 @@
             st.clock = e.clock;
             st.clockAt = Date.now();
           } else if (st.clock) st.clock.running = "";
+          if (e.rating_diff) {
+            g.white.rating_diff = e.rating_diff[0];
+            g.black.rating_diff = e.rating_diff[1];
+          }
           st.legal = [];
           st.premove = 0;
           st.abortAt = 0;

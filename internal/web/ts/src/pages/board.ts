@@ -12,7 +12,7 @@ import type { Landing } from '../lib/engine';
 import { other, view, type PositionJSON, type Side, type View } from '../lib/position';
 
 interface Move { hole: number; notation: string; by: Side; captured: number; landing?: Landing | null }
-interface Seat { name: string; guest?: boolean; engine_level: number; rating: number }
+interface Seat { name: string; guest?: boolean; engine_level: number; rating: number; rating_diff?: number }
 interface Clock { white_ms: number; black_ms: number; running: Side | ''; deadline_ms?: number }
 interface Collected { side: Side; stones: number }
 interface Game {
@@ -190,9 +190,16 @@ function board(root: HTMLElement): void {
     if (!g) return T('game.' + side) + (root.dataset[side] ? ': ' + root.dataset[side] : '');
     const s = g[side];
     // The engine's seat is named in the page's language.
-    let n = s.engine_level ? T('game.engine', s.engine_level) : s.name + (s.rating ? ' (' + s.rating + ')' : '');
+    let n = s.engine_level ? T('game.engine', s.engine_level) : s.name + (s.rating ? ' (' + s.rating + ratingChange(s.rating_diff) + ')' : '');
     if (g.status === 'playing' && st.mode === 'live' && !s.engine_level && !st.presence[side]) n += ' ⚠';
     return T('game.' + side) + ': ' + n;
+  }
+
+  // The change a rated game made to a rating, once it has ended: " +12",
+  // " −7" (a minus sign), " ±0".
+  function ratingChange(d: number | undefined): string {
+    if (d === undefined) return '';
+    return ' ' + (d > 0 ? '+' + d : d < 0 ? '\u2212' + -d : '\u00b10');
   }
 
   function fmtClock(ms: number): string {
@@ -501,11 +508,12 @@ function board(root: HTMLElement): void {
       }
       case 'end': {
         if (!g) return;
-        const e = m as unknown as Partial<Game> & { clock?: Clock };
+        const e = m as unknown as Partial<Game> & { clock?: Clock; rating_diff?: [number, number] };
         Object.assign(g, { status: e.status, result: e.result, termination: e.termination, reason: e.reason || '', score: e.score,
           collected: e.collected || null, final_fen: e.final_fen || '', final_board: e.final_board || null });
         // The clocks freeze at the server's final values.
         if (e.clock) { st.clock = e.clock; st.clockAt = Date.now(); } else if (st.clock) st.clock.running = '';
+        if (e.rating_diff) { g.white.rating_diff = e.rating_diff[0]; g.black.rating_diff = e.rating_diff[1]; }
         st.legal = [];
         st.premove = 0;
         st.abortAt = 0;
