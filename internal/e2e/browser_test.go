@@ -292,10 +292,35 @@ func TestTwoPlayers(t *testing.T) {
 		t.Fatalf("white is on game %q, black on %q", got, id)
 	}
 
+	// Every change of the page is checked against what the board shows: the
+	// move list never lists a move before the board shows it, and the
+	// result waits until the board has shown the last move.
+	const watch = `(() => {
+		const root = document.getElementById('game');
+		window.__ahead = [];
+		new MutationObserver(() => {
+			const animating = root.dataset.animating === '1', shown = Number(root.dataset.ply);
+			const listed = document.querySelectorAll('#moves button.ply').length;
+			if (listed > shown + (animating ? 1 : 0)) window.__ahead.push('list: ' + listed + ' moves at ply ' + shown + (animating ? ' (animating)' : ''));
+			if (root.dataset.status === 'ended' && animating && document.getElementById('status').textContent.indexOf(window.__result) === 0)
+				window.__ahead.push('result while animating');
+		}).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+		return true;
+	})()`
+	for _, u := range []*user{white, black} {
+		eval[bool](u, watch)
+	}
 	p := toguz.StartPosition()
 	players := [2]*user{white, black}
 	for ply := 0; !p.IsOver(); ply++ {
 		m := shortLine(p)
+		if p.After(m).IsOver() {
+			// The result's sentence, for the watch above.
+			o := p.After(m).Outcome()
+			for _, u := range players {
+				eval[bool](u, fmt.Sprintf(`(window.__result = %q, true)`, u.outcome(o.Result.String(), o.Termination.String(), o.Score)))
+			}
+		}
 		players[p.Turn()].click(p.Turn(), m)
 		p = p.After(m)
 		white.waitPly(ply + 1)
@@ -308,9 +333,13 @@ func TestTwoPlayers(t *testing.T) {
 	o := p.Outcome()
 	for _, u := range players {
 		u.waitFor("the end of the game", `document.getElementById('game').dataset.status === 'ended'`, 10*time.Second)
-		status := eval[string](u, `document.getElementById('status').textContent`)
-		if want := u.outcome(o.Result.String(), o.Termination.String(), o.Score); !strings.HasPrefix(status, want) {
-			t.Errorf("%s sees %q at the end, want %q", u.name, status, want)
+		// The result shows once the board has shown the last move.
+		want := u.outcome(o.Result.String(), o.Termination.String(), o.Score)
+		u.waitFor("the result", fmt.Sprintf(`document.getElementById('status').textContent.indexOf(%q) === 0`, want), 10*time.Second)
+	}
+	for _, u := range players {
+		if ahead := eval[[]string](u, `window.__ahead || ['the watch is gone']`); len(ahead) > 0 {
+			t.Errorf("%s's page ran ahead of its board: %q", u.name, ahead[:min(len(ahead), 5)])
 		}
 	}
 	// Each player sees both ratings and what the game did to them, as it
@@ -410,7 +439,6 @@ func TestEngineGame(t *testing.T) {
 			u.screenshot(artifacts, "engine-ply10.png")
 		}
 	}
-	u.screenshot(artifacts, "engine-end.png")
 	var st struct {
 		Status, Result, Termination string
 		FEN                         string
@@ -424,10 +452,10 @@ func TestEngineGame(t *testing.T) {
 	if o := p.Outcome(); st.Status != "ended" || st.Result != o.Result.String() || st.Termination != o.Termination.String() {
 		t.Errorf("the server ends the game %s %s %s; its final position %s ends it %s by %s", st.Status, st.Result, st.Termination, st.FEN, o.Result, o.Termination)
 	}
-	status := eval[string](u, `document.getElementById('status').textContent`)
-	if want := u.outcome(st.Result, st.Termination, st.Score); !strings.HasPrefix(status, want) {
-		t.Errorf("the page says %q at the end, want %q", status, want)
-	}
+	// The result shows once the board has shown the last move.
+	want := u.outcome(st.Result, st.Termination, st.Score)
+	u.waitFor("the result", fmt.Sprintf(`document.getElementById('status').textContent.indexOf(%q) === 0`, want), 10*time.Second)
+	u.screenshot(artifacts, "engine-end.png")
 }
 
 // outcome is the sentence that says how a game ended in the language of

@@ -282,9 +282,9 @@
       root2.classList.toggle("no-notation", !st.notation);
       root2.dataset.animating = animating ? "1" : "";
       renderPlayers(bottom, top);
-      renderMoves(i);
+      renderMoves(i, !!animating);
       document.dispatchEvent(new CustomEvent("toguz:render", { detail: { ended: ended() } }));
-      renderStatus(p, i);
+      renderStatus(p, i, !!animating);
       renderNotice();
       renderButtons();
       if (!performance.getEntriesByName("toguz:board-ready").length) performance.mark("toguz:board-ready");
@@ -329,12 +329,13 @@
         c.classList.toggle("low", ms !== null && ms < 2e4);
       }
     }
-    function renderMoves(i) {
+    function renderMoves(i, animating) {
       const list = $("moves");
       if (!list) return;
       list.textContent = "";
       let li = null, num = 1;
-      st.moves.forEach((m, k) => {
+      const shown = st.view < 0 ? st.moves.slice(0, animating ? i + 1 : i) : st.moves;
+      shown.forEach((m, k) => {
         const white = m.by === "white";
         if (white || !li) {
           li = el("li");
@@ -364,12 +365,12 @@
       }
       return s;
     }
-    function renderStatus(p, i) {
+    function renderStatus(p, i, animating) {
       const s = $("status");
       if (!s) return;
       const g = st.game;
       let text;
-      const atEnd = st.view < 0 || i === st.positions.length - 1;
+      const atEnd = i === st.positions.length - 1 && !animating;
       if (st.mode === "live" && !st.connected) text = T("game.reconnecting");
       else if (g && g.status === "aborted") text = T("game.aborted");
       else if (g && g.status === "ended" && atEnd) text = resultText(g);

@@ -177,9 +177,9 @@ function board(root: HTMLElement): void {
     root.classList.toggle('no-notation', !st.notation);
     root.dataset.animating = animating ? '1' : '';
     renderPlayers(bottom, top);
-    renderMoves(i);
+    renderMoves(i, !!animating);
     document.dispatchEvent(new CustomEvent('toguz:render', { detail: { ended: ended() } })); // review.js
-    renderStatus(p, i);
+    renderStatus(p, i, !!animating);
     renderNotice();
     renderButtons();
     if (!performance.getEntriesByName('toguz:board-ready').length) performance.mark('toguz:board-ready'); // the first board drawn (internal/e2e measures it)
@@ -233,12 +233,15 @@ function board(root: HTMLElement): void {
     }
   }
 
-  function renderMoves(i: number): void {
+  // renderMoves lists the moves; following the game, only those the board
+  // has shown (or is showing), never one still waiting for its animation.
+  function renderMoves(i: number, animating: boolean): void {
     const list = $('moves');
     if (!list) return;
     list.textContent = '';
     let li: HTMLLIElement | null = null, num = 1;
-    st.moves.forEach((m, k) => {
+    const shown = st.view < 0 ? st.moves.slice(0, animating ? i + 1 : i) : st.moves;
+    shown.forEach((m, k) => {
       const white = m.by === 'white';
       if (white || !li) {
         li = el('li');
@@ -271,14 +274,13 @@ function board(root: HTMLElement): void {
     return s;
   }
 
-  function renderStatus(p: View, i: number): void {
+  function renderStatus(p: View, i: number, animating: boolean): void {
     const s = $('status');
     if (!s) return;
     const g = st.game;
     let text: string;
-    // Following the game (an animation may still show the last move), the
-    // status is the game's: its result as soon as it is over.
-    const atEnd = st.view < 0 || i === st.positions.length - 1;
+    // The result waits until the board has shown the last move.
+    const atEnd = i === st.positions.length - 1 && !animating;
     if (st.mode === 'live' && !st.connected) text = T('game.reconnecting');
     else if (g && g.status === 'aborted') text = T('game.aborted');
     else if (g && g.status === 'ended' && atEnd) text = resultText(g);
