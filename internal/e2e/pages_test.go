@@ -243,6 +243,7 @@ func (s *site) pages() []page {
 		page{"explorer-site", "/explorer?db=site", loaded},
 		page{"master-game", "/explorer/masters/1", loaded},
 		page{"database", "/database", loaded},
+		page{"api", "/api", loaded},
 		page{"profile", "/@/aigul", loaded},
 		page{"challenge", "/challenge/" + s.seek, loaded},
 		page{"game-live", "/game/" + s.live, `document.querySelector('#board button.hole.playable')`},

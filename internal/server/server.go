@@ -116,6 +116,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toguz/toguz/docs"
+
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/apierr"
@@ -238,6 +240,7 @@ type Server struct {
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
+	apiDoc *apiDocPage // GET /api
 }
 
 // New returns a server.
@@ -281,6 +284,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	srv.levels = lt.Placements(engine.MaxLevel)
+	if srv.apiDoc, err = renderAPIDoc(docs.API()); err != nil {
+		return nil, err
+	}
 	return srv, nil
 }
 
@@ -316,6 +322,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.bots.Routes(router{s: s, mux: mux})
+	page("GET /api", s.pageAPIDoc)
 	api("/api/", func(_ http.ResponseWriter, r *http.Request) error {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", site.Excerpt(r.URL.Path))
 	})
