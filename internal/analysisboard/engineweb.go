@@ -273,7 +273,7 @@ type offlineTime struct {
 
 // offlineTexts are the texts offline.js shows.
 var offlineTexts = []string{"offline.your_move", "offline.thinking", "offline.over", "offline.engine_error",
-	"offline.fallback", "offline.hole", "offline.win_in", "offline.loss_in", "offline.analyse", "offline.stop", "game.white", "game.black"}
+	"offline.fallback", "offline.win_in", "offline.loss_in", "offline.analyse", "offline.stop", "game.white", "game.black"}
 
 // pageOffline is the engine game played wholly in the browser: the rules
 // and the engine of the WebAssembly build, nothing sent to the server. The

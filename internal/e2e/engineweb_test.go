@@ -148,13 +148,23 @@ func TestOfflineGame(t *testing.T) {
 	if reached, _ := chromedp.Run(u.ctx, chromedp.Evaluate[bool](`fetch('/api/me').then(() => true, () => false)`, chromedp.EvalAwaitPromise)); reached {
 		t.Fatal("the server is still reachable")
 	}
-	u.do("reload with no network", chromedp.Navigate(base+"/play-offline"), chromedp.WaitVisible(`#offline-row-white button`))
-	u.waitFor("a legal hole", `document.querySelector('#offline-row-white button:not(:disabled)')`, 30*time.Second)
+	u.do("reload with no network", chromedp.Navigate(base+"/play-offline"), chromedp.WaitVisible(`#board button.hole`))
+	u.waitFor("a legal hole", `document.querySelector('#board .row.mine button.hole.playable')`, 30*time.Second)
 	// A short think, so that the test does not wait.
 	u.do("engine time", chromedp.SetValue(`#offline-time`, "200"))
-	u.do("play", chromedp.Click(`#offline-row-white button:not(:disabled)`))
+	// The board is every page's: a click plays, and so does a key.
+	u.do("play", chromedp.Click(`#board .row.mine button.hole.playable`))
 	u.waitFor("the engine's reply", `document.querySelectorAll('#offline-moves li').length === 2`, 30*time.Second)
-	u.waitFor("my move again", `document.querySelector('#offline-row-white button:not(:disabled)')`, 10*time.Second)
+	u.waitFor("my move again", `document.querySelector('#board .row.mine button.hole.playable')`, 10*time.Second)
+	// The engine's move is marked where it was played from and where its
+	// last stone fell, as on the game's page.
+	if marks := eval[int](u, `document.querySelectorAll('#board .row.theirs .hole.from').length + document.querySelectorAll('#board .hole.to').length`); marks != 2 {
+		t.Errorf("the last move's marks: %d, want its hole and its landing", marks)
+	}
+	key := eval[string](u, `document.querySelector('#board .row.mine button.hole.playable').dataset.hole`)
+	u.key(key)
+	u.waitFor("the move played by its key, and the reply", `document.querySelectorAll('#offline-moves li').length === 4`, 30*time.Second)
+	u.waitFor("my move again", `document.querySelector('#board .row.mine button.hole.playable')`, 10*time.Second)
 	// And an analysis of the position, with no network either.
 	u.do("analyse", chromedp.Click(`#offline-analyse`))
 	u.waitFor("three lines, deeper", `document.querySelectorAll('#offline-lines li').length === 3 && Number(document.getElementById('offline-depth').textContent) >= 5`, 30*time.Second)
@@ -236,9 +246,9 @@ func TestEngineFallback(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &best); err != nil || best.Move < 1 || best.Info.Depth != 4 || len(best.Info.Lines) != 2 {
 		t.Fatalf("the server's analysis through the client: %s", out)
 	}
-	u.waitFor("a legal hole", `document.querySelector('#offline-row-white button:not(:disabled)')`, 30*time.Second)
+	u.waitFor("a legal hole", `document.querySelector('#board .row.mine button.hole.playable')`, 30*time.Second)
 	u.do("engine time", chromedp.SetValue(`#offline-time`, "200"))
-	u.do("play", chromedp.Click(`#offline-row-white button:not(:disabled)`))
+	u.do("play", chromedp.Click(`#board .row.mine button.hole.playable`))
 	u.waitFor("the server's reply", `document.querySelectorAll('#offline-moves li').length === 2`, 30*time.Second)
 	want := i18n.New().T("en", "offline.fallback")
 	if got := eval[string](u, `document.getElementById('offline-notice').hidden ? '' : document.getElementById('offline-notice').textContent`); got != want {

@@ -269,7 +269,7 @@ func (s *site) pages() []page {
 		page{"study", s.study, `document.getElementById('study').dataset.live === 'true' && document.querySelector('#board button.hole.playable')`},
 		page{"classes", "/classes", loaded},
 		page{"class", s.class, loaded},
-		page{"play-offline", "/play-offline", `document.querySelector('#offline-row-white button')`},
+		page{"play-offline", "/play-offline", `document.querySelector('#board button.hole')`},
 		page{"broadcasts", "/broadcasts", loaded},
 		page{"broadcast", "/broadcast/" + s.broadcast, `document.querySelector('.bc-game img.bc-board')`},
 		page{"broadcast-entry", "/broadcast/" + s.broadcast + "/enter", loaded},

@@ -10,9 +10,153 @@ function importClient() {
 }
 
 // src/lib/dom.ts
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== void 0) e.textContent = text;
+  return e;
+}
+function parseJSON(s, dflt) {
+  if (!s) return dflt;
+  try {
+    return JSON.parse(s);
+  } catch {
+    return dflt;
+  }
+}
+function format(s, args) {
+  let k = 0;
+  return String(s).replace(/%(?:\[(\d+)\])?([sdv%])/g, (_all, idx, verb) => {
+    if (verb === "%") return "%";
+    const v = idx ? args[+idx - 1] : args[k++];
+    return v === void 0 ? "" : String(v);
+  });
+}
+function translator(texts2, missing) {
+  const lang = document.documentElement.lang || "en";
+  let plurals = null;
+  try {
+    plurals = new Intl.PluralRules(lang);
+  } catch {
+    plurals = null;
+  }
+  const T2 = (key, ...args) => {
+    let s = texts2[key];
+    if (s === void 0 && missing) s = missing(key);
+    if (s === void 0) return key;
+    if (typeof s === "object") s = s.other || Object.values(s)[0] || "";
+    return format(s, args);
+  };
+  const N2 = (key, n, ...args) => {
+    const s = texts2[key];
+    if (!s || typeof s !== "object") return T2(key, ...args);
+    const form = plurals ? plurals.select(n) : "other";
+    return format(s[form] || s.other || s.many || s.one || "", args);
+  };
+  return { T: T2, N: N2 };
+}
 function statusOf(err) {
   const s = err instanceof Error ? err.status : void 0;
   return typeof s === "number" ? s : 0;
+}
+function typing(t) {
+  if (!(t instanceof HTMLElement)) return false;
+  return t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable;
+}
+
+// src/lib/position.ts
+var other = (c) => c === "white" ? "black" : "white";
+function view(p) {
+  const row = (i) => p.board[i].map((n, k) => {
+    const t = p.tuzdik[1 - i] === k + 1;
+    return { n: t ? 0 : n, t };
+  });
+  return {
+    holes: p.board[0].length,
+    rows: { white: row(0), black: row(1) },
+    kazan: { white: p.kazan[0], black: p.kazan[1] },
+    turn: p.turn,
+    full: p.full
+  };
+}
+
+// src/lib/boardview.ts
+function stones(n, max) {
+  const box = el("div", "stones");
+  box.setAttribute("aria-hidden", "true");
+  for (let i = 0; i < Math.min(n, max); i++) box.appendChild(el("span", "stone"));
+  if (n > max) box.appendChild(el("span", "more", "+" + (n - max)));
+  return box;
+}
+function holeRow(p, side, desc, o) {
+  const { T: T2, N: N2 } = o;
+  const r = el("div", "row " + (side === o.bottom ? "mine" : "theirs"));
+  if (o.grid) r.style.gridTemplateColumns = "repeat(" + p.holes + ", 1fr)";
+  const order = [];
+  for (let h = 1; h <= p.holes; h++) order.push(h);
+  if (desc) order.reverse();
+  for (const h of order) {
+    const cell = p.rows[side][h - 1];
+    const hole = el("button", "hole");
+    hole.type = "button";
+    hole.dataset.side = side;
+    hole.dataset.hole = String(h);
+    hole.appendChild(el("span", "num", String(h)));
+    const shown = o.shownName ? o.shownName(h) : "";
+    if (shown) {
+      const name = el("span", "hname", shown);
+      name.setAttribute("aria-hidden", "true");
+      name.setAttribute("translate", "no");
+      hole.appendChild(name);
+    }
+    let label;
+    if (cell.t) {
+      hole.classList.add("tuzdik");
+      const x = el("span", "mark", "X");
+      x.translate = false;
+      hole.appendChild(x);
+      const owner = el("span", "owner", T2("game." + other(side)));
+      owner.setAttribute("aria-hidden", "true");
+      hole.appendChild(owner);
+      label = T2("game.tuzdiklabel", h, o.holeName(h), T2("game." + other(side)));
+    } else {
+      hole.appendChild(stones(cell.n, 24));
+      hole.appendChild(el("span", "count", String(cell.n)));
+      label = N2("game.holelabel", cell.n, h, o.holeName(h), cell.n);
+    }
+    const suffix = o.decorate ? o.decorate(hole, side, h, cell) : "";
+    if (suffix) label += suffix;
+    hole.setAttribute("aria-label", label);
+    hole.title = label;
+    const ok = o.playable(side, h);
+    if (ok) hole.classList.add("playable");
+    const enabled = o.enabled ? o.enabled(side, h) : ok;
+    hole.setAttribute("aria-disabled", enabled ? "false" : "true");
+    hole.addEventListener("click", () => o.onClick(side, h));
+    r.appendChild(hole);
+  }
+  return r;
+}
+function kazan(p, side, o) {
+  const { T: T2, N: N2 } = o;
+  const k = el("div", "kazan " + side + (side === o.bottom ? " mine" : " theirs"));
+  k.dataset.side = side;
+  k.setAttribute("role", "img");
+  k.setAttribute("aria-label", N2("game.kazanlabel", p.kazan[side], T2("game." + side), p.kazan[side]));
+  k.appendChild(el("span", "label", T2("game." + side) + " · " + T2("game.kazan")));
+  k.appendChild(stones(p.kazan[side], 90));
+  k.appendChild(el("span", "count", String(p.kazan[side])));
+  const cap = o.captured;
+  if (cap && cap.side === side && cap.count > 0) k.appendChild(el("span", "captured", "+" + cap.count));
+  return k;
+}
+function drawBoard(box, p, o) {
+  box.textContent = "";
+  const top = other(o.bottom);
+  box.appendChild(holeRow(p, top, true, o));
+  box.appendChild(kazan(p, top, o));
+  box.appendChild(kazan(p, o.bottom, o));
+  box.appendChild(holeRow(p, o.bottom, false, o));
 }
 
 // src/pages/offline.ts
@@ -23,44 +167,45 @@ var outcomes = JSON.parse(root.dataset.outcomes || "{}");
 var $ = (id) => document.getElementById(id);
 var status = $("offline-status");
 var engine = createEngine();
-var game = { fen: root.dataset.fen || "", ruleset: root.dataset.ruleset || "", side: "white", pos: null, moves: [], busy: false, serial: 0 };
+var { T, N } = translator(parseJSON(root.dataset.boardTexts, {}));
+var holeNames = parseJSON(root.dataset.holenames, []);
+var game = {
+  fen: root.dataset.fen || "",
+  ruleset: root.dataset.ruleset || "",
+  side: "white",
+  pos: null,
+  moves: [],
+  busy: false,
+  serial: 0,
+  last: null
+};
 function say(text) {
   status.textContent = text;
 }
 function fill(template, ...ns) {
   return ns.reduce((t, n) => t.replace("%d", String(n)), template);
 }
-function hole(side, n, stones, tuzdik, legal) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "offline-hole" + (tuzdik ? " tuzdik" : "");
-  b.dataset.side = side;
-  b.dataset.hole = String(n);
-  b.setAttribute("aria-label", fill(texts["offline.hole"], n, stones));
-  b.innerHTML = '<span class="offline-n" translate="no"></span><small translate="no"></small>';
-  b.firstChild.textContent = tuzdik ? "×" : String(stones);
-  b.lastChild.textContent = String(n);
-  b.disabled = !legal;
-  if (legal) b.addEventListener("click", () => void move(n));
-  return b;
-}
 function render() {
   const p = game.pos;
   if (!p) return;
   const mine = !p.over && p.turn === game.side && !game.busy;
   const legal = new Set(mine ? p.moves.map((m) => m.hole) : []);
-  for (const side of ["white", "black"]) {
-    const row = $("offline-row-" + side);
-    row.textContent = "";
-    const i = side === "white" ? 0 : 1;
-    const holes = p.board[i].map((stones, k) => ({ n: k + 1, stones }));
-    if (side === "black") holes.reverse();
-    for (const h of holes) {
-      const tuzdik = p.tuzdik[1 - i] === h.n;
-      row.appendChild(hole(side, h.n, h.stones, tuzdik, side === game.side && legal.has(h.n)));
-    }
-    $("offline-kazan-" + side).textContent = String(p.kazan[i]);
-  }
+  const last = game.last;
+  drawBoard($("board"), view(p), {
+    T,
+    N,
+    bottom: game.side,
+    holeName: (h) => holeNames[h - 1] || "",
+    playable: (side, h) => side === game.side && legal.has(h),
+    decorate: (hole, side, h) => {
+      if (last && last.side === side && last.hole === h) hole.classList.add("from");
+      if (last && last.landing.side === side && last.landing.hole === h) hole.classList.add("to");
+    },
+    onClick: (side, h) => {
+      if (side === game.side && legal.has(h)) void move(h);
+    },
+    captured: last ? { side: last.side, count: last.captured } : null
+  });
   const list = $("offline-moves");
   list.textContent = "";
   for (const m of game.moves) {
@@ -125,6 +270,7 @@ function fail(err) {
 }
 function apply(r) {
   game.moves.push(r.notation);
+  game.last = { side: game.pos ? game.pos.turn : game.side, hole: r.hole, landing: r.landing, captured: r.captured };
   game.fen = r.fen;
   game.pos = {
     fen: r.fen,
@@ -180,6 +326,7 @@ async function start() {
   game.side = $("offline-side").value;
   game.fen = root.dataset.fen || "";
   game.moves = [];
+  game.last = null;
   game.busy = false;
   for (const id of ["offline-depth", "offline-eval", "offline-line"]) $(id).textContent = "";
   try {
@@ -196,6 +343,13 @@ async function start() {
 $("offline-setup").addEventListener("submit", (e) => {
   e.preventDefault();
   void start();
+});
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.altKey || e.metaKey || typing(e.target) || !/^[1-9]$/.test(e.key)) return;
+  const p = game.pos, h = Number(e.key);
+  if (!p || p.over || game.busy || p.turn !== game.side || !p.moves.some((m) => m.hole === h)) return;
+  e.preventDefault();
+  void move(h);
 });
 void start();
 void engine.ready.then((wasm) => {

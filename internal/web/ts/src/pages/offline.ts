@@ -7,8 +7,10 @@
 // The client is imported by its hashed URL (#engine-assets), the one the
 // service worker keeps.
 
-import { importClient, type InfoJSON, type LegalJSON, type LineJSON, type PlayJSON } from '../lib/engine';
-import { statusOf } from '../lib/dom';
+import { importClient, type InfoJSON, type Landing, type LegalJSON, type LineJSON, type PlayJSON } from '../lib/engine';
+import { parseJSON, statusOf, translator, typing, type Texts } from '../lib/dom';
+import { drawBoard } from '../lib/boardview';
+import { view, type Side } from '../lib/position';
 
 const { createEngine, keepOffline } = await importClient();
 
@@ -19,46 +21,40 @@ const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElemen
 const status = $('offline-status');
 const engine = createEngine();
 
-const game = { fen: root.dataset.fen || '', ruleset: root.dataset.ruleset || '', side: 'white', pos: null as LegalJSON | null, moves: [] as string[], busy: false, serial: 0 };
+// The board is drawn by the one board view of the site (lib/boardview),
+// with its texts in the page's language.
+const { T, N } = translator(parseJSON<Texts>(root.dataset.boardTexts, {}));
+const holeNames = parseJSON<string[]>(root.dataset.holenames, []);
+
+// last is the last move played, for its marks: the hole it was played from,
+// the hole its last stone fell in, what it captured.
+interface LastMove { side: Side; hole: number; landing: Landing; captured: number }
+
+const game = { fen: root.dataset.fen || '', ruleset: root.dataset.ruleset || '', side: 'white' as Side, pos: null as LegalJSON | null,
+  moves: [] as string[], busy: false, serial: 0, last: null as LastMove | null };
 
 function say(text: string): void { status.textContent = text; }
 
 // fill puts the numbers in a text's %d, in order.
 function fill(template: string, ...ns: number[]): string { return ns.reduce((t, n) => t.replace('%d', String(n)), template); }
 
-function hole(side: string, n: number, stones: number, tuzdik: boolean, legal: boolean): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = 'offline-hole' + (tuzdik ? ' tuzdik' : '');
-  b.dataset.side = side;
-  b.dataset.hole = String(n);
-  b.setAttribute('aria-label', fill(texts['offline.hole'], n, stones));
-  b.innerHTML = '<span class="offline-n" translate="no"></span><small translate="no"></small>';
-  (b.firstChild as HTMLElement).textContent = tuzdik ? '×' : String(stones);
-  (b.lastChild as HTMLElement).textContent = String(n);
-  b.disabled = !legal;
-  if (legal) b.addEventListener('click', () => void move(n));
-  return b;
-}
-
 function render(): void {
   const p = game.pos;
   if (!p) return;
   const mine = !p.over && p.turn === game.side && !game.busy;
   const legal = new Set(mine ? p.moves.map((m) => m.hole) : []);
-  for (const side of ['white', 'black']) {
-    const row = $('offline-row-' + side);
-    row.textContent = '';
-    const i = side === 'white' ? 0 : 1;
-    const holes = p.board[i].map((stones, k) => ({ n: k + 1, stones }));
-    if (side === 'black') holes.reverse(); // Black's row runs right to left, facing White's
-    for (const h of holes) {
-      // A tuzdik on this side is the other player's.
-      const tuzdik = p.tuzdik[1 - i] === h.n;
-      row.appendChild(hole(side, h.n, h.stones, tuzdik, side === game.side && legal.has(h.n)));
-    }
-    $('offline-kazan-' + side).textContent = String(p.kazan[i]);
-  }
+  const last = game.last;
+  drawBoard($('board'), view(p), {
+    T, N, bottom: game.side,
+    holeName: (h) => holeNames[h - 1] || '',
+    playable: (side, h) => side === game.side && legal.has(h),
+    decorate: (hole, side, h) => {
+      if (last && last.side === side && last.hole === h) hole.classList.add('from');
+      if (last && last.landing.side === side && last.landing.hole === h) hole.classList.add('to');
+    },
+    onClick: (side, h) => { if (side === game.side && legal.has(h)) void move(h); },
+    captured: last ? { side: last.side, count: last.captured } : null,
+  });
   const list = $('offline-moves');
   list.textContent = '';
   for (const m of game.moves) {
@@ -134,6 +130,7 @@ function fail(err: unknown): void {
 // apply sets the position after a move the rules played.
 function apply(r: PlayJSON): void {
   game.moves.push(r.notation);
+  game.last = { side: game.pos ? game.pos.turn : game.side, hole: r.hole, landing: r.landing, captured: r.captured };
   game.fen = r.fen;
   game.pos = { fen: r.fen, turn: r.turn, full: r.full, moves: r.legal, board: r.board, kazan: r.kazan, tuzdik: r.tuzdik,
     over: r.over, result: r.result, termination: r.termination, score: r.score };
@@ -178,9 +175,10 @@ async function start(): Promise<void> {
   await stopAnalysis();
   engine.stop();
   const serial = ++game.serial;
-  game.side = ($('offline-side') as HTMLSelectElement).value;
+  game.side = ($('offline-side') as HTMLSelectElement).value as Side;
   game.fen = root.dataset.fen || '';
   game.moves = [];
+  game.last = null;
   game.busy = false;
   for (const id of ['offline-depth', 'offline-eval', 'offline-line']) $(id).textContent = '';
   try {
@@ -196,6 +194,14 @@ async function start(): Promise<void> {
 }
 
 $('offline-setup').addEventListener('submit', (e) => { e.preventDefault(); void start(); });
+// Keys 1–9 play that hole, as on every board of the site.
+document.addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.altKey || e.metaKey || typing(e.target) || !/^[1-9]$/.test(e.key)) return;
+  const p = game.pos, h = Number(e.key);
+  if (!p || p.over || game.busy || p.turn !== game.side || !p.moves.some((m) => m.hole === h)) return;
+  e.preventDefault();
+  void move(h);
+});
 void start();
 void engine.ready.then((wasm) => {
   if (wasm) void keepOffline();
