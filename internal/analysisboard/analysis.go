@@ -387,6 +387,6 @@ func (b *Board) pageAnalysisGame(w http.ResponseWriter, r *http.Request) error {
 	}
 	lang := b.kit.Lang(r)
 	d := analysisData{FormChoices: b.kit.Choices(lang, g.Rules.String(), false), Tree: treeToJSON(t), GameID: saved.ID, MaxShare: maxShareRecord, TBStones: b.tbStones(),
-		Players: g.Tag("White") + " – " + g.Tag("Black")}
+		Players: site.SeatName(b.kit.Catalog(), lang, saved.White) + " – " + site.SeatName(b.kit.Catalog(), lang, saved.Black)}
 	return b.kit.Render(w, http.StatusOK, "analysis", b.kit.Page(r, "analysis.title", d))
 }

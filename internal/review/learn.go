@@ -71,7 +71,7 @@ func (wb *Web) reviewLearn(w http.ResponseWriter, r *http.Request, answer bool) 
 	}
 	p := wb.kit.Page(r, "reviewlearn.title", nil)
 	cat := wb.kit.Catalog()
-	d := learnData{GameID: id, Sides: [2]string{seatName(cat, p.Lang, g.White), seatName(cat, p.Lang, g.Black)}}
+	d := learnData{GameID: id, Sides: [2]string{site.SeatName(cat, p.Lang, g.White), site.SeatName(cat, p.Lang, g.Black)}}
 	p.Data = &d
 	side := wb.learnSide(r, g)
 	var pl toguz.Player
@@ -181,7 +181,7 @@ func (wb *Web) exercise(d *learnData, lang string, g game.Saved, set *learnSet, 
 	d.Played, _ = ex.Before.Notation(ex.Review.Move)
 	var board bytes.Buffer
 	cat := wb.kit.Catalog()
-	opt := svg.Options{Flip: pl == toguz.Black, White: seatName(cat, lang, g.White), Black: seatName(cat, lang, g.Black), Width: 340,
+	opt := svg.Options{Flip: pl == toguz.Black, White: site.SeatName(cat, lang, g.White), Black: site.SeatName(cat, lang, g.Black), Width: 340,
 		Labels: site.BoardLabels(cat, lang, ex.Before)}
 	if err := svg.Write(&board, ex.Before, opt); err != nil {
 		return err

@@ -240,18 +240,9 @@ func (wb *Web) done(v *View, lang string, g game.Saved, d Data) error {
 	return nil
 }
 
-// seatName is a seat's name in lang: the engine's is the page's words for
-// it, as the game page writes it.
-func seatName(cat *i18n.Catalog, lang string, seat game.Seat) string {
-	if seat.IsEngine() {
-		return cat.T(lang, "game.engine", seat.Engine)
-	}
-	return seat.Name
-}
-
 // viewSide is the line of player pl (0 White, 1 Black) of game id.
 func viewSide(cat *i18n.Catalog, lang, id string, pl int, seat game.Seat, d Data) ViewSide {
-	side := ViewSide{Color: []string{"white", "black"}[pl], Name: seatName(cat, lang, seat),
+	side := ViewSide{Color: []string{"white", "black"}[pl], Name: site.SeatName(cat, lang, seat),
 		Counts: [3]int{d.Counts[pl][analysis.Inaccuracy], d.Counts[pl][analysis.Mistake], d.Counts[pl][analysis.Blunder]}}
 	if d.Accuracy[pl] >= 0 {
 		side.Accuracy = decimal(lang, d.Accuracy[pl])

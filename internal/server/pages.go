@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/posjson"
 	"github.com/toguz/toguz/internal/review"
@@ -283,10 +284,7 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) error {
 
 // seatName is how a page names a seat: the engine by its level in lang.
 func (s *Server) seatName(lang string, seat live.SeatJSON) string {
-	if seat.EngineLevel > 0 {
-		return s.cat.T(lang, "game.engine", seat.EngineLevel)
-	}
-	return seat.Name
+	return site.SeatName(s.cat, lang, game.Seat{Name: seat.Name, Engine: seat.EngineLevel})
 }
 
 // seatRating is a person's rating in a game's names, as the board writes it

@@ -3,7 +3,19 @@ package site
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/toguz/toguz/internal/game"
+	"github.com/toguz/toguz/internal/i18n"
 )
+
+// SeatName is a seat's name in lang: the engine's is the pages' words for
+// it ("Engine level 3" in the page's language), a person's his own.
+func SeatName(cat *i18n.Catalog, lang string, seat game.Seat) string {
+	if seat.IsEngine() {
+		return cat.T(lang, "game.engine", seat.Engine)
+	}
+	return seat.Name
+}
 
 // Redirect answers a form's POST (or a page that moved) with 303 See Other
 // to url.
