@@ -554,7 +554,7 @@ func (c Config) compile(samples []sample, refs []Ref, choices [][engine.MaxLevel
 		st.Rating, st.Bound = Round50(r), bound
 		for k, loss := range []float64{st.Loss + st.LossCI, st.Loss - st.LossCI} {
 			r, bound := Place(curve, loss)
-			st.Range[k] = Placement{Round50(r), bound}
+			st.Range[k] = Placement{Rating: Round50(r), Bound: bound}
 		}
 		t.Levels = append(t.Levels, st)
 	}

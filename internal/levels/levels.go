@@ -136,6 +136,10 @@ func Embedded() (Table, error) {
 type Placement struct {
 	Rating int   `json:"rating"`
 	Bound  Bound `json:"bound"`
+	// Loss is the stones the level's moves lose a move against the deep
+	// search, in the rated players' positions: what tells apart levels the
+	// rating scale cannot (all below its weakest band, or above its best).
+	Loss float64 `json:"loss,omitempty"`
 }
 
 // short writes p as "1450", "<1150" or ">1500".
@@ -155,7 +159,7 @@ func (t Table) Placements(maxLevel int) []Placement {
 	p := make([]Placement, maxLevel+1)
 	for _, l := range t.Levels {
 		if l.Level >= 1 && l.Level <= maxLevel {
-			p[l.Level] = Placement{Rating: l.Rating, Bound: l.Bound}
+			p[l.Level] = Placement{Rating: l.Rating, Bound: l.Bound, Loss: l.Loss}
 		}
 	}
 	return p

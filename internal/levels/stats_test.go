@@ -206,10 +206,10 @@ func TestCompile(t *testing.T) {
 	}
 	// Level 3 loses 4 everywhere: no interval, below on both ends; level
 	// 1's 4,2,2 reach from below the curve to inside it.
-	if r := tb.Levels[2].Range; r != [2]Placement{{1150, Below}, {1150, Below}} {
+	if r := tb.Levels[2].Range; r != [2]Placement{{Rating: 1150, Bound: Below}, {Rating: 1150, Bound: Below}} {
 		t.Errorf("level 3 range %v, want below 1150 at both ends", r)
 	}
-	if r := tb.Levels[0].Range; r[0] != (Placement{1150, Below}) || r[1].Bound != About || r[1].Rating <= 1150 {
+	if r := tb.Levels[0].Range; r[0] != (Placement{Rating: 1150, Bound: Below}) || r[1].Bound != About || r[1].Rating <= 1150 {
 		t.Errorf("level 1 range %v, want from below 1150 to a rating above it", r)
 	}
 	if m := tb.Levels[4].Mistakes; !near(m, 1.0/3) {

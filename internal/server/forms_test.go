@@ -13,6 +13,7 @@ import (
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/levels"
+	"github.com/toguz/toguz/internal/site"
 )
 
 // withLang sets the language cookie of c's jar for the test server.
@@ -44,9 +45,17 @@ func TestFormsShowLevelRatings(t *testing.T) {
 			withLang(t, s, guest, lang)
 			_, lobby := get(t, guest, s.URL+"/")
 			_, editor := get(t, guest, s.URL+"/editor")
+			labels := map[string]int{}
 			for _, l := range table.Levels {
 				like := cat.T(lang, "levels."+string(l.Bound), l.Rating)
-				opt := fmt.Sprintf(`<option value="%d"( selected)?>%s</option>`, l.Level, regexp.QuoteMeta(html.EscapeString(cat.T(lang, "levels.option", l.Level, like))))
+				label := cat.T(lang, "levels.option", l.Level, like, site.LossText(lang, l.Loss))
+				// Every level can be told from the others without its number.
+				rest := strings.TrimPrefix(label, fmt.Sprint(l.Level))
+				if other, ok := labels[rest]; ok {
+					t.Errorf("levels %d and %d read the same: %q", other, l.Level, label)
+				}
+				labels[rest] = l.Level
+				opt := fmt.Sprintf(`<option value="%d"( selected)?>%s</option>`, l.Level, regexp.QuoteMeta(html.EscapeString(label)))
 				for what, body := range map[string]string{"lobby": lobby, "editor": editor} {
 					if n := count(body, opt); n != 1 {
 						t.Errorf("the %s shows level %d as %s %d times, want once", what, l.Level, opt, n)

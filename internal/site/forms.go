@@ -1,6 +1,9 @@
 package site
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/i18n"
@@ -84,6 +87,16 @@ func NewFormChoices(cat *i18n.Catalog, placed []levels.Placement, lang, selected
 	return c
 }
 
+// LossText writes the stones a level loses a move, two decimals, with the
+// decimal mark of lang (a comma but in English).
+func LossText(lang string, loss float64) string {
+	s := strconv.FormatFloat(loss, 'f', 2, 64)
+	if lang != "en" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
 // defaultLevel is the level the forms offer first.
 const defaultLevel = 3
 
@@ -103,7 +116,7 @@ func levelChoices(cat *i18n.Catalog, placed []levels.Placement, lang string) []L
 			default:
 				like = cat.T(lang, "levels.about", p.Rating)
 			}
-			label = cat.T(lang, "levels.option", l, like)
+			label = cat.T(lang, "levels.option", l, like, LossText(lang, placed[l].Loss))
 		}
 		out = append(out, LevelChoice{Level: l, Label: label, Selected: l == defaultLevel})
 	}
