@@ -191,6 +191,13 @@ func (s *Service) Login(ctx context.Context, name, password, ip string) (store.U
 		}
 		return store.User{}, ErrBadCredentials
 	}
+	// A closed account never logs in again; it is told apart from a
+	// wrong password by nothing (internal/privacy).
+	if _, err := s.store.ClosedAccount(ctx, u.ID); err == nil {
+		return store.User{}, ErrBadCredentials
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return store.User{}, err
+	}
 	s.lockout.Succeed(key)
 	if NeedsRehash(u.PasswordHash, s.params) {
 		if h, err := HashPassword(password, s.params, s.rand); err == nil {

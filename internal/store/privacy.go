@@ -181,6 +181,28 @@ func (s *Store) Blocks(ctx context.Context, userID int64) ([]Blocked, error) {
 	return out, rows.Err()
 }
 
+// BlockedWith returns the users user id blocks and those who block him.
+func (s *Store) BlockedWith(ctx context.Context, userID int64) ([]Blocked, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT u.id, u.name, b.created_ms FROM blocks b
+		JOIN users u ON u.id = CASE WHEN b.user_id = $1 THEN b.blocked_id ELSE b.user_id END
+		WHERE b.user_id = $1 OR b.blocked_id = $1`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("store: blocks with %d: %w", userID, err)
+	}
+	defer rows.Close()
+	var out []Blocked
+	for rows.Next() {
+		var b Blocked
+		var created int64
+		if err := rows.Scan(&b.UserID, &b.Name, &created); err != nil {
+			return nil, err
+		}
+		b.Created = fromMS(created)
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
 // BlockedEither reports whether a blocks b or b blocks a.
 func (s *Store) BlockedEither(ctx context.Context, a, b int64) (bool, error) {
 	var n int

@@ -165,6 +165,7 @@ function init(root) {
   });
   if (page === "lobby") {
     myName = me;
+    if (root.dataset.nochat === "1") return;
     chatTitle();
     let retry = 0;
     const connect = () => {

@@ -145,6 +145,7 @@ function init(root: HTMLElement): void {
 
   if (page === 'lobby') {
     myName = me;
+    if (root.dataset.nochat === '1') return; // kid mode: the server refuses the chat
     chatTitle();
     let retry = 0;
     const connect = (): void => {
