@@ -47,10 +47,21 @@ func (s *Server) newPrivacy() *privacy.Service {
 }
 
 // leaveOnClose withdraws a closing account from what runs in memory: its
+// games being played (aborted where the rules let it, else resigned), its
 // seeks, its challenges, the events it is in (an event's rules decide
 // what a withdrawal after the start means).
 func (s *Server) leaveOnClose(ctx context.Context, uid int64, name string) {
 	seat := game.UserSeat(uid, name).ID
+	if s.cfg.Hub != nil {
+		who := live.Chatter{ID: seat, Name: name}
+		for _, sp := range s.cfg.Hub.GamesOf(seat) {
+			if err := s.cfg.Hub.Act(ctx, sp.ID, who, live.ClientMsg{Type: "abort"}); err != nil {
+				if err := s.cfg.Hub.Act(ctx, sp.ID, who, live.ClientMsg{Type: "resign"}); err != nil {
+					s.log.Warn("close account: leave game", "user", uid, "game", sp.ID, "err", err)
+				}
+			}
+		}
+	}
 	if s.cfg.Lobby != nil {
 		s.cfg.Lobby.CancelAll(seat)
 	}
