@@ -117,7 +117,7 @@ func TestCloseAccount(t *testing.T) {
 				chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"),
 				chromedp.Click(chromedp.CSS("#auth-submit")),
 			)
-			u.waitFor("the login refused", `document.querySelector('#auth-form .error, #auth-error')`, 10*time.Second)
+			u.waitFor("the login refused", `document.getElementById('form-error')`, 10*time.Second)
 		})
 	}
 }
