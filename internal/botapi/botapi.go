@@ -175,6 +175,9 @@ type Privacy interface {
 	MayChallenge(ctx context.Context, by, to int64, challengerRating int) error
 	// MayChat: may user chat in game id's players' room?
 	MayChat(ctx context.Context, user int64, game string) error
+	// MaySeeOnline: may viewer (an account; 0: a guest or nobody) see
+	// that user is online?
+	MaySeeOnline(ctx context.Context, viewer, user int64) bool
 }
 
 // API is the bot API's state in the server: the bounds per token, the

@@ -267,6 +267,13 @@ func (g privacyGate) MayChat(ctx context.Context, user int64, gameID string) err
 	return g.s.mayChatTo(ctx, user, u.Name, gameID)
 }
 
+func (g privacyGate) MaySeeOnline(ctx context.Context, viewer, user int64) bool {
+	if g.s.privacy == nil {
+		return true
+	}
+	return g.s.privacy.May(ctx, viewer, user, privacy.SeeOnline) == nil
+}
+
 // profileRelations is the profiles' profile.Relations.
 type profileRelations struct{ p *privacy.Service }
 

@@ -348,3 +348,27 @@ func TestPrivacyExport(t *testing.T) {
 		t.Errorf("nobody's export: %d, want 401", code)
 	}
 }
+
+// TestPrivacyOnline: a bot connected to its event stream is shown online
+// on /bots, until its account lets nobody see it online.
+func TestPrivacyOnline(t *testing.T) {
+	s := newTestServer(t, serverOpts{writes: 1000})
+	sess := s.signup("qyran")
+	tok := s.token(sess, "bot:play")
+	if code, m := s.do("POST", "/api/bot/account/upgrade", tok, nil); code != 200 {
+		t.Fatalf("upgrade: %d %v", code, m)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	s.stream(ctx, "/api/stream/event", tok)
+	if _, page := getAs(t, s, "", "/bots"); !strings.Contains(page, `class="bot-online"`) {
+		t.Fatal("the connected bot is not shown online")
+	}
+	if code, _, body := s.form("/account/preferences/privacy", sess, url.Values{"challenge": {"everyone"},
+		"message": {"everyone"}, "follow": {"everyone"}, "online": {"nobody"}}); code != http.StatusSeeOther {
+		t.Fatalf("settings: %d %s", code, body)
+	}
+	if _, page := getAs(t, s, "", "/bots"); strings.Contains(page, `class="bot-online"`) {
+		t.Error("a bot that lets nobody see it online is shown online")
+	}
+}
