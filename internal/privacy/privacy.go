@@ -5,8 +5,9 @@
 // The rest of the site asks Service.May before one account acts on
 // another (a challenge, a message, a follow, a chat line in a game's
 // players' room, seeing him online), Service.Kid before it shows or takes
-// chat, and Service.BlockedNames to leave out the chat lines of the users
-// an account blocks. Messages, follows and friends do not exist yet: their
+// chat, Service.Blocked before two accounts meet (a seek, a rematch), and
+// Service.BlockedWith to leave out the seeks and chat lines of the users
+// an account is blocked with. Messages, follows and friends do not exist yet: their
 // settings are stored and shown, and May answers for them already, so that
 // the code that comes calls it and nothing else.
 //

@@ -222,6 +222,12 @@ func (s *Site) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
 // ---- API ----
 
 func (s *Site) apiUser(w http.ResponseWriter, r *http.Request) error {
+	if closed, err := s.closed(r); err != nil || closed {
+		if err != nil {
+			return err
+		}
+		return site.WriteJSON(w, http.StatusOK, map[string]any{"name": r.PathValue("name"), "closed": true})
+	}
 	p, err := s.store.Profile(r.Context(), r.PathValue("name"))
 	if err != nil {
 		return playerError(err, r.PathValue("name"))
@@ -229,10 +235,25 @@ func (s *Site) apiUser(w http.ResponseWriter, r *http.Request) error {
 	return site.WriteJSON(w, http.StatusOK, p)
 }
 
+// closed reports whether the player {name} of r is a closed account: his
+// profile says only that, and his games are not listed under his name.
+func (s *Site) closed(r *http.Request) (bool, error) {
+	if s.rel == nil {
+		return false, nil
+	}
+	return s.rel.Closed(r.Context(), r.PathValue("name"))
+}
+
 func (s *Site) apiUserGames(w http.ResponseWriter, r *http.Request) error {
 	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
 	if limit <= 0 || limit > maxUserGames {
 		limit = defaultUserGames
+	}
+	if closed, err := s.closed(r); err != nil || closed {
+		if err != nil {
+			return err
+		}
+		return site.WriteJSON(w, http.StatusOK, map[string]any{"games": []site.GameSummary{}})
 	}
 	games, err := s.store.UserGames(r.Context(), r.PathValue("name"), limit)
 	if err != nil {

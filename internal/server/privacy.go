@@ -133,12 +133,16 @@ func visibleSeeks(list []live.Seek, blocked map[int64]bool) []live.Seek {
 	return out
 }
 
-// gameChatGate checks a chat line of id in game gameID: an account in
-// kid mode does not chat; a player does not write to an opponent he is
-// blocked with (or who is in kid mode).
-func (s *Server) gameChatGate(ctx context.Context, id site.Identity, gameID string, spectator bool) error {
+// gameGate checks a message of id in game gameID that reaches his
+// opponent: an account in kid mode does not chat; a player does not write
+// to an opponent he is blocked with (or who is in kid mode), nor offer
+// him or accept from him a rematch across a block.
+func (s *Server) gameGate(ctx context.Context, id site.Identity, gameID, typ string, spectator bool) error {
 	if s.privacy == nil || id.Account.ID == 0 {
 		return nil
+	}
+	if typ != "chat" {
+		return s.mayRematch(ctx, id.Account.ID, id.Account.Name, gameID)
 	}
 	if s.privacy.Kid(ctx, id.Account.ID) {
 		return errKidChat()
@@ -149,27 +153,51 @@ func (s *Server) gameChatGate(ctx context.Context, id site.Identity, gameID stri
 	return s.mayChatTo(ctx, id.Account.ID, id.Account.Name, gameID)
 }
 
-// mayChatTo checks user's line in the players' room of game gameID
-// against his opponent's privacy.
-func (s *Server) mayChatTo(ctx context.Context, user int64, name, gameID string) error {
+// mayRematch refuses a rematch between players blocked either way.
+func (s *Server) mayRematch(ctx context.Context, user int64, name, gameID string) error {
+	other, err := s.opponent(ctx, name, gameID)
+	if err != nil || other == 0 {
+		return err
+	}
+	b, err := s.privacy.Blocked(ctx, user, other)
+	if err != nil {
+		return err
+	}
+	if b {
+		return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "privacy.refused.blocked")
+	}
+	return nil
+}
+
+// opponent returns the account of the other player of game gameID than
+// name (0: a guest, the engine, or no such game here).
+func (s *Server) opponent(ctx context.Context, name, gameID string) (int64, error) {
 	st, err := s.cfg.Hub.State(ctx, gameID)
 	if err != nil {
-		return nil // the hub answers for a game it does not have
+		return 0, nil // the hub answers for a game it does not have
 	}
 	other := st.White
 	if strings.EqualFold(other.Name, name) {
 		other = st.Black
 	}
 	if other.Guest || other.EngineLevel > 0 || other.Name == "" {
-		return nil
+		return 0, nil
 	}
 	u, err := s.privacy.UserByName(ctx, other.Name)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil
-	} else if err != nil {
+		return 0, nil
+	}
+	return u.ID, err
+}
+
+// mayChatTo checks user's line in the players' room of game gameID
+// against his opponent's privacy.
+func (s *Server) mayChatTo(ctx context.Context, user int64, name, gameID string) error {
+	other, err := s.opponent(ctx, name, gameID)
+	if err != nil || other == 0 {
 		return err
 	}
-	return s.privacy.May(ctx, user, u.ID, privacy.Chat)
+	return s.privacy.May(ctx, user, other, privacy.Chat)
 }
 
 // chatFilter returns what a connection of a kid (no chat at all) or of

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -208,6 +209,11 @@ func TestPrivacyBlockedChat(t *testing.T) {
 	if m := wa.until("error", "chat"); m.Type != "error" || m.Code != "forbidden" {
 		t.Errorf("the blocked player's chat: %+v, want forbidden", m)
 	}
+	// The game is not over, which live would say; the block is said first.
+	wa.send(map[string]any{"type": "rematch_offer"})
+	if m := wa.until("error"); m.Code != "forbidden" {
+		t.Errorf("a rematch across a block: %+v, want forbidden", m)
+	}
 
 	dial := func(tok string) *websocket.Conn {
 		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
@@ -253,6 +259,16 @@ func TestPrivacyClose(t *testing.T) {
 	s := newTestServer(t, serverOpts{writes: 1000})
 	a, b := s.signup("Aigerim"), s.signup("Bolat")
 	_, _, gid := s.game(a, b, "5+3", false)
+	// Both move: too late to abort, so closing resigns the game, which
+	// goes to the archive.
+	wa, wb := s.dial(gid, a), s.dial(gid, b)
+	wa.until("state")
+	wb.until("state")
+	wa.move(0, 7)
+	wb.until("move")
+	wb.move(1, 1)
+	wa.until("move")
+	wa.until("move")
 	code, m := s.do("POST", "/api/seeks", a, map[string]any{"tc": "5+3", "color": "white"})
 	if code != 201 {
 		t.Fatalf("seek: %d %v", code, m)
@@ -284,13 +300,25 @@ func TestPrivacyClose(t *testing.T) {
 	if _, page := getAs(t, s, b, "/@/Aigerim"); !strings.Contains(page, `id="profile-closed"`) {
 		t.Error("the profile does not say closed")
 	}
+	if code, m := s.do("GET", "/api/users/aigerim", "", nil); code != 200 || m["closed"] != true || m["ratings"] != nil {
+		t.Errorf("the API's profile of the closed account: %d %v", code, m)
+	}
+	if _, m := s.do("GET", "/api/users/aigerim/games", "", nil); len(m["games"].([]any)) != 0 {
+		t.Errorf("the API lists the closed account's games under its name: %v", m)
+	}
+	if _, m := s.do("GET", "/api/archive?player=aigerim", "", nil); strings.Contains(fmt.Sprint(m), gid) {
+		t.Errorf("the archive's search by the old name finds its game: %v", m)
+	}
 	g, err := s.st.Game(t.Context(), gid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	neutral := g.Players[0].Name
-	if !strings.HasPrefix(neutral, "closed-") || g.Status == game.Playing || g.Status == game.Created {
-		t.Fatalf("the game: white %q, %v; want a neutral name, the game over", neutral, g.Status)
+	if !strings.HasPrefix(neutral, "closed-") || g.Status != game.Ended {
+		t.Fatalf("the game: white %q, %v; want a neutral name, the game ended", neutral, g.Status)
+	}
+	if _, m := s.do("GET", "/api/archive?player="+neutral, "", nil); !strings.Contains(fmt.Sprint(m), gid) {
+		t.Errorf("the archive's search by the neutral name does not find the game: %v", m)
 	}
 	if code, m := s.do("POST", "/api/signup", "", map[string]any{"name": neutral, "password": "another pass"}); code != 400 {
 		t.Errorf("sign up as the neutral name: %d %v, want 400", code, m)

@@ -132,8 +132,8 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 			site.WriteWS(ctx, c, []byte(site.Pong))
 			continue
 		}
-		if m.Type == "chat" {
-			if err := s.gameChatGate(ctx, me, r.PathValue("id"), conn.Spectator()); err != nil {
+		if m.Type == "chat" || ((m.Type == "rematch_offer" || m.Type == "rematch_accept") && !conn.Spectator()) {
+			if err := s.gameGate(ctx, me, r.PathValue("id"), m.Type, conn.Spectator()); err != nil {
 				site.WriteWS(ctx, c, site.WSError(s.cat, lang, s.AsError(r, err)))
 				continue
 			}
