@@ -261,7 +261,17 @@ func (s *Service) SessionUser(ctx context.Context, token string) (store.User, er
 	if errors.Is(err, store.ErrNotFound) {
 		return store.User{}, ErrNoSession
 	}
-	return u, err
+	if err != nil {
+		return u, err
+	}
+	// Closing an account deletes its sessions; one made after by any
+	// other way in (a reset link, a passkey) is no session either.
+	if _, err := s.store.ClosedAccount(ctx, u.ID); err == nil {
+		return store.User{}, ErrNoSession
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return store.User{}, err
+	}
+	return u, nil
 }
 
 // DeleteSession ends the session of token (logout); an unknown token is no error.
