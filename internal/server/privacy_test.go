@@ -400,3 +400,16 @@ func TestPrivacyOnline(t *testing.T) {
 		t.Error("a bot that lets nobody see it online is shown online")
 	}
 }
+
+// TestPrivacyNeutralNameRefused: the sign-up refuses the closed accounts'
+// prefix in any case, in the asker's language.
+func TestPrivacyNeutralNameRefused(t *testing.T) {
+	s := newTestServer(t, serverOpts{writes: 1000})
+	for _, name := range []string{"closed-abc", "Closed-Abc", "CLOSED-x"} {
+		code, m := s.do("POST", "/api/signup", "", map[string]any{"name": name, "password": "correct horse"})
+		e, _ := m["error"].(map[string]any)
+		if code != 400 || e["code"] != "bad_name" || !strings.Contains(fmt.Sprint(e["message"]), `"closed-"`) {
+			t.Errorf("sign up as %s: %d %v", name, code, m)
+		}
+	}
+}
