@@ -93,6 +93,9 @@ func (s *Service) downloadExport(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	name := fmt.Sprintf("toguz-%s-%s.zip", asciiName(u.Name, u.ID), time.Now().UTC().Format("2006-01-02"))
+	// The server's write timeout bounds a page; an archive gets the
+	// export's own bound instead.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(exportTimeout))
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
 	w.Header().Set("Cache-Control", "no-store")
