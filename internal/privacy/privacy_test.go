@@ -1,11 +1,19 @@
 package privacy
 
 import (
+	"archive/zip"
+	"bytes"
+	"context"
 	"errors"
+	"io"
+	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -119,5 +127,88 @@ func TestNeutralName(t *testing.T) {
 	b, _ := s.neutralName()
 	if len(a) != len(NeutralPrefix)+8 || a[:len(NeutralPrefix)] != NeutralPrefix || a == b {
 		t.Errorf("neutral names %q, %q", a, b)
+	}
+}
+
+// countingStore is the store, counting the pages of games read and
+// noting how much of the archive was written when each was asked for.
+type countingStore struct {
+	*store.Store
+	out     *bytes.Buffer
+	written []int
+}
+
+func (c *countingStore) GamesByUser(ctx context.Context, userID int64, limit, offset int) ([]store.Game, error) {
+	c.written = append(c.written, c.out.Len())
+	return c.Store.GamesByUser(ctx, userID, limit, offset)
+}
+
+// TestExportStreams: an account with more games than a page writes
+// every game, and the archive is written as the pages are read (more of
+// it has gone out before each later page is asked for), not built whole
+// first.
+func TestExportStreams(t *testing.T) {
+	st := openStore(t)
+	ctx := t.Context()
+	me, other := user(t, st, "Aigerim"), user(t, st, "Bolat")
+	const n = 2*exportGamesPage + 50
+	for range n {
+		if _, err := st.CreateGame(ctx, store.Game{Players: [2]game.Seat{game.UserSeat(me, "Aigerim"), game.UserSeat(other, "Bolat")},
+			Rules: toguz.Standard(), Status: game.Playing}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	cs := &countingStore{Store: st, out: &out}
+	// Each game a different random line of up to 80 plies, as real
+	// records are: they do not compress to nothing.
+	rng := rand.New(rand.NewPCG(1, 2))
+	s := New(Config{Store: cs, Record: func(ctx context.Context, id string) (*toguz.Game, error) {
+		p := toguz.StartPosition()
+		var moves []toguz.Move
+		for range 80 {
+			legal := p.LegalMoves().Slice()
+			if p.IsOver() || len(legal) == 0 {
+				break
+			}
+			m := legal[rng.IntN(len(legal))]
+			moves = append(moves, m)
+			p = p.After(m)
+		}
+		g, err := toguz.NewGame(toguz.StartPosition(), moves...)
+		if err == nil {
+			g.SetTag("ID", id)
+		}
+		return g, err
+	}})
+	u, err := st.UserByID(ctx, me)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteExport(ctx, &out, u); err != nil {
+		t.Fatal(err)
+	}
+	if len(cs.written) != 3 {
+		t.Fatalf("%d pages of games read, want 3", len(cs.written))
+	}
+	for i := 1; i < len(cs.written); i++ {
+		if cs.written[i] <= cs.written[i-1] {
+			t.Errorf("nothing more written before page %d: %v", i+1, cs.written)
+		}
+	}
+	z, err := zip.NewReader(bytes.NewReader(out.Bytes()), int64(out.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range z.File {
+		if f.Name != "games.pgn" {
+			continue
+		}
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if got := strings.Count(string(b), "[ID "); got != n {
+			t.Errorf("games.pgn holds %d games, want %d", got, n)
+		}
 	}
 }
