@@ -27,7 +27,8 @@ func loggedIn(t *testing.T, base string, b context.Context, name, lang string) (
 }
 
 // TestKidMode: in Kazakh and English, an account switches kid mode on
-// from its page (no password asked); the lobby's chat is gone; switching
+// from its page (no password asked); the chat is gone from the lobby and
+// from a game; switching
 // it off asks for the password, refuses a wrong one with the catalog's
 // words and takes the right one; the chat is back.
 func TestKidMode(t *testing.T) {
@@ -36,7 +37,7 @@ func TestKidMode(t *testing.T) {
 	for _, lang := range []string{"kk", "en"} {
 		t.Run(lang, func(t *testing.T) {
 			T := func(key string, args ...any) string { return cat.T(lang, key, args...) }
-			u, _ := loggedIn(t, base, b, "kamila-"+lang, lang)
+			u, tok := loggedIn(t, base, b, "kamila-"+lang, lang)
 			u.do("kid mode on",
 				chromedp.Navigate(base+"/account/kid"),
 				chromedp.WaitVisible(chromedp.CSS("#kid-on")),
@@ -53,6 +54,11 @@ func TestKidMode(t *testing.T) {
 			u.do("the lobby", chromedp.EmulateViewport(1366, 800), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#seek-form")))
 			if !eval[bool](u, `document.getElementById('chat').hidden && document.getElementById('chat').offsetParent === null`) {
 				t.Error("the lobby shows a kid the chat")
+			}
+			game := apiCall(t, "POST", base+"/api/engine-games", tok, map[string]any{"level": 1, "color": "white", "tc": "10+0"})["game_id"].(string)
+			u.do("a game", chromedp.Navigate(base+"/game/"+game), chromedp.WaitVisible(chromedp.CSS("#board")))
+			if !eval[bool](u, `document.getElementById('chat').hidden && document.getElementById('chat').offsetParent === null`) {
+				t.Error("the game page shows a kid the chat")
 			}
 			u.do("kid mode off, a wrong password",
 				chromedp.Navigate(base+"/account/kid"),
