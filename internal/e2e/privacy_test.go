@@ -28,9 +28,8 @@ func loggedIn(t *testing.T, base string, b context.Context, name, lang string) (
 
 // TestKidMode: in Kazakh and English, an account switches kid mode on
 // from its page (no password asked); the chat is gone from the lobby and
-// from a game; switching
-// it off asks for the password, refuses a wrong one with the catalog's
-// words and takes the right one; the chat is back.
+// from a game; switching it off asks for the password, refuses a wrong
+// one with the catalog's words and takes the right one; the chat is back.
 func TestKidMode(t *testing.T) {
 	base, b, artifacts := setup(t)
 	cat := i18n.New()
