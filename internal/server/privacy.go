@@ -246,20 +246,34 @@ func chatFilter(kid bool, blocked map[string]bool) func(b []byte) []byte {
 }
 
 // seekFilter returns what a lobby watcher blocked with the users of names
-// is sent of message b: nil for a seek of theirs.
+// is sent of message b: nil for a seek of theirs, and a removal without
+// the seek that comes into the list in its place when that one is theirs.
 func seekFilter(blocked map[string]bool) func(b []byte) []byte {
 	if len(blocked) == 0 {
 		return nil
 	}
 	return func(b []byte) []byte {
-		if !hasType(b, "seek_added") {
-			return b
-		}
-		var m struct {
-			Seek live.SeekJSON `json:"seek"`
-		}
-		if json.Unmarshal(b, &m) == nil && blocked[m.Seek.By] {
-			return nil
+		switch {
+		case hasType(b, "seek_added"):
+			var m struct {
+				Seek live.SeekJSON `json:"seek"`
+			}
+			if json.Unmarshal(b, &m) == nil && blocked[m.Seek.By] {
+				return nil
+			}
+		case hasType(b, "seek_removed"):
+			var m struct {
+				Type  string         `json:"type"`
+				ID    string         `json:"id"`
+				Total int            `json:"total"`
+				Next  *live.SeekJSON `json:"next,omitempty"`
+			}
+			if json.Unmarshal(b, &m) == nil && m.Next != nil && blocked[m.Next.By] {
+				m.Next = nil
+				if out, err := json.Marshal(m); err == nil {
+					return out
+				}
+			}
 		}
 		return b
 	}

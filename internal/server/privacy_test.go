@@ -413,3 +413,40 @@ func TestPrivacyNeutralNameRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivacyFilters: what a connection is sent of the game's and the
+// lobby's messages, for a kid and for an account with blocks.
+func TestPrivacyFilters(t *testing.T) {
+	blocked := map[string]bool{"Bolat": true}
+	line := func(by string) string {
+		return `{"type":"chat","room":"players","by":"` + by + `","text":"hi","at_ms":1}`
+	}
+	history := `{"type":"chat_history","room":"spectators","messages":[` + line("Bolat") + `,` + line("Dana") + `]}`
+	move := `{"type":"move","ply":1,"hole":7}`
+	for _, tc := range []struct {
+		name    string
+		f       func([]byte) []byte
+		in, out string // out "": dropped
+	}{
+		{"kid: a line", chatFilter(true, nil), line("Dana"), ""},
+		{"kid: a history", chatFilter(true, nil), history, ""},
+		{"kid: a move", chatFilter(true, nil), move, move},
+		{"blocks: his line", chatFilter(false, blocked), line("Bolat"), ""},
+		{"blocks: another's line", chatFilter(false, blocked), line("Dana"), line("Dana")},
+		{"blocks: a history", chatFilter(false, blocked), history,
+			`{"type":"chat_history","room":"spectators","messages":[` + line("Dana") + `]}`},
+		{"seeks: his", seekFilter(blocked), `{"type":"seek_added","seek":{"id":"s1","by":"Bolat"},"total":1}`, ""},
+		{"seeks: another's", seekFilter(blocked), `{"type":"seek_added","seek":{"id":"s2","by":"Dana"},"total":1}`,
+			`{"type":"seek_added","seek":{"id":"s2","by":"Dana"},"total":1}`},
+		{"seeks: his next", seekFilter(blocked), `{"type":"seek_removed","id":"s3","total":4,"next":{"id":"s4","by":"Bolat"}}`,
+			`{"type":"seek_removed","id":"s3","total":4}`},
+	} {
+		got := string(tc.f([]byte(tc.in)))
+		if got != tc.out {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.out)
+		}
+	}
+	if chatFilter(false, nil) != nil || seekFilter(nil) != nil {
+		t.Error("a filter for nobody's privacy")
+	}
+}
