@@ -102,6 +102,9 @@
 //     with the computer ladder, /bots and the tokens of /settings; the
 //     server gives its paths' errors to botapi.WriteError and keeps its
 //     NDJSON streams from gzip.
+//   - Privacy (internal/privacy, privacy.go): the accounts' privacy
+//     settings, blocks, kid mode, closing and data export; the server asks
+//     it in the lobby, the chats, the bot API and the profiles.
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
