@@ -438,3 +438,45 @@ func TestHashBound(t *testing.T) {
 		t.Errorf("DefaultMaxHashes(1 GiB) = %d, want 1", n)
 	}
 }
+
+// TestClosedAccount: a closed account's password and sessions log nobody
+// in, as a wrong password and an unknown token do.
+func TestClosedAccount(t *testing.T) {
+	ctx := t.Context()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "toguz.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s, err := New(Config{Store: st, Params: Params{Memory: 64, Time: 1, Threads: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := s.SignUp(ctx, "Aigerim", "correct horse", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _, err := s.NewSession(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CloseAccount(ctx, u.ID, "closed-abc"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Login(ctx, "aigerim", "correct horse", ""); !errors.Is(err, ErrBadCredentials) {
+		t.Errorf("login: %v, want ErrBadCredentials", err)
+	}
+	// A session made after the closing (by a way in that skips Login).
+	tok2, _, err := s.NewSession(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range []string{tok, tok2} {
+		if _, err := s.SessionUser(ctx, tk); !errors.Is(err, ErrNoSession) {
+			t.Errorf("session: %v, want ErrNoSession", err)
+		}
+	}
+	if _, err := s.SignUp(ctx, "closed-xyz", "correct horse", ""); err == nil {
+		t.Error("a neutral name signed up")
+	}
+}

@@ -19,6 +19,10 @@ const (
 // account may take one, so that an account cannot pass for a guest.
 const guestPrefix = "Guest-"
 
+// ClosedPrefix starts the neutral names a closed account's games show
+// (internal/privacy); no account may take one either.
+const ClosedPrefix = "closed-"
+
 // RuleError says which rule a name or a password breaks.
 type RuleError struct {
 	Field string // "name" or "password"
@@ -39,6 +43,7 @@ const (
 	RuleNameStart      Rule = "name_start"
 	RuleNameChar       Rule = "name_char"      // the character (a rune)
 	RuleNameGuest      Rule = "name_guest"     // the guests' prefix
+	RuleNameClosed     Rule = "name_closed"    // the closed accounts' prefix
 	RulePasswordShort  Rule = "password_short" // MinPasswordLen
 	RulePasswordLong   Rule = "password_long"  // MaxPasswordLen
 	RulePasswordIsName Rule = "password_is_name"
@@ -72,6 +77,9 @@ func ValidateName(name string) error {
 	}
 	if len(name) >= len(guestPrefix) && strings.EqualFold(name[:len(guestPrefix)], guestPrefix) {
 		return ruleError("name", RuleNameGuest, fmt.Sprintf("must not start with %q, which marks guests", guestPrefix), guestPrefix)
+	}
+	if len(name) >= len(ClosedPrefix) && strings.EqualFold(name[:len(ClosedPrefix)], ClosedPrefix) {
+		return ruleError("name", RuleNameClosed, fmt.Sprintf("must not start with %q, which marks closed accounts", ClosedPrefix), ClosedPrefix)
 	}
 	return nil
 }

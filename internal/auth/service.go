@@ -191,6 +191,13 @@ func (s *Service) Login(ctx context.Context, name, password, ip string) (store.U
 		}
 		return store.User{}, ErrBadCredentials
 	}
+	// A closed account never logs in again; it is told apart from a
+	// wrong password by nothing (internal/privacy).
+	if _, err := s.store.ClosedAccount(ctx, u.ID); err == nil {
+		return store.User{}, ErrBadCredentials
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return store.User{}, err
+	}
 	s.lockout.Succeed(key)
 	if NeedsRehash(u.PasswordHash, s.params) {
 		if h, err := HashPassword(password, s.params, s.rand); err == nil {
@@ -254,7 +261,17 @@ func (s *Service) SessionUser(ctx context.Context, token string) (store.User, er
 	if errors.Is(err, store.ErrNotFound) {
 		return store.User{}, ErrNoSession
 	}
-	return u, err
+	if err != nil {
+		return u, err
+	}
+	// Closing an account deletes its sessions; one made after by any
+	// other way in (a reset link, a passkey) is no session either.
+	if _, err := s.store.ClosedAccount(ctx, u.ID); err == nil {
+		return store.User{}, ErrNoSession
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return store.User{}, err
+	}
+	return u, nil
 }
 
 // DeleteSession ends the session of token (logout); an unknown token is no error.

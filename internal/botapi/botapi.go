@@ -162,6 +162,22 @@ type Config struct {
 	// section sec (its new token or its error): the page is the site's,
 	// the section this package's (TokenSection).
 	Settings func(w http.ResponseWriter, r *http.Request, account site.Account, sec TokenSection) error
+	// Privacy is asked before a challenge and a chat line (the site's
+	// internal/privacy; nil: everything is allowed).
+	Privacy Privacy
+}
+
+// Privacy is what the API asks of the players' privacy settings, blocks
+// and kid mode; a refusal is an error the API answers as it is.
+type Privacy interface {
+	// MayChallenge: may by challenge to, rated challengerRating in the
+	// challenge's category (-1: unknown)?
+	MayChallenge(ctx context.Context, by, to int64, challengerRating int) error
+	// MayChat: may user chat in game id's players' room?
+	MayChat(ctx context.Context, user int64, game string) error
+	// MaySeeOnline: may viewer (an account; 0: a guest or nobody) see
+	// that user is online?
+	MaySeeOnline(ctx context.Context, viewer, user int64) bool
 }
 
 // API is the bot API's state in the server: the bounds per token, the
@@ -176,6 +192,7 @@ type API struct {
 	perTok   *auth.Limiter
 	events   *Events
 	chals    *challenges
+	priv     Privacy // nil: everything is allowed
 
 	mu      sync.Mutex
 	streams map[int64]int // open streams per token id, guarded by mu
@@ -191,7 +208,7 @@ func New(kit site.Kit, cfg Config) *API {
 	}
 	a := &API{kit: kit, st: cfg.Store, hub: cfg.Hub, limits: l, ladder: cfg.Ladder, settings: cfg.Settings, events: ev, streams: map[int64]int{},
 		perTok: auth.NewLimiter(rate.Limit(float64(l.RequestsPerMinute)/60), l.RequestsPerMinute, time.Now),
-		chals:  newChallenges(l.Challenges, l.ChallengeExpiry, time.Now)}
+		chals:  newChallenges(l.Challenges, l.ChallengeExpiry, time.Now), priv: cfg.Privacy}
 	if b := cfg.Store; b != nil {
 		ev.isBot = func(uid int64) bool {
 			ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)

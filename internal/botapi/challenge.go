@@ -244,6 +244,19 @@ func (a *API) apiChallenge(w http.ResponseWriter, r *http.Request) error {
 	} else if err != nil {
 		return err
 	}
+	if a.priv != nil {
+		// The challenged's privacy settings read the challenger's rating
+		// in the challenge's category (-1: his best).
+		rated := -1
+		if cat, ok := live.Category(tc); ok {
+			if p, err := a.st.Perf(ctx, c.tok.UserID, cat); err == nil && p.Games > 0 {
+				rated = int(p.Rating.Rating + 0.5)
+			}
+		}
+		if err := a.priv.MayChallenge(ctx, c.tok.UserID, u.ID, rated); err != nil {
+			return err
+		}
+	}
 	bot, err := a.st.IsBot(ctx, u.ID)
 	if err != nil {
 		return err
@@ -346,4 +359,19 @@ func (a *API) acceptChallenge(ctx context.Context, ch *challenge) (string, error
 		spec.White, spec.Black = to, by
 	}
 	return a.startBotGame(ctx, spec, "friend")
+}
+
+// WithdrawUser cancels every open challenge to or from user uid (his
+// account closes) and tells both sides.
+func (a *API) WithdrawUser(uid int64) {
+	a.chals.mu.Lock()
+	var gone []*challenge
+	for id, c := range a.chals.m {
+		if c.By.ID == uid || c.To.ID == uid {
+			gone = append(gone, c)
+			a.chals.removeLocked(id)
+		}
+	}
+	a.chals.mu.Unlock()
+	a.tellExpired(gone)
 }

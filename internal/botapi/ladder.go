@@ -143,8 +143,12 @@ func (a *API) pageBots(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
+		viewer := a.kit.Identity(r).Account.ID
 		for _, b := range bots {
 			row := botRow{Name: b.Name, Ladder: b.Ladder, Online: a.events.Online(b.ID)}
+			if row.Online && a.priv != nil {
+				row.Online = a.priv.MaySeeOnline(ctx, viewer, b.ID)
+			}
 			for _, p := range b.Perfs {
 				row.Ratings = append(row.Ratings, botRating{Rating: p.Int(), Games: p.Games, Provisional: p.RD > rating.ProvisionalRD})
 			}

@@ -99,6 +99,11 @@ func (a *API) apiBotChat(api string) func(http.ResponseWriter, *http.Request) er
 		if room := cmp.Or(r.FormValue("room"), "player"); room != "player" {
 			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.bot.bad_room", site.Excerpt(room))
 		}
+		if a.priv != nil {
+			if err := a.priv.MayChat(r.Context(), c.tok.UserID, r.PathValue("id")); err != nil {
+				return err
+			}
+		}
 		if err := a.hub.Act(r.Context(), r.PathValue("id"), c.chatter(r), live.ClientMsg{Type: "chat", Text: r.FormValue("text")}); err != nil {
 			return botGameError(err, r.PathValue("id"))
 		}

@@ -43,4 +43,13 @@
 //     plays a move and gets the engine's reply); TestEngineFallback (with
 //     no WebAssembly the same client asks the server); and
 //     TestEngineDepthInBrowser logs the depth reached in 1 s from the start.
+//   - privacy_test.go, an account's privacy: TestKidMode (kid mode on
+//     from its page, the chat gone from the lobby and a game, switching
+//     it off refused without the password and taken with it);
+//     TestCloseAccount (closing
+//     with the confirmation and the password: logged out, the profile
+//     closed, the game and the archive showing a neutral name, the login
+//     refused); TestDataExport (the page's button downloads one zip, by
+//     the browser's download, with the profile, the settings, the
+//     ratings, the games as records and the reports).
 package e2e

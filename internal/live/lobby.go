@@ -530,3 +530,18 @@ func (l *Lobby) notifyLocked(msg func(viewer string) []byte, own string) {
 		l.sendLocked(s, b)
 	}
 }
+
+// CancelAll closes every open seek this node holds of by (a Seat.ID), as
+// when his account closes, and returns how many.
+func (l *Lobby) CancelAll(by string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, s := range l.seeks {
+		if s.By.ID == by && s.home == "" {
+			l.removeLocked(s)
+			n++
+		}
+	}
+	return n
+}

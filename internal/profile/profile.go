@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/toguz/toguz/internal/apierr"
@@ -88,7 +89,21 @@ const (
 type Site struct {
 	kit   site.Kit
 	store Store
+	rel   Relations // nil: no account is closed, nobody blocks
 }
+
+// Relations tells a profile page what the site's privacy knows: whether
+// the player's account is closed, and whether who looks blocks him.
+type Relations interface {
+	// Closed reports whether name (its own or its games' neutral name)
+	// is a closed account's.
+	Closed(ctx context.Context, name string) (bool, error)
+	// Blocks reports whether account viewer blocks the player name.
+	Blocks(ctx context.Context, viewer int64, name string) (bool, error)
+}
+
+// SetRelations gives the profile pages the site's privacy.
+func (s *Site) SetRelations(rel Relations) { s.rel = rel }
 
 // NewSite returns the players' pages and API over st.
 func NewSite(kit site.Kit, st Store) *Site {
@@ -135,12 +150,24 @@ type profileData struct {
 	Games       []site.GameSummary
 	Chart       template.HTML
 	Provisional bool // a rating is provisional: the page explains the mark
+	// Closed: the account is closed, and the page says only that.
+	// CanBlock: an account other than the player looks; Blocked: it
+	// blocks him.
+	Closed, CanBlock, Blocked bool
 }
 
 func (s *Site) pageProfile(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	name := r.PathValue("name")
+	if s.rel != nil {
+		if closed, err := s.rel.Closed(ctx, name); err != nil {
+			return err
+		} else if closed {
+			p := s.kit.Page(r, "profile.title", profileData{Profile: Profile{Name: name}, Closed: true}, name)
+			return s.kit.Render(w, http.StatusOK, "profile", p)
+		}
+	}
 	prof, err := s.store.Profile(ctx, name)
 	if err != nil {
 		return playerError(err, name)
@@ -159,7 +186,14 @@ func (s *Site) pageProfile(w http.ResponseWriter, r *http.Request) error {
 	cat := s.kit.Catalog()
 	chart := ratingChart(prof.History, func(key string, args ...any) string { return cat.T(p.Lang, key, args...) })
 	provisional := slices.ContainsFunc(rows, func(r ratingRow) bool { return r.Provisional })
-	p.Data = profileData{prof, rows, games, chart, provisional}
+	d := profileData{Profile: prof, Ratings: rows, Games: games, Chart: chart, Provisional: provisional}
+	if me := s.kit.Identity(r).Account; s.rel != nil && me.ID != 0 && !strings.EqualFold(me.Name, prof.Name) {
+		d.CanBlock = true
+		if d.Blocked, err = s.rel.Blocks(ctx, me.ID, prof.Name); err != nil {
+			return err
+		}
+	}
+	p.Data = d
 	return s.kit.Render(w, http.StatusOK, "profile", p)
 }
 
@@ -188,6 +222,12 @@ func (s *Site) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
 // ---- API ----
 
 func (s *Site) apiUser(w http.ResponseWriter, r *http.Request) error {
+	if closed, err := s.closed(r); err != nil || closed {
+		if err != nil {
+			return err
+		}
+		return site.WriteJSON(w, http.StatusOK, map[string]any{"name": r.PathValue("name"), "closed": true})
+	}
 	p, err := s.store.Profile(r.Context(), r.PathValue("name"))
 	if err != nil {
 		return playerError(err, r.PathValue("name"))
@@ -195,10 +235,25 @@ func (s *Site) apiUser(w http.ResponseWriter, r *http.Request) error {
 	return site.WriteJSON(w, http.StatusOK, p)
 }
 
+// closed reports whether the player {name} of r is a closed account: his
+// profile says only that, and his games are not listed under his name.
+func (s *Site) closed(r *http.Request) (bool, error) {
+	if s.rel == nil {
+		return false, nil
+	}
+	return s.rel.Closed(r.Context(), r.PathValue("name"))
+}
+
 func (s *Site) apiUserGames(w http.ResponseWriter, r *http.Request) error {
 	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
 	if limit <= 0 || limit > maxUserGames {
 		limit = defaultUserGames
+	}
+	if closed, err := s.closed(r); err != nil || closed {
+		if err != nil {
+			return err
+		}
+		return site.WriteJSON(w, http.StatusOK, map[string]any{"games": []site.GameSummary{}})
 	}
 	games, err := s.store.UserGames(r.Context(), r.PathValue("name"), limit)
 	if err != nil {

@@ -135,9 +135,12 @@ func (s *Server) MustIdentity(r *http.Request) (site.Identity, error) {
 func (s *Server) apiSeeks(w http.ResponseWriter, r *http.Request) error {
 	list, total := s.cfg.Lobby.Listed()
 	viewer := ""
-	if id := s.Identity(r); id.Known() {
+	id := s.Identity(r)
+	if id.Known() {
 		viewer = id.Seat().ID
 	}
+	blocked, _ := s.blockedWith(r.Context(), id)
+	list = visibleSeeks(list, blocked)
 	out := make([]live.SeekJSON, len(list))
 	for i, sk := range list {
 		out[i] = sk.JSONFor(viewer)
@@ -214,6 +217,9 @@ func (s *Server) acceptSeek(ctx context.Context, id site.Identity, seekID string
 	sk, _, ok := s.cfg.Lobby.Get(seekID)
 	if !ok {
 		return "", apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_seek", site.Excerpt(seekID))
+	}
+	if err := s.mayAcceptSeek(ctx, id, sk); err != nil {
+		return "", err
 	}
 	seat, err := s.SeatWithRating(ctx, id, sk.TC)
 	if err != nil {

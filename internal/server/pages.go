@@ -24,6 +24,7 @@ func (s *Server) Page(r *http.Request, titleKey string, data any, args ...any) *
 	p.Path = r.URL.RequestURI()
 	if id := s.Identity(r); id.Known() {
 		p.User, p.Guest = id.Name(), id.Guest != ""
+		p.Kid = s.kid(r.Context(), id)
 	}
 	return p
 }
@@ -103,8 +104,9 @@ func sameSiteReferer(r *http.Request) string {
 // ---- lobby ----
 
 func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
-	list := s.cfg.Lobby.List()
 	id := s.Identity(r)
+	blocked, _ := s.blockedWith(r.Context(), id)
+	list := visibleSeeks(s.cfg.Lobby.List(), blocked)
 	viewer := ""
 	if id.Known() {
 		viewer = id.Seat().ID

@@ -102,6 +102,9 @@
 //     with the computer ladder, /bots and the tokens of /settings; the
 //     server gives its paths' errors to botapi.WriteError and keeps its
 //     NDJSON streams from gzip.
+//   - Privacy (internal/privacy, privacy.go): the accounts' privacy
+//     settings, blocks, kid mode, closing and data export; the server asks
+//     it in the lobby, the chats, the bot API and the profiles.
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
@@ -135,6 +138,7 @@ import (
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/privacy"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
@@ -237,6 +241,9 @@ type Server struct {
 	// being played and the TV (internal/tv).
 	profiles *profile.Site
 	tv       *tv.Site
+	// privacy is the accounts' privacy, blocks, kid mode, closing and
+	// export (internal/privacy; nil without a store).
+	privacy *privacy.Service
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
@@ -270,9 +277,12 @@ func New(cfg Config) (*Server, error) {
 	srv.studies = study.NewSite(srv, srv.studyConfig())
 	srv.archive = archive.NewSite(srv, archive.Config{Store: cfg.Archive, DatabaseDir: cfg.DatabaseDir, ImportsPerMinute: cfg.ImportsPerMinute, ImportsPerDay: cfg.ImportsPerDay, RulesError: rulesError, ParseForm: srv.parseForm})
 	srv.board = analysisboard.New(srv, srv.boardConfig())
-	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
+	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings, Privacy: privacyGate{srv}})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: archive.MaxImportGames, RulesError: rulesError})
 	srv.profiles = profile.NewSite(srv, cfg.Archive)
+	if srv.privacy = srv.newPrivacy(); srv.privacy != nil {
+		srv.profiles.SetRelations(profileRelations{srv.privacy})
+	}
 	srv.tv = tv.NewSite(srv, tv.Config{Games: cfg.Hub, GamePage: srv.pageGame})
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
@@ -351,6 +361,9 @@ func (s *Server) Handler() http.Handler {
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	s.simuls.Routes(router{s, mux})
 	s.reviewWeb().Routes(router{s: s, mux: mux})
+	if s.privacy != nil {
+		s.privacy.Routes(router{s: s, mux: mux})
+	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
 	page("/", func(_ http.ResponseWriter, r *http.Request) error {

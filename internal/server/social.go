@@ -90,6 +90,13 @@ func (s *Server) lobbyChatWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	who, lang := s.chatter(r), s.Lang(r)
+	me := s.Identity(r)
+	if s.kid(r.Context(), me) {
+		s.writeJSONError(w, r, errKidChat())
+		return
+	}
+	_, blocked := s.blockedWith(r.Context(), me)
+	filter := chatFilter(false, blocked)
 	c, err := site.AcceptWS(w, r)
 	if err != nil {
 		return
@@ -113,6 +120,11 @@ func (s *Server) lobbyChatWS(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 				b = m
+				if filter != nil {
+					if b = filter(b); b == nil {
+						continue
+					}
+				}
 			case b = <-replies:
 			case <-ctx.Done():
 				return

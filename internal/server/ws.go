@@ -46,6 +46,9 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	}
 	who := s.chatter(r)
 	lang := s.Lang(r)
+	me := s.Identity(r)
+	_, blocked := s.blockedWith(r.Context(), me)
+	filter := chatFilter(s.kid(r.Context(), me), blocked) // kid mode, blocks
 	c, err := site.AcceptWS(w, r)
 	if err != nil {
 		return // Accept has written the error
@@ -79,6 +82,11 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer cancel()
 		for b := range conn.Out() {
+			if filter != nil {
+				if b = filter(b); b == nil {
+					continue
+				}
+			}
 			if err := site.WriteWS(ctx, c, b); err != nil {
 				return
 			}
@@ -124,6 +132,12 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 			site.WriteWS(ctx, c, []byte(site.Pong))
 			continue
 		}
+		if m.Type == "chat" || ((m.Type == "rematch_offer" || m.Type == "rematch_accept") && !conn.Spectator()) {
+			if err := s.gameGate(ctx, me, r.PathValue("id"), m.Type, conn.Spectator()); err != nil {
+				site.WriteWS(ctx, c, site.WSError(s.cat, lang, s.AsError(r, err)))
+				continue
+			}
+		}
 		if timed && m.Type == "move" {
 			moveAt.CompareAndSwap(0, time.Now().UnixNano())
 		}
@@ -154,6 +168,8 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	if id.Known() {
 		viewer = id.Seat().ID
 	}
+	_, blocked := s.blockedWith(r.Context(), id)
+	filter := seekFilter(blocked)
 	lang := s.Lang(r)
 	c, err := site.AcceptWS(w, r)
 	if err != nil {
@@ -167,6 +183,11 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer cancel()
 		for b := range sub.Out() {
+			if filter != nil {
+				if b = filter(b); b == nil {
+					continue
+				}
+			}
 			if err := site.WriteWS(ctx, c, b); err != nil {
 				return
 			}

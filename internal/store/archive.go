@@ -307,7 +307,8 @@ func searchSQL(q Search) (string, []any, error) {
 		// game's by name: either matches, on either side.
 		// Each term repeats status = 'ended' so that it alone can use
 		// its partial index (the OR is planned as a union of lookups).
-		u := `(SELECT id FROM users WHERE name_key = ` + k + `)`
+		// A closed account's old name finds none of its games.
+		u := `(SELECT id FROM users WHERE name_key = ` + k + ` AND id NOT IN (SELECT user_id FROM closed_accounts))`
 		where = append(where, `((g.white_key = `+k+` AND g.status = 'ended') OR (g.black_key = `+k+` AND g.status = 'ended')`+
 			` OR (g.white_user_id = `+u+` AND g.status = 'ended') OR (g.black_user_id = `+u+` AND g.status = 'ended'))`)
 	}

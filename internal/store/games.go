@@ -154,12 +154,14 @@ func sideName(s game.Seat) string {
 	return s.Name
 }
 
-const gameSelect = `SELECT g.id, g.white_user_id, COALESCE(wu.name, g.white_name), g.white_engine,
-	g.black_user_id, COALESCE(bu.name, g.black_name), g.black_engine, g.rules, g.start_fen,
+// A closed account's games show its neutral name (closed_accounts).
+const gameSelect = `SELECT g.id, g.white_user_id, COALESCE(wc.neutral_name, wu.name, g.white_name), g.white_engine,
+	g.black_user_id, COALESCE(bc.neutral_name, bu.name, g.black_name), g.black_engine, g.rules, g.start_fen,
 	g.time_control, g.rated, g.status, g.result, g.termination, g.white_rating, g.white_diff,
 	g.black_rating, g.black_diff, g.created_ms, g.started_ms, g.ended_ms,
 	(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.source, g.date_ms, g.repetition
-	FROM games g LEFT JOIN users wu ON wu.id = g.white_user_id LEFT JOIN users bu ON bu.id = g.black_user_id `
+	FROM games g LEFT JOIN users wu ON wu.id = g.white_user_id LEFT JOIN users bu ON bu.id = g.black_user_id
+	LEFT JOIN closed_accounts wc ON wc.user_id = g.white_user_id LEFT JOIN closed_accounts bc ON bc.user_id = g.black_user_id `
 
 type scanner interface{ Scan(...any) error }
 

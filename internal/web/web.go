@@ -97,6 +97,9 @@ type Page struct {
 	Path      string // the page's own URL, for the language switcher
 	Data      any
 	cat       *i18n.Catalog
+	// Kid: the account is in kid mode (internal/privacy): no chat is
+	// shown, nor any link off the site.
+	Kid bool
 }
 
 // T returns the text of key in the page's language.

@@ -34,7 +34,8 @@ function init(root: HTMLElement): void {
   }
 
   // ---- chat ----
-  const chatCodes = ['chat_empty', 'chat_too_long', 'chat_rate_limited', 'chat_anonymous'];
+  // forbidden: a block or kid mode (the server's message says which).
+  const chatCodes = ['chat_empty', 'chat_too_long', 'chat_rate_limited', 'chat_anonymous', 'forbidden'];
   const log = $('chat-log'), form = $('chat-form'), input = $('chat-input') as HTMLInputElement, errorBox = $('chat-error');
   let room = page === 'lobby' ? 'lobby' : 'players';
   let entries: { m: Chat; li: HTMLLIElement }[] = [];
@@ -145,6 +146,7 @@ function init(root: HTMLElement): void {
 
   if (page === 'lobby') {
     myName = me;
+    if (root.dataset.nochat === '1') return; // kid mode: the server refuses the chat
     chatTitle();
     let retry = 0;
     const connect = (): void => {
