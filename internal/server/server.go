@@ -140,6 +140,7 @@ import (
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
 	"github.com/toguz/toguz/internal/tv"
+	"github.com/toguz/toguz/internal/twofactor"
 	"github.com/toguz/toguz/internal/web"
 	"golang.org/x/time/rate"
 )
@@ -209,6 +210,12 @@ type Config struct {
 	// Events; its Limits and Ladder are Settings').
 	Bots      botapi.Store
 	BotEvents *botapi.Events
+	// TwoFactor keeps the accounts' second factors and passkeys
+	// (internal/twofactor; nil: none, logins take the password alone);
+	// TwoFactorKey seals their TOTP secrets (twofactor.KeySize bytes;
+	// empty: a random key, so that the secrets are lost at a restart).
+	TwoFactor    twofactor.Store
+	TwoFactorKey []byte
 }
 
 // Server serves the API and the pages.
@@ -235,6 +242,8 @@ type Server struct {
 	// being played and the TV (internal/tv).
 	profiles *profile.Site
 	tv       *tv.Site
+	// twofa is the second factors and passkeys (internal/twofactor; nil: off).
+	twofa *twofactor.Site
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
@@ -271,6 +280,9 @@ func New(cfg Config) (*Server, error) {
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: archive.MaxImportGames, RulesError: rulesError})
 	srv.profiles = profile.NewSite(srv, cfg.Archive)
 	srv.tv = tv.NewSite(srv, tv.Config{Games: cfg.Hub, GamePage: srv.pageGame})
+	if srv.twofa, err = srv.newTwoFactor(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
 	if srv.simuls, err = simul.New(ctx, simul.Config{Games: cfg.Hub, Store: cfg.Simuls, Kit: srv}); err != nil {
@@ -344,6 +356,9 @@ func (s *Server) Handler() http.Handler {
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	s.simuls.Routes(router{s, mux})
 	s.reviewWeb().Routes(router{s: s, mux: mux})
+	if s.twofa != nil {
+		s.twofa.Routes(router{s: s, mux: mux})
+	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
 	page("/", func(_ http.ResponseWriter, r *http.Request) error {

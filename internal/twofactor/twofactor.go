@@ -486,3 +486,13 @@ func (s *Site) keyOf(name, secret string) (*otp.Key, error) {
 	}
 	return key, nil
 }
+
+// ErrorKeys are the catalog keys of the package's errors.
+func ErrorKeys() []string {
+	keys := []string{"twofactor.err.passkey"}
+	for _, e := range []*apierr.Error{errWrongCode, errLocked, errTicket, errNoSetup, errEnabled, errChallenge, errName,
+		errTooMany, errTooFast, errNoPasskey, errKnownDevice} {
+		keys = append(keys, e.Key)
+	}
+	return keys
+}
