@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/chromedp/cdproto/webauthn"
+	"github.com/chromedp/chromedp"
 	"github.com/pquerna/otp/totp"
 
 	"github.com/toguz/toguz/internal/i18n"
