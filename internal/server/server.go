@@ -102,6 +102,10 @@
 //     with the computer ladder, /bots and the tokens of /settings; the
 //     server gives its paths' errors to botapi.WriteError and keeps its
 //     NDJSON streams from gzip.
+//   - The second factor (internal/twofactor, twofactor.go): TOTP with
+//     recovery codes and passkeys; a login checks the password, then asks
+//     twofactor.Site.Gate, which answers a *twofactor.Needed (the second
+//     step's page, or the API's ticket) instead of a session.
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
