@@ -67,6 +67,7 @@ func (u *user) passwordStep() {
 func (u *user) enableTOTP() (string, []string) {
 	u.t.Helper()
 	u.do("setting up TOTP", chromedp.Navigate(u.base+"/account/twofactor"), chromedp.WaitVisible(chromedp.CSS("#setup-submit")),
+		chromedp.SendKeys(chromedp.CSS("#setup-password"), "correct horse battery"),
 		chromedp.Click(chromedp.CSS("#setup-submit")), chromedp.WaitVisible(chromedp.CSS("#totp-secret")))
 	secret := eval[string](u, `document.getElementById('totp-secret').textContent`)
 	if !eval[bool](u, `document.getElementById('totp-qr').naturalWidth > 0`) {
@@ -125,9 +126,21 @@ func TestPasskeys(t *testing.T) {
 	u := newUser(t, browser, base, "Dana")
 	u.authenticator()
 	u.signup()
-	u.do("adding a passkey", chromedp.Navigate(base+"/account/passkeys"), chromedp.WaitVisible(chromedp.CSS("#passkey-add")),
-		chromedp.SendKeys(chromedp.CSS("#passkey-name"), "Laptop"), chromedp.Click(chromedp.CSS("#passkey-add-submit")))
+	u.do("adding a passkey with a wrong password", chromedp.Navigate(base+"/account/passkeys"), chromedp.WaitVisible(chromedp.CSS("#passkey-add")),
+		chromedp.SendKeys(chromedp.CSS("#passkey-name"), "Laptop"), chromedp.SendKeys(chromedp.CSS("#passkey-password"), "not my password"),
+		chromedp.Click(chromedp.CSS("#passkey-add-submit")), chromedp.WaitVisible(chromedp.CSS("#passkey-error")))
+	u.do("adding a passkey", chromedp.SetValue(chromedp.CSS("#passkey-password"), "correct horse battery"), chromedp.Click(chromedp.CSS("#passkey-add-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#recovery-codes")))
+	// The first second factor comes with the recovery codes, shown once.
+	codes := eval[[]string](u, `[...document.querySelectorAll('#recovery-list code')].map(e => e.textContent)`)
+	if len(codes) != 10 {
+		t.Fatalf("%d recovery codes shown with the first passkey, want 10", len(codes))
+	}
+	u.do("the codes kept", chromedp.Click(chromedp.CSS("#recovery-saved")))
 	u.waitFor("the passkey listed", `[...document.querySelectorAll('#passkey-list .passkey-name')].some(e => e.textContent === 'Laptop')`, 10*time.Second)
+	if eval[bool](u, `!document.getElementById('recovery-codes').hidden`) {
+		t.Error("the recovery codes are shown again")
+	}
 
 	u.logout()
 	u.do("sign in with a passkey", chromedp.WaitVisible(chromedp.CSS("#passkey-login")), chromedp.Click(chromedp.CSS("#passkey-login")))
@@ -135,9 +148,6 @@ func TestPasskeys(t *testing.T) {
 
 	u.logout()
 	u.passwordStep()
-	if eval[bool](u, `!!document.getElementById('second-code')`) {
-		t.Error("an account with only a passkey is asked for a code")
-	}
 	u.do("the passkey as the second step", chromedp.WaitVisible(chromedp.CSS("#passkey-second")), chromedp.Click(chromedp.CSS("#passkey-second")))
 	u.loggedIn("the lobby after the passkey as the second step")
 
@@ -145,7 +155,13 @@ func TestPasskeys(t *testing.T) {
 	if !eval[bool](u, `document.querySelector('#passkey-list time + time, #passkey-list li').textContent.includes('·')`) {
 		t.Error("the passkey's last use is not shown")
 	}
-	u.do("removing it", chromedp.Click(chromedp.CSS("#passkey-list button")), chromedp.WaitVisible(chromedp.CSS("#passkeys-none")))
+	u.logout()
+	u.passwordStep()
+	u.do("a recovery code instead of the passkey", chromedp.SendKeys(chromedp.CSS("#second-code"), codes[0]), chromedp.Click(chromedp.CSS("#second-submit")))
+	u.loggedIn("the lobby after a recovery code")
+
+	u.do("removing the passkey", chromedp.Navigate(base+"/account/passkeys"), chromedp.WaitVisible(chromedp.CSS("#passkey-list button")),
+		chromedp.Click(chromedp.CSS("#passkey-list button")), chromedp.WaitVisible(chromedp.CSS("#passkeys-none")))
 	u.logout()
 	u.do("the login form", chromedp.SendKeys(chromedp.CSS("#auth-name"), u.name),
 		chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"), chromedp.Click(chromedp.CSS("#auth-submit")))
@@ -184,7 +200,9 @@ func TestTwoFactorPages(t *testing.T) {
 					t.Errorf("%s shows %d texts that are not %s: %q", name, len(bad), lang, bad)
 				}
 			}
-			u.do("the setup", chromedp.Navigate(base+"/account/twofactor"), chromedp.WaitVisible(chromedp.CSS("#setup-submit")),
+			u.do("the TOTP page", chromedp.Navigate(base+"/account/twofactor"), chromedp.WaitVisible(chromedp.CSS("#setup-submit")))
+			check("off", `document.getElementById('setup-form')`)
+			u.do("the setup", chromedp.SendKeys(chromedp.CSS("#setup-password"), "correct horse battery"),
 				chromedp.Click(chromedp.CSS("#setup-submit")), chromedp.WaitVisible(chromedp.CSS("#totp-secret")))
 			check("setup", `document.getElementById('totp-qr').complete`)
 			secret := eval[string](u, `document.getElementById('totp-secret').textContent`)
@@ -193,7 +211,8 @@ func TestTwoFactorPages(t *testing.T) {
 				chromedp.WaitVisible(chromedp.CSS("#recovery-codes")))
 			check("codes", `document.getElementById('recovery-codes')`)
 			u.do("adding a passkey", chromedp.Navigate(base+"/account/passkeys"), chromedp.WaitVisible(chromedp.CSS("#passkey-add")),
-				chromedp.SendKeys(chromedp.CSS("#passkey-name"), "Телефон"), chromedp.Click(chromedp.CSS("#passkey-add-submit")))
+				chromedp.SendKeys(chromedp.CSS("#passkey-name"), "Телефон"), chromedp.SendKeys(chromedp.CSS("#passkey-password"), "correct horse battery"),
+				chromedp.Click(chromedp.CSS("#passkey-add-submit")))
 			u.waitFor("the passkey listed", `document.getElementById('passkey-list')`, 10*time.Second)
 			check("passkeys", `document.getElementById('passkey-list')`)
 			u.do("settings", chromedp.Navigate(base+"/settings"))

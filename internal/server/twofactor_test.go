@@ -31,7 +31,10 @@ func TestTwoFactorLogin(t *testing.T) {
 	if code != 200 || !strings.Contains(body, `id="setup-form"`) {
 		t.Fatalf("GET /account/twofactor: %d", code)
 	}
-	_, _, body = postForm(t, c, s.URL+"/account/twofactor/setup", nil)
+	if code, _, body := postForm(t, c, s.URL+"/account/twofactor/setup", url.Values{"password": {"wrong one"}}); code != 401 || secretRe.MatchString(body) {
+		t.Errorf("setup with a wrong password: %d", code)
+	}
+	_, _, body = postForm(t, c, s.URL+"/account/twofactor/setup", url.Values{"password": {"correct horse"}})
 	m := secretRe.FindStringSubmatch(body)
 	if m == nil || !strings.Contains(body, `src="data:image/png;base64,`) {
 		t.Fatalf("the setup page shows no secret or no QR code:\n%s", body)
@@ -128,7 +131,7 @@ func TestTwoFactorPagesNeedAccount(t *testing.T) {
 		}
 	}
 	for _, token := range []string{"", s.guest()} {
-		if code, _ := s.do("POST", "/api/account/passkeys", token, nil); code != 401 {
+		if code, _ := s.do("POST", "/api/account/passkeys", token, map[string]any{"password": "x"}); code != 401 {
 			t.Errorf("begin a passkey as %q: %d, want 401", token, code)
 		}
 		if code, _ := s.do("GET", "/api/account/twofactor", token, nil); code != 401 {
@@ -139,5 +142,13 @@ func TestTwoFactorPagesNeedAccount(t *testing.T) {
 	owner := s.signup("Owner")
 	if code, _ := s.do("DELETE", "/api/account/passkeys/1", owner, nil); code != 404 {
 		t.Errorf("removing a passkey that is not his: %d, want 404", code)
+	}
+	if code, a := s.do("POST", "/api/account/passkeys", owner, map[string]any{"password": "wrong one"}); code != 401 {
+		t.Errorf("a passkey begun with a wrong password: %d %v", code, a)
+	}
+	// The test server is reached at 127.0.0.1: WebAuthn needs a domain
+	// (the browser tests use localhost).
+	if code, a := s.do("POST", "/api/account/passkeys", owner, map[string]any{"password": "correct horse"}); code != 400 {
+		t.Errorf("a passkey begun at an IP address: %d %v, want 400", code, a)
 	}
 }

@@ -95,12 +95,20 @@ func (s *Store) UseTOTPStep(ctx context.Context, user, step int64) (bool, error)
 	return ok, nil
 }
 
-// DeleteTOTP removes user's secret and his recovery codes.
+// DeleteTOTP removes user's secret (his recovery codes stay: they may
+// serve his passkeys; DeleteRecoveryCodes removes them).
 func (s *Store) DeleteTOTP(ctx context.Context, user int64) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM totp WHERE user_id = $1`, user); err != nil {
 			return fmt.Errorf("store: delete totp of user %d: %w", user, err)
 		}
+		return nil
+	})
+}
+
+// DeleteRecoveryCodes removes user's recovery codes.
+func (s *Store) DeleteRecoveryCodes(ctx context.Context, user int64) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM recovery_codes WHERE user_id = $1`, user); err != nil {
 			return fmt.Errorf("store: delete recovery codes of user %d: %w", user, err)
 		}

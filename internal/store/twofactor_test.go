@@ -8,8 +8,8 @@ import (
 )
 
 // TestTOTPStore: a secret is replaced while unconfirmed and kept once
-// confirmed; each step and each recovery code is accepted once; disabling
-// removes the secret and the codes.
+// confirmed; each step and each recovery code is accepted once; the
+// secret and the codes are removed apart.
 func TestTOTPStore(t *testing.T) {
 	backends(t, func(t *testing.T, be backend) {
 		s, _ := openTest(t, be)
@@ -75,8 +75,14 @@ func TestTOTPStore(t *testing.T) {
 		if _, err := s.TOTP(ctx, u.ID); !errors.Is(err, ErrNotFound) {
 			t.Errorf("after delete: %v, want ErrNotFound", err)
 		}
+		if n, _ := s.RecoveryCodesLeft(ctx, u.ID); n != 1 {
+			t.Errorf("after deleting the secret: %d codes left, want the 1 kept", n)
+		}
+		if err := s.DeleteRecoveryCodes(ctx, u.ID); err != nil {
+			t.Fatal(err)
+		}
 		if n, _ := s.RecoveryCodesLeft(ctx, u.ID); n != 0 {
-			t.Errorf("after delete: %d codes left", n)
+			t.Errorf("after deleting the codes: %d codes left", n)
 		}
 	})
 }

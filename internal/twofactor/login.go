@@ -26,10 +26,11 @@ const (
 // factor: no session was started; the client sends the second step with
 // Ticket.
 type Needed struct {
-	Ticket  string
-	Account site.Account
-	TOTP    bool // a TOTP code or a recovery code may be the second step
-	Passkey bool // a passkey may be
+	Ticket   string
+	Account  site.Account
+	TOTP     bool // a TOTP code may be the second step
+	Recovery bool // a recovery code may be
+	Passkey  bool // a passkey may be
 }
 
 func (n *Needed) Error() string { return "twofactor: a second factor is needed" }
@@ -45,7 +46,10 @@ type NeededJSON struct {
 func (n *Needed) JSON() NeededJSON {
 	j := NeededJSON{SecondFactor: true, Ticket: n.Ticket, Methods: []string{}}
 	if n.TOTP {
-		j.Methods = append(j.Methods, "totp", "recovery")
+		j.Methods = append(j.Methods, "totp")
+	}
+	if n.Recovery {
+		j.Methods = append(j.Methods, "recovery")
 	}
 	if n.Passkey {
 		j.Methods = append(j.Methods, "passkey")
@@ -67,7 +71,7 @@ func (s *Site) Gate(ctx context.Context, a site.Account) error {
 	if err != nil {
 		return err
 	}
-	return &Needed{Ticket: t, Account: a, TOTP: st.TOTP, Passkey: len(st.Passkeys) > 0}
+	return &Needed{Ticket: t, Account: a, TOTP: st.TOTP, Recovery: st.RecoveryLeft > 0, Passkey: len(st.Passkeys) > 0}
 }
 
 // newToken stores a pending token of kind for user with data and

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -47,6 +48,11 @@ func (s *Site) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
 	u, err := url.Parse(origin)
 	if err != nil || u.Hostname() == "" {
 		return nil, fmt.Errorf("twofactor: origin %q: not a URL", origin)
+	}
+	// WebAuthn's relying party is a domain: a site reached at an IP
+	// address has no passkeys.
+	if _, err := netip.ParseAddr(u.Hostname()); err == nil {
+		return nil, errAddress
 	}
 	return webauthn.New(&webauthn.Config{RPID: u.Hostname(), RPDisplayName: s.cfg.Issuer, RPOrigins: []string{origin}})
 }
@@ -96,8 +102,12 @@ func (s *Site) takeSession(ctx context.Context, challenge, kind string) (store.P
 	return p, sd, nil
 }
 
-// BeginRegister begins the registration of a new passkey of a.
-func (s *Site) BeginRegister(ctx context.Context, r *http.Request, a site.Account) (Ceremony, error) {
+// BeginRegister begins the registration of a new passkey of a, after
+// his password (a passkey opens the account without one).
+func (s *Site) BeginRegister(ctx context.Context, r *http.Request, a site.Account, password string) (Ceremony, error) {
+	if err := s.checkPassword(ctx, a, password, s.cfg.ClientIP(r)); err != nil {
+		return Ceremony{}, err
+	}
 	rp, err := s.relyingParty(r)
 	if err != nil {
 		return Ceremony{}, err
@@ -129,7 +139,25 @@ func (s *Site) BeginRegister(ctx context.Context, r *http.Request, a site.Accoun
 }
 
 // FinishRegister stores the passkey the browser made for a under name.
-func (s *Site) FinishRegister(ctx context.Context, r *http.Request, a site.Account, challenge, name string, credential json.RawMessage) (store.Passkey, error) {
+// The first second factor of an account comes with its recovery codes,
+// returned to be shown once (nil when a has them already).
+func (s *Site) FinishRegister(ctx context.Context, r *http.Request, a site.Account, challenge, name string, credential json.RawMessage) (store.Passkey, []string, error) {
+	pk, err := s.finishRegister(ctx, r, a, challenge, name, credential)
+	if err != nil {
+		return store.Passkey{}, nil, err
+	}
+	st, err := s.StatusOf(ctx, a.ID)
+	if err != nil || st.TOTP || st.RecoveryLeft > 0 {
+		return pk, nil, err
+	}
+	codes, hashes, err := s.newRecoveryCodes(a.ID)
+	if err != nil {
+		return pk, nil, err
+	}
+	return pk, codes, s.cfg.Store.ReplaceRecoveryCodes(ctx, a.ID, hashes)
+}
+
+func (s *Site) finishRegister(ctx context.Context, r *http.Request, a site.Account, challenge, name string, credential json.RawMessage) (store.Passkey, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > MaxNameLen {
 		return store.Passkey{}, errName
@@ -169,13 +197,17 @@ func (s *Site) FinishRegister(ctx context.Context, r *http.Request, a site.Accou
 	return pk, err
 }
 
-// RemovePasskey removes a's passkey id (errNoPasskey: a has none of that id).
+// RemovePasskey removes a's passkey id (errNoPasskey: a has none of that
+// id), and his recovery codes with his last second factor.
 func (s *Site) RemovePasskey(ctx context.Context, a site.Account, id int64) error {
 	err := s.cfg.Store.DeletePasskey(ctx, a.ID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return errNoPasskey
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return s.dropCodesIfOff(ctx, a.ID)
 }
 
 // BeginAssert begins a passkey assertion as the second step of the

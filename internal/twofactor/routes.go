@@ -137,7 +137,7 @@ func (s *Site) pageSetup(w http.ResponseWriter, r *http.Request) error {
 	return s.page(w, r, func(a site.Account) error {
 		ctx, cancel := timeout(r)
 		defer cancel()
-		e, err := s.Setup(ctx, a)
+		e, err := s.Setup(ctx, a, r.FormValue("password"), s.cfg.ClientIP(r))
 		if err != nil {
 			return s.renderTOTP(w, r, a, totpPage{}, err)
 		}
@@ -172,7 +172,7 @@ func (s *Site) pageRecovery(w http.ResponseWriter, r *http.Request) error {
 	return s.page(w, r, func(a site.Account) error {
 		ctx, cancel := timeout(r)
 		defer cancel()
-		codes, err := s.RenewRecovery(ctx, a, r.FormValue("code"))
+		codes, err := s.RenewRecovery(ctx, a, r.FormValue("code"), r.FormValue("password"), s.cfg.ClientIP(r))
 		if err != nil {
 			return s.renderTOTP(w, r, a, totpPage{}, err)
 		}
@@ -253,16 +253,22 @@ func (s *Site) pageDeletePasskey(w http.ResponseWriter, r *http.Request) error {
 
 // stepPage is the data of the second step's page.
 type stepPage struct {
-	Ticket        string
-	TOTP, Passkey bool
-	Error         string
+	Ticket string
+	// Codes shows the code's form: TOTP (a TOTP code or a recovery code)
+	// or Recovery (recovery codes only, an account with passkeys).
+	Codes, TOTP, Passkey bool
+	Error                string
+}
+
+func stepOf(ticket string, st Status) stepPage {
+	return stepPage{Ticket: ticket, Codes: st.TOTP || st.RecoveryLeft > 0, TOTP: st.TOTP, Passkey: len(st.Passkeys) > 0}
 }
 
 // SecondStep answers a password login that needs n's second step with
 // its page.
 func (s *Site) SecondStep(w http.ResponseWriter, r *http.Request, n *Needed) error {
 	return s.cfg.Kit.Render(w, http.StatusOK, "twofactor_login", s.cfg.Kit.Page(r, "twofactor.login.title",
-		stepPage{Ticket: n.Ticket, TOTP: n.TOTP, Passkey: n.Passkey}))
+		stepPage{Ticket: n.Ticket, Codes: n.TOTP || n.Recovery, TOTP: n.TOTP, Passkey: n.Passkey}))
 }
 
 func (s *Site) pageSecondStep(w http.ResponseWriter, r *http.Request) error {
@@ -283,8 +289,9 @@ func (s *Site) pageSecondStep(w http.ResponseWriter, r *http.Request) error {
 		if serr != nil {
 			return serr
 		}
-		return s.cfg.Kit.Render(w, e.Status, "twofactor_login", s.cfg.Kit.Page(r, "twofactor.login.title",
-			stepPage{Ticket: ticket, TOTP: st.TOTP, Passkey: len(st.Passkeys) > 0, Error: s.cfg.Kit.Message(r, e)}))
+		d := stepOf(ticket, st)
+		d.Error = s.cfg.Kit.Message(r, e)
+		return s.cfg.Kit.Render(w, e.Status, "twofactor_login", s.cfg.Kit.Page(r, "twofactor.login.title", d))
 	}
 	if _, err := s.cfg.Login(w, r, a); err != nil {
 		return err
@@ -346,12 +353,15 @@ func (s *Site) apiBeginRegister(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := readOptional(w, r, &struct{}{}); err != nil {
+	var b struct {
+		Password string `json:"password"`
+	}
+	if err := site.ReadJSON(w, r, &b); err != nil {
 		return err
 	}
 	ctx, cancel := timeout(r)
 	defer cancel()
-	c, err := s.BeginRegister(ctx, r, a)
+	c, err := s.BeginRegister(ctx, r, a, b.Password)
 	if err != nil {
 		return err
 	}
@@ -376,11 +386,14 @@ func (s *Site) apiFinishRegister(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := timeout(r)
 	defer cancel()
-	p, err := s.FinishRegister(ctx, r, a, b.Challenge, b.Name, b.Credential)
+	p, codes, err := s.FinishRegister(ctx, r, a, b.Challenge, b.Name, b.Credential)
 	if err != nil {
 		return err
 	}
-	return site.WriteJSON(w, http.StatusCreated, viewOf(p))
+	return site.WriteJSON(w, http.StatusCreated, struct {
+		passkeyView
+		RecoveryCodes []string `json:"recovery_codes,omitempty"`
+	}{viewOf(p), codes})
 }
 
 func (s *Site) apiDeletePasskey(w http.ResponseWriter, r *http.Request) error {

@@ -33,6 +33,7 @@ type Store interface {
 	ConfirmTOTP(ctx context.Context, user, step int64, hashes []string) error
 	UseTOTPStep(ctx context.Context, user, step int64) (bool, error)
 	DeleteTOTP(ctx context.Context, user int64) error
+	DeleteRecoveryCodes(ctx context.Context, user int64) error
 	ReplaceRecoveryCodes(ctx context.Context, user int64, hashes []string) error
 	UseRecoveryCode(ctx context.Context, user int64, hash string) (bool, error)
 	RecoveryCodesLeft(ctx context.Context, user int64) (int, error)
@@ -141,6 +142,7 @@ func New(cfg Config) (*Site, error) {
 // The errors a client sees (their texts in locales/*/twofactor.json).
 var (
 	errWrongCode   = apierr.New(http.StatusUnauthorized, apierr.CodeBadCredentials, "twofactor.err.wrong_code")
+	errPassword    = apierr.New(http.StatusUnauthorized, apierr.CodeBadCredentials, "twofactor.err.password")
 	errLocked      = apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "twofactor.err.locked")
 	errTicket      = apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "twofactor.err.ticket")
 	errNoSetup     = apierr.New(http.StatusConflict, apierr.CodeBadRequest, "twofactor.err.no_setup")
@@ -151,6 +153,7 @@ var (
 	errTooFast     = apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "twofactor.err.too_fast")
 	errNoPasskey   = apierr.New(http.StatusNotFound, apierr.CodeNotFound, "twofactor.err.no_passkey")
 	errKnownDevice = apierr.New(http.StatusConflict, apierr.CodeBadRequest, "twofactor.err.known_passkey")
+	errAddress     = apierr.New(http.StatusBadRequest, apierr.CodeBadRequest, "twofactor.err.address")
 )
 
 // passkeyErr is the error of a passkey's answer refused, with its cause
@@ -196,9 +199,14 @@ type Enrolment struct {
 	URL    string // otpauth://, as a QR code carries it
 }
 
-// Setup makes a new, unconfirmed secret for a (replacing an unconfirmed
-// one): errEnabled when a has a confirmed one.
-func (s *Site) Setup(ctx context.Context, a site.Account) (Enrolment, error) {
+// Setup makes a new, unconfirmed secret for a after his password
+// (someone who holds only his session must not lock him out of his
+// account with a factor of his own), replacing an unconfirmed one;
+// errEnabled when a has a confirmed one.
+func (s *Site) Setup(ctx context.Context, a site.Account, password, ip string) (Enrolment, error) {
+	if err := s.checkPassword(ctx, a, password, ip); err != nil {
+		return Enrolment{}, err
+	}
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: s.cfg.Issuer, AccountName: a.Name, Period: 30,
 		SecretSize: 20, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1, Rand: s.cfg.Rand})
 	if err != nil {
@@ -288,7 +296,7 @@ func (s *Site) Confirm(ctx context.Context, a site.Account, code string) ([]stri
 // Status is what an account has of a second factor.
 type Status struct {
 	TOTP         bool // a confirmed secret
-	RecoveryLeft int
+	RecoveryLeft int  // recovery codes unused (made with TOTP or the first passkey)
 	Passkeys     []store.Passkey
 }
 
@@ -303,10 +311,8 @@ func (s *Site) StatusOf(ctx context.Context, user int64) (Status, error) {
 		return Status{}, err
 	}
 	st.TOTP = err == nil && t.Confirmed
-	if st.TOTP {
-		if st.RecoveryLeft, err = s.cfg.Store.RecoveryCodesLeft(ctx, user); err != nil {
-			return Status{}, err
-		}
+	if st.RecoveryLeft, err = s.cfg.Store.RecoveryCodesLeft(ctx, user); err != nil {
+		return Status{}, err
 	}
 	if st.Passkeys, err = s.cfg.Store.Passkeys(ctx, user); err != nil {
 		return Status{}, err
@@ -360,35 +366,55 @@ func (s *Site) Verify(ctx context.Context, user int64, code string) error {
 	return nil
 }
 
-// Disable removes a's TOTP and recovery codes after a right code or
-// password.
-func (s *Site) Disable(ctx context.Context, a site.Account, code, password, ip string) error {
-	switch {
-	case strings.TrimSpace(code) != "":
-		if err := s.Verify(ctx, a.ID, code); err != nil {
-			return err
-		}
-	case password != "" && s.cfg.CheckPassword != nil:
-		if err := s.cfg.CheckPassword(ctx, a, password, ip); err != nil {
-			return err
-		}
-	default:
-		return errWrongCode
+// checkPassword checks a's password (no password: wrong).
+func (s *Site) checkPassword(ctx context.Context, a site.Account, password, ip string) error {
+	if password == "" || s.cfg.CheckPassword == nil {
+		return errPassword
 	}
-	return s.cfg.Store.DeleteTOTP(ctx, a.ID)
+	return s.cfg.CheckPassword(ctx, a, password, ip)
 }
 
-// RenewRecovery makes new recovery codes for a after a right TOTP code;
-// the old ones no longer work.
-func (s *Site) RenewRecovery(ctx context.Context, a site.Account, code string) ([]string, error) {
+// codeOrPassword checks a code of a when one is given, else his password.
+func (s *Site) codeOrPassword(ctx context.Context, a site.Account, code, password, ip string) error {
+	if strings.TrimSpace(code) != "" {
+		return s.Verify(ctx, a.ID, code)
+	}
+	return s.checkPassword(ctx, a, password, ip)
+}
+
+// Disable removes a's TOTP after a right code or password, and his
+// recovery codes when no passkey is left for them to serve.
+func (s *Site) Disable(ctx context.Context, a site.Account, code, password, ip string) error {
+	if err := s.codeOrPassword(ctx, a, code, password, ip); err != nil {
+		return err
+	}
+	if err := s.cfg.Store.DeleteTOTP(ctx, a.ID); err != nil {
+		return err
+	}
+	return s.dropCodesIfOff(ctx, a.ID)
+}
+
+// dropCodesIfOff removes user's recovery codes once he has no second
+// factor left.
+func (s *Site) dropCodesIfOff(ctx context.Context, user int64) error {
+	st, err := s.StatusOf(ctx, user)
+	if err != nil || st.On() {
+		return err
+	}
+	return s.cfg.Store.DeleteRecoveryCodes(ctx, user)
+}
+
+// RenewRecovery makes new recovery codes for a after a right code or his
+// password; the old ones no longer work.
+func (s *Site) RenewRecovery(ctx context.Context, a site.Account, code, password, ip string) ([]string, error) {
 	st, err := s.StatusOf(ctx, a.ID)
 	if err != nil {
 		return nil, err
 	}
-	if !st.TOTP {
+	if !st.On() {
 		return nil, errNoSetup
 	}
-	if err := s.Verify(ctx, a.ID, code); err != nil {
+	if err := s.codeOrPassword(ctx, a, code, password, ip); err != nil {
 		return nil, err
 	}
 	codes, hashes, err := s.newRecoveryCodes(a.ID)
@@ -490,8 +516,8 @@ func (s *Site) keyOf(name, secret string) (*otp.Key, error) {
 // ErrorKeys are the catalog keys of the package's errors.
 func ErrorKeys() []string {
 	keys := []string{"twofactor.err.passkey"}
-	for _, e := range []*apierr.Error{errWrongCode, errLocked, errTicket, errNoSetup, errEnabled, errChallenge, errName,
-		errTooMany, errTooFast, errNoPasskey, errKnownDevice} {
+	for _, e := range []*apierr.Error{errWrongCode, errPassword, errLocked, errTicket, errNoSetup, errEnabled, errChallenge, errName,
+		errTooMany, errTooFast, errNoPasskey, errKnownDevice, errAddress} {
 		keys = append(keys, e.Key)
 	}
 	return keys

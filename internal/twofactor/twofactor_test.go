@@ -64,7 +64,7 @@ func codeAt(t *testing.T, secret string, at time.Time) string {
 // recovery codes.
 func enable(t *testing.T, s *Site, a site.Account, c *clock) (string, []string) {
 	t.Helper()
-	e, err := s.Setup(t.Context(), a)
+	e, err := s.Setup(t.Context(), a, "correct horse", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,10 @@ func TestEnrolment(t *testing.T) {
 	if _, err := s.Confirm(ctx, a, "123456"); !isErr(err, errNoSetup) {
 		t.Fatalf("confirm before setup: %v", err)
 	}
-	e, err := s.Setup(ctx, a)
+	if _, err := s.Setup(ctx, a, "wrong", ""); err == nil {
+		t.Fatal("setup with a wrong password")
+	}
+	e, err := s.Setup(ctx, a, "correct horse", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +123,7 @@ func TestEnrolment(t *testing.T) {
 	if stat, _ := s.StatusOf(ctx, a.ID); !stat.TOTP || stat.RecoveryLeft != RecoveryCodes {
 		t.Errorf("status = %+v, want TOTP on with all codes", stat)
 	}
-	if _, err := s.Setup(ctx, a); !isErr(err, errEnabled) {
+	if _, err := s.Setup(ctx, a, "correct horse", ""); !isErr(err, errEnabled) {
 		t.Errorf("a setup while on: %v", err)
 	}
 	// The secret is sealed: the stored bytes are not the secret, and they
@@ -222,7 +225,7 @@ func TestLoginTicket(t *testing.T) {
 	if !ok || !n.TOTP || n.Passkey || n.Ticket == "" {
 		t.Fatalf("gate with TOTP: %+v %v", n, ok)
 	}
-	if j := n.JSON(); !j.SecondFactor || len(j.Methods) != 2 {
+	if j := n.JSON(); !j.SecondFactor || len(j.Methods) != 2 || j.Methods[0] != "totp" || j.Methods[1] != "recovery" {
 		t.Errorf("JSON = %+v", j)
 	}
 	if _, err := s.secondStep(ctx, "nope", "123456"); !isErr(err, errTicket) {
@@ -253,10 +256,13 @@ func TestDisableAndRenew(t *testing.T) {
 	ctx := t.Context()
 	secret, old := enable(t, s, a, c)
 	c.t = c.t.Add(30 * time.Second)
-	if _, err := s.RenewRecovery(ctx, a, "000000"); !isErr(err, errWrongCode) {
+	if _, err := s.RenewRecovery(ctx, a, "000000", "", ""); !isErr(err, errWrongCode) {
 		t.Errorf("renew with a wrong code: %v", err)
 	}
-	fresh, err := s.RenewRecovery(ctx, a, codeAt(t, secret, c.t))
+	if _, err := s.RenewRecovery(ctx, a, "", "", ""); !isErr(err, errPassword) {
+		t.Errorf("renew with nothing: %v", err)
+	}
+	fresh, err := s.RenewRecovery(ctx, a, codeAt(t, secret, c.t), "", "")
 	if err != nil || len(fresh) != RecoveryCodes {
 		t.Fatalf("renew: %v %v", fresh, err)
 	}
@@ -274,8 +280,8 @@ func TestDisableAndRenew(t *testing.T) {
 	if err := s.Disable(ctx, a, "", "correct horse", ""); err != nil {
 		t.Fatal(err)
 	}
-	if stat, _ := s.StatusOf(ctx, a.ID); stat.TOTP || stat.On() {
-		t.Error("still on after disable")
+	if stat, _ := s.StatusOf(ctx, a.ID); stat.TOTP || stat.On() || stat.RecoveryLeft != 0 {
+		t.Errorf("after disable: %+v, want off and no recovery codes", stat)
 	}
 	// And again with a code.
 	secret, _ = enable(t, s, a, c)

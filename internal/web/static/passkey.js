@@ -102,18 +102,34 @@
     if (supported()) box.hidden = false;
     else showError(errBox && errBox.dataset.unsupported || "");
   }
+  function showCodes(codes, form) {
+    const list = maybe("recovery-list");
+    const box = maybe("recovery-codes");
+    if (!list || !box) return;
+    for (const c of codes) {
+      const li = document.createElement("li");
+      const code = document.createElement("code");
+      code.textContent = c;
+      li.append(code);
+      list.append(li);
+    }
+    form.hidden = true;
+    box.hidden = false;
+  }
   var addForm = maybe("passkey-add");
   if (addForm) {
     reveal("passkey-add");
     addForm.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const name = (maybe("passkey-name")?.value || "").trim();
+      const password = maybe("passkey-password")?.value || "";
       run(maybe("passkey-add-submit"), async () => {
-        const c = await post("/api/account/passkeys", {});
+        const c = await post("/api/account/passkeys", { password });
         const cred = await ask(true, c.publicKey);
         if (!cred) return cancelled();
-        await post("/api/account/passkeys/finish", { challenge: c.challenge, name, credential: credentialJSON(cred) });
-        location.reload();
+        const a = await post("/api/account/passkeys/finish", { challenge: c.challenge, name, credential: credentialJSON(cred) });
+        if (a.recovery_codes && a.recovery_codes.length) showCodes(a.recovery_codes, addForm);
+        else location.reload();
       });
     });
   }

@@ -124,6 +124,22 @@ function reveal(id: string): void {
   else showError((errBox && errBox.dataset.unsupported) || '');
 }
 
+/** showCodes shows the recovery codes the first passkey came with, once, in place of form. */
+function showCodes(codes: string[], form: HTMLElement): void {
+  const list = maybe('recovery-list');
+  const box = maybe('recovery-codes');
+  if (!list || !box) return;
+  for (const c of codes) {
+    const li = document.createElement('li');
+    const code = document.createElement('code');
+    code.textContent = c;
+    li.append(code);
+    list.append(li);
+  }
+  form.hidden = true;
+  box.hidden = false;
+}
+
 // /account/passkeys: add one.
 const addForm = maybe<HTMLFormElement>('passkey-add');
 if (addForm) {
@@ -131,12 +147,14 @@ if (addForm) {
   addForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
     const name = (maybe<HTMLInputElement>('passkey-name')?.value || '').trim();
+    const password = maybe<HTMLInputElement>('passkey-password')?.value || '';
     run(maybe<HTMLButtonElement>('passkey-add-submit') as HTMLButtonElement, async () => {
-      const c = await post<Ceremony>('/api/account/passkeys', {});
+      const c = await post<Ceremony>('/api/account/passkeys', { password });
       const cred = await ask(true, c.publicKey);
       if (!cred) return cancelled();
-      await post('/api/account/passkeys/finish', { challenge: c.challenge, name, credential: credentialJSON(cred) });
-      location.reload();
+      const a = await post<{ recovery_codes?: string[] }>('/api/account/passkeys/finish', { challenge: c.challenge, name, credential: credentialJSON(cred) });
+      if (a.recovery_codes && a.recovery_codes.length) showCodes(a.recovery_codes, addForm);
+      else location.reload();
     });
   });
 }
