@@ -30,7 +30,9 @@
 //     Codes of the step before and after now are accepted (clock skew).
 //   - A recovery code is accepted once; the store keeps only its SHA-256
 //     (the codes have 50 random bits, so a hash without salt does not make
-//     them guessable); they are shown once, when made.
+//     them guessable); they are shown once, when made: with TOTP, or with
+//     the first passkey of an account without TOTP. They serve any second
+//     factor and are deleted with the last one.
 //   - Every wrong code counts against its account: after MaxFailures in
 //     FailureWindow the account's second step is refused, right or wrong,
 //     until the window ends (and a login ticket is needed at all, so the
@@ -55,8 +57,10 @@
 // database (he reads the secrets: the TOTP protocol needs the secret
 // itself); with PostgreSQL and no key file, the key is kept in the
 // database (secrets table) so that every node shares it, and a copy of the
-// whole database then holds both; malware on the user's device; an
-// attacker who holds the user's session already (he can enrol his own
-// factor, but removing TOTP needs a code or the password); recovery codes
-// the user stores badly.
+// whole database then holds both; malware on the user's device; recovery
+// codes the user stores badly. An attacker who holds only the user's
+// session (a computer left logged in) cannot add a factor (enrolling TOTP
+// or a passkey asks for the password), nor remove TOTP (a code or the
+// password), but can remove a passkey, which weakens the account without
+// opening it to him.
 package twofactor
