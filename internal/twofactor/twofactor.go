@@ -235,7 +235,7 @@ func (s *Site) Pending(ctx context.Context, a site.Account) (Enrolment, bool, er
 	}
 	secret, err := s.open(a.ID, t.Secret)
 	if err != nil {
-		return Enrolment{}, false, err
+		return Enrolment{}, false, nil // sealed under a lost key: a new setup replaces it
 	}
 	key, err := s.keyOf(a.Name, secret)
 	if err != nil {
@@ -337,7 +337,9 @@ func (s *Site) Verify(ctx context.Context, user int64, code string) error {
 		}
 		secret, err := s.open(user, t.Secret)
 		if err != nil {
-			return err
+			// Sealed under a lost key (docs/accounts.md): no code is
+			// right; recovery codes and passkeys still are.
+			return s.fail(ctx, user)
 		}
 		step, ok := s.matchStep(secret, d)
 		if !ok {

@@ -135,6 +135,18 @@ func TestEnrolment(t *testing.T) {
 	if _, err := s.open(a.ID+1, row.Secret); err == nil {
 		t.Error("a sealed secret opened as another account's")
 	}
+	// Under another key (the key file lost), no TOTP code is right, and a
+	// recovery code still is.
+	other, err := New(Config{Store: st, Key: make([]byte, KeySize), Now: c.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Verify(ctx, a.ID, codeAt(t, e.Secret, c.t.Add(30*time.Second))); !isErr(err, errWrongCode) {
+		t.Errorf("a code under a lost key: %v, want wrong", err)
+	}
+	if err := other.Verify(ctx, a.ID, codes[0]); err != nil {
+		t.Errorf("a recovery code under a lost key: %v", err)
+	}
 }
 
 // TestVerify: the code of now and of the steps beside it are accepted,
