@@ -70,6 +70,9 @@ func TestTwoFactorLogin(t *testing.T) {
 	if code, a := s.do("GET", "/api/me", token, nil); code != 200 || a["name"] != "Aigul" {
 		t.Errorf("me after the second step: %d %v", code, a)
 	}
+	if code, a := s.do("GET", "/api/account/twofactor", token, nil); code != 200 || a["totp"] != true || a["recovery_codes_left"] != 9.0 {
+		t.Errorf("the status after a recovery code: %d %v", code, a)
+	}
 	if code, _ := s.do("POST", "/api/login/twofactor", "", map[string]any{"ticket": ticket, "code": recovery[1]}); code != 401 {
 		t.Errorf("the ticket twice: %d, want 401", code)
 	}

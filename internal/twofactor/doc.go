@@ -62,5 +62,8 @@
 // session (a computer left logged in) cannot add a factor (enrolling TOTP
 // or a passkey asks for the password), nor remove TOTP (a code or the
 // password), but can remove a passkey, which weakens the account without
-// opening it to him.
+// opening it to him. Someone who knows the password can spend the
+// account's MaxFailures and so hold its owner's second step (passkeys
+// included) for FailureWindow: the price of bounding the guesses per
+// account rather than per address, which a botnet would not feel.
 package twofactor
