@@ -52,4 +52,12 @@
 //     refused); TestDataExport (the page's button downloads one zip, by
 //     the browser's download, with the profile, the settings, the
 //     ratings, the games as records and the reports).
+//   - twofactor_test.go, on http://localhost (WebAuthn needs a domain):
+//     TestTOTPLogin (TOTP turned on with the key read from the page, a
+//     login's second step refusing a wrong code and taking the app's code,
+//     then a recovery code); TestPasskeys (Chromium's virtual authenticator,
+//     the DevTools WebAuthn domain: a passkey added, a password-less login,
+//     the passkey as the second step, removed); TestTwoFactorPages (the
+//     security pages, the login and its second step fit 360 px and speak
+//     kk and en; their screenshots at 1366 and 360 px).
 package e2e

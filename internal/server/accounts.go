@@ -51,14 +51,19 @@ func (a AuthAccounts) SignUp(ctx context.Context, name, password, ip string) (si
 	return site.Account{ID: u.ID, Name: u.Name}, t, err
 }
 
-// LogIn checks the password and starts a session.
-func (a AuthAccounts) LogIn(ctx context.Context, name, password, ip string) (site.Account, string, error) {
+// CheckPassword checks the password (rate-limited, locked out after wrong
+// ones) and starts no session.
+func (a AuthAccounts) CheckPassword(ctx context.Context, name, password, ip string) (site.Account, error) {
 	u, err := a.A.Login(ctx, name, password, ip)
 	if err != nil {
-		return site.Account{}, "", authError(err)
+		return site.Account{}, authError(err)
 	}
-	t, err := a.session(ctx, u.ID)
-	return site.Account{ID: u.ID, Name: u.Name, Lang: u.Lang}, t, err
+	return site.Account{ID: u.ID, Name: u.Name, Lang: u.Lang}, nil
+}
+
+// StartSession starts a session of account id.
+func (a AuthAccounts) StartSession(ctx context.Context, id int64) (string, error) {
+	return a.session(ctx, id)
 }
 
 // LogOut ends the session.

@@ -16,6 +16,7 @@ import (
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
+	"github.com/toguz/toguz/internal/twofactor"
 )
 
 // ---- identity ----
@@ -73,8 +74,19 @@ func (s *Server) login(r *http.Request, c credentials) (site.Account, string, er
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	a, t, err := s.cfg.Accounts.LogIn(ctx, c.Name, c.Password, auth.ClientIP(r))
-	return a, t, accountError(err)
+	a, err := s.cfg.Accounts.CheckPassword(ctx, c.Name, c.Password, auth.ClientIP(r))
+	if err != nil {
+		return site.Account{}, "", accountError(err)
+	}
+	// An account with a second factor gets no session yet, but a
+	// *twofactor.Needed: the answer asks for the second step.
+	if s.twofa != nil {
+		if err := s.twofa.Gate(ctx, a); err != nil {
+			return site.Account{}, "", err
+		}
+	}
+	t, err := s.cfg.Accounts.StartSession(ctx, a.ID)
+	return a, t, err
 }
 
 func (s *Server) apiLogin(w http.ResponseWriter, r *http.Request) error {
@@ -83,6 +95,9 @@ func (s *Server) apiLogin(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	a, t, err := s.login(r, c)
+	if n, ok := twofactor.IsNeeded(err); ok {
+		return site.WriteJSON(w, http.StatusOK, n.JSON())
+	}
 	if err != nil {
 		return err
 	}

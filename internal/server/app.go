@@ -244,12 +244,17 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
+	twoFactorKey, err := twoFactorKey(ctx, opts, st)
+	if err != nil {
+		return fail(err)
+	}
 	// After the hub's resume: the games it aborted are not reviewed.
 	reviews, err := a.startReviews(ctx, opts)
 	if err != nil {
 		return fail(err)
 	}
 	srv, err := New(Config{Settings: opts.Settings, Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
+		TwoFactor: st, TwoFactorKey: twoFactorKey,
 		Logger: log, Analysis: analysis, Tablebase: opts.Tablebase,
 		Bots: st, BotEvents: botEvents,
 		Events: evs, EventUser: func(ctx context.Context, name string) (int64, error) {

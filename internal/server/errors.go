@@ -24,6 +24,7 @@ import (
 	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/study"
 	"github.com/toguz/toguz/internal/tv"
+	"github.com/toguz/toguz/internal/twofactor"
 )
 
 // message returns e's message in the language of r.
@@ -65,6 +66,7 @@ func errorKeys() []string {
 	keys = append(keys, profile.ErrorKeys()...)
 	keys = append(keys, tv.ErrorKeys()...)
 	keys = append(keys, privacy.ErrorKeys()...)
+	keys = append(keys, twofactor.ErrorKeys()...)
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)
 	}

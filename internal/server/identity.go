@@ -17,8 +17,11 @@ import (
 type Accounts interface {
 	// SignUp creates an account and a session; it returns the session token.
 	SignUp(ctx context.Context, name, password, ip string) (site.Account, string, error)
-	// LogIn checks the password and starts a session.
-	LogIn(ctx context.Context, name, password, ip string) (site.Account, string, error)
+	// CheckPassword checks the password of the account named name and
+	// starts no session (a second factor may be asked for first).
+	CheckPassword(ctx context.Context, name, password, ip string) (site.Account, error)
+	// StartSession starts a session of account id; it returns its token.
+	StartSession(ctx context.Context, id int64) (string, error)
 	// LogOut ends the session of token.
 	LogOut(ctx context.Context, token string) error
 	// Session returns the account of a session token, or an error.

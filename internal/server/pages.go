@@ -14,6 +14,7 @@ import (
 	"github.com/toguz/toguz/internal/posjson"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
+	"github.com/toguz/toguz/internal/twofactor"
 	"github.com/toguz/toguz/internal/web"
 )
 
@@ -166,6 +167,8 @@ type authData struct {
 	// Current is the account already logged in on this browser: the page
 	// says so and offers to log out instead of showing the form.
 	Current string
+	// Passkeys offers the password-less login (internal/twofactor).
+	Passkeys bool
 }
 
 // loggedIn returns the name of the account r is logged in to ("": none;
@@ -182,7 +185,7 @@ func (s *Server) pageSignupForm(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) pageLoginForm(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "auth", s.Page(r, "login.title", authData{Mode: "login", Current: s.loggedIn(r)}))
+	return s.Render(w, http.StatusOK, "auth", s.Page(r, "login.title", authData{Mode: "login", Current: s.loggedIn(r), Passkeys: s.twofa != nil}))
 }
 
 func (s *Server) pageSignup(w http.ResponseWriter, r *http.Request) error {
@@ -204,10 +207,13 @@ func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title st
 	}
 	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password")}
 	a, t, err := act(r, c)
+	if n, ok := twofactor.IsNeeded(err); ok {
+		return s.twofa.SecondStep(w, r, n)
+	}
 	if err != nil {
 		e := s.AsError(r, err)
 		setBoundHeaders(w, e)
-		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Error: s.Message(r, e)}))
+		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Error: s.Message(r, e), Passkeys: s.twofa != nil}))
 	}
 	s.setCookie(w, t, sessionAge)
 	if err := s.loginLang(w, r, a); err != nil {

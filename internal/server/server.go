@@ -105,6 +105,10 @@
 //   - Privacy (internal/privacy, privacy.go): the accounts' privacy
 //     settings, blocks, kid mode, closing and data export; the server asks
 //     it in the lobby, the chats, the bot API and the profiles.
+//   - The second factor (internal/twofactor, twofactor.go): TOTP with
+//     recovery codes and passkeys; a login checks the password, then asks
+//     twofactor.Site.Gate, which answers a *twofactor.Needed (the second
+//     step's page, or the API's ticket) instead of a session.
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
@@ -146,6 +150,7 @@ import (
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
 	"github.com/toguz/toguz/internal/tv"
+	"github.com/toguz/toguz/internal/twofactor"
 	"github.com/toguz/toguz/internal/web"
 	"golang.org/x/time/rate"
 )
@@ -215,6 +220,12 @@ type Config struct {
 	// Events; its Limits and Ladder are Settings').
 	Bots      botapi.Store
 	BotEvents *botapi.Events
+	// TwoFactor keeps the accounts' second factors and passkeys
+	// (internal/twofactor; nil: none, logins take the password alone);
+	// TwoFactorKey seals their TOTP secrets (twofactor.KeySize bytes;
+	// empty: a random key, so that the secrets are lost at a restart).
+	TwoFactor    twofactor.Store
+	TwoFactorKey []byte
 }
 
 // Server serves the API and the pages.
@@ -244,6 +255,8 @@ type Server struct {
 	// privacy is the accounts' privacy, blocks, kid mode, closing and
 	// export (internal/privacy; nil without a store).
 	privacy *privacy.Service
+	// twofa is the second factors and passkeys (internal/twofactor; nil: off).
+	twofa *twofactor.Site
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
@@ -284,6 +297,9 @@ func New(cfg Config) (*Server, error) {
 		srv.profiles.SetRelations(profileRelations{srv.privacy})
 	}
 	srv.tv = tv.NewSite(srv, tv.Config{Games: cfg.Hub, GamePage: srv.pageGame})
+	if srv.twofa, err = srv.newTwoFactor(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
 	if srv.simuls, err = simul.New(ctx, simul.Config{Games: cfg.Hub, Store: cfg.Simuls, Kit: srv}); err != nil {
@@ -363,6 +379,9 @@ func (s *Server) Handler() http.Handler {
 	s.reviewWeb().Routes(router{s: s, mux: mux})
 	if s.privacy != nil {
 		s.privacy.Routes(router{s: s, mux: mux})
+	}
+	if s.twofa != nil {
+		s.twofa.Routes(router{s: s, mux: mux})
 	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())

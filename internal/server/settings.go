@@ -49,6 +49,10 @@ type Settings struct {
 	// computer ladder (botapi.Config's; zero fields take their defaults).
 	BotLimits botapi.Limits
 	Ladder    botapi.LadderConfig
+	// PublicURL is the site's address as its users reach it
+	// (scheme://host[:port]): the passkeys' origin and relying party
+	// (internal/twofactor); "": each request's own, fit for localhost.
+	PublicURL string
 }
 
 // Command is what `toguz serve` itself reads of its settings, around Open
@@ -87,6 +91,7 @@ var settingsTable = []setting[Settings]{
 	row("", 20.0, "state-changing requests a second per client address", func(s *Settings) *float64 { return &s.WritesPerSecond }),
 	row("", 60, "their burst", func(s *Settings) *int { return &s.WriteBurst }),
 	databaseDir,
+	publicURL,
 }
 
 // The flags among Settings' rows, which optionsTable lifts to Options.
@@ -95,6 +100,8 @@ var (
 		func(s *Settings) *bool { return &s.SecureCookies })
 	databaseDir = row("database-dir", "", "folder of the open database's files (toguz export-db -o), listed at /database (\"\": none)",
 		func(s *Settings) *string { return &s.DatabaseDir })
+	publicURL = row("public-url", "", "the site's address as its users reach it, e.g. https://toguz.example: passkeys are bound to its host\n(\"\": each request's own host, fit only for http://localhost)",
+		func(s *Settings) *string { return &s.PublicURL })
 )
 
 // optionsTable is the table of `toguz serve`, in the order of its -h.
@@ -151,6 +158,7 @@ var optionsTable = concat(
 			func(o *Options) *int { return &o.ReviewDepth }),
 	},
 	lift(databaseDir),
+	lift(publicURL),
 	[]setting[Options]{
 		row("nats", "", "NATS server to share the live games with the other nodes on the same database\n(nats://host:port; \"embedded\": one started in this process on a free loopback port,\nfor trying alone; \"\": this is the only node)",
 			func(o *Options) *string { return &o.Command.NATS }),

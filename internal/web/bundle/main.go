@@ -20,7 +20,7 @@ import (
 // The entries: classic scripts (an IIFE each) and the ES modules, which
 // the templates load with type="module" or import by URL.
 var (
-	classic = []string{"analysis", "board", "broadcast", "editor", "engine-worker", "events", "key", "learn", "lobby", "puzzles", "review", "site", "study"}
+	classic = []string{"analysis", "board", "broadcast", "editor", "engine-worker", "events", "key", "learn", "lobby", "passkey", "puzzles", "review", "site", "study"}
 	modules = []string{"engine-client", "offline", "social"}
 )
 
