@@ -116,7 +116,8 @@ const (
 	MaxEmailLen   = 254
 )
 
-// Config configures a Service.
+// Config configures a Service. Store is required; Kit too, but for a
+// command that only makes reset links (ResetLink).
 type Config struct {
 	Kit       site.Kit
 	Store     Store
@@ -173,7 +174,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	case cfg.RequestsPerHour < 0:
 		per, burst = rate.Inf, 0
 	}
-	return &Service{cfg: cfg, kit: cfg.Kit, st: cfg.Store, log: cfg.Kit.Logger(), key: key,
+	log := slog.New(slog.DiscardHandler) // a command's Service, with no site (ResetLink)
+	if cfg.Kit != nil {
+		log = cfg.Kit.Logger()
+	}
+	return &Service{cfg: cfg, kit: cfg.Kit, st: cfg.Store, log: log, key: key,
 		ips: auth.NewLimiter(per, burst, cfg.Now), reset: make(chan resetRequest, resetBacklog),
 		seen: map[string]time.Time{}}, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
@@ -138,6 +139,13 @@ type Options struct {
 	// ("": random at start).
 	Bus  live.Bus
 	Node string
+	// SMTP is the server of the accounts' mail (internal/mail; Host "":
+	// no mail), its password read from SMTPPasswordFile or the variable
+	// TOGUZ_SMTP_PASSWORD; the links in mail start with SiteURL ("":
+	// http:// and the -addr).
+	SMTP             mail.SMTPConfig
+	SMTPPasswordFile string
+	SiteURL          string
 }
 
 // App is the whole server wired together: the store, the accounts, the live
@@ -240,6 +248,10 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
+	mailQueue, err := openMail(opts, st, log)
+	if err != nil {
+		return fail(err)
+	}
 	guestKey, err := guestKey(ctx, opts, st)
 	if err != nil {
 		return fail(err)
@@ -256,11 +268,14 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			u, err := st.UserByName(ctx, name)
 			return u.ID, err
 		},
-		Metrics: m, Ready: a.ready})
+		Metrics: m, Ready: a.ready,
+		AccountStore: st, Passwords: accounts, Mail: mailQueue, SiteURL: siteURL(opts)})
 	if err != nil {
 		return fail(err)
 	}
 	go srv.bots.RunLadder(hubCtx)
+	go mailQueue.Run(hubCtx)
+	go srv.RunAccounts(hubCtx)
 	a.handler = trustProxies(opts.TrustedProxies, srv.Handler())
 	a.proxies = opts.TrustedProxies
 	a.srv, a.authSvc = srv, accounts

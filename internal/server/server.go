@@ -117,6 +117,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
+	"github.com/toguz/toguz/internal/account"
 	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/archive"
@@ -132,6 +133,7 @@ import (
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
@@ -209,6 +211,13 @@ type Config struct {
 	// Events; its Limits and Ladder are Settings').
 	Bots      botapi.Store
 	BotEvents *botapi.Events
+	// AccountStore and Passwords are the accounts' feature's
+	// (internal/account; nil: no e-mail, reset or sessions' pages); Mail
+	// sends its mail (nil or off: none), whose links start with SiteURL.
+	AccountStore account.Store
+	Passwords    account.Passwords
+	Mail         *mail.Queue
+	SiteURL      string
 }
 
 // Server serves the API and the pages.
@@ -238,6 +247,8 @@ type Server struct {
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
+	// account is the e-mail, the reset and the sessions (internal/account).
+	account *account.Service
 }
 
 // New returns a server.
@@ -274,6 +285,9 @@ func New(cfg Config) (*Server, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
 	if srv.simuls, err = simul.New(ctx, simul.Config{Games: cfg.Hub, Store: cfg.Simuls, Kit: srv}); err != nil {
+		return nil, err
+	}
+	if srv.account, err = newAccount(ctx, srv); err != nil {
 		return nil, err
 	}
 	lt, err := levels.Embedded()
@@ -344,6 +358,9 @@ func (s *Server) Handler() http.Handler {
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	s.simuls.Routes(router{s, mux})
 	s.reviewWeb().Routes(router{s: s, mux: mux})
+	if s.account != nil {
+		s.account.Routes(router{s, mux})
+	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
 	page("/", func(_ http.ResponseWriter, r *http.Request) error {
@@ -355,6 +372,7 @@ func (s *Server) Handler() http.Handler {
 	h = s.limitWrites(h)
 	h = http.NewCrossOriginProtection().Handler(h)
 	h = securityHeaders(h)
+	h = s.hsts(h)
 	h = s.recoverPanics(h)
 	h = logRequests(s.log, s.cfg.Metrics, h)
 	return h

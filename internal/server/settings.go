@@ -12,6 +12,7 @@ import (
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/review"
 )
 
@@ -169,7 +170,25 @@ var optionsTable = concat(
 		row("drain", -1, "at a shutdown, answer GET /readyz with 503 for this `duration` before closing the games' sockets,\nso that a load balancer stops sending new players here first (-1: none)",
 			func(o *Options) *time.Duration { return &o.Command.Drain }),
 	},
+	mailRows,
 )
+
+// mailRows are the settings of the accounts' mail (internal/mail, internal/account; docs/accounts.md).
+var mailRows = []setting[Options]{
+	row("smtp-host", "", "SMTP server of the accounts' mail: address verification, password reset, new-device notices\n(\"\": no mail is sent; toguz account reset-link then makes reset links)",
+		func(o *Options) *string { return &o.SMTP.Host }),
+	row("smtp-port", 0, "its port (0: 587, or 465 with -smtp-tls tls, 25 with -smtp-tls none)",
+		func(o *Options) *int { return &o.SMTP.Port }),
+	row("smtp-tls", mail.TLSStartTLS, "how the connection is encrypted: starttls (required), tls (from the first byte) or none\n(only for a relay on this machine or network)",
+		func(o *Options) *string { return &o.SMTP.TLS }),
+	row("smtp-user", "", "the SMTP login (\"\": none)", func(o *Options) *string { return &o.SMTP.User }),
+	row("smtp-password-file", "", "`file` whose first line is the SMTP password (\"\": the variable TOGUZ_SMTP_PASSWORD)",
+		func(o *Options) *string { return &o.SMTPPasswordFile }),
+	row("smtp-from", "", "the mail's sender, e.g. \"Toguz <noreply@toguz.example.org>\" (required with -smtp-host)",
+		func(o *Options) *string { return &o.SMTP.From }),
+	row("site-url", "", "the site's public URL, which the links in mail start with, e.g. https://toguz.example.org\n(\"\": http:// and -addr; never the request's Host, which a stranger writes)",
+		func(o *Options) *string { return &o.SiteURL }),
+}
 
 // Register makes a flag of fs for every setting of the table, bound to its
 // field of o, which takes the flag's default.
