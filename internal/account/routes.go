@@ -53,10 +53,14 @@ type sessionView struct {
 	ID       string // the first 16 hex digits of the token's hash
 	Device   string
 	Addr     string
-	LastSeen string
+	LastSeen string // 2006-01-02 15:04, UTC
 	Created  string
 	Current  bool
 }
+
+// SeenDate and SeenTime are LastSeen's date and time, as the page shows them.
+func (v sessionView) SeenDate() string { d, _, _ := strings.Cut(v.LastSeen, " "); return d }
+func (v sessionView) SeenTime() string { _, t, _ := strings.Cut(v.LastSeen, " "); return t }
 
 func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, title string, d data) error {
 	d.MailOn = s.MailOn()
