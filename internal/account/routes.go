@@ -567,7 +567,14 @@ func (s *Service) apiSessions(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]sessionJSON, len(list))
 	for i, v := range list {
-		out[i] = sessionJSON{ID: v.ID, Device: v.Device, Addr: v.Addr, LastSeen: v.LastSeen, Created: v.Created, Current: v.Current}
+		out[i] = sessionJSON(v)
 	}
 	return site.WriteJSON(w, http.StatusOK, map[string]any{"sessions": out})
+}
+
+// ErrorKeys are the catalog keys of the package's errors, for the test that
+// every error's message exists (internal/server).
+func ErrorKeys() []string {
+	return []string{"acct.err.email", "acct.err.link", "acct.err.mail_off", "acct.err.too_many", "acct.err.password",
+		"acct.err.login", "acct.err.session", "account.password.short", "account.password.long", "account.password.name"}
 }

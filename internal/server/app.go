@@ -173,6 +173,10 @@ type App struct {
 	// storeReady caches the store's readiness for storeReadyFor, so that
 	// however often /readyz is asked (by balancers, or by a stranger) the
 	// store is asked at most once a second.
+	// mailing is the mail queue's sender and the accounts' worker, which
+	// stop before the store closes.
+	mailing sync.WaitGroup
+
 	storeReadyMu  sync.Mutex
 	storeReadyAt  time.Time
 	storeReadyErr error
@@ -274,8 +278,8 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return fail(err)
 	}
 	go srv.bots.RunLadder(hubCtx)
-	go mailQueue.Run(hubCtx)
-	go srv.RunAccounts(hubCtx)
+	a.mailing.Go(func() { mailQueue.Run(hubCtx) })
+	a.mailing.Go(func() { srv.RunAccounts(hubCtx) })
 	a.handler = trustProxies(opts.TrustedProxies, srv.Handler())
 	a.proxies = opts.TrustedProxies
 	a.srv, a.authSvc = srv, accounts
@@ -464,6 +468,7 @@ func (a *App) stop() error {
 	err := a.Hub.Stop(context.Background())
 	a.stopHub()
 	a.Hub.Wait()
+	a.mailing.Wait()
 	if a.Reviews != nil {
 		// A review in progress stays running in the store: the next
 		// start resumes it.

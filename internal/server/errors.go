@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/account"
 	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/archive"
@@ -63,6 +64,7 @@ func errorKeys() []string {
 	keys = append(keys, simul.ErrorKeys...)
 	keys = append(keys, profile.ErrorKeys()...)
 	keys = append(keys, tv.ErrorKeys()...)
+	keys = append(keys, account.ErrorKeys()...)
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)
 	}

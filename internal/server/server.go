@@ -98,6 +98,12 @@
 //   - Simuls (internal/simul): one host against many, each participant's
 //     game a live game; New builds the hall with the hub, Config.Simuls
 //     and the server as its site.Kit, Handler registers its routes.
+//   - Accounts (internal/account, kit_account.go): the e-mail address and
+//     its verification, the password reset by mail, the change of address
+//     and of password, the sessions' list; the server tells it of each
+//     new session (sign-up, login) and each use of one (Identity), and
+//     sends HSTS when served over HTTPS. Its mail goes through the queue of
+//     internal/mail that App runs (Options.SMTP).
 //   - The bot and board API (internal/botapi): lichess's, at its paths,
 //     with the computer ladder, /bots and the tokens of /settings; the
 //     server gives its paths' errors to botapi.WriteError and keeps its
