@@ -11,6 +11,14 @@ import (
 	"github.com/toguz/toguz/internal/store"
 )
 
+// lookupEnvOf reads a variable of e's environment (none in tests).
+func lookupEnvOf(e env, name string) (string, bool) {
+	if e.lookupEnv == nil {
+		return "", false
+	}
+	return e.lookupEnv(name)
+}
+
 // runAccount is the operator's help with accounts: `account reset-link
 // NAME` makes a password-reset link, for a site without mail (or a person
 // without a verified address), to hand over by other means.

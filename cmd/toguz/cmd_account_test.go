@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,5 +51,32 @@ func TestAccountResetLink(t *testing.T) {
 	}
 	if code, _, _ := runRecordCmd(t, "account"); code != 2 {
 		t.Errorf("no subcommand: exit %d", code)
+	}
+}
+
+// TestServeMail: serve says at start whether mail is on, and refuses a bad
+// mail setting naming the option.
+func TestServeMail(t *testing.T) {
+	pw := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(pw, []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 0, "mail off"},
+		{[]string{"-smtp-host", "127.0.0.1", "-smtp-from", "Toguz <noreply@toguz.test>", "-smtp-tls", "none", "-smtp-user", "toguz", "-smtp-password-file", pw,
+			"-site-url", "https://toguz.example.org"}, 0, "links=https://toguz.example.org"},
+		{[]string{"-smtp-host", "127.0.0.1"}, 1, "smtp-from"},
+		{[]string{"-smtp-host", "127.0.0.1", "-smtp-from", "a@b.c", "-smtp-tls", "ssl"}, 1, `smtp-tls "ssl"`},
+		{[]string{"-smtp-host", "127.0.0.1", "-smtp-from", "a@b.c", "-smtp-password-file", pw + ".missing"}, 1, "smtp-password-file"},
+	}
+	for _, tt := range tests {
+		code, out := serveStart(t, tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.want) {
+			t.Errorf("%q: exit %d (want %d), output lacks %q:\n%s", tt.args, code, tt.code, tt.want, out)
+		}
 	}
 }

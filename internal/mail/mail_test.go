@@ -3,6 +3,7 @@ package mail_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -206,5 +207,18 @@ func TestWrite(t *testing.T) {
 			strings.HasPrefix(m.Subject, "mail.") || m.To != "a@example.org" {
 			t.Errorf("%s: %+v", lang, m)
 		}
+	}
+}
+
+func TestReadPasswordFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(path, []byte("s3cret pass\r\nsecond line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if pw, err := mail.ReadPasswordFile(path); err != nil || pw != "s3cret pass" {
+		t.Errorf("ReadPasswordFile = %q, %v", pw, err)
+	}
+	if _, err := mail.ReadPasswordFile(path + ".missing"); err == nil || !strings.Contains(err.Error(), "smtp-password-file") {
+		t.Errorf("a missing file: %v", err)
 	}
 }

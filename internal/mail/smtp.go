@@ -58,12 +58,8 @@ func (c SMTPConfig) Check() error {
 	return nil
 }
 
-// ReadPassword returns the SMTP password: the first line of the file path
-// when path is not "", else the environment variable env's value.
-func ReadPassword(path, env string) (string, error) {
-	if path == "" {
-		return os.Getenv(env), nil
-	}
+// ReadPasswordFile returns the SMTP password: the first line of the file.
+func ReadPasswordFile(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", fmt.Errorf("smtp-password-file: %w", err)

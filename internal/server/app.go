@@ -140,9 +140,9 @@ type Options struct {
 	Bus  live.Bus
 	Node string
 	// SMTP is the server of the accounts' mail (internal/mail; Host "":
-	// no mail), its password read from SMTPPasswordFile or the variable
-	// TOGUZ_SMTP_PASSWORD; the links in mail start with SiteURL ("":
-	// http:// and the -addr).
+	// no mail), its password read from SMTPPasswordFile when one is named
+	// (toguz serve sets SMTP.Password from TOGUZ_SMTP_PASSWORD otherwise);
+	// the links in mail start with SiteURL ("": http:// and the -addr).
 	SMTP             mail.SMTPConfig
 	SMTPPasswordFile string
 	SiteURL          string

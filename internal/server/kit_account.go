@@ -74,8 +74,8 @@ func (s *Server) hsts(next http.Handler) http.Handler {
 // (logged at start with what that means).
 func openMail(opts Options, st *store.Store, log *slog.Logger) (*mail.Queue, error) {
 	cfg := opts.SMTP
-	if cfg.Password == "" {
-		pw, err := mail.ReadPassword(opts.SMTPPasswordFile, "TOGUZ_SMTP_PASSWORD")
+	if opts.SMTPPasswordFile != "" {
+		pw, err := mail.ReadPasswordFile(opts.SMTPPasswordFile)
 		if err != nil {
 			return nil, err
 		}
