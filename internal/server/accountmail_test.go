@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -411,5 +412,38 @@ func TestRedirectsStayLocal(t *testing.T) {
 		if got := localPath(tt.back); got != tt.want {
 			t.Errorf("localPath(%q) = %q, want %q", tt.back, got, tt.want)
 		}
+	}
+}
+
+// TestMailNeverBlocks: with an SMTP server that accepts connections and
+// never answers, sign-up and the reset still answer at once; the mail
+// waits in the queue.
+func TestMailNeverBlocks(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, silent, until the test ends
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	s := startMailSite(t, func(o *Options) { o.SMTP.Host, o.SMTP.Port = "127.0.0.1", port })
+	b := s.browser(firefox)
+	b.c.Timeout = 10 * time.Second // far below the SMTP client's 30 s
+	if code, body, _ := b.post("/signup", "name", "abai", "password", "long enough", "email", "abai@example.org"); code != http.StatusSeeOther {
+		t.Fatalf("sign-up: %d %s", code, body)
+	}
+	if code, _, _ := b.post("/password/reset", "login", "abai"); code != http.StatusOK {
+		t.Fatalf("reset: %d", code)
+	}
+	if n, err := s.st.MailQueueLen(t.Context()); err != nil || n != 1 {
+		t.Errorf("MailQueueLen = %d, %v; want the verification mail queued", n, err)
 	}
 }
