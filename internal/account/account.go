@@ -395,6 +395,9 @@ func (s *Service) LoggedIn(r *http.Request, id int64, token string) {
 		return
 	}
 	lang := userLang(u, s.kit.Lang(r))
+	if device == "" || device == "?" {
+		device = s.kit.Catalog().T(lang, "acct.security.unknown_device")
+	}
 	s.send(ctx, lang, e.Address, "new_device", u.Name, device, ip, now.UTC().Format("2006-01-02 15:04 UTC"), s.cfg.SiteURL+"/account/security")
 }
 

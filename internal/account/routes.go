@@ -30,6 +30,7 @@ func (s *Service) Routes(r site.Router) {
 	r.Page("POST /account/security/revoke", s.pageRevoke)
 	r.Page("POST /account/security/revoke-all", s.pageRevokeAll)
 	r.API("GET /api/account/sessions", s.apiSessions)
+	r.API("DELETE /api/account/sessions/{id}", s.apiRevoke)
 }
 
 // data is what the account template shows: View names the part.
@@ -511,21 +512,39 @@ func (s *Service) pageSecurity(w http.ResponseWriter, r *http.Request) error {
 		Notice: noticeKeys[r.URL.Query().Get("done")]})
 }
 
-// pageRevoke ends one of one's sessions (the form's "session": the ID the
-// page shows); another user's is not found.
-func (s *Service) pageRevoke(w http.ResponseWriter, r *http.Request) error {
+// revoke ends the session sid (the ID the page shows) of r's account;
+// another user's is not found.
+func (s *Service) revoke(r *http.Request, sid string) (site.Identity, error) {
 	id, _, err := s.account(r)
 	if err != nil {
-		return err
+		return id, err
 	}
-	sid := r.FormValue("session")
 	if len(sid) != 16 || strings.Trim(sid, "0123456789abcdef") != "" {
-		return apierr.BadRequest(apierr.CodeBadRequest, "acct.err.session")
+		return id, apierr.BadRequest(apierr.CodeBadRequest, "acct.err.session")
 	}
 	if err := s.st.DeleteUserSession(r.Context(), id.Account.ID, sid); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "acct.err.session")
+			return id, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "acct.err.session")
 		}
+		return id, err
+	}
+	return id, nil
+}
+
+// apiRevoke is DELETE /api/account/sessions/{id}: 204.
+func (s *Service) apiRevoke(w http.ResponseWriter, r *http.Request) error {
+	if _, err := s.revoke(r, r.PathValue("id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// pageRevoke ends one of one's sessions (the form's "session").
+func (s *Service) pageRevoke(w http.ResponseWriter, r *http.Request) error {
+	sid := r.FormValue("session")
+	id, err := s.revoke(r, sid)
+	if err != nil {
 		return err
 	}
 	if strings.HasPrefix(auth.TokenHash(id.Token), sid) {

@@ -329,9 +329,21 @@ func TestSessionsPage(t *testing.T) {
 	if b.loggedIn() || !a.loggedIn() {
 		t.Error("a password change must end every other session and keep this one")
 	}
-	// The JSON list.
-	if code, body := a.get("/api/account/sessions"); code != http.StatusOK || !strings.Contains(body, `"current":true`) {
-		t.Errorf("GET /api/account/sessions: %d %s", code, body)
+	// The JSON list, and DELETE of one: another user's is not found.
+	b.post("/login", "name", "abai", "password", "a new password")
+	code, body = a.get("/api/account/sessions")
+	if code != http.StatusOK || !strings.Contains(body, `"current":true`) || !strings.Contains(body, `"current":false`) {
+		t.Fatalf("GET /api/account/sessions: %d %s", code, body)
+	}
+	other := regexp.MustCompile(`"id":"([0-9a-f]{16})","device":"[^"]*","address":"[^"]*","last_seen":"[^"]*","created":"[^"]*","current":false`).FindStringSubmatch(body)
+	if other == nil {
+		t.Fatalf("no other session in %s", body)
+	}
+	if code, _, _ := c.do("DELETE", "/api/account/sessions/"+other[1], nil); code != http.StatusNotFound {
+		t.Errorf("another user's DELETE: %d", code)
+	}
+	if code, _, _ := a.do("DELETE", "/api/account/sessions/"+other[1], nil); code != http.StatusNoContent || b.loggedIn() {
+		t.Errorf("DELETE: %d", code)
 	}
 }
 
