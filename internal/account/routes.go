@@ -22,6 +22,7 @@ func (s *Service) Routes(r site.Router) {
 	r.Page("GET /account/email", s.pageEmail)
 	r.Page("POST /account/email", s.pageEmailChange)
 	r.Page("POST /account/email/verify", s.pageEmailResend)
+	r.Page("POST /account/email/remove", s.pageEmailRemove)
 	r.Page("GET /account/email/confirm/{token}", s.pageConfirmForm)
 	r.Page("POST /account/email/confirm/{token}", s.pageConfirm)
 	r.Page("GET /account/passwd", s.pagePasswd)
@@ -280,7 +281,7 @@ func (s *Service) pageEmail(w http.ResponseWriter, r *http.Request) error {
 
 // noticeKeys are the sentences a redirect after a POST may show (?done=).
 var noticeKeys = map[string]string{
-	"verify": "acct.email.verify_sent", "change": "acct.email.change_sent", "set": "acct.email.set",
+	"verify": "acct.email.verify_sent", "change": "acct.email.change_sent", "set": "acct.email.set", "removed": "acct.email.removed",
 	"revoked": "acct.security.revoked", "revoked_all": "acct.security.revoked_all",
 }
 
@@ -372,6 +373,34 @@ func (s *Service) pageEmailResend(w http.ResponseWriter, r *http.Request) error 
 		return s.formError(w, r, "acct.email.title", d, linkError(err))
 	}
 	return site.Redirect(w, r, "/account/email?done=verify")
+}
+
+// pageEmailRemove removes the account's address (the password is asked),
+// with its pending change and links: no mail goes to it any more, and no
+// reset is possible but the operator's.
+func (s *Service) pageEmailRemove(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	_, u, err := s.account(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.emailData(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	if _, err := s.cfg.Passwords.Login(ctx, u.Name, r.FormValue("password"), auth.ClientIP(r)); err != nil {
+		return s.formError(w, r, "acct.email.title", d, passwordError(err))
+	}
+	if err := s.st.SetEmail(ctx, u.ID, "", time.Time{}); err != nil {
+		return err
+	}
+	if err := s.st.DeleteEmailChange(ctx, u.ID); err != nil {
+		return err
+	}
+	if err := s.st.DeleteAccountLinks(ctx, u.ID, PurposeVerify, PurposeEmailOld, PurposeEmailNew); err != nil {
+		return err
+	}
+	return site.Redirect(w, r, "/account/email?done=removed")
 }
 
 // confirmPurposes are the links /account/email/confirm/{token} takes.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -372,6 +373,16 @@ func TestEmailChange(t *testing.T) {
 	}
 	if e, _ := s.st.EmailOf(t.Context(), u.ID); e.Address != "new@example.org" || e.Verified.IsZero() {
 		t.Errorf("after both: %+v", e)
+	}
+	// Removing it asks the password.
+	if code, _, _ := a.post("/account/email/remove", "password", "wrong password"); code != http.StatusUnauthorized {
+		t.Errorf("removal without the password: %d", code)
+	}
+	if code, _, _ := a.post("/account/email/remove", "password", "long enough"); code != http.StatusSeeOther {
+		t.Errorf("removal: %d", code)
+	}
+	if _, err := s.st.EmailOf(t.Context(), u.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("after the removal: %v", err)
 	}
 }
 
