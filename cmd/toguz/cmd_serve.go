@@ -50,6 +50,10 @@ func runServe(ctx context.Context, e env) error {
 		return err
 	}
 	opts.SetDefaults()
+	// The SMTP password is no flag (a flag shows in ps): a file, or this.
+	if v, ok := lookupEnvOf(e, "TOGUZ_SMTP_PASSWORD"); ok && opts.SMTPPasswordFile == "" {
+		opts.SMTP.Password = v
+	}
 	s := &serving{e: e, fs: fs, opts: opts}
 	defer s.undo()
 	for _, step := range []func() error{s.logger, s.validate, s.runtime, s.reviews, s.tablebase, s.metrics, s.nodes} {

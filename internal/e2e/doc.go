@@ -35,6 +35,14 @@
 //     header's switch overrides it; the language switcher acts on choosing.
 //   - TestEditorRulesetAndFEN: the editor's ruleset control, a pasted FEN,
 //     and the FEN shown as the position is edited.
+//   - account_test.go, on a site whose mail goes to an SMTP server in the
+//     test's process (internal/mail/smtptest): TestSignupEmailVerification
+//     (sign-up with an address, the mail read from the server, its link
+//     opened and confirmed); TestPasswordResetByMail ("Forgot your
+//     password?" from the login page, the link by mail, the new password,
+//     the other browser logged out, the link refused a second time);
+//     TestSessionRevoke (one browser ends the other's session from
+//     /account/security).
 //   - engineweb_test.go, the engine in the browser: TestEngineWorker (the
 //     WebAssembly build loads in its worker, answers the start's legal
 //     moves exactly as the server does, gives a best move with MultiPV

@@ -40,6 +40,7 @@ func (s *Server) apiGuest(w http.ResponseWriter, r *http.Request) error {
 type credentials struct {
 	Name     string `json:"name"`
 	Password string `json:"password"`
+	Email    string `json:"email,omitempty"` // sign-up only, optional
 }
 
 func (s *Server) apiSignup(w http.ResponseWriter, r *http.Request) error {
@@ -62,9 +63,16 @@ func (s *Server) signup(r *http.Request, c credentials) (site.Account, string, e
 	if s.cfg.Accounts == nil {
 		return site.Account{}, "", apierr.New(http.StatusServiceUnavailable, apierr.CodeInternal, "apierr.accounts_off")
 	}
+	email, err := signupEmail(c.Email)
+	if err != nil {
+		return site.Account{}, "", err
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
 	a, t, err := s.cfg.Accounts.SignUp(ctx, c.Name, c.Password, auth.ClientIP(r))
+	if err == nil {
+		s.signedUp(r, a, t, email)
+	}
 	return a, t, accountError(err)
 }
 
@@ -86,6 +94,9 @@ func (s *Server) login(r *http.Request, c credentials) (site.Account, string, er
 		}
 	}
 	t, err := s.cfg.Accounts.StartSession(ctx, a.ID)
+	if err == nil {
+		s.startedSession(r, a, t)
+	}
 	return a, t, err
 }
 

@@ -8,7 +8,9 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,6 +23,7 @@ import (
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
@@ -138,6 +141,13 @@ type Options struct {
 	// ("": random at start).
 	Bus  live.Bus
 	Node string
+	// SMTP is the server of the accounts' mail (internal/mail; Host "":
+	// no mail), its password read from SMTPPasswordFile when one is named
+	// (toguz serve sets SMTP.Password from TOGUZ_SMTP_PASSWORD otherwise);
+	// the links in mail start with SiteURL ("": http:// and the -addr).
+	SMTP             mail.SMTPConfig
+	SMTPPasswordFile string
+	SiteURL          string
 }
 
 // App is the whole server wired together: the store, the accounts, the live
@@ -165,6 +175,10 @@ type App struct {
 	// storeReady caches the store's readiness for storeReadyFor, so that
 	// however often /readyz is asked (by balancers, or by a stranger) the
 	// store is asked at most once a second.
+	// mailing is the mail queue's sender and the accounts' worker, which
+	// stop before the store closes.
+	mailing sync.WaitGroup
+
 	storeReadyMu  sync.Mutex
 	storeReadyAt  time.Time
 	storeReadyErr error
@@ -240,6 +254,10 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
+	mailQueue, err := openMail(opts, st, log)
+	if err != nil {
+		return fail(err)
+	}
 	guestKey, err := guestKey(ctx, opts, st)
 	if err != nil {
 		return fail(err)
@@ -253,7 +271,14 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
-	srv, err := New(Config{Settings: opts.Settings, Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
+	// The passkeys' origin is -site-url where it names a host: passkeys
+	// need a domain, so an address (StartLocal's 127.0.0.1) leaves each
+	// request's own host, as http://localhost needs.
+	settings := opts.Settings
+	if u, err := url.Parse(opts.SiteURL); err == nil && u.Hostname() != "" && net.ParseIP(u.Hostname()) == nil {
+		settings.PublicURL = strings.TrimRight(opts.SiteURL, "/")
+	}
+	srv, err := New(Config{Settings: settings, Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
 		TwoFactor: st, TwoFactorKey: twoFactorKey,
 		Logger: log, Analysis: analysis, Tablebase: opts.Tablebase,
 		Bots: st, BotEvents: botEvents,
@@ -261,11 +286,14 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			u, err := st.UserByName(ctx, name)
 			return u.ID, err
 		},
-		Metrics: m, Ready: a.ready})
+		Metrics: m, Ready: a.ready,
+		AccountStore: st, Passwords: accounts, Mail: mailQueue, SiteURL: siteURL(opts)})
 	if err != nil {
 		return fail(err)
 	}
 	go srv.bots.RunLadder(hubCtx)
+	a.mailing.Go(func() { mailQueue.Run(hubCtx) })
+	a.mailing.Go(func() { srv.RunAccounts(hubCtx) })
 	a.handler = trustProxies(opts.TrustedProxies, srv.Handler())
 	a.proxies = opts.TrustedProxies
 	a.srv, a.authSvc = srv, accounts
@@ -454,6 +482,7 @@ func (a *App) stop() error {
 	err := a.Hub.Stop(context.Background())
 	a.stopHub()
 	a.Hub.Wait()
+	a.mailing.Wait()
 	if a.Reviews != nil {
 		// A review in progress stays running in the store: the next
 		// start resumes it.

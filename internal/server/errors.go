@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/account"
 	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/archive"
@@ -67,6 +68,7 @@ func errorKeys() []string {
 	keys = append(keys, tv.ErrorKeys()...)
 	keys = append(keys, privacy.ErrorKeys()...)
 	keys = append(keys, twofactor.ErrorKeys()...)
+	keys = append(keys, account.ErrorKeys()...)
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)
 	}

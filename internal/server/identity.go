@@ -102,6 +102,9 @@ func (s *Server) Identity(r *http.Request) site.Identity {
 		}
 		return site.Identity{}
 	}
+	if s.account != nil {
+		s.account.Seen(r, t)
+	}
 	return site.Identity{Account: a, Token: t}
 }
 

@@ -19,13 +19,17 @@ type Local struct {
 // StartLocal opens the database of opts.DB (created and migrated), resumes
 // its live games and serves on 127.0.0.1 at a free port until Close.
 func StartLocal(ctx context.Context, opts Options) (*Local, error) {
-	app, err := Open(ctx, opts)
+	// The port is known before Open, so that the links in mail name it.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if opts.SiteURL == "" {
+		opts.SiteURL = "http://" + ln.Addr().String()
+	}
+	app, err := Open(ctx, opts)
 	if err != nil {
-		return nil, errors.Join(err, app.Close())
+		return nil, errors.Join(err, ln.Close())
 	}
 	s := &Local{URL: "http://" + ln.Addr().String(), app: app, done: make(chan error, 1)}
 	go func() { s.done <- app.Serve(ln) }()

@@ -164,6 +164,7 @@ func (s *Server) pageEngineGame(w http.ResponseWriter, r *http.Request) error {
 
 type authData struct {
 	Mode, Name, Error string
+	Email             string // the address typed at sign-up
 	// Current is the account already logged in on this browser: the page
 	// says so and offers to log out instead of showing the form.
 	Current string
@@ -205,7 +206,7 @@ func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title st
 	if current := s.loggedIn(r); current != "" {
 		return s.Render(w, http.StatusConflict, "auth", s.Page(r, title, authData{Mode: mode, Current: current}))
 	}
-	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password")}
+	c := credentials{Name: r.FormValue("name"), Password: r.FormValue("password"), Email: r.FormValue("email")}
 	a, t, err := act(r, c)
 	if n, ok := twofactor.IsNeeded(err); ok {
 		return s.twofa.SecondStep(w, r, n)
@@ -213,7 +214,7 @@ func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title st
 	if err != nil {
 		e := s.AsError(r, err)
 		setBoundHeaders(w, e)
-		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Error: s.Message(r, e), Passkeys: s.twofa != nil}))
+		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Email: c.Email, Error: s.Message(r, e), Passkeys: s.twofa != nil}))
 	}
 	s.setCookie(w, t, sessionAge)
 	if err := s.loginLang(w, r, a); err != nil {

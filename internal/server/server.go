@@ -98,6 +98,12 @@
 //   - Simuls (internal/simul): one host against many, each participant's
 //     game a live game; New builds the hall with the hub, Config.Simuls
 //     and the server as its site.Kit, Handler registers its routes.
+//   - Accounts (internal/account, kit_account.go): the e-mail address and
+//     its verification, the password reset by mail, the change of address
+//     and of password, the sessions' list; the server tells it of each
+//     new session (sign-up, login) and each use of one (Identity), and
+//     sends HSTS when served over HTTPS. Its mail goes through the queue of
+//     internal/mail that App runs (Options.SMTP).
 //   - The bot and board API (internal/botapi): lichess's, at its paths,
 //     with the computer ladder, /bots and the tokens of /settings; the
 //     server gives its paths' errors to botapi.WriteError and keeps its
@@ -126,6 +132,7 @@ import (
 	"github.com/toguz/toguz/docs"
 
 	"github.com/klauspost/compress/gzhttp"
+	"github.com/toguz/toguz/internal/account"
 	"github.com/toguz/toguz/internal/analysisboard"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/archive"
@@ -141,6 +148,7 @@ import (
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/privacy"
 	"github.com/toguz/toguz/internal/profile"
@@ -226,6 +234,13 @@ type Config struct {
 	// empty: a random key, so that the secrets are lost at a restart).
 	TwoFactor    twofactor.Store
 	TwoFactorKey []byte
+	// AccountStore and Passwords are the accounts' feature's
+	// (internal/account; nil: no e-mail, reset or sessions' pages); Mail
+	// sends its mail (nil or off: none), whose links start with SiteURL.
+	AccountStore account.Store
+	Passwords    account.Passwords
+	Mail         *mail.Queue
+	SiteURL      string
 }
 
 // Server serves the API and the pages.
@@ -261,6 +276,8 @@ type Server struct {
 	// from the table internal/levels embeds.
 	levels []levels.Placement
 	apiDoc *apiDocPage // GET /api
+	// account is the e-mail, the reset and the sessions (internal/account).
+	account *account.Service
 }
 
 // New returns a server.
@@ -303,6 +320,9 @@ func New(cfg Config) (*Server, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)
 	defer cancel()
 	if srv.simuls, err = simul.New(ctx, simul.Config{Games: cfg.Hub, Store: cfg.Simuls, Kit: srv}); err != nil {
+		return nil, err
+	}
+	if srv.account, err = newAccount(ctx, srv); err != nil {
 		return nil, err
 	}
 	lt, err := levels.Embedded()
@@ -383,6 +403,9 @@ func (s *Server) Handler() http.Handler {
 	if s.twofa != nil {
 		s.twofa.Routes(router{s: s, mux: mux})
 	}
+	if s.account != nil {
+		s.account.Routes(router{s, mux})
+	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
 	page("/", func(_ http.ResponseWriter, r *http.Request) error {
@@ -394,6 +417,7 @@ func (s *Server) Handler() http.Handler {
 	h = s.limitWrites(h)
 	h = http.NewCrossOriginProtection().Handler(h)
 	h = securityHeaders(h)
+	h = s.hsts(h)
 	h = s.recoverPanics(h)
 	h = logRequests(s.log, s.cfg.Metrics, h)
 	return h

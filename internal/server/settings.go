@@ -12,6 +12,7 @@ import (
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/review"
 )
 
@@ -52,6 +53,7 @@ type Settings struct {
 	// PublicURL is the site's address as its users reach it
 	// (scheme://host[:port]): the passkeys' origin and relying party
 	// (internal/twofactor); "": each request's own, fit for localhost.
+	// serve sets it from -site-url, the address of the mail's links.
 	PublicURL string
 }
 
@@ -91,7 +93,6 @@ var settingsTable = []setting[Settings]{
 	row("", 20.0, "state-changing requests a second per client address", func(s *Settings) *float64 { return &s.WritesPerSecond }),
 	row("", 60, "their burst", func(s *Settings) *int { return &s.WriteBurst }),
 	databaseDir,
-	publicURL,
 }
 
 // The flags among Settings' rows, which optionsTable lifts to Options.
@@ -100,8 +101,6 @@ var (
 		func(s *Settings) *bool { return &s.SecureCookies })
 	databaseDir = row("database-dir", "", "folder of the open database's files (toguz export-db -o), listed at /database (\"\": none)",
 		func(s *Settings) *string { return &s.DatabaseDir })
-	publicURL = row("public-url", "", "the site's address as its users reach it, e.g. https://toguz.example: passkeys are bound to its host\n(\"\": each request's own host, fit only for http://localhost)",
-		func(s *Settings) *string { return &s.PublicURL })
 )
 
 // optionsTable is the table of `toguz serve`, in the order of its -h.
@@ -158,7 +157,6 @@ var optionsTable = concat(
 			func(o *Options) *int { return &o.ReviewDepth }),
 	},
 	lift(databaseDir),
-	lift(publicURL),
 	[]setting[Options]{
 		row("nats", "", "NATS server to share the live games with the other nodes on the same database\n(nats://host:port; \"embedded\": one started in this process on a free loopback port,\nfor trying alone; \"\": this is the only node)",
 			func(o *Options) *string { return &o.Command.NATS }),
@@ -177,7 +175,25 @@ var optionsTable = concat(
 		row("drain", -1, "at a shutdown, answer GET /readyz with 503 for this `duration` before closing the games' sockets,\nso that a load balancer stops sending new players here first (-1: none)",
 			func(o *Options) *time.Duration { return &o.Command.Drain }),
 	},
+	mailRows,
 )
+
+// mailRows are the settings of the accounts' mail (internal/mail, internal/account; docs/accounts.md).
+var mailRows = []setting[Options]{
+	row("smtp-host", "", "SMTP server of the accounts' mail: address verification, password reset, new-device notices\n(\"\": no mail is sent; toguz account reset-link then makes reset links)",
+		func(o *Options) *string { return &o.SMTP.Host }),
+	row("smtp-port", 0, "its port (0: 587, or 465 with -smtp-tls tls, 25 with -smtp-tls none)",
+		func(o *Options) *int { return &o.SMTP.Port }),
+	row("smtp-tls", mail.TLSStartTLS, "how the connection is encrypted: starttls (required), tls (from the first byte) or none\n(only for a relay on this machine or network)",
+		func(o *Options) *string { return &o.SMTP.TLS }),
+	row("smtp-user", "", "the SMTP login (\"\": none)", func(o *Options) *string { return &o.SMTP.User }),
+	row("smtp-password-file", "", "`file` whose first line is the SMTP password (\"\": the variable TOGUZ_SMTP_PASSWORD)",
+		func(o *Options) *string { return &o.SMTPPasswordFile }),
+	row("smtp-from", "", "the mail's sender, e.g. \"Toguz <noreply@toguz.example.org>\" (required with -smtp-host)",
+		func(o *Options) *string { return &o.SMTP.From }),
+	row("site-url", "", "the site's public URL, which the links in mail start with and passkeys are bound to, e.g. https://toguz.example.org\n(\"\": http:// and -addr for the links, each request's own host for passkeys; never the request's Host in a link, which a stranger writes)",
+		func(o *Options) *string { return &o.SiteURL }),
+}
 
 // Register makes a flag of fs for every setting of the table, bound to its
 // field of o, which takes the flag's default.

@@ -37,6 +37,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, a site.Acc
 		return "", err
 	}
 	s.setCookie(w, t, sessionAge)
+	s.startedSession(r, a, t)
 	return t, s.loginLang(w, r, a)
 }
 
