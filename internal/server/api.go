@@ -133,9 +133,10 @@ func (s *Server) MustIdentity(r *http.Request) (site.Identity, error) {
 // ---- seeks ----
 
 func (s *Server) apiSeeks(w http.ResponseWriter, r *http.Request) error {
-	list, total := s.cfg.Lobby.Listed()
+	id := s.Identity(r)
+	list, total := s.cfg.Lobby.ListedFor(id.Seat())
 	viewer := ""
-	if id := s.Identity(r); id.Known() {
+	if id.Known() {
 		viewer = id.Seat().ID
 	}
 	out := make([]live.SeekJSON, len(list))

@@ -99,6 +99,9 @@ func (s *Server) Identity(r *http.Request) site.Identity {
 		}
 		return site.Identity{}
 	}
+	if s.cfg.Moderation.Closed(a.ID) {
+		return site.Identity{} // a moderator closed the account
+	}
 	return site.Identity{Account: a, Token: t}
 }
 

@@ -23,6 +23,7 @@ func (s *Server) Page(r *http.Request, titleKey string, data any, args ...any) *
 	p.Path = r.URL.RequestURI()
 	if id := s.Identity(r); id.Known() {
 		p.User, p.Guest = id.Name(), id.Guest != ""
+		p.Moderator, p.Warned = s.cfg.Moderation.IsModerator(id.Account.ID), s.cfg.Moderation.Warned(id.Account.ID)
 	}
 	return p
 }
@@ -102,8 +103,8 @@ func sameSiteReferer(r *http.Request) string {
 // ---- lobby ----
 
 func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
-	list := s.cfg.Lobby.List()
 	id := s.Identity(r)
+	list, _ := s.cfg.Lobby.ListedFor(id.Seat())
 	viewer := ""
 	if id.Known() {
 		viewer = id.Seat().ID

@@ -133,6 +133,7 @@ import (
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
@@ -209,6 +210,9 @@ type Config struct {
 	// Events; its Limits and Ladder are Settings').
 	Bots      botapi.Store
 	BotEvents *botapi.Events
+	// Moderation is the reports, the moderators and the marks'
+	// consequences (internal/moderation; nil: none).
+	Moderation *moderation.Service
 }
 
 // Server serves the API and the pages.
@@ -344,6 +348,9 @@ func (s *Server) Handler() http.Handler {
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	s.simuls.Routes(router{s, mux})
 	s.reviewWeb().Routes(router{s: s, mux: mux})
+	if s.cfg.Moderation != nil {
+		moderation.NewWeb(s, s.cfg.Moderation).Routes(router{s, mux})
+	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
 	page("/", func(_ http.ResponseWriter, r *http.Request) error {

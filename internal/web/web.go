@@ -97,6 +97,10 @@ type Page struct {
 	Path      string // the page's own URL, for the language switcher
 	Data      any
 	cat       *i18n.Catalog
+	// Moderator: the account has the moderator role (the header links
+	// to the queue); Warned: it has a moderator's warning it has not
+	// read (the page says so).
+	Moderator, Warned bool
 }
 
 // T returns the text of key in the page's language.
@@ -165,6 +169,8 @@ func NewPages(cat *i18n.Catalog) (*Pages, error) {
 			b, err := json.Marshal(v)
 			return string(b), err
 		},
+		// pctOf writes a share (0–1) as a percentage.
+		"pctOf": func(v float64) float64 { return v * 100 },
 		"pct": func(v, lo, hi float64) float64 {
 			if hi <= lo {
 				return 50
