@@ -228,7 +228,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		MaxEngineGames: opts.MaxEngineGames, MaxEngineGamesPerAddr: opts.MaxEngineGamesPerAddr,
 		SpectatorsPerGame: opts.SpectatorsPerGame, SpectatorsPerAddress: opts.SpectatorsPerAddress,
 		OnEnd: func(s game.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) }, Muted: mod.Muted,
-		Bus:   opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st)})
+		Bus: opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st)})
 	a := &App{Store: st, Hub: hub, log: log, stopHub: stopHub}
 	fail := func(err error) (*App, error) {
 		a.stop()
