@@ -644,3 +644,11 @@ func (w *Web) pageDecide(rw http.ResponseWriter, r *http.Request) error {
 	}
 	return site.Redirect(rw, r, "/mod/appeals")
 }
+
+// ErrorKeys are the catalog keys of the errors this package answers
+// (the server's TestErrorKeys holds them to the code).
+func ErrorKeys() []string {
+	return []string{"mod.err.login", "mod.err.forbidden", "mod.err.no_user", "mod.err.no_game", "mod.err.reason",
+		"mod.err.note", "mod.err.self", "mod.err.too_many", "mod.err.appeal_text", "mod.err.appealed", "mod.err.no_mark",
+		"mod.err.action", "mod.err.reason_needed", "mod.err.decision", "mod.err.no_appeal", "mod.err.decided"}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
+	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
@@ -63,6 +64,7 @@ func errorKeys() []string {
 	keys = append(keys, simul.ErrorKeys...)
 	keys = append(keys, profile.ErrorKeys()...)
 	keys = append(keys, tv.ErrorKeys()...)
+	keys = append(keys, moderation.ErrorKeys()...)
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)
 	}
