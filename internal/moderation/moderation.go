@@ -382,3 +382,9 @@ func (s *Service) autoReport(ctx context.Context, target int64, reason, note, ga
 	_, _, err := s.cfg.Store.AddModReport(ctx, store.ModReport{TargetID: target, Reason: reason, Note: note, GameID: gameID, Weight: AutoWeight}, store.ModReportLimits{})
 	return err
 }
+
+// GameEvidence returns the fair-play evidence of a game's sides: for the
+// arbiters' console of an event (internal/events), never for the players.
+func (s *Service) GameEvidence(ctx context.Context, gameID string) ([]game.FairPlay, error) {
+	return s.cfg.Store.FairPlayByGame(ctx, gameID)
+}

@@ -150,6 +150,9 @@ type App struct {
 	Hub   *live.Hub
 	// Reviews is the game review queue (nil: reviews are off).
 	Reviews *review.Queue
+	// Moderation is the reports, the marks and the moderator role
+	// (internal/moderation).
+	Moderation *moderation.Service
 
 	log     *slog.Logger
 	handler http.Handler
@@ -229,7 +232,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		SpectatorsPerGame: opts.SpectatorsPerGame, SpectatorsPerAddress: opts.SpectatorsPerAddress,
 		OnEnd: func(s game.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) }, Muted: mod.Muted,
 		Bus: opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st)})
-	a := &App{Store: st, Hub: hub, log: log, stopHub: stopHub}
+	a := &App{Store: st, Hub: hub, Moderation: mod, log: log, stopHub: stopHub}
 	fail := func(err error) (*App, error) {
 		a.stop()
 		return nil, err
