@@ -603,7 +603,7 @@ func (s *Store) ModRefundsAgainst(ctx context.Context, userID int64, limit int) 
 	return out, rows.Err()
 }
 
-// VoidedGames returns which of ids are voided.
+// VoidedGames returns the ids of an account's games its mark voided.
 func (s *Store) VoidedGames(ctx context.Context, userID int64) (map[string]bool, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT game_id FROM mod_voided WHERE user_id = $1`, userID)
 	if err != nil {

@@ -140,6 +140,15 @@ func TestModMarkRefund(t *testing.T) {
 		if again.Rating != after.Rating || oldAfter.Rating != oldBefore.Rating {
 			t.Errorf("ratings after the second mark: victim %v (was %v), old %v (was %v)", again.Rating, after.Rating, oldAfter.Rating, oldBefore.Rating)
 		}
+		board, err := s.Leaderboard(ctx, cat, 1000, 10)
+		if err != nil || len(board) != 2 {
+			t.Errorf("leaderboard = %+v, %v; want the two not marked", board, err)
+		}
+		for _, e := range board {
+			if e.UserID == cheat.ID {
+				t.Error("the marked account is on the leaderboard")
+			}
+		}
 		f, err := s.ModFlagsOf(ctx, cheat.ID)
 		if err != nil || !f.Engine || !f.Marked() || f.Booster {
 			t.Errorf("flags = %+v, %v", f, err)
