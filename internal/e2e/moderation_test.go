@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -103,13 +104,20 @@ func TestModeration(t *testing.T) {
 	if who := eval[string](v, `document.getElementById('report-user').value`); who != "shaitan" {
 		t.Fatalf("the report form names %q, not the opponent", who)
 	}
+	for _, w := range []int64{1366, 360} {
+		v.do("viewport", chromedp.EmulateViewport(w, 800))
+		v.shot(artifacts, fmt.Sprintf("mod-report-en-%d.png", w))
+	}
+	v.do("viewport", chromedp.EmulateViewport(1366, 800))
 	v.do("the report", chromedp.SendKeys(chromedp.CSS("#report-note"), "Every move was the engine's."),
 		chromedp.Click(chromedp.CSS("#report-submit")), chromedp.WaitVisible(chromedp.CSS("#report-received")))
 	if txt := v.text("report-received"); !strings.Contains(txt, "received") {
 		t.Errorf("the reporter is told %q", txt)
 	}
 
-	// The operator grants the role from the command line's side.
+	// The operator grants the role from the command line's side; the
+	// fair-play model's evidence about the cheater's side of the game is
+	// written as its review workers write it.
 	st, err := store.Open(context.Background(), db, store.Options{Readers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +125,13 @@ func TestModeration(t *testing.T) {
 	u, err := st.UserByName(context.Background(), "moder")
 	if err == nil {
 		err = st.SetModerator(context.Background(), u.ID, true)
+	}
+	if err == nil {
+		var g store.Game
+		if g, err = st.Game(context.Background(), gid); err == nil {
+			err = st.PutFairPlay(context.Background(), game.FairPlay{GameID: gid, Side: "white", UserID: g.Players[0].UserID, Rating: 1500,
+				Moves: 1, Agree1: 1, Agree3: 1, Score: 4.75, IPR: 2650, Flag: true, Computed: time.Now()})
+		}
 	}
 	st.Close()
 	if err != nil {
@@ -138,6 +153,9 @@ func TestModeration(t *testing.T) {
 	}
 	if !eval[bool](m, `[...document.querySelectorAll('#mod-queue a')].some(a => a.textContent === 'shaitan')`) {
 		t.Fatalf("the report is not in the queue: %s", eval[string](m, `document.getElementById('mod-queue').outerText`))
+	}
+	if !strings.Contains(m.text("mod-queue"), "4.8") {
+		t.Errorf("the queue lacks the cheater's evidence: %q", m.text("mod-queue"))
 	}
 	if !eval[bool](m, `!!document.getElementById('mod-link')`) {
 		t.Error("the header has no link to the queue for the moderator")
