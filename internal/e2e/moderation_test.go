@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/toguz/toguz/internal/game"
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -160,7 +161,9 @@ func TestModeration(t *testing.T) {
 	if !eval[bool](m, `!!document.getElementById('mod-link')`) {
 		t.Error("the header has no link to the queue for the moderator")
 	}
+	cat := i18n.New()
 	for _, lang := range []string{"en", "kk"} {
+		tm := newTextMatcher(cat, lang)
 		m.do("language", setCookie(base, "lang", lang))
 		for _, w := range []int64{1366, 360} {
 			m.do("viewport", chromedp.EmulateViewport(w, 800))
@@ -168,6 +171,11 @@ func TestModeration(t *testing.T) {
 				m.do(p.name, chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS("#"+p.ready)))
 				if wide := eval[float64](m, `document.documentElement.scrollWidth`); w == 360 && wide > 360 {
 					t.Errorf("%s in %s is %v px wide at 360", p.name, lang, wide)
+				}
+				for _, text := range eval[[]string](m, visibleTexts) {
+					if !tm.match(text) {
+						t.Errorf("%s shows %q, not a text of %s", p.name, text, lang)
+					}
 				}
 				m.shot(artifacts, fmt.Sprintf("mod-%s-%s-%d.png", p.name, lang, w))
 			}
