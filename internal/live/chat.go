@@ -97,7 +97,7 @@ func (h *Hub) chatAllow(who Chatter) *Error {
 		return errorf(apierr.CodeChatAnonymous, "play as a guest or log in to chat")
 	}
 	if h.cfg.Muted != nil && h.cfg.Muted(who.ID) {
-		return errorf(apierr.CodeForbidden, "a moderator has turned off your chat")
+		return errorf(apierr.CodeChatMuted, "a moderator has turned off your chat")
 	}
 	if l := h.cfg.ChatPerIdentity; l != nil && !l.Allow(who.ID) {
 		return errorf(apierr.CodeChatRateLimited, "you are sending chat messages too fast: wait a few seconds")

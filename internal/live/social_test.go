@@ -632,8 +632,8 @@ func TestMutedChat(t *testing.T) {
 		lc := live.NewLobbyChat(h)
 		a := lc.Subscribe()
 		var le *live.Error
-		if err := lc.Post(live.Chatter{ID: "u:7", Name: "muted", Addr: "x"}, "hello"); !errors.As(err, &le) || le.Code != apierr.CodeForbidden {
-			t.Errorf("a muted account's message: %v, want forbidden", err)
+		if err := lc.Post(live.Chatter{ID: "u:7", Name: "muted", Addr: "x"}, "hello"); !errors.As(err, &le) || le.Code != apierr.CodeChatMuted {
+			t.Errorf("a muted account's message: %v, want chat_muted", err)
 		}
 		if err := lc.Post(live.Chatter{ID: "u:8", Name: "other", Addr: "x"}, "hello"); err != nil {
 			t.Errorf("another account's message: %v", err)

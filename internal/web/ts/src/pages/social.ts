@@ -34,7 +34,7 @@ function init(root: HTMLElement): void {
   }
 
   // ---- chat ----
-  const chatCodes = ['chat_empty', 'chat_too_long', 'chat_rate_limited', 'chat_anonymous'];
+  const chatCodes = ['chat_empty', 'chat_too_long', 'chat_rate_limited', 'chat_anonymous', 'chat_muted'];
   const log = $('chat-log'), form = $('chat-form'), input = $('chat-input') as HTMLInputElement, errorBox = $('chat-error');
   let room = page === 'lobby' ? 'lobby' : 'players';
   let entries: { m: Chat; li: HTMLLIElement }[] = [];
