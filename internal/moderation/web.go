@@ -161,7 +161,7 @@ func (w *Web) pageReport(rw http.ResponseWriter, r *http.Request) error {
 	f := reportForm{User: r.FormValue("user"), Game: r.FormValue("game"), Reason: r.FormValue("reason"), Note: r.FormValue("note"), Reasons: Reasons}
 	if err := w.report(r, id, f.User, f.Game, f.Reason, f.Note); err != nil {
 		var ae *apierr.Error
-		if !errors.As(err, &ae) || ae.Status >= 500 || ae.Status == http.StatusNotFound && f.Game == "" {
+		if !errors.As(err, &ae) || ae.Status >= 500 {
 			return err
 		}
 		f.Error = w.kit.Message(r, ae)

@@ -784,13 +784,15 @@ func (s *Store) Appeals(ctx context.Context, userID int64, limit int) ([]ModAppe
 }
 
 // DecideAppeal records a moderator's decision on an appeal ("upheld" or
-// "lifted"; lifted clears the marks) with its audit row; ErrConflict when
-// it was decided already.
+// "lifted"; lifted takes off the mark appealed against) with its audit
+// row; ErrConflict when it was decided already.
 func (s *Store) DecideAppeal(ctx context.Context, id, modID int64, decision, reason string) error {
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		var user int64
-		err := tx.QueryRowContext(ctx, `SELECT user_id FROM mod_appeals WHERE id = $1`, id).Scan(&user)
+		var action string
+		err := tx.QueryRowContext(ctx, `SELECT p.user_id, COALESCE(a.action, '') FROM mod_appeals p
+			LEFT JOIN mod_actions a ON a.id = p.action_id WHERE p.id = $1`, id).Scan(&user, &action)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("appeal %d: %w", id, ErrNotFound)
 		}
@@ -805,8 +807,9 @@ func (s *Store) DecideAppeal(ctx context.Context, id, modID int64, decision, rea
 		if n, _ := r.RowsAffected(); n == 0 {
 			return fmt.Errorf("appeal %d: %w", id, ErrConflict)
 		}
-		if decision == "lifted" {
-			if _, err := tx.ExecContext(ctx, `UPDATE mod_accounts SET engine = 0, booster = 0, closed = 0, updated_ms = $1 WHERE user_id = $2`,
+		// The column of each mark (constants, never the client's text).
+		if col, ok := map[string]string{"engine": "engine", "booster": "booster", "close": "closed", "mute": "muted"}[action]; ok && decision == "lifted" {
+			if _, err := tx.ExecContext(ctx, `UPDATE mod_accounts SET `+col+` = 0, updated_ms = $1 WHERE user_id = $2`,
 				ms(now), user); err != nil {
 				return fmt.Errorf("store: decide appeal %d: %w", id, err)
 			}

@@ -215,6 +215,9 @@ func TestModRolesWarningsAppeals(t *testing.T) {
 		if _, ok, _ := s.PendingWarning(ctx, u.ID); ok {
 			t.Error("a seen warning is still pending")
 		}
+		if _, err := s.ApplyModChange(ctx, ModChange{UserID: u.ID, ModID: mod.ID, Action: "mute", Set: func(f *ModFlags) { f.Muted = true }}); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := s.AddAppeal(ctx, ModAppeal{UserID: u.ID, ActionID: res.ActionID, Text: "I only lost"}); err != nil {
 			t.Fatal(err)
 		}
@@ -234,8 +237,8 @@ func TestModRolesWarningsAppeals(t *testing.T) {
 		if err := s.DecideAppeal(ctx, open[0].ID, mod.ID, "upheld", ""); !errors.Is(err, ErrConflict) {
 			t.Errorf("second decision = %v, want ErrConflict", err)
 		}
-		if f, _ := s.ModFlagsOf(ctx, u.ID); f.Booster {
-			t.Error("a lifted appeal left the mark")
+		if f, _ := s.ModFlagsOf(ctx, u.ID); f.Booster || !f.Muted {
+			t.Errorf("after lifting the booster mark: %+v; want the mute kept", f)
 		}
 		if err := s.SetModerator(ctx, mod.ID, false); err != nil {
 			t.Fatal(err)
