@@ -228,4 +228,44 @@ func TestModeration(t *testing.T) {
 	if g := apiCall(t, "POST", base+"/api/seeks/"+next+"/accept", other, nil)["game_id"]; g == nil {
 		t.Error("the marked account could not accept the marked seek")
 	}
+
+	// The cheater appeals once; the moderator keeps the decision; the
+	// audit log has it all. The appeal page shows no evidence.
+	c := newUser(t, browser, base, "shaitan")
+	c.do("cookies", setCookie(base, "toguz_session", cheat), setCookie(base, "lang", "en"))
+	c.do("the appeal", chromedp.Navigate(base+"/appeal"), chromedp.WaitVisible(chromedp.CSS(".appeal-form textarea")))
+	if body := eval[string](c, `document.body.innerText`); strings.Contains(body, "2650") || strings.Contains(body, "Engine moves in every game") {
+		t.Errorf("the appeal page shows the cheater the evidence or the moderators' reason: %q", body)
+	}
+	c.do("appealing", chromedp.SendKeys(chromedp.CSS(".appeal-form textarea"), "I prepared this opening."),
+		chromedp.Click(chromedp.CSS(".appeal-form button")), chromedp.WaitVisible(chromedp.CSS("#appeal-received")))
+	if c.text("appeal-list") == "" || eval[bool](c, `!!document.querySelector('.appeal-form')`) {
+		t.Error("after the appeal the page still offers one, or does not list it")
+	}
+	enMatcher := newTextMatcher(cat, "en")
+	checkTexts := func(u *user, page string) {
+		t.Helper()
+		for _, text := range eval[[]string](u, visibleTexts) {
+			if !enMatcher.match(text) {
+				t.Errorf("%s shows %q, not a text of en", page, text)
+			}
+		}
+	}
+	checkTexts(c, "the appeal page")
+	m.do("the appeals", chromedp.Navigate(base+"/mod/appeals"), chromedp.WaitVisible(chromedp.CSS(".appeal")))
+	checkTexts(m, "the appeals' page")
+	m.shot(artifacts, "mod-appeals-en-1366.png")
+	m.do("keeping the decision", chromedp.Click(chromedp.CSS(`.appeal button[value="upheld"]`)), chromedp.WaitVisible(chromedp.CSS("#appeals-empty")))
+	m.do("the audit log", chromedp.Navigate(base+"/mod/log"), chromedp.WaitVisible(chromedp.CSS("#mod-log")))
+	checkTexts(m, "the audit log")
+	m.shot(artifacts, "mod-log-en-1366.png")
+	log := m.text("mod-log")
+	for _, want := range []string{"Mark as engine user", "Mark as booster", "Appealed", "Appeal refused", "Made a moderator", "Engine moves in every game."} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the audit log lacks %q: %q", want, log)
+		}
+	}
+	if !eval[bool](m, `document.documentElement.scrollWidth <= window.innerWidth`) {
+		t.Error("the audit log is wider than the window")
+	}
 }
