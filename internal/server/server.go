@@ -102,6 +102,11 @@
 //     with the computer ladder, /bots and the tokens of /settings; the
 //     server gives its paths' errors to botapi.WriteError and keeps its
 //     NDJSON streams from gzip.
+//   - Moderation (internal/moderation): the reports of games and profiles,
+//     the moderators' queue, pages, actions, appeals and audit log under
+//     /mod; Open builds its Service, whose snapshot of marks the lobby
+//     (the marked pool), the hub (muted chat), Identity (closed accounts)
+//     and Page (the header's link, a warning's banner) ask.
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
