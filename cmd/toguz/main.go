@@ -69,6 +69,7 @@ var commands = []command{
 	{"attack", "the abuse attacks at a server's bounds, to run beside loadtest: answers counted", runAttack},
 	{"reports", "list the reported chat messages of a server's database (for its administrators)", runReports},
 	{"account", "the operator's help with accounts: reset-link NAME makes a password-reset link", runAccount},
+	{"mod", "grant or revoke the moderator role of an account, or list the moderators", runMod},
 	{"tournament", "run an event at the arbiter's table: players, pairings, results, standings, TRF", runTournament},
 	{"review-worker", "review games sent on stdin, a JSON line each (serve runs it for its game reviews)", runReviewWorker},
 	{"export-db", "write the open database: every rated game with its review, one compressed record file a month, and the puzzles", runExportDB},

@@ -46,6 +46,7 @@ const (
 	CodeNotOver         Code = "not_over"          // a rematch before the game has ended
 	CodeNoOffer         Code = "no_offer"          // accepting or declining a rematch or takeback nobody offered
 	CodeCannotTakeBack  Code = "cannot_take_back"  // a rated game, or no move of one's own to take back
+	CodeChatMuted       Code = "chat_muted"        // a moderator has muted the account's chat
 )
 
 // The codes of accounts, sessions, bounds and the site's features.
@@ -79,7 +80,8 @@ func GameCodes() []Code {
 	return []Code{CodeNotAPlayer, CodeNotInControl, CodeGameOver, CodeStaleMove, CodeDuplicateMove,
 		CodeFuturePly, CodeNotYourTurn, CodeIllegalMove, CodeCannotAbort, CodeCannotClaim, CodeNoDrawOffer,
 		CodeRateLimited, CodeBadMessage, CodeInternal,
-		CodeChatEmpty, CodeChatTooLong, CodeChatRateLimited, CodeNotOver, CodeNoOffer, CodeCannotTakeBack, CodeChatAnonymous}
+		CodeChatEmpty, CodeChatTooLong, CodeChatRateLimited, CodeNotOver, CodeNoOffer, CodeCannotTakeBack, CodeChatAnonymous,
+		CodeChatMuted}
 }
 
 // LiveCodes returns the codes of the live games: GameCodes and those of
@@ -103,7 +105,7 @@ func Status(c Code) int {
 	switch c {
 	case CodeNotFound:
 		return http.StatusNotFound
-	case CodeForbidden, CodeGuestRated:
+	case CodeForbidden, CodeGuestRated, CodeChatMuted:
 		return http.StatusForbidden
 	case CodeOwnSeek:
 		return http.StatusConflict

@@ -48,8 +48,8 @@ func (u *user) openMailLink(m smtptest.Mail, prefix string) {
 	u.do("opening the mail's link", chromedp.Navigate(link))
 }
 
-// loggedIn reports whether u's browser is logged in to an account.
-func (u *user) loggedIn() bool {
+// hasSession reports whether u's browser is logged in to an account.
+func (u *user) hasSession() bool {
 	u.t.Helper()
 	u.do("the sessions page", chromedp.Navigate(u.base+"/account/security"))
 	return eval[bool](u, `!!document.getElementById('session-list')`)
@@ -107,7 +107,7 @@ func TestPasswordResetByMail(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#auth-submit")),
 	)
 	away.waitFor("logged in with the new password", `(document.getElementById('me-name')||{}).textContent === 'berik'`, 10*time.Second)
-	if home.loggedIn() {
+	if home.hasSession() {
 		t.Error("the other browser is still logged in after the reset")
 	}
 	// The link works once.
@@ -127,10 +127,10 @@ func TestSessionRevoke(t *testing.T) {
 	a.waitFor("two sessions", `document.querySelectorAll('#session-list li').length === 2`, 10*time.Second)
 	a.do("ending the other session", chromedp.Click(chromedp.CSS(`#session-list li:not(.current) .session-revoke`)))
 	a.waitFor("one session left", `document.getElementById('account-notice') && document.querySelectorAll('#session-list li').length === 1`, 10*time.Second)
-	if b.loggedIn() {
+	if b.hasSession() {
 		t.Error("the ended session still works")
 	}
-	if !a.loggedIn() {
+	if !a.hasSession() {
 		t.Error("the page's own session ended")
 	}
 }

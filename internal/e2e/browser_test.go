@@ -29,7 +29,8 @@ func setup(t *testing.T) (string, context.Context, string) {
 	return setupWith(t, server.Options{Engines: 1})
 }
 
-// setupWith is setup with the server's options (its DB is the test's).
+// setupWith is setup with the server's options (its DB is the test's
+// unless they name one).
 func setupWith(t *testing.T, sopts server.Options) (string, context.Context, string) {
 	t.Helper()
 	if os.Getenv("TOGUZ_E2E") != "1" {
@@ -51,7 +52,9 @@ func setupWith(t *testing.T, sopts server.Options) (string, context.Context, str
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel)
-	sopts.DB = filepath.Join(t.TempDir(), "toguz.db")
+	if sopts.DB == "" {
+		sopts.DB = filepath.Join(t.TempDir(), "toguz.db")
+	}
 	if sopts.ReviewWorkers == 0 {
 		sopts.ReviewWorkers = -1 // no reviews unless the test asks
 	}

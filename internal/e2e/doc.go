@@ -28,6 +28,13 @@
 //     ru and en at 1366 and 360 px; TestBoardReadyTime measures the time
 //     from the navigation's start to board.js's performance mark
 //     toguz:board-ready (the first board drawn, playable), under 300 ms.
+//   - TestModeration (moderation_test.go): a victim loses a rated game to a
+//     cheater and reports him from the game's page; the role is granted
+//     through the database while the server runs; the report reaches the
+//     moderator's queue; the mark refunds the victim's points; the
+//     cheater's next rated seek is neither listed to nor accepted by the
+//     victim, while a marked account sees and accepts it. Screenshots
+//     mod-{queue,account}-{en,kk}-{1366,360}.png.
 //   - TestSeekTabs: the lobby's live list for a seek's creator (in a second
 //     tab: cancel, never play) and for another player (play); a cancel, and
 //     a creator who closed his tabs, take the seek off the list.

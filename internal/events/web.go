@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -62,6 +63,33 @@ type WebConfig struct {
 	// User finds an account by name (the arbiters an event's creator
 	// names).
 	User func(ctx context.Context, name string) (int64, error)
+	// FairPlay is the moderators' side of the events (internal/moderation;
+	// zero: none).
+	FairPlay FairPlay
+}
+
+// FairPlay is what the moderation gives the events' pages: whether the
+// moderators marked a player (the standings say he was removed; the mark
+// itself withdrew him), whether a viewer is a moderator, and the fair-play
+// evidence of a game's sides, which the arbiters' console shows (to the
+// event's arbiters and the moderators only, never to the players).
+type FairPlay struct {
+	Removed     func(userID int64) bool
+	IsModerator func(userID int64) bool
+	Evidence    func(ctx context.Context, gameID string) ([]game.FairPlay, error)
+}
+
+// MaxEvidenceGames bounds the games whose evidence one console page reads.
+const MaxEvidenceGames = 500
+
+// EvidenceRow is one player's evidence over the event's judged games.
+type EvidenceRow struct {
+	Name     string
+	Games    int     // the player's games with a game id in the event
+	Judged   int     // those the model has judged
+	Flagged  int     // those it flagged
+	Combined float64 // the Stouffer combination of their z-scores, Σz/√n
+	IPR      int     // the mean of their intrinsic performance ratings
 }
 
 // Web is the site's side of the events: /events, /event/{id} with its
@@ -72,11 +100,12 @@ type Web struct {
 	m     *Manager
 	pages *web.Pages
 	user  func(ctx context.Context, name string) (int64, error)
+	fp    FairPlay
 }
 
 // NewWeb returns the events' site side.
 func NewWeb(cfg WebConfig) *Web {
-	return &Web{kit: cfg.Kit, m: cfg.Manager, pages: cfg.Pages, user: cfg.User}
+	return &Web{kit: cfg.Kit, m: cfg.Manager, pages: cfg.Pages, user: cfg.User, fp: cfg.FairPlay}
 }
 
 // Routes registers the events' pages and API on rt.
@@ -204,6 +233,12 @@ type eventView struct {
 	Pairings  []roundView
 	Log       []store.EventAction
 	Ends      string
+	// Removed: the players (by starting rank) the moderators marked, who
+	// left the event by that mark.
+	Removed map[int]bool
+	// Evidence is the fair-play console: for the arbiters and the
+	// moderators only.
+	Evidence []EvidenceRow
 }
 
 type standingRow struct {
@@ -258,7 +293,66 @@ func (wb *Web) eventView(ctx context.Context, e *Event, me int64) eventView {
 	if v.Arbiter {
 		v.Log, _ = wb.m.Log(ctx, e.ID)
 	}
+	if wb.fp.Removed != nil {
+		for _, en := range e.Entries {
+			if en.Withdrawn && wb.fp.Removed(en.UserID) {
+				if v.Removed == nil {
+					v.Removed = map[int]bool{}
+				}
+				v.Removed[en.Start] = true
+			}
+		}
+	}
 	return v
+}
+
+// evidence returns the console's evidence of every player of e, from the
+// evidence of its games (at most MaxEvidenceGames).
+func (wb *Web) evidence(ctx context.Context, e *Event) ([]EvidenceRow, error) {
+	rows := make([]EvidenceRow, len(e.Entries))
+	at := map[int64]int{}
+	for i, en := range e.Entries {
+		rows[i].Name, at[en.UserID] = en.Name, i
+	}
+	sums := make([]float64, len(rows))
+	iprs := make([]int, len(rows))
+	n := 0
+	for _, r := range e.Rounds {
+		for _, p := range r.Pairings {
+			if p.GameID == "" || n >= MaxEvidenceGames {
+				continue
+			}
+			n++
+			for _, start := range []int{p.White, p.Black} {
+				if pl := e.Player(start); pl != nil {
+					rows[at[pl.UserID]].Games++
+				}
+			}
+			fps, err := wb.fp.Evidence(ctx, p.GameID)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range fps {
+				i, ok := at[f.UserID]
+				if !ok || f.UserID == 0 {
+					continue
+				}
+				rows[i].Judged++
+				sums[i] += f.Score
+				iprs[i] += f.IPR
+				if f.Flag {
+					rows[i].Flagged++
+				}
+			}
+		}
+	}
+	for i := range rows {
+		if rows[i].Judged > 0 {
+			rows[i].Combined = sums[i] / math.Sqrt(float64(rows[i].Judged))
+			rows[i].IPR = iprs[i] / rows[i].Judged
+		}
+	}
+	return rows, nil
 }
 
 // canJoin reports whether viewer me (0: nobody) may join e, or come back
@@ -393,7 +487,13 @@ func (wb *Web) pageEvent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := wb.eventView(r.Context(), e, wb.kit.Identity(r).Account.ID)
+	me := wb.kit.Identity(r).Account.ID
+	v := wb.eventView(r.Context(), e, me)
+	if wb.fp.Evidence != nil && me != 0 && (v.Arbiter || (wb.fp.IsModerator != nil && wb.fp.IsModerator(me))) {
+		if v.Evidence, err = wb.evidence(r.Context(), e); err != nil {
+			return err
+		}
+	}
 	return wb.kit.Render(w, http.StatusOK, "event", wb.kit.Page(r, "event.title", v, e.Name))
 }
 

@@ -96,6 +96,9 @@ func (h *Hub) chatAllow(who Chatter) *Error {
 	if who.ID == "" || who.Name == "" {
 		return errorf(apierr.CodeChatAnonymous, "play as a guest or log in to chat")
 	}
+	if h.cfg.Muted != nil && h.cfg.Muted(who.ID) {
+		return errorf(apierr.CodeChatMuted, "a moderator has turned off your chat")
+	}
 	if l := h.cfg.ChatPerIdentity; l != nil && !l.Allow(who.ID) {
 		return errorf(apierr.CodeChatRateLimited, "you are sending chat messages too fast: wait a few seconds")
 	}

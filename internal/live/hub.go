@@ -58,6 +58,9 @@ type Config struct {
 	ChatPerIdentity ChatLimiter
 	ChatPerAddress  ChatLimiter
 	ChatHistory     int
+	// Muted, if set, reports whether a moderator has muted a Seat.ID:
+	// every chat room refuses its messages (internal/moderation).
+	Muted func(seatID string) bool
 	// SeatRating, if set, returns a seat's current rating in a time
 	// control's category, for a rematch (social.go); without it a rematch
 	// keeps the ratings of the game before.

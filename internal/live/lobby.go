@@ -30,6 +30,11 @@ type Seek struct {
 	// /64), which bounds the open seeks per address
 	// (LobbyConfig.PerAddress); "" counts as one address.
 	Addr string
+	// Marked: the creator's account is marked by the moderators
+	// (LobbyConfig.Marked); a rated seek of a marked account is shown to
+	// and accepted by marked accounts only, and the others' rated seeks
+	// are not shown to them. Set by Add.
+	Marked bool `json:",omitempty"`
 }
 
 // SeekJSON is a seek as the API shows it.
@@ -91,7 +96,19 @@ type LobbyConfig struct {
 	SweepEvery time.Duration
 	// Now is the lobby's clock (default time.Now).
 	Now func() time.Time
+	// Marked, if set, reports whether the moderators marked an account
+	// (internal/moderation): rated seeks meet only seeks of the same pool.
+	Marked func(userID int64) bool
 }
+
+// marked reports whether seat is in the pool of marked accounts.
+func (c *LobbyConfig) marked(seat game.Seat) bool {
+	return c.Marked != nil && seat.UserID != 0 && c.Marked(seat.UserID)
+}
+
+// visible reports whether a watcher in pool viewerMarked sees seek s: a
+// rated seek only within its pool.
+func visible(s Seek, viewerMarked bool) bool { return !s.Rated || s.Marked == viewerMarked }
 
 func (c *LobbyConfig) defaults() {
 	if c.PerAddress == 0 {
@@ -202,6 +219,7 @@ func (l *Lobby) Add(s Seek) (Seek, error) {
 	case s.Color != "white" && s.Color != "black" && s.Color != "random":
 		return Seek{}, errorf(apierr.CodeBadRequest, "color must be white, black or random, not %q", s.Color)
 	}
+	s.Marked = l.cfg.marked(s.By)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s.ID, s.Created = NewID(), l.cfg.Now()
@@ -221,7 +239,7 @@ func (l *Lobby) Add(s Seek) (Seek, error) {
 		l.public = append(l.public, o)
 		l.notifyLocked(func(viewer string) []byte {
 			return mustJSON(seekAddedMsg{Type: "seek_added", Seek: s.JSONFor(viewer), Total: len(l.public)})
-		}, s.By.ID)
+		}, s.By.ID, func(sub *LobbySub) bool { return visible(s, sub.marked) })
 	}
 	return s, nil
 }
@@ -274,24 +292,32 @@ func (l *Lobby) Get(id string) (Seek, string, bool) {
 const findWait = 500 * time.Millisecond
 
 // List returns the newest open public seeks (at most LobbyConfig.Listed),
-// newest first.
+// newest first, as an account not marked sees them.
 func (l *Lobby) List() []Seek {
 	list, _ := l.Listed()
 	return list
 }
 
 // Listed returns the newest open public seeks (at most LobbyConfig.Listed),
-// newest first, and how many are open in all.
-func (l *Lobby) Listed() ([]Seek, int) {
+// newest first, and how many are open in all, as an account not marked
+// sees them.
+func (l *Lobby) Listed() ([]Seek, int) { return l.ListedFor(game.Seat{}) }
+
+// ListedFor is Listed as viewer sees the lobby: a marked account sees the
+// rated seeks of marked accounts only (LobbyConfig.Marked).
+func (l *Lobby) ListedFor(viewer game.Seat) ([]Seek, int) {
+	marked := l.cfg.marked(viewer)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.listLocked(), len(l.public)
+	return l.listLocked(marked), len(l.public)
 }
 
-func (l *Lobby) listLocked() []Seek {
+func (l *Lobby) listLocked(viewerMarked bool) []Seek {
 	out := make([]Seek, 0, min(len(l.public), l.cfg.Listed))
 	for i := len(l.public) - 1; i >= 0 && len(out) < l.cfg.Listed; i-- {
-		out = append(out, l.public[i].Seek)
+		if visible(l.public[i].Seek, viewerMarked) {
+			out = append(out, l.public[i].Seek)
+		}
 	}
 	return out
 }
@@ -299,6 +325,7 @@ func (l *Lobby) listLocked() []Seek {
 // Accept makes seek id a game between its creator and by and returns the
 // game's id.
 func (l *Lobby) Accept(ctx context.Context, id string, by game.Seat) (string, error) {
+	byMarked := l.cfg.marked(by)
 	l.mu.Lock()
 	s, ok := l.seeks[id]
 	if !ok {
@@ -307,7 +334,7 @@ func (l *Lobby) Accept(ctx context.Context, id string, by game.Seat) (string, er
 		if wasTaken {
 			return "", errorf(apierr.CodeSeekGone, "this seek has already been accepted")
 		}
-		if o, ok := l.find(ctx, id, 0); ok && o.By.ID != by.ID && !(o.Rated && by.Guest) {
+		if o, ok := l.find(ctx, id, 0); ok && o.By.ID != by.ID && !(o.Rated && by.Guest) && visible(o.Seek, byMarked) {
 			return l.acceptRemote(ctx, o, by)
 		}
 		return "", errorf(apierr.CodeNotFound, "there is no open seek %q", id)
@@ -319,6 +346,9 @@ func (l *Lobby) Accept(ctx context.Context, id string, by game.Seat) (string, er
 	case s.Rated && by.Guest:
 		l.mu.Unlock()
 		return "", errorf(apierr.CodeGuestRated, "guests play casual games only: sign up to play rated games")
+	case !visible(s.Seek, byMarked):
+		l.mu.Unlock()
+		return "", errorf(apierr.CodeForbidden, "this rated seek is not open to you")
 	case s.home != "":
 		l.mu.Unlock()
 		return l.acceptRemote(ctx, s, by)
@@ -416,7 +446,9 @@ func (l *Lobby) removeLocked(s *openSeek) {
 	l.notifyLocked(func(viewer string) []byte {
 		j := next.JSONFor(viewer)
 		return mustJSON(seekRemovedMsg{Type: "seek_removed", ID: s.ID, Total: total, Next: &j})
-	}, next.By.ID)
+	}, next.By.ID, func(sub *LobbySub) bool { return visible(next.Seek, sub.marked) })
+	b := mustJSON(seekRemovedMsg{Type: "seek_removed", ID: s.ID, Total: total})
+	l.notifyLocked(func(string) []byte { return b }, "", func(sub *LobbySub) bool { return !visible(next.Seek, sub.marked) })
 }
 
 // The lobby's messages (docs/api.md, "The lobby websocket").
@@ -443,6 +475,7 @@ type seekRemovedMsg struct {
 // LobbySub is a lobby watcher.
 type LobbySub struct {
 	viewer  string
+	marked  bool // the viewer's account is marked (LobbyConfig.Marked)
 	out     chan []byte
 	dropped bool // guarded by Lobby.mu
 }
@@ -454,7 +487,14 @@ func (s *LobbySub) Out() <-chan []byte { return s.out }
 // Subscribe adds a watcher (viewer is a Seat.ID, "" for nobody) and sends
 // it the newest seeks.
 func (l *Lobby) Subscribe(viewer string) *LobbySub {
-	s := &LobbySub{viewer: viewer, out: make(chan []byte, l.cfg.WatcherBuffer)}
+	return l.SubscribeAs(viewer, false)
+}
+
+// SubscribeAs is Subscribe for a viewer whose pool is known: a marked
+// account (LobbyConfig.Marked) is sent the rated seeks of marked accounts
+// only.
+func (l *Lobby) SubscribeAs(viewer string, marked bool) *LobbySub {
+	s := &LobbySub{viewer: viewer, marked: marked, out: make(chan []byte, l.cfg.WatcherBuffer)}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.subs[s] = true
@@ -467,7 +507,7 @@ func (l *Lobby) Subscribe(viewer string) *LobbySub {
 			}
 		}
 	}
-	list := l.listLocked()
+	list := l.listLocked(marked)
 	js := make([]SeekJSON, len(list))
 	for i, sk := range list {
 		js[i] = sk.JSONFor(viewer)
@@ -515,11 +555,15 @@ func (l *Lobby) sendLocked(s *LobbySub, b []byte) {
 }
 
 // notifyLocked sends every watcher msg(""), encoded once, except the
-// watchers of viewer own, who get msg(own).
-func (l *Lobby) notifyLocked(msg func(viewer string) []byte, own string) {
+// watchers of viewer own, who get msg(own); with a filter, only the
+// watchers it lets through.
+func (l *Lobby) notifyLocked(msg func(viewer string) []byte, own string, filter ...func(*LobbySub) bool) {
 	all := msg("")
 	var mine []byte
 	for s := range l.subs {
+		if len(filter) > 0 && !filter[0](s) {
+			continue
+		}
 		b := all
 		if own != "" && s.viewer == own {
 			if mine == nil {

@@ -120,7 +120,7 @@ func (l *Lobby) onLobby(_ string, data []byte, _ func([]byte)) {
 			l.public = append(l.public, o)
 			l.notifyLocked(func(viewer string) []byte {
 				return mustJSON(seekAddedMsg{Type: "seek_added", Seek: s.JSONFor(viewer), Total: len(l.public)})
-			}, s.By.ID)
+			}, s.By.ID, func(sub *LobbySub) bool { return visible(s, sub.marked) })
 		}
 	case "remove":
 		if o, ok := l.seeks[m.ID]; ok && o.home == m.Node {

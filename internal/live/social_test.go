@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -622,4 +623,24 @@ func TestTakebackEngine(t *testing.T) {
 			t.Fatal("no takeback against the engine")
 		}
 	}
+}
+
+// TestMutedChat: a seat the moderators muted (Config.Muted) posts nothing,
+// in the lobby's room as in a game's; the others still do.
+func TestMutedChat(t *testing.T) {
+	withHubConfig(t, live.Config{Muted: func(id string) bool { return id == "u:7" }}, func(h *live.Hub) {
+		lc := live.NewLobbyChat(h)
+		a := lc.Subscribe()
+		var le *live.Error
+		if err := lc.Post(live.Chatter{ID: "u:7", Name: "muted", Addr: "x"}, "hello"); !errors.As(err, &le) || le.Code != apierr.CodeChatMuted {
+			t.Errorf("a muted account's message: %v, want chat_muted", err)
+		}
+		if err := lc.Post(live.Chatter{ID: "u:8", Name: "other", Addr: "x"}, "hello"); err != nil {
+			t.Errorf("another account's message: %v", err)
+		}
+		if n := len(a.Out()); n != 1 {
+			t.Errorf("the watcher got %d messages, want 1", n)
+		}
+		lc.Unsubscribe(a)
+	})
 }

@@ -159,9 +159,9 @@ func (s *Server) MustIdentity(r *http.Request) (site.Identity, error) {
 // ---- seeks ----
 
 func (s *Server) apiSeeks(w http.ResponseWriter, r *http.Request) error {
-	list, total := s.cfg.Lobby.Listed()
-	viewer := ""
 	id := s.Identity(r)
+	list, total := s.cfg.Lobby.ListedFor(id.Seat())
+	viewer := ""
 	if id.Known() {
 		viewer = id.Seat().ID
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
@@ -159,6 +160,9 @@ type App struct {
 	Hub   *live.Hub
 	// Reviews is the game review queue (nil: reviews are off).
 	Reviews *review.Queue
+	// Moderation is the reports, the marks and the moderator role
+	// (internal/moderation).
+	Moderation *moderation.Service
 
 	log     *slog.Logger
 	handler http.Handler
@@ -217,6 +221,12 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		st.Close()
 		return nil, err
 	}
+	mod, err := moderation.New(ctx, moderation.Config{Store: st, Logger: log, Events: withdrawMarked(evs)})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	opts.Lobby.Marked = mod.Marked
 	// The bot API's event streams hear of every game's end (gameFinish).
 	botEvents := botapi.NewEvents()
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
@@ -234,9 +244,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		Grace: opts.Grace, FirstMoveTimeout: opts.FirstMoveTimeout,
 		MaxEngineGames: opts.MaxEngineGames, MaxEngineGamesPerAddr: opts.MaxEngineGamesPerAddr,
 		SpectatorsPerGame: opts.SpectatorsPerGame, SpectatorsPerAddress: opts.SpectatorsPerAddress,
-		OnEnd: func(s game.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) },
-		Bus:   opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st)})
-	a := &App{Store: st, Hub: hub, log: log, stopHub: stopHub}
+		OnEnd: func(s game.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) }, Muted: mod.Muted,
+		Bus: opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st)})
+	a := &App{Store: st, Hub: hub, Moderation: mod, log: log, stopHub: stopHub}
 	fail := func(err error) (*App, error) {
 		a.stop()
 		return nil, err
@@ -250,6 +260,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return fail(err)
 	}
 	go evs.Run(hubCtx)
+	go mod.Run(hubCtx)
 	accounts, err := auth.New(auth.Config{Store: st, Logger: log, MaxHashes: opts.MaxHashes, HashWait: opts.HashWait})
 	if err != nil {
 		return fail(err)
@@ -286,7 +297,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			u, err := st.UserByName(ctx, name)
 			return u.ID, err
 		},
-		Metrics: m, Ready: a.ready,
+		Metrics: m, Ready: a.ready, Moderation: mod,
 		AccountStore: st, Passwords: accounts, Mail: mailQueue, SiteURL: siteURL(opts)})
 	if err != nil {
 		return fail(err)
@@ -489,6 +500,24 @@ func (a *App) stop() error {
 		a.Reviews.Stop()
 	}
 	return errors.Join(err, a.Store.Close())
+}
+
+// withdrawMarked returns the events' part of a moderator's mark: the
+// account leaves every event it is entered in that has not finished
+// (internal/events: a round robin scores its games left as forfeits).
+func withdrawMarked(evs *events.Manager) moderation.Events {
+	return func(ctx context.Context, userID int64) error {
+		var errs []error
+		for _, e := range evs.List() {
+			if en := e.EntryOf(userID); en == nil || en.Withdrawn || e.Status == events.Finished {
+				continue
+			}
+			if _, err := evs.Withdraw(ctx, e.ID, userID); err != nil {
+				errs = append(errs, fmt.Errorf("withdraw from event %s: %w", e.ID, err))
+			}
+		}
+		return errors.Join(errs...)
+	}
 }
 
 // nodeLeases returns the store's game leases when the server is one node

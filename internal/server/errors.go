@@ -18,6 +18,7 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
+	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/privacy"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
@@ -69,6 +70,7 @@ func errorKeys() []string {
 	keys = append(keys, privacy.ErrorKeys()...)
 	keys = append(keys, twofactor.ErrorKeys()...)
 	keys = append(keys, account.ErrorKeys()...)
+	keys = append(keys, moderation.ErrorKeys()...)
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)
 	}

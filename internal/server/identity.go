@@ -102,6 +102,9 @@ func (s *Server) Identity(r *http.Request) site.Identity {
 		}
 		return site.Identity{}
 	}
+	if s.cfg.Moderation.Closed(a.ID) {
+		return site.Identity{} // a moderator closed the account
+	}
 	if s.account != nil {
 		s.account.Seen(r, t)
 	}

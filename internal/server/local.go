@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net"
+
+	"github.com/toguz/toguz/internal/moderation"
 )
 
 // Local is the whole server (Open) serving on a loopback port inside the
@@ -47,3 +49,7 @@ func (s *Local) LiveGames() int { return s.app.Hub.Live() }
 
 // Stats returns the counters of the server's bounds (App.Stats).
 func (s *Local) Stats() BoundStats { return s.app.Stats() }
+
+// Moderation is the server's moderation (its snapshot of roles and marks
+// a test reads again after writing the store itself).
+func (s *Local) Moderation() *moderation.Service { return s.app.Moderation }

@@ -26,6 +26,7 @@ func (s *Server) Page(r *http.Request, titleKey string, data any, args ...any) *
 	if id := s.Identity(r); id.Known() {
 		p.User, p.Guest = id.Name(), id.Guest != ""
 		p.Kid = s.kid(r.Context(), id)
+		p.Moderator, p.Warned = s.cfg.Moderation.IsModerator(id.Account.ID), s.cfg.Moderation.Warned(id.Account.ID)
 	}
 	return p
 }
@@ -106,8 +107,9 @@ func sameSiteReferer(r *http.Request) string {
 
 func (s *Server) pageLobby(w http.ResponseWriter, r *http.Request) error {
 	id := s.Identity(r)
+	list, _ := s.cfg.Lobby.ListedFor(id.Seat())
 	blocked, _ := s.blockedWith(r.Context(), id)
-	list := visibleSeeks(s.cfg.Lobby.List(), blocked)
+	list = visibleSeeks(list, blocked)
 	viewer := ""
 	if id.Known() {
 		viewer = id.Seat().ID

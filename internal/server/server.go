@@ -115,6 +115,11 @@
 //     recovery codes and passkeys; a login checks the password, then asks
 //     twofactor.Site.Gate, which answers a *twofactor.Needed (the second
 //     step's page, or the API's ticket) instead of a session.
+//   - Moderation (internal/moderation): the reports of games and profiles,
+//     the moderators' queue, pages, actions, appeals and audit log under
+//     /mod; Open builds its Service, whose snapshot of marks the lobby
+//     (the marked pool), the hub (muted chat), Identity (closed accounts)
+//     and Page (the header's link, a warning's banner) ask.
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
@@ -150,6 +155,7 @@ import (
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/privacy"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
@@ -241,6 +247,9 @@ type Config struct {
 	Passwords    account.Passwords
 	Mail         *mail.Queue
 	SiteURL      string
+	// Moderation is the reports, the moderators and the marks'
+	// consequences (internal/moderation; nil: none).
+	Moderation *moderation.Service
 }
 
 // Server serves the API and the pages.
@@ -405,6 +414,9 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.account != nil {
 		s.account.Routes(router{s, mux})
+	}
+	if s.cfg.Moderation != nil {
+		moderation.NewWeb(s, s.cfg.Moderation).Routes(router{s, mux})
 	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())

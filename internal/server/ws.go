@@ -177,7 +177,7 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
-	sub := s.cfg.Lobby.Subscribe(viewer)
+	sub := s.cfg.Lobby.SubscribeAs(viewer, s.cfg.Moderation.Marked(id.Account.ID))
 	defer s.cfg.Lobby.Unsubscribe(sub)
 	defer s.cfg.Metrics.SocketOpened(metrics.Lobby)()
 	go func() {

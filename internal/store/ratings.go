@@ -108,11 +108,14 @@ func (s *Store) RatingHistory(ctx context.Context, userID int64, cat rating.Cate
 }
 
 // Leaderboard returns the best ratings of a category whose deviation is at
-// most maxRD (lichess lists rating.RankableRD), best first, at most limit.
+// most maxRD (lichess lists rating.RankableRD), best first, at most limit;
+// accounts the moderators marked or closed are not listed.
 func (s *Store) Leaderboard(ctx context.Context, cat rating.Category, maxRD float64, limit int) ([]LeaderboardEntry, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT u.id, u.name, r.rating, r.rd, r.volatility, r.games, r.updated_ms
 		FROM ratings r JOIN users u ON u.id = r.user_id
-		WHERE r.category = $1 AND r.rd <= $2 AND NOT EXISTS (SELECT 1 FROM closed_accounts c WHERE c.user_id = r.user_id) ORDER BY r.rating DESC, u.id LIMIT $3`, cat.String(), maxRD, limit)
+		WHERE r.category = $1 AND r.rd <= $2 AND NOT EXISTS (SELECT 1 FROM closed_accounts c WHERE c.user_id = r.user_id)
+		AND NOT EXISTS (SELECT 1 FROM mod_accounts m WHERE m.user_id = u.id AND (m.engine = 1 OR m.booster = 1 OR m.closed = 1))
+		ORDER BY r.rating DESC, u.id LIMIT $3`, cat.String(), maxRD, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: leaderboard %v: %w", cat, err)
 	}

@@ -100,6 +100,10 @@ type Page struct {
 	// Kid: the account is in kid mode (internal/privacy): no chat is
 	// shown, nor any link off the site.
 	Kid bool
+	// Moderator: the account has the moderator role (the header links
+	// to the queue); Warned: it has a moderator's warning it has not
+	// read (the page says so).
+	Moderator, Warned bool
 }
 
 // T returns the text of key in the page's language.
@@ -168,6 +172,8 @@ func NewPages(cat *i18n.Catalog) (*Pages, error) {
 			b, err := json.Marshal(v)
 			return string(b), err
 		},
+		// pctOf writes a share (0–1) as a percentage.
+		"pctOf": func(v float64) float64 { return v * 100 },
 		"pct": func(v, lo, hi float64) float64 {
 			if hi <= lo {
 				return 50

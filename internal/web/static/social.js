@@ -31,7 +31,7 @@ function init(root) {
     }, 5e3);
     return;
   }
-  const chatCodes = ["chat_empty", "chat_too_long", "chat_rate_limited", "chat_anonymous", "forbidden"];
+  const chatCodes = ["chat_empty", "chat_too_long", "chat_rate_limited", "chat_anonymous", "forbidden", "chat_muted"];
   const log = $("chat-log"), form = $("chat-form"), input = $("chat-input"), errorBox = $("chat-error");
   let room = page === "lobby" ? "lobby" : "players";
   let entries = [];

@@ -34,8 +34,9 @@ function init(root: HTMLElement): void {
   }
 
   // ---- chat ----
-  // forbidden: a block or kid mode (the server's message says which).
-  const chatCodes = ['chat_empty', 'chat_too_long', 'chat_rate_limited', 'chat_anonymous', 'forbidden'];
+  // forbidden: a block or kid mode (the server's message says which);
+  // chat_muted: a moderator muted the player.
+  const chatCodes = ['chat_empty', 'chat_too_long', 'chat_rate_limited', 'chat_anonymous', 'forbidden', 'chat_muted'];
   const log = $('chat-log'), form = $('chat-form'), input = $('chat-input') as HTMLInputElement, errorBox = $('chat-error');
   let room = page === 'lobby' ? 'lobby' : 'players';
   let entries: { m: Chat; li: HTMLLIElement }[] = [];
