@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/toguz/toguz"
@@ -47,7 +48,7 @@ func (m *Manager) SetArbiters(ctx context.Context, id string, by int64, arbiters
 		return nil
 	})
 	if err == nil {
-		m.logAction(ctx, id, by, "arbiters", fmt.Sprint(arbiters))
+		m.logAction(ctx, id, by, "arbiters", len(arbiters))
 	}
 	return err
 }
@@ -80,7 +81,7 @@ func (m *Manager) SetResult(ctx context.Context, id string, by int64, round, boa
 	if err != nil {
 		return err
 	}
-	m.logAction(ctx, id, by, "result", fmt.Sprintf("round %d board %d: %s (was %q)", round, board, res, was))
+	m.logAction(ctx, id, by, "result", round, board, res, was)
 	var end []string
 	if running != "" {
 		end = []string{running}
@@ -119,7 +120,7 @@ func (m *Manager) Forfeit(ctx context.Context, id string, by int64, start int) e
 	if err != nil {
 		return err
 	}
-	m.logAction(ctx, id, by, "forfeit", fmt.Sprintf("player %d", start))
+	m.logAction(ctx, id, by, "forfeit", start)
 	m.afterResults(ctx, id, end)
 	return nil
 }
@@ -141,7 +142,7 @@ func (m *Manager) AdjustClock(ctx context.Context, id string, by int64, round, b
 	if err := m.games.AdjustClock(ctx, p.GameID, side, delta); err != nil {
 		return bad("apierr.event_clock")
 	}
-	m.logAction(ctx, id, by, "clock", fmt.Sprintf("round %d board %d: %s %+ds", round, board, side, int(delta/time.Second)))
+	m.logAction(ctx, id, by, "clock", side.String(), round, board, fmt.Sprintf("%+d", int(delta/time.Second)))
 	return nil
 }
 
@@ -206,7 +207,11 @@ func (m *Manager) Repair(ctx context.Context, id string, by int64, pairs []tourn
 			return err
 		}
 	}
-	m.logAction(ctx, id, by, "repair", fmt.Sprintf("round %d: %v", last.Round, pairs))
+	written := make([]string, len(pairs))
+	for i, p := range pairs {
+		written[i] = fmt.Sprintf("%d–%d", p.White, p.Black)
+	}
+	m.logAction(ctx, id, by, "repair", last.Round, strings.Join(written, ", "))
 	m.afterResults(ctx, id, nil)
 	return nil
 }
@@ -224,7 +229,7 @@ func (m *Manager) Publish(ctx context.Context, id string, by int64, r int) error
 		return nil
 	})
 	if err == nil {
-		m.logAction(ctx, id, by, "publish", fmt.Sprintf("round %d", r))
+		m.logAction(ctx, id, by, "publish", r)
 	}
 	return err
 }

@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -66,7 +67,7 @@ func (m *Manager) Start(ctx context.Context, id string, by int64) error {
 	if err := m.start(ctx, id); err != nil {
 		return err
 	}
-	m.logAction(ctx, id, by, "start", "")
+	m.logAction(ctx, id, by, "start")
 	return nil
 }
 
@@ -451,8 +452,18 @@ func (e *Event) Running(start int) (game.EventPairing, int, bool) {
 	return game.EventPairing{}, 0, false
 }
 
-func (m *Manager) logAction(ctx context.Context, id string, by int64, action, detail string) {
-	if err := m.cfg.Store.LogEventAction(ctx, id, store.EventAction{At: m.cfg.Now(), UserID: by, Action: action, Detail: detail}); err != nil {
+// logAction records an arbiter's action. Its detail is args as JSON, the
+// arguments of the action's sentence (event.log.<action>, after the
+// arbiter's name), so that the log reads in each page's language.
+func (m *Manager) logAction(ctx context.Context, id string, by int64, action string, args ...any) {
+	if args == nil {
+		args = []any{}
+	}
+	detail, err := json.Marshal(args)
+	if err != nil {
+		detail = []byte("[]")
+	}
+	if err := m.cfg.Store.LogEventAction(ctx, id, store.EventAction{At: m.cfg.Now(), UserID: by, Action: action, Detail: string(detail)}); err != nil {
 		m.log.Error("event: log", "event", id, "err", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/game"
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
@@ -231,7 +233,7 @@ type eventView struct {
 	Arena     []ArenaLine
 	Cross     [][]string // a round robin's cross table: Cross[i][j], player i against j
 	Pairings  []roundView
-	Log       []store.EventAction
+	Log       []LogLine
 	Ends      string
 	// Removed: the players (by starting rank) the moderators marked, who
 	// left the event by that mark.
@@ -289,9 +291,6 @@ func (wb *Web) eventView(ctx context.Context, e *Event, me int64) eventView {
 		}
 	} else {
 		v.standings(e)
-	}
-	if v.Arbiter {
-		v.Log, _ = wb.m.Log(ctx, e.ID)
 	}
 	if wb.fp.Removed != nil {
 		for _, en := range e.Entries {
@@ -489,6 +488,10 @@ func (wb *Web) pageEvent(w http.ResponseWriter, r *http.Request) error {
 	}
 	me := wb.kit.Identity(r).Account.ID
 	v := wb.eventView(r.Context(), e, me)
+	if v.Arbiter {
+		log, _ := wb.m.Log(r.Context(), e.ID)
+		v.Log = logLines(wb.kit.Catalog(), wb.kit.Lang(r), log)
+	}
 	if wb.fp.Evidence != nil && me != 0 && (v.Arbiter || (wb.fp.IsModerator != nil && wb.fp.IsModerator(me))) {
 		if v.Evidence, err = wb.evidence(r.Context(), e); err != nil {
 			return err
@@ -785,4 +788,45 @@ func (wb *Web) apiEvent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return site.WriteJSON(w, http.StatusOK, wb.eventJSON(r.Context(), e, wb.kit.Identity(r).Account.ID))
+}
+
+// logLines writes the arbiter's log in lang: each action's sentence
+// (event.log.<action>) with the arbiter's name and the action's
+// arguments; an entry written before the log kept its arguments (English
+// text) as it was written.
+func logLines(cat *i18n.Catalog, lang string, log []store.EventAction) []LogLine {
+	out := make([]LogLine, len(log))
+	for i, a := range log {
+		out[i] = LogLine{At: a.At, Text: a.Name + " " + a.Action + " " + a.Detail}
+		var args []any
+		if json.Unmarshal([]byte(a.Detail), &args) != nil || !cat.Has("event.log."+a.Action) {
+			continue
+		}
+		words := []any{a.Name}
+		for k, v := range args {
+			switch v := v.(type) {
+			case float64:
+				words = append(words, int(v)) // JSON's numbers: rounds, boards, counts
+			case string:
+				switch {
+				case a.Action == "clock" && k == 0:
+					words = append(words, cat.T(lang, "game."+v))
+				case a.Action == "result" && v == "":
+					words = append(words, cat.T(lang, "event.log.none"))
+				default:
+					words = append(words, v)
+				}
+			default:
+				words = append(words, v)
+			}
+		}
+		out[i].Text = cat.T(lang, "event.log."+a.Action, words...)
+	}
+	return out
+}
+
+// LogLine is an entry of the arbiter's log as the page shows it.
+type LogLine struct {
+	At   time.Time
+	Text string
 }

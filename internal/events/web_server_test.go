@@ -77,6 +77,18 @@ func TestEventPages(t *testing.T) {
 		t.Errorf("after the result: %+v", ev)
 	}
 	c.checkLive(loc)
+	// The arbiter's log reads in the page's language, and the standings'
+	// codes are explained in words on the page, not only in tooltips.
+	_, page = c.do("GET", loc, arbiter, nil, "Accept-Language", "kk")
+	for _, want := range []string{"Arbiter турнирді бастады", "Arbiter нәтижені қойды: 1-тур, 1-үстел: 0-1 (бұрын: жоқ)",
+		`<dt translate="no">SB</dt><dd>Зоннеборн — Бергер</dd>`, "w — ақ, b — қара"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the arbiter's page in Kazakh lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "Arbiter start") || strings.Contains(page, "round 1 board 1") {
+		t.Error("the arbiter's log is in English on the Kazakh page")
+	}
 	if _, body := c.do("GET", "/events", "", nil); !strings.Contains(body, "Club cup") {
 		t.Error("/events does not list the event")
 	}
