@@ -2,6 +2,7 @@ package game
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/toguz/toguz"
@@ -34,6 +35,23 @@ func UserSeat(userID int64, name string) Seat {
 
 // GuestSeat returns the seat of a guest (his name is his id).
 func GuestSeat(name string) Seat { return Seat{ID: "g:" + name, Name: name, Guest: true} }
+
+// GuestNumber is the number a page shows a guest by ("Guest 47372" in
+// the page's language): the first four hex digits of the name the server
+// gave him ("Guest-b90cc6ac40e39a0c"), which stays his identity, long
+// enough that no one can take another's. ok is false for any other name.
+// Two guests may show the same number; they are never the same seat.
+func GuestNumber(name string) (n int, ok bool) {
+	hex, found := strings.CutPrefix(name, "Guest-")
+	if !found || len(hex) != 16 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(hex[:4], 16, 32)
+	if err != nil || strings.Trim(hex, "0123456789abcdef") != "" {
+		return 0, false
+	}
+	return int(v), true
+}
 
 // EngineSeat returns the seat of the engine playing at a level.
 func EngineSeat(level int, name string) Seat { return Seat{ID: "engine", Name: name, Engine: level} }

@@ -80,3 +80,24 @@ func TestStatusString(t *testing.T) {
 		}
 	}
 }
+
+func TestGuestNumber(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		n    int
+		ok   bool
+	}{
+		{"Guest-b90cc6ac40e39a0c", 0xb90c, true},
+		{"Guest-0000000000000000", 0, true},
+		{"Guest-ffffffffffffffff", 0xffff, true},
+		{"Guest-b90cc6ac40e39a0", 0, false},  // 15 digits
+		{"Guest-B90CC6AC40E39A0C", 0, false}, // the server writes lower case
+		{"Guest-b90cc6ac40e39a0g", 0, false}, // not hex
+		{"guest-b90cc6ac40e39a0c", 0, false}, // an account's name
+		{"aigul", 0, false},
+	} {
+		if n, ok := game.GuestNumber(tt.name); n != tt.n || ok != tt.ok {
+			t.Errorf("GuestNumber(%q) = %d, %v; want %d, %v", tt.name, n, ok, tt.n, tt.ok)
+		}
+	}
+}

@@ -14,7 +14,16 @@ func SeatName(cat *i18n.Catalog, lang string, seat game.Seat) string {
 	if seat.IsEngine() {
 		return cat.T(lang, "game.engine", seat.Engine)
 	}
-	return seat.Name
+	return Who(cat, lang, seat.Name)
+}
+
+// Who is how a page writes a person's name: a guest's as "Guest 47372" in
+// lang (game.GuestNumber), an account's as it is.
+func Who(cat *i18n.Catalog, lang, name string) string {
+	if n, ok := game.GuestNumber(name); ok {
+		return cat.T(lang, "game.guestname", n)
+	}
+	return name
 }
 
 // Redirect answers a form's POST (or a page that moved) with 303 See Other

@@ -10,7 +10,7 @@ var boardTexts = []string{
 	"game.holelabel", "game.tuzdiklabel", "game.kazanlabel",
 	"game.drawyou", "game.drawthem", "game.drawside", "game.declinedyou", "game.declinedthem", "game.declinedside",
 	"game.abortyou", "game.abortother", "game.collected", "game.plays", "game.captures",
-	"game.premove", "game.premovegone", "game.engine",
+	"game.premove", "game.premovegone", "game.engine", "game.guestname",
 }
 
 // BoardTexts returns the texts of board.js in the page's language: key →

@@ -70,9 +70,11 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
 )
 
@@ -108,6 +110,24 @@ type Page struct {
 
 // T returns the text of key in the page's language.
 func (p *Page) T(key string, args ...any) string { return p.cat.T(p.Lang, key, args...) }
+
+// Who writes a person's name as pages show it: a guest's as "Guest 47372"
+// in the page's language (game.GuestNumber), an account's as it is.
+func (p *Page) Who(name string) string {
+	if n, ok := game.GuestNumber(name); ok {
+		return p.cat.T(p.Lang, "game.guestname", n)
+	}
+	return name
+}
+
+// GuestNumber is a guest's number (game.GuestNumber), or the name itself
+// where it is not a guest's.
+func (p *Page) GuestNumber(name string) string {
+	if n, ok := game.GuestNumber(name); ok {
+		return strconv.Itoa(n)
+	}
+	return name
+}
 
 // N returns the text of key in the page's language in the plural form
 // that n takes there.

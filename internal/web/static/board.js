@@ -27,6 +27,10 @@
       return v === void 0 ? "" : String(v);
     });
   }
+  function who(name, guestName) {
+    const m = /^Guest-([0-9a-f]{4})[0-9a-f]{12}$/.exec(name);
+    return m && guestName ? format(guestName, [parseInt(m[1], 16)]) : name;
+  }
   function translator(texts, missing) {
     const lang = document.documentElement.lang || "en";
     let plurals = null;
@@ -293,7 +297,7 @@
       const g = st.game;
       if (!g) return T("game." + side) + (root2.dataset[side] ? ": " + root2.dataset[side] : "");
       const s = g[side];
-      let n = s.engine_level ? T("game.engine", s.engine_level) : s.name + (s.rating ? " (" + s.rating + ratingChange(s.rating_diff) + ")" : "");
+      let n = s.engine_level ? T("game.engine", s.engine_level) : who(s.name, T("game.guestname", "%d")) + (s.rating ? " (" + s.rating + ratingChange(s.rating_diff) + ")" : "");
       if (g.status === "playing" && st.mode === "live" && !s.engine_level && !st.presence[side]) n += " ⚠";
       return T("game." + side) + ": " + n;
     }

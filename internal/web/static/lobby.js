@@ -10,6 +10,18 @@
       return dflt;
     }
   }
+  function format(s, args) {
+    let k = 0;
+    return String(s).replace(/%(?:\[(\d+)\])?([sdv%])/g, (_all, idx, verb) => {
+      if (verb === "%") return "%";
+      const v = idx ? args[+idx - 1] : args[k++];
+      return v === void 0 ? "" : String(v);
+    });
+  }
+  function who(name, guestName) {
+    const m = /^Guest-([0-9a-f]{4})[0-9a-f]{12}$/.exec(name);
+    return m && guestName ? format(guestName, [parseInt(m[1], 16)]) : name;
+  }
 
   // src/pages/lobby.ts
   var table = document.getElementById("seeks");
@@ -83,7 +95,7 @@
     for (const s of seeks) {
       const tr = document.createElement("tr");
       tr.dataset.seek = s.id;
-      const cells = [s.by, s.tc || "∞", rulesets[s.ruleset] || s.ruleset, (s.rated ? t.tRated : t.tCasual) || "", colors[s.color] || s.color];
+      const cells = [who(s.by, t.tGuestname || ""), s.tc || "∞", rulesets[s.ruleset] || s.ruleset, (s.rated ? t.tRated : t.tCasual) || "", colors[s.color] || s.color];
       cells.forEach((v, i) => {
         const td2 = document.createElement("td");
         td2.textContent = v;

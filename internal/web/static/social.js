@@ -9,6 +9,18 @@ function parseJSON(s, dflt) {
     return dflt;
   }
 }
+function format(s, args) {
+  let k = 0;
+  return String(s).replace(/%(?:\[(\d+)\])?([sdv%])/g, (_all, idx, verb) => {
+    if (verb === "%") return "%";
+    const v = idx ? args[+idx - 1] : args[k++];
+    return v === void 0 ? "" : String(v);
+  });
+}
+function who(name, guestName) {
+  const m = /^Guest-([0-9a-f]{4})[0-9a-f]{12}$/.exec(name);
+  return m && guestName ? format(guestName, [parseInt(m[1], 16)]) : name;
+}
 
 // src/pages/social.ts
 var social = document.getElementById("social");
@@ -54,7 +66,7 @@ function init(root) {
     const by = document.createElement("span");
     by.className = "chat-by";
     by.setAttribute("translate", "no");
-    by.textContent = m.by;
+    by.textContent = who(m.by, T("guestname"));
     const text = document.createElement("span");
     text.className = "chat-text";
     text.setAttribute("translate", "no");

@@ -36,6 +36,17 @@ export function format(s: string, args: readonly unknown[]): string {
   });
 }
 
+/**
+ * who writes a person's name as pages show it: a guest's ("Guest-" and 16
+ * hex digits, his identity) by the number of its first four digits in the
+ * page's words (guestName, "Guest %d"); an account's as it is
+ * (game.GuestNumber on the server).
+ */
+export function who(name: string, guestName: string): string {
+  const m = /^Guest-([0-9a-f]{4})[0-9a-f]{12}$/.exec(name);
+  return m && guestName ? format(guestName, [parseInt(m[1], 16)]) : name;
+}
+
 /** A catalog text, or its plural forms (CLDR categories → text). */
 export type Text = string | Record<string, string>;
 export type Texts = Record<string, Text>;

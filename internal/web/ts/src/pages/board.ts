@@ -7,7 +7,7 @@
 // from the page (data-texts, in the page's language).
 
 import { drawBoard } from '../lib/boardview';
-import { el, maybe, parseJSON, translator, typing, type Texts } from '../lib/dom';
+import { el, maybe, parseJSON, translator, typing, who, type Texts } from '../lib/dom';
 import type { Landing } from '../lib/engine';
 import { other, view, type PositionJSON, type Side, type View } from '../lib/position';
 
@@ -190,7 +190,7 @@ function board(root: HTMLElement): void {
     if (!g) return T('game.' + side) + (root.dataset[side] ? ': ' + root.dataset[side] : '');
     const s = g[side];
     // The engine's seat is named in the page's language.
-    let n = s.engine_level ? T('game.engine', s.engine_level) : s.name + (s.rating ? ' (' + s.rating + ratingChange(s.rating_diff) + ')' : '');
+    let n = s.engine_level ? T('game.engine', s.engine_level) : who(s.name, T('game.guestname', '%d')) + (s.rating ? ' (' + s.rating + ratingChange(s.rating_diff) + ')' : '');
     if (g.status === 'playing' && st.mode === 'live' && !s.engine_level && !st.presence[side]) n += ' ⚠';
     return T('game.' + side) + ': ' + n;
   }

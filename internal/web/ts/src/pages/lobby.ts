@@ -3,7 +3,7 @@
 // newest seeks once, then each seek added or removed; this file only
 // applies those changes to the list it shows.
 
-import { parseJSON } from '../lib/dom';
+import { parseJSON, who } from '../lib/dom';
 
 interface Seek { id: string; by: string; tc: string; rated: boolean; color: string; ruleset: string; own?: boolean }
 interface Message { type: string; game_id?: string; seeks?: Seek[]; limit?: number; seek?: Seek; id?: string; next?: Seek; total?: number }
@@ -62,7 +62,7 @@ function renderSeeks(table: HTMLTableElement): void {
     const tr = document.createElement('tr'); tr.dataset.seek = s.id;
     // The texts are the page's language's, from the server (data-t-*);
     // the player's name is data, marked translate="no".
-    const cells = [s.by, s.tc || '∞', rulesets[s.ruleset] || s.ruleset, (s.rated ? t.tRated : t.tCasual) || '', colors[s.color] || s.color];
+    const cells = [who(s.by, t.tGuestname || ''), s.tc || '∞', rulesets[s.ruleset] || s.ruleset, (s.rated ? t.tRated : t.tCasual) || '', colors[s.color] || s.color];
     cells.forEach((v, i) => {
       const td = document.createElement('td'); td.textContent = v;
       if (i === 0) td.setAttribute('translate', 'no');

@@ -7,7 +7,7 @@
 // put in the page as text, never as markup. A muted user's messages are
 // hidden for the rest of the browser session (sessionStorage).
 
-import { parseJSON } from '../lib/dom';
+import { parseJSON, who } from '../lib/dom';
 
 interface Chat { type?: string; room: string; by: string; text: string; at_ms?: number }
 interface Message {
@@ -58,7 +58,7 @@ function init(root: HTMLElement): void {
     li.className = 'chat-line';
     const by = document.createElement('span');
     by.className = 'chat-by'; by.setAttribute('translate', 'no');
-    by.textContent = m.by;
+    by.textContent = who(m.by, T('guestname'));
     const text = document.createElement('span');
     text.className = 'chat-text'; text.setAttribute('translate', 'no');
     text.textContent = m.text;
