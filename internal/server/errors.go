@@ -17,6 +17,7 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
+	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
@@ -63,6 +64,8 @@ func errorKeys() []string {
 	keys = append(keys, simul.ErrorKeys...)
 	keys = append(keys, profile.ErrorKeys()...)
 	keys = append(keys, tv.ErrorKeys()...)
+	keys = append(keys, oauth.ErrorKeys()...)
+	keys = append(keys, "apierr.cross_origin")
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)
 	}

@@ -163,6 +163,17 @@ type authData struct {
 	// Current is the account already logged in on this browser: the page
 	// says so and offers to log out instead of showing the form.
 	Current string
+	// Referrer is the path on this site to go to after logging in (the
+	// consent page of an app, /oauth?…); "" for home.
+	Referrer string
+}
+
+// referrer returns r's referrer= if it is a path on this site, else "".
+func referrer(r *http.Request) string {
+	if ref := r.FormValue("referrer"); ref != "" && localPath(ref) != "/" {
+		return localPath(ref)
+	}
+	return ""
 }
 
 // loggedIn returns the name of the account r is logged in to ("": none;
@@ -179,7 +190,7 @@ func (s *Server) pageSignupForm(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) pageLoginForm(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "auth", s.Page(r, "login.title", authData{Mode: "login", Current: s.loggedIn(r)}))
+	return s.Render(w, http.StatusOK, "auth", s.Page(r, "login.title", authData{Mode: "login", Current: s.loggedIn(r), Referrer: referrer(r)}))
 }
 
 func (s *Server) pageSignup(w http.ResponseWriter, r *http.Request) error {
@@ -204,13 +215,13 @@ func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title st
 	if err != nil {
 		e := s.AsError(r, err)
 		setBoundHeaders(w, e)
-		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Error: s.Message(r, e)}))
+		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Error: s.Message(r, e), Referrer: referrer(r)}))
 	}
 	s.setCookie(w, t, sessionAge)
 	if err := s.loginLang(w, r, a); err != nil {
 		return err
 	}
-	return site.Redirect(w, r, "/")
+	return site.Redirect(w, r, localPath(referrer(r)))
 }
 
 func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) error {

@@ -133,6 +133,7 @@ import (
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/metrics"
+	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
@@ -209,6 +210,8 @@ type Config struct {
 	// Events; its Limits and Ladder are Settings').
 	Bots      botapi.Store
 	BotEvents *botapi.Events
+	// OAuth keeps the apps' codes and tokens (internal/oauth; nil: no apps).
+	OAuth oauth.Store
 }
 
 // Server serves the API and the pages.
@@ -238,6 +241,10 @@ type Server struct {
 	// levels places each engine level on the rating scale (forms.go),
 	// from the table internal/levels embeds.
 	levels []levels.Placement
+	// apps is OAuth 2 for third-party apps (internal/oauth).
+	apps *oauth.Site
+	// routes is every pattern Handler registered, in order (routes.go).
+	routes []string
 }
 
 // New returns a server.
@@ -267,7 +274,9 @@ func New(cfg Config) (*Server, error) {
 	srv.studies = study.NewSite(srv, srv.studyConfig())
 	srv.archive = archive.NewSite(srv, archive.Config{Store: cfg.Archive, DatabaseDir: cfg.DatabaseDir, ImportsPerMinute: cfg.ImportsPerMinute, ImportsPerDay: cfg.ImportsPerDay, RulesError: rulesError, ParseForm: srv.parseForm})
 	srv.board = analysisboard.New(srv, srv.boardConfig())
-	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings})
+	srv.apps = oauth.New(srv, oauth.Config{Store: cfg.OAuth})
+	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings,
+		TokenEndpoint: srv.apps.TokenEndpoint})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: archive.MaxImportGames, RulesError: rulesError})
 	srv.profiles = profile.NewSite(srv, cfg.Archive)
 	srv.tv = tv.NewSite(srv, tv.Config{Games: cfg.Hub, GamePage: srv.pageGame})
@@ -286,7 +295,7 @@ func New(cfg Config) (*Server, error) {
 
 // Handler returns the route table wrapped in the middleware.
 func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
+	mux := newRouteMux()
 	api := func(pattern string, h func(http.ResponseWriter, *http.Request) error) {
 		mux.Handle(pattern, s.jsonHandler(h))
 	}
@@ -316,6 +325,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.bots.Routes(router{s: s, mux: mux})
+	s.apps.Routes(router{s: s, mux: mux})
 	api("/api/", func(_ http.ResponseWriter, r *http.Request) error {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", site.Excerpt(r.URL.Path))
 	})
@@ -350,10 +360,11 @@ func (s *Server) Handler() http.Handler {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_page", site.Excerpt(r.URL.Path))
 	})
 
+	s.routes = mux.routes
 	var h http.Handler = compress(mux)
 	h = s.limitBodies(h)
 	h = s.limitWrites(h)
-	h = http.NewCrossOriginProtection().Handler(h)
+	h = s.crossOrigin(h)
 	h = securityHeaders(h)
 	h = s.recoverPanics(h)
 	h = logRequests(s.log, s.cfg.Metrics, h)
@@ -442,7 +453,7 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 // (site.Router).
 type router struct {
 	s   *Server
-	mux *http.ServeMux
+	mux *routeMux
 }
 
 func (rt router) API(pattern string, h site.Handler)    { rt.mux.Handle(pattern, rt.s.jsonHandler(h)) }
