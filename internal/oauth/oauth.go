@@ -370,9 +370,9 @@ func (s *Site) TokenEndpoint(w http.ResponseWriter, r *http.Request) error {
 
 // AppView is a token granted to an app, as /settings lists it.
 type AppView struct {
-	ID      int64
-	App     string
-	Scopes  []scopeView
+	ID     int64
+	App    string
+	Scopes []scopeView
 	// Created and Expires are days, as ISO 8601 writes them (every
 	// language reads them).
 	Created, Expires string
