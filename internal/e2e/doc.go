@@ -43,4 +43,11 @@
 //     plays a move and gets the engine's reply); TestEngineFallback (with
 //     no WebAssembly the same client asks the server); and
 //     TestEngineDepthInBrowser logs the depth reached in 1 s from the start.
+//   - oauth_test.go: TestOAuthApp, in kk and en: a third-party app (an httptest
+//     server using golang.org/x/oauth2 with PKCE) sends a logged-out user to
+//     /oauth; he logs in and is back on the consent page (its texts the
+//     catalog's, 360 px wide at most, screenshots oauth-consent-<lang>-<width>.png),
+//     approves; the app redeems the code and calls GET /api/account with its
+//     token; /settings lists the app (oauth-settings-…png) and revoking it ends
+//     the token.
 package e2e

@@ -102,6 +102,14 @@
 //     with the computer ladder, /bots and the tokens of /settings; the
 //     server gives its paths' errors to botapi.WriteError and keeps its
 //     NDJSON streams from gzip.
+//   - Apps (internal/oauth): OAuth 2's code flow with PKCE, the consent page
+//     /oauth and the token endpoint that the bot API's POST /api/token hands
+//     a form to; the apps' tokens are the bot API's.
+//   - Cross-site requests (crossorigin.go): http.CrossOriginProtection on
+//     every state-changing request but those with a Bearer token and OAuth's
+//     token request; CORS without credentials on the bot API's paths. The
+//     ServeMux records every pattern registered (routeMux), and the route
+//     walk (routes_test.go) holds each to the cross-site and ownership rules.
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
