@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/oauth2"
+
 	"github.com/toguz/toguz/internal/apierr"
 )
 
@@ -66,9 +68,12 @@ func TestRedirectTo(t *testing.T) {
 	}
 }
 
-// TestS256 is RFC 7636's example (appendix B).
+// TestS256 agrees with golang.org/x/oauth2, the apps' side.
 func TestS256(t *testing.T) {
-	if got := s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gXk9dQ"); got != "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" {
-		t.Errorf("s256 = %s", got)
+	for range 10 {
+		v := oauth2.GenerateVerifier()
+		if got, want := s256(v), oauth2.S256ChallengeFromVerifier(v); got != want || !validPKCE(v) || !validPKCE(got) {
+			t.Errorf("s256(%s) = %s, want %s", v, got, want)
+		}
 	}
 }
