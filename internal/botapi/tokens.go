@@ -247,7 +247,9 @@ func (a *API) pageRevokeToken(w http.ResponseWriter, r *http.Request) error {
 		return site.Redirect(w, r, "/login")
 	}
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err := a.st.RevokeToken(r.Context(), acct.ID, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := a.st.RevokeToken(r.Context(), acct.ID, id); errors.Is(err, store.ErrNotFound) {
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.not_yours", site.Excerpt(r.PathValue("id")))
+	} else if err != nil {
 		return err
 	}
 	return site.Redirect(w, r, "/settings#tokens")

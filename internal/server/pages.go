@@ -186,7 +186,7 @@ func (s *Server) loggedIn(r *http.Request) string {
 }
 
 func (s *Server) pageSignupForm(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "auth", s.Page(r, "signup.title", authData{Mode: "signup", Current: s.loggedIn(r)}))
+	return s.Render(w, http.StatusOK, "auth", s.Page(r, "signup.title", authData{Mode: "signup", Current: s.loggedIn(r), Referrer: referrer(r)}))
 }
 
 func (s *Server) pageLoginForm(w http.ResponseWriter, r *http.Request) error {
