@@ -26,7 +26,8 @@ import (
 //     method, a websocket upgrade) refuses a cross-site request that
 //     carries the visitor's session cookie and no Bearer token; with a
 //     Bearer token it is not refused as cross-site (the token is the
-//     authority). The one exception is listed with its reason.
+//     authority). The one exception is listed with its reason. Any other
+//     GET route must not upgrade another site's request to a websocket.
 //  2. A route with a path parameter ({id}, {name}, …) either names an
 //     object that is public by design (the table says why), or refuses a
 //     second account's request against the first account's object with
@@ -311,6 +312,8 @@ func TestRouteWalk(t *testing.T) {
 		switch {
 		case rule.ws:
 			w.checkSocket(pattern, target)
+		case method == "GET":
+			w.checkNoSocket(pattern, target)
 		case method == "" || method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE":
 			if method == "" {
 				method = "POST"
@@ -640,6 +643,28 @@ func (w *walk) checkSocket(pattern, target string) {
 	}
 	if code := upgrade(w.l.URL); code != http.StatusSwitchingProtocols {
 		w.t.Errorf("%s: this site's page opens the websocket: %d, want 101", pattern, code)
+	}
+}
+
+// checkNoSocket: a route not classified as a websocket does not upgrade
+// another site's request to one (a new socket must be classified, and
+// then checked by checkSocket).
+func (w *walk) checkNoSocket(pattern, target string) {
+	w.t.Helper()
+	req, _ := http.NewRequest("GET", w.l.URL+target, nil)
+	for k, v := range map[string]string{"Connection": "Upgrade", "Upgrade": "websocket", "Sec-Websocket-Version": "13",
+		"Sec-Websocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "https://evil.example"} {
+		req.Header.Set(k, v)
+	}
+	req.AddCookie(&http.Cookie{Name: cookieName, Value: w.alice})
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}
+	resp, err := c.Do(req)
+	if err != nil {
+		w.t.Fatalf("%s: %v", pattern, err)
+	}
+	resp.Body.Close() // a stream's headers say enough
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		w.t.Errorf("%s: upgrades another site's request to a websocket: classify it as one (ws: true) and check the Origin (site.AcceptWS)", pattern)
 	}
 }
 
