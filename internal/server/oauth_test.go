@@ -201,6 +201,38 @@ func TestOAuthFlow(t *testing.T) {
 		t.Fatalf("the token after DELETE /api/token: %d, want 401", code)
 	}
 
+	// An app in a browser: the preflight of its API calls, and its token
+	// request from its own site, answered for any origin.
+	req, _ = http.NewRequest("OPTIONS", s.URL+"/api/account", nil)
+	req.Header.Set("Origin", "https://app.example")
+	req.Header.Set("Access-Control-Request-Method", "GET")
+	req.Header.Set("Access-Control-Request-Headers", "authorization")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Authorization") || resp.Header.Get("Access-Control-Allow-Credentials") != "" {
+		t.Errorf("preflight: %d %v", resp.StatusCode, resp.Header)
+	}
+	q = app.consent(t, s, alice, "spa", "approve")
+	req, _ = http.NewRequest("POST", s.URL+"/api/token", strings.NewReader(url.Values{"grant_type": {"authorization_code"}, "code": {q.Get("code")},
+		"code_verifier": {app.verifier}, "redirect_uri": {app.conf.RedirectURL}, "client_id": {app.conf.ClientID}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://app.example")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "*" || resp.Header.Get("Cache-Control") != "no-store" ||
+		!strings.Contains(string(body), `"token_type":"Bearer"`) {
+		t.Errorf("the token request from the app's site: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+
 	// Denied: access_denied with the state.
 	if q := app.consent(t, s, alice, "no", "deny"); q.Get("error") != "access_denied" || q.Get("state") != "no" || q.Get("code") != "" {
 		t.Errorf("deny: %v", q)
