@@ -273,9 +273,6 @@ func init() {
 
 // TestRouteWalk walks every route of the server (see above).
 func TestRouteWalk(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a whole server, its objects made through its API")
-	}
 	l := startAbuse(t, Options{})
 	routes := l.l.app.srv.routes
 	for _, r := range routes {
