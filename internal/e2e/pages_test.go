@@ -261,6 +261,8 @@ func (s *site) pages() []page {
 		page{"events", "/events", loaded},
 		page{"bots", "/bots", loaded},
 		page{"settings", "/settings", loaded},
+		page{"oauth", "/oauth?response_type=code&client_id=Kumalak+Coach&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcallback" +
+			"&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&scope=board%3Aplay+challenge%3Aread&state=s", `document.getElementById('oauth-form')`},
 		page{"event", "/event/" + s.event, `document.querySelector('#event-live .game-link')`},
 		page{"lesson-board", "/learn/board", loaded},
 		page{"lesson-notation", "/learn/notation", loaded},
