@@ -162,7 +162,8 @@ func (q request) check() error {
 // itself (a native app's loopback listener, RFC 8252), with no fragment.
 func checkRedirect(raw string) error {
 	u, err := url.Parse(raw)
-	if raw == "" || len(raw) > maxRedirect || err != nil || !u.IsAbs() || u.Host == "" || u.Fragment != "" || u.User != nil {
+	if raw == "" || len(raw) > maxRedirect || err != nil || !u.IsAbs() || u.Host == "" || u.Fragment != "" || u.User != nil ||
+		strings.ContainsFunc(u.Host, func(r rune) bool { return !plainHost(r) }) {
 		return pageError("oauth.err.redirect_uri", site.Excerpt(raw))
 	}
 	switch u.Scheme {
@@ -174,6 +175,13 @@ func checkRedirect(raw string) error {
 		}
 	}
 	return pageError("oauth.err.redirect_uri", site.Excerpt(raw))
+}
+
+// plainHost reports whether r may be in a redirect_uri's host (a name, an
+// IPv4 or bracketed IPv6 address, a port): the host goes into the consent
+// page's Content-Security-Policy, where a ';' would start a directive.
+func plainHost(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune(".-:[]", r)
 }
 
 // validPKCE reports whether s is a PKCE verifier or S256 challenge's

@@ -37,6 +37,8 @@ func TestCheck(t *testing.T) {
 		{"fragment", func(q *request) { q.RedirectURI = "https://app.example/cb#f" }, true, ""},
 		{"relative", func(q *request) { q.RedirectURI = "//app.example/cb" }, true, ""},
 		{"javascript", func(q *request) { q.RedirectURI = "javascript:alert(1)" }, true, ""},
+		{"a directive in the host", func(q *request) { q.RedirectURI = "https://app.example;report-uri=x/cb" }, true, ""},
+		{"a quote in the host", func(q *request) { q.RedirectURI = "https://app'x.example/cb" }, true, ""},
 		{"token flow", func(q *request) { q.ResponseType = "token" }, false, "unsupported_response_type"},
 		{"plain", func(q *request) { q.Method = "plain" }, false, "invalid_request"},
 		{"short challenge", func(q *request) { q.Challenge = "abc" }, false, "invalid_request"},
