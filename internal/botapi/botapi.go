@@ -22,6 +22,7 @@ package botapi
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -165,6 +166,10 @@ type Config struct {
 	// Privacy is asked before a challenge and a chat line (the site's
 	// internal/privacy; nil: everything is allowed).
 	Privacy Privacy
+	// TokenEndpoint answers POST /api/token when its body is a form: the
+	// token endpoint of OAuth 2 (internal/oauth), at lichess's path beside
+	// the JSON that makes a personal token (nil: none).
+	TokenEndpoint site.Handler
 }
 
 // Privacy is what the API asks of the players' privacy settings, blocks
@@ -189,6 +194,7 @@ type API struct {
 	limits   Limits
 	ladder   LadderConfig
 	settings func(http.ResponseWriter, *http.Request, site.Account, TokenSection) error
+	oauth    site.Handler
 	perTok   *auth.Limiter
 	events   *Events
 	chals    *challenges
@@ -206,7 +212,7 @@ func New(kit site.Kit, cfg Config) *API {
 	if ev == nil {
 		ev = NewEvents()
 	}
-	a := &API{kit: kit, st: cfg.Store, hub: cfg.Hub, limits: l, ladder: cfg.Ladder, settings: cfg.Settings, events: ev, streams: map[int64]int{},
+	a := &API{kit: kit, st: cfg.Store, hub: cfg.Hub, limits: l, ladder: cfg.Ladder, settings: cfg.Settings, oauth: cfg.TokenEndpoint, events: ev, streams: map[int64]int{},
 		perTok: auth.NewLimiter(rate.Limit(float64(l.RequestsPerMinute)/60), l.RequestsPerMinute, time.Now),
 		chals:  newChallenges(l.Challenges, l.ChallengeExpiry, time.Now), priv: cfg.Privacy}
 	if b := cfg.Store; b != nil {
@@ -253,9 +259,16 @@ func (c caller) chatter(r *http.Request) live.Chatter {
 	return live.Chatter{ID: c.seat().ID, Name: c.tok.UserName, Addr: auth.AddrKey(auth.ClientIP(r))}
 }
 
-func hashToken(t string) string {
+// HashToken is what the store keeps of token t: its hex SHA-256.
+func HashToken(t string) string {
 	sum := sha256.Sum256([]byte(t))
 	return hex.EncodeToString(sum[:])
+}
+
+// NewToken returns a new token (personal or an app's) and its hash.
+func NewToken() (token, hash string) {
+	t := tokenPrefix + rand.Text()
+	return t, HashToken(t)
 }
 
 // botAuth returns the caller of r's token if it has one of scopes (any,
@@ -272,7 +285,7 @@ func (a *API) botAuth(r *http.Request, scopes ...string) (caller, error) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
 	defer cancel()
-	tok, err := a.st.TokenByHash(ctx, hashToken(t))
+	tok, err := a.st.TokenByHash(ctx, HashToken(t))
 	if errors.Is(err, store.ErrNotFound) {
 		return caller{}, apierr.New(http.StatusUnauthorized, apierr.CodeBadToken, "apierr.bot.no_token")
 	}

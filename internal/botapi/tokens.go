@@ -3,7 +3,6 @@ package botapi
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
 	"errors"
 	"net/http"
 	"slices"
@@ -58,10 +57,10 @@ func (a *API) createToken(ctx context.Context, account site.Account, description
 			clean = append(clean, sc)
 		}
 	}
-	t := tokenPrefix + rand.Text()
+	t, hash := NewToken()
 	ctx, cancel := context.WithTimeout(ctx, site.StoreTimeout)
 	defer cancel()
-	id, err := a.st.AddToken(ctx, account.ID, hashToken(t), description, clean)
+	id, err := a.st.AddToken(ctx, account.ID, hash, description, clean)
 	if errors.Is(err, store.ErrTooMany) {
 		return "", tokenJSON{}, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.too_many_tokens", store.MaxTokens)
 	}
@@ -91,8 +90,12 @@ type tokenRequest struct {
 }
 
 // apiCreateToken is POST /api/token, by a session: {"description", "scopes"}
-// → the token, shown this once.
+// → the token, shown this once. A form is OAuth 2's token request, which
+// the TokenEndpoint answers: it carries no session's authority.
 func (a *API) apiCreateToken(w http.ResponseWriter, r *http.Request) error {
+	if a.oauth != nil && IsFormBody(r) {
+		return a.oauth(w, r)
+	}
 	acct, err := a.sessionAccount(r)
 	if err != nil {
 		return err
@@ -244,8 +247,17 @@ func (a *API) pageRevokeToken(w http.ResponseWriter, r *http.Request) error {
 		return site.Redirect(w, r, "/login")
 	}
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err := a.st.RevokeToken(r.Context(), acct.ID, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := a.st.RevokeToken(r.Context(), acct.ID, id); errors.Is(err, store.ErrNotFound) {
+		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.not_yours", site.Excerpt(r.PathValue("id")))
+	} else if err != nil {
 		return err
 	}
 	return site.Redirect(w, r, "/settings#tokens")
+}
+
+// IsFormBody reports whether r's body is a form
+// (application/x-www-form-urlencoded), as OAuth 2's token requests are.
+func IsFormBody(r *http.Request) bool {
+	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
+	return strings.EqualFold(strings.TrimSpace(ct), "application/x-www-form-urlencoded")
 }

@@ -75,4 +75,11 @@
 //     the passkey as the second step, removed); TestTwoFactorPages (the
 //     security pages, the login and its second step fit 360 px and speak
 //     kk and en; their screenshots at 1366 and 360 px).
+//   - oauth_test.go: TestOAuthApp, in kk and en: a third-party app (an httptest
+//     server using golang.org/x/oauth2 with PKCE) sends a logged-out user to
+//     /oauth; he logs in and is back on the consent page (its texts the
+//     catalog's, 360 px wide at most, screenshots oauth-consent-<lang>-<width>.png),
+//     approves; the app redeems the code and calls GET /api/account with its
+//     token; /settings lists the app (oauth-settings-…png) and revoking it ends
+//     the token.
 package e2e

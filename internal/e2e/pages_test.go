@@ -271,6 +271,8 @@ func (s *site) pages() []page {
 		page{"account-email", "/account/email", loaded},
 		page{"account-passwd", "/account/passwd", loaded},
 		page{"account-security", "/account/security", `document.querySelector('#session-list li.current')`},
+		page{"oauth", "/oauth?response_type=code&client_id=Kumalak+Coach+for+federations+and+schools&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fan%2Fapp%2Freturns%2Fthe%2Fuser%2Fhere%2Fafter%2Fthe%2Fconsent%2Fcallback" +
+			"&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&scope=board%3Aplay+challenge%3Aread&state=s", `document.getElementById('oauth-form')`},
 		page{"event", "/event/" + s.event, `document.querySelector('#event-live .game-link')`},
 		page{"lesson-board", "/learn/board", loaded},
 		page{"lesson-notation", "/learn/notation", loaded},

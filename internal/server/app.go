@@ -292,7 +292,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	srv, err := New(Config{Settings: settings, Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
 		TwoFactor: st, TwoFactorKey: twoFactorKey,
 		Logger: log, Analysis: analysis, Tablebase: opts.Tablebase,
-		Bots: st, BotEvents: botEvents,
+		Bots: st, BotEvents: botEvents, OAuth: st,
 		Events: evs, EventUser: func(ctx context.Context, name string) (int64, error) {
 			u, err := st.UserByName(ctx, name)
 			return u.ID, err

@@ -20,6 +20,7 @@ import (
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/privacy"
+	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
@@ -71,6 +72,8 @@ func errorKeys() []string {
 	keys = append(keys, twofactor.ErrorKeys()...)
 	keys = append(keys, account.ErrorKeys()...)
 	keys = append(keys, moderation.ErrorKeys()...)
+	keys = append(keys, oauth.ErrorKeys()...)
+	keys = append(keys, "apierr.cross_origin")
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)
 	}

@@ -109,7 +109,7 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 			AnalysesPerMinute: o.analysesPerMinute, BotLimits: o.botLimits, Ladder: o.ladder},
 		ImportsPerMinute: o.importsPerMinute, ImportsPerDay: o.importsPerDay,
 		Analysis: analysis, Tablebase: o.tablebase,
-		Bots: st, BotEvents: botEvents})
+		Bots: st, BotEvents: botEvents, OAuth: st})
 	if err != nil {
 		t.Fatal(err)
 	}

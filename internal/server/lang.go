@@ -10,6 +10,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/site"
 )
 
@@ -101,7 +102,8 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, account 
 		Langs   []i18n.Language
 		Current string
 		Tokens  botapi.TokenSection
-	}{i18n.Languages(), cmp.Or(account.Lang, p.Lang), tokens}
+		Apps    oauth.Section
+	}{Langs: i18n.Languages(), Current: cmp.Or(account.Lang, p.Lang), Tokens: tokens, Apps: s.apps.Section(r, account.ID)}
 	return s.Render(w, http.StatusOK, "settings", p)
 }
 

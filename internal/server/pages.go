@@ -172,6 +172,17 @@ type authData struct {
 	Current string
 	// Passkeys offers the password-less login (internal/twofactor).
 	Passkeys bool
+	// Referrer is the path on this site to go to after logging in (the
+	// consent page of an app, /oauth?…); "" for home.
+	Referrer string
+}
+
+// referrer returns r's referrer= if it is a path on this site, else "".
+func referrer(r *http.Request) string {
+	if ref := r.FormValue("referrer"); ref != "" && localPath(ref) != "/" {
+		return localPath(ref)
+	}
+	return ""
 }
 
 // loggedIn returns the name of the account r is logged in to ("": none;
@@ -184,11 +195,11 @@ func (s *Server) loggedIn(r *http.Request) string {
 }
 
 func (s *Server) pageSignupForm(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "auth", s.Page(r, "signup.title", authData{Mode: "signup", Current: s.loggedIn(r)}))
+	return s.Render(w, http.StatusOK, "auth", s.Page(r, "signup.title", authData{Mode: "signup", Current: s.loggedIn(r), Referrer: referrer(r)}))
 }
 
 func (s *Server) pageLoginForm(w http.ResponseWriter, r *http.Request) error {
-	return s.Render(w, http.StatusOK, "auth", s.Page(r, "login.title", authData{Mode: "login", Current: s.loggedIn(r), Passkeys: s.twofa != nil}))
+	return s.Render(w, http.StatusOK, "auth", s.Page(r, "login.title", authData{Mode: "login", Current: s.loggedIn(r), Passkeys: s.twofa != nil, Referrer: referrer(r)}))
 }
 
 func (s *Server) pageSignup(w http.ResponseWriter, r *http.Request) error {
@@ -216,13 +227,13 @@ func (s *Server) authForm(w http.ResponseWriter, r *http.Request, mode, title st
 	if err != nil {
 		e := s.AsError(r, err)
 		setBoundHeaders(w, e)
-		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Email: c.Email, Error: s.Message(r, e), Passkeys: s.twofa != nil}))
+		return s.Render(w, e.Status, "auth", s.Page(r, title, authData{Mode: mode, Name: c.Name, Email: c.Email, Error: s.Message(r, e), Passkeys: s.twofa != nil, Referrer: referrer(r)}))
 	}
 	s.setCookie(w, t, sessionAge)
 	if err := s.loginLang(w, r, a); err != nil {
 		return err
 	}
-	return site.Redirect(w, r, "/")
+	return site.Redirect(w, r, localPath(referrer(r)))
 }
 
 func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) error {

@@ -120,6 +120,14 @@
 //     /mod; Open builds its Service, whose snapshot of marks the lobby
 //     (the marked pool), the hub (muted chat), Identity (closed accounts)
 //     and Page (the header's link, a warning's banner) ask.
+//   - Apps (internal/oauth): OAuth 2's code flow with PKCE, the consent page
+//     /oauth and the token endpoint that the bot API's POST /api/token hands
+//     a form to; the apps' tokens are the bot API's.
+//   - Cross-site requests (crossorigin.go): http.CrossOriginProtection on
+//     every state-changing request but those with a Bearer token and OAuth's
+//     token request; CORS without credentials on the bot API's paths. The
+//     ServeMux records every pattern registered (routeMux), and the route
+//     walk (routes_test.go) holds each to the cross-site and ownership rules.
 //   - Adapters (adapters.go, accounts.go): StoreArchive puts internal/store
 //     behind Archive; AuthAccounts puts internal/auth (argon2id, sessions,
 //     login limits) behind Accounts. The hub's store and engine are
@@ -157,6 +165,7 @@ import (
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/privacy"
+	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
@@ -250,6 +259,8 @@ type Config struct {
 	// Moderation is the reports, the moderators and the marks'
 	// consequences (internal/moderation; nil: none).
 	Moderation *moderation.Service
+	// OAuth keeps the apps' codes and tokens (internal/oauth; nil: no apps).
+	OAuth oauth.Store
 }
 
 // Server serves the API and the pages.
@@ -287,6 +298,10 @@ type Server struct {
 	apiDoc *apiDocPage // GET /api
 	// account is the e-mail, the reset and the sessions (internal/account).
 	account *account.Service
+	// apps is OAuth 2 for third-party apps (internal/oauth).
+	apps *oauth.Site
+	// routes is every pattern Handler registered, in order (routes.go).
+	routes []string
 }
 
 // New returns a server.
@@ -316,7 +331,9 @@ func New(cfg Config) (*Server, error) {
 	srv.studies = study.NewSite(srv, srv.studyConfig())
 	srv.archive = archive.NewSite(srv, archive.Config{Store: cfg.Archive, DatabaseDir: cfg.DatabaseDir, ImportsPerMinute: cfg.ImportsPerMinute, ImportsPerDay: cfg.ImportsPerDay, RulesError: rulesError, ParseForm: srv.parseForm})
 	srv.board = analysisboard.New(srv, srv.boardConfig())
-	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings, Privacy: privacyGate{srv}})
+	srv.apps = oauth.New(srv, oauth.Config{Store: cfg.OAuth})
+	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings,
+		Privacy: privacyGate{srv}, TokenEndpoint: srv.apps.TokenEndpoint})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: archive.MaxImportGames, RulesError: rulesError})
 	srv.profiles = profile.NewSite(srv, cfg.Archive)
 	if srv.privacy = srv.newPrivacy(); srv.privacy != nil {
@@ -347,7 +364,7 @@ func New(cfg Config) (*Server, error) {
 
 // Handler returns the route table wrapped in the middleware.
 func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
+	mux := newRouteMux()
 	api := func(pattern string, h func(http.ResponseWriter, *http.Request) error) {
 		mux.Handle(pattern, s.jsonHandler(h))
 	}
@@ -378,6 +395,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.bots.Routes(router{s: s, mux: mux})
 	page("GET /api", s.pageAPIDoc)
+	s.apps.Routes(router{s: s, mux: mux})
 	api("/api/", func(_ http.ResponseWriter, r *http.Request) error {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_endpoint", site.Excerpt(r.URL.Path))
 	})
@@ -424,10 +442,11 @@ func (s *Server) Handler() http.Handler {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.no_page", site.Excerpt(r.URL.Path))
 	})
 
+	s.routes = mux.routes
 	var h http.Handler = compress(mux)
 	h = s.limitBodies(h)
 	h = s.limitWrites(h)
-	h = http.NewCrossOriginProtection().Handler(h)
+	h = s.crossOrigin(h)
 	h = securityHeaders(h)
 	h = s.hsts(h)
 	h = s.recoverPanics(h)
@@ -517,7 +536,7 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 // (site.Router).
 type router struct {
 	s   *Server
-	mux *http.ServeMux
+	mux *routeMux
 }
 
 func (rt router) API(pattern string, h site.Handler)    { rt.mux.Handle(pattern, rt.s.jsonHandler(h)) }

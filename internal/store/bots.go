@@ -23,6 +23,11 @@ type Token struct {
 	Scopes      []string
 	Created     time.Time
 	Used        time.Time // the last request it made, to the minute; zero: none
+	// App is the client_id of the app the token was granted to by OAuth
+	// (oauth.go), "" for a personal token; Expires is when such a token
+	// stops working (zero for a personal token, which lasts until revoked).
+	App     string
+	Expires time.Time
 }
 
 // MaxTokens is the most tokens one account may hold.
@@ -37,7 +42,8 @@ func (s *Store) AddToken(ctx context.Context, userID int64, hash, description st
 	var id int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tokens WHERE user_id = $1`, userID).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tokens WHERE user_id = $1
+			AND id NOT IN (SELECT token_id FROM oauth_grants)`, userID).Scan(&n); err != nil {
 			return err
 		}
 		if n >= MaxTokens {
@@ -55,22 +61,24 @@ func (s *Store) AddToken(ctx context.Context, userID int64, hash, description st
 	return id, err
 }
 
-const tokenSelect = `SELECT t.id, t.user_id, u.name, u.bot, t.description, t.scopes, t.created_ms, t.used_ms
-	FROM tokens t JOIN users u ON u.id = t.user_id `
+const tokenSelect = `SELECT t.id, t.user_id, u.name, u.bot, t.description, t.scopes, t.created_ms, t.used_ms,
+	COALESCE(g.client_id, ''), COALESCE(g.expires_ms, 0)
+	FROM tokens t JOIN users u ON u.id = t.user_id LEFT JOIN oauth_grants g ON g.token_id = t.id `
 
 func scanToken(row interface{ Scan(...any) error }) (Token, error) {
 	var t Token
 	var bot int
 	var scopes string
-	var created, used int64
-	err := row.Scan(&t.ID, &t.UserID, &t.UserName, &bot, &t.Description, &scopes, &created, &used)
-	t.Bot, t.Scopes, t.Created, t.Used = bot != 0, strings.Fields(scopes), fromMS(created), fromMS(used)
+	var created, used, expires int64
+	err := row.Scan(&t.ID, &t.UserID, &t.UserName, &bot, &t.Description, &scopes, &created, &used, &t.App, &expires)
+	t.Bot, t.Scopes, t.Created, t.Used, t.Expires = bot != 0, strings.Fields(scopes), fromMS(created), fromMS(used), fromMS(expires)
 	return t, err
 }
 
-// TokenByHash returns the token whose hash is hash, or ErrNotFound.
+// TokenByHash returns the token whose hash is hash, or ErrNotFound; an
+// app's token past its expiry is not found.
 func (s *Store) TokenByHash(ctx context.Context, hash string) (Token, error) {
-	t, err := scanToken(s.r.QueryRowContext(ctx, tokenSelect+`WHERE t.hash = $1`, hash))
+	t, err := scanToken(s.r.QueryRowContext(ctx, tokenSelect+`WHERE t.hash = $1 AND (g.expires_ms IS NULL OR g.expires_ms > $2)`, hash, ms(s.now())))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Token{}, fmt.Errorf("token: %w", ErrNotFound)
 	}
@@ -80,9 +88,10 @@ func (s *Store) TokenByHash(ctx context.Context, hash string) (Token, error) {
 	return t, nil
 }
 
-// Tokens returns a user's tokens, the newest first.
+// Tokens returns a user's personal tokens, the newest first (AppTokens
+// lists those granted to apps).
 func (s *Store) Tokens(ctx context.Context, userID int64) ([]Token, error) {
-	rows, err := s.r.QueryContext(ctx, tokenSelect+`WHERE t.user_id = $1 ORDER BY t.id DESC`, userID)
+	rows, err := s.r.QueryContext(ctx, tokenSelect+`WHERE t.user_id = $1 AND g.client_id IS NULL ORDER BY t.id DESC`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("store: tokens of %d: %w", userID, err)
 	}

@@ -26,7 +26,7 @@ var copyLeftEmpty = []string{
 	"class_students", "classes", "event_arbiters", "explorer_pending", "event_entries", "event_log",
 	"event_pairings", "event_rounds", "events", "game_leases", "puzzle_attempts",
 	"puzzle_players", "puzzle_ratings", "simul_players", "simuls", "study_chapters",
-	"study_members", "studies", "tokens",
+	"study_members", "studies",
 }
 
 // TestCopyToPostgres fills an SQLite store through its API, copies it to
@@ -69,6 +69,16 @@ func TestCopyToPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := s.AddReport(ctx, Report{GameID: live.ID, Reporter: fmt.Sprintf("u:%d", a.ID), ReporterName: "Abai", Reported: "Guest-x", Room: "players", Message: "rude"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddToken(ctx, a.ID, "tokenhash", "my bot", []string{"bot:play"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddOAuthCode(ctx, "codehash", OAuthCode{UserID: b.ID, ClientID: "app", RedirectURI: "https://app.example/cb", Scopes: []string{"board:play"},
+		Challenge: "c", Created: t0, Expires: t0.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.RedeemOAuthCode(ctx, "codehash", func(OAuthCode) error { return nil }, AppToken{Hash: "apphash", Expires: t0.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -175,7 +185,7 @@ func TestCopyRefusals(t *testing.T) {
 	to := pgtest.Schema(t)
 	dir := t.TempDir()
 	old := filepath.Join(dir, "old.db")
-	migrateTo(t, sqliteBackend, rawDB(t, sqliteBackend, old), latestVersion(t)-1)
+	migrateTo(t, sqliteBackend, rawDB(t, sqliteBackend, old), previousVersion(t))
 	cur := filepath.Join(dir, "cur.db")
 	s, err := Open(t.Context(), cur, Options{})
 	if err != nil {
@@ -185,7 +195,7 @@ func TestCopyRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		name, from, to, want string
 	}{
-		{"older source", old, to, fmt.Sprintf("schema version %d, this program's is %d", latestVersion(t)-1, latestVersion(t))},
+		{"older source", old, to, fmt.Sprintf("schema version %d, this program's is %d", previousVersion(t), latestVersion(t))},
 		{"missing source", filepath.Join(dir, "none.db"), to, "none.db"},
 		{"SQLite target", cur, filepath.Join(dir, "x.db"), "not a postgres:// URL"},
 		{"PostgreSQL source", to, to, "must be an SQLite file"},

@@ -20,9 +20,22 @@ import (
 func latestVersion(t *testing.T) int64 {
 	t.Helper()
 	names := migrationNames(t, "migrations")
-	// The number, not the count: the numbers are handed out ahead, so a
-	// branch may hold a later one without those before it.
-	v, err := strconv.ParseInt(strings.SplitN(names[len(names)-1], "_", 2)[0], 10, 64)
+	return migrationNumber(t, names[len(names)-1])
+}
+
+// previousVersion is the number of the migration before the last.
+func previousVersion(t *testing.T) int64 {
+	t.Helper()
+	names := migrationNames(t, "migrations")
+	return migrationNumber(t, names[len(names)-2])
+}
+
+// migrationNumber is the number a migration's file name starts with: the
+// number, not the place in the folder, since numbers are assigned ahead
+// and a branch may hold 21 without 18–20.
+func migrationNumber(t *testing.T, name string) int64 {
+	t.Helper()
+	v, err := strconv.ParseInt(strings.SplitN(name, "_", 2)[0], 10, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
