@@ -246,6 +246,20 @@ func (s *Store) CloseAccount(ctx context.Context, userID int64, neutral string) 
 			`DELETE FROM study_members WHERE user_id = $1`,
 			`DELETE FROM class_students WHERE user_id = $1`,
 			`UPDATE studies SET visibility = 'private' WHERE owner_id = $1`,
+			// What the other account features keep of the account: its
+			// address and links, its devices, its second factors, the
+			// codes of apps it let in (its apps' tokens are tokens, above;
+			// the sessions' devices go with the sessions).
+			`DELETE FROM user_emails WHERE user_id = $1`,
+			`DELETE FROM account_links WHERE user_id = $1`,
+			`DELETE FROM email_changes WHERE user_id = $1`,
+			`DELETE FROM known_devices WHERE user_id = $1`,
+			`DELETE FROM totp WHERE user_id = $1`,
+			`DELETE FROM recovery_codes WHERE user_id = $1`,
+			`DELETE FROM passkeys WHERE user_id = $1`,
+			`DELETE FROM twofactor_pending WHERE user_id = $1`,
+			`DELETE FROM twofactor_failures WHERE user_id = $1`,
+			`DELETE FROM oauth_codes WHERE user_id = $1`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, userID); err != nil {
 				return fmt.Errorf("store: close user %d: %w", userID, err)

@@ -110,6 +110,15 @@ func TestBlocks(t *testing.T) {
 		if on, _ := s.BlockedEither(ctx, a.ID, b.ID); on {
 			t.Error("still blocked after Unblock")
 		}
+		for _, table := range []string{"user_emails", "passkeys", "totp"} {
+			var n int
+			if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE user_id = $1`, a.ID).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != 0 {
+				t.Errorf("%s keeps %d rows of the closed account", table, n)
+			}
+		}
 		if bl, _ := s.Blocks(ctx, b.ID); len(bl) != 0 {
 			t.Errorf("b blocks %+v", bl)
 		}
@@ -133,6 +142,15 @@ func TestCloseAccount(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := s.Block(ctx, b.ID, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetEmail(ctx, a.ID, "aigerim@example.org", t0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AddPasskey(ctx, Passkey{User: a.ID, CredentialID: []byte("c"), Name: "phone", Credential: []byte("{}"), Created: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutTOTP(ctx, a.ID, []byte("sealed")); err != nil {
 			t.Fatal(err)
 		}
 		st, err := s.CreateStudy(ctx, a.ID, "Openings", "public", 5, "one", "rec")
