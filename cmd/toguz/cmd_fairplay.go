@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/atomicfile"
@@ -58,7 +59,6 @@ measure' measures its error rates (docs/fairplay.md).`)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(e.stdout)
 	i := 0
 	for g, err := range toguz.NewGameReader(f, file, 0).All() {
 		if err != nil {
@@ -78,15 +78,9 @@ measure' measures its error rates (docs/fairplay.md).`)
 				return fmt.Errorf("%s: game %d: no rating for %s (tag %sElo): give one with -rating", file, i, side, []string{"White", "Black"}[pl])
 			}
 			v := def.Judge(rec.Side(toguz.Player(pl)), float64(r), *threshold)
-			line := struct {
-				Game  int     `json:"game"`
-				Side  string  `json:"side"`
-				Moves int     `json:"moves"`
-				Score float64 `json:"score"`
-				IPR   int     `json:"ipr"`
-				Flag  bool    `json:"flag"`
-			}{i, side, v.Moves, math.Round(v.Score*100) / 100, v.IPR, v.Flag}
-			if err := enc.Encode(line); err != nil {
+			// Written by hand for the spacing of the documented line.
+			if _, err := fmt.Fprintf(e.stdout, `{"game": %d, "side": %q, "moves": %d, "score": %s, "ipr": %d, "flag": %t}`+"\n",
+				i, side, v.Moves, strconv.FormatFloat(math.Round(v.Score*100)/100, 'f', -1, 64), v.IPR, v.Flag); err != nil {
 				return err
 			}
 		}

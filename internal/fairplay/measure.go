@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -210,9 +209,7 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 			a, err := NewAnalyzer()
 			var eng *engine.Engine
 			if err == nil {
-				opts := engine.DefaultOptions()
-				opts.HashMB = 16
-				eng, err = engine.New(opts)
+				eng, err = newCheatEngine()
 			}
 			for {
 				mu.Lock()
@@ -227,7 +224,7 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 					return
 				}
 				j := jobs[i]
-				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
+				rng := newRand(cfg.Seed, uint64(i))
 				rec := held[usable[rng.IntN(len(usable))]]
 				side := toguz.Player(rng.IntN(2))
 				sim, serr := a.Simulate(ctx, rec, side, Cheater{Level: j.level, Share: j.share}, m, eng, rng)

@@ -148,7 +148,8 @@ type Verdict struct {
 	Flag               bool
 	// Timed is how many judged moves have a time; TimeCorr is the rank
 	// correlation of the time spent with the position's difficulty (0
-	// without three timed moves): people think longer where the position is
+	// without three timed moves; difficulty is the chance the model gives the
+	// player of missing the engine's first move): people think longer where the position is
 	// hard, a relayed engine's times do not follow it.
 	Timed    int
 	TimeCorr float64

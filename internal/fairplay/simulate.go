@@ -88,3 +88,13 @@ func (a *Analyzer) Simulate(ctx context.Context, rec Record, side toguz.Player, 
 	}
 	return out, nil
 }
+
+// newCheatEngine returns the cheater's engine: full strength (Simulate
+// sets the level), one thread.
+func newCheatEngine() (*engine.Engine, error) {
+	opts := engine.DefaultOptions()
+	opts.HashMB = 16
+	return engine.New(opts)
+}
+
+func newRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }

@@ -7,7 +7,8 @@ import (
 
 // timeCorr returns how many of moves have a time and the Spearman rank
 // correlation of their times with their difficulty for a player of rating
-// (the loss the model expects of the move: higher is harder); 0 with fewer
+// (the chance the model gives the player of missing the engine's first
+// move: higher is harder); 0 with fewer
 // than three timed moves or no spread.
 func timeCorr(moves []Move, m Model, rating float64) (int, float64) {
 	var times, hard []float64
@@ -15,9 +16,9 @@ func timeCorr(moves []Move, m Model, rating float64) (int, float64) {
 		if mv.Time <= 0 {
 			continue
 		}
-		_, _, _, loss := m.Expect(mv, rating)
+		_, _, agree, _ := m.Expect(mv, rating)
 		times = append(times, mv.Time.Seconds())
-		hard = append(hard, loss)
+		hard = append(hard, 1-agree)
 	}
 	if len(times) < 3 {
 		return len(times), 0

@@ -2,7 +2,9 @@ package review
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -92,5 +94,41 @@ func TestQueueFairPlay(t *testing.T) {
 	rows, err = s.FairPlayByGame(ctx, casual)
 	if err != nil || len(rows) != 1 || rows[0].UserID != b.ID || rows[0].Rated || rows[0].Flag {
 		t.Errorf("casual game with a guest: %+v, %v; want Bolat's unflagged row only", rows, err)
+	}
+}
+
+// TestProcessEvidence: the worker process computes the same fair-play
+// evidence as this process, with the moves' times, and answers a bad job
+// with an error; a job with more times than plies is refused.
+func TestProcessEvidence(t *testing.T) {
+	t.Setenv("TOGUZ_REVIEW_WORKER", "1")
+	p := NewProcess([]string{os.Args[0]})
+	defer p.Close()
+	start := toguz.StartPosition()
+	moves := selfPlay(t, 30)
+	times := make([]time.Duration, len(moves))
+	for i := range times {
+		times[i] = time.Duration(i+1) * time.Second
+	}
+	local, err := NewLocal(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := local.Evidence(t.Context(), start, moves, times)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Evidence(t.Context(), start, moves, times)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || len(got) != len(moves) || got[len(got)-1].Time != times[len(times)-1] {
+		t.Errorf("the process's evidence differs:\n%+v\nwant\n%+v", got, want)
+	}
+	if _, err := p.Evidence(t.Context(), start, []toguz.Move{5, 5, 5, 5, 5, 5}, nil); err == nil {
+		t.Error("an illegal game judged")
+	}
+	if _, err := p.Evidence(t.Context(), start, moves[:2], times); err == nil {
+		t.Error("more times than plies accepted")
 	}
 }
