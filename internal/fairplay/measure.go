@@ -124,11 +124,11 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		t    tally
 	}{{"PlayOK held out", po}, {fmt.Sprintf("masters 2018 at rating %d", cfg.MastersRating), ma}} {
 		mean, sd := meanSD(t.t.scores)
-		fmt.Fprintf(w, "  %s: %d flagged of %d; scores mean %.2f, sd %.2f, max %.2f\n", t.name, t.t.flagged, t.t.n, mean, sd, slices.Max(t.t.scores))
+		fmt.Fprintf(w, "  %s: %d flagged of %d; scores mean %.2f, sd %.2f, max %.2f\n", t.name, t.t.flagged, t.t.n, mean, sd, maxOf(t.t.scores))
 	}
 	k, n := po.flagged+ma.flagged, po.n+ma.n
 	fmt.Fprintf(w, "  together: %d of %d = %.4f%%, 95%% upper bound %.4f%%; scores mean %.2f, sd %.2f, max %.2f\n\n",
-		k, n, 100*float64(k)/float64(n), 100*upper95(k, n), mean, sd, slices.Max(scores))
+		k, n, 100*float64(k)/float64(max(n, 1)), 100*upper95(k, n), mean, sd, maxOf(scores))
 
 	// Human accounts: the held-out games of each PlayOK name, in file order.
 	byName := map[string][]game.FairPlay{}
@@ -171,7 +171,6 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 	fmt.Fprintf(w, "human accounts (PlayOK names, held-out games): %d accounts (%d with several games)\n", acc, multi)
 	fmt.Fprintf(w, "  flagged on all their games: %d (95%% upper bound %.2f%%); flagged after some game of their first 10: %d (%.2f%%)\n\n",
 		accFlag, 100*upper95(accFlag, acc), acc10, 100*upper95(acc10, acc))
-
 	// Simulated cheaters.
 	type job struct {
 		level   int
@@ -195,6 +194,10 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 			usable = append(usable, i)
 		}
 	}
+	if len(usable) == 0 && len(jobs) > 0 {
+		return fmt.Errorf("fairplay: no held-out rated game to start the simulated games from")
+	}
+
 	type result struct {
 		v     Verdict
 		rated int
@@ -275,4 +278,11 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		}
 	}
 	return nil
+}
+
+func maxOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return slices.Max(xs)
 }
