@@ -36,6 +36,8 @@ measure' measures its error rates (docs/fairplay.md).`)
 	def := fairplay.Default()
 	threshold := fs.Float64("threshold", def.Threshold, "the z-score from which a side is flagged")
 	rating := fs.Int("rating", 0, "the players' rating where a record has none (WhiteElo/BlackElo)")
+	players := fs.Bool("players", false, `instead, one line per player (by name) over all the player's games of the file, the event's IPR:
+{"player": NAME, "games": G, "moves": M, "score": S, "ipr": R, "flag": true|false}, judged at the player's mean rating`)
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -59,6 +61,13 @@ measure' measures its error rates (docs/fairplay.md).`)
 	if err != nil {
 		return err
 	}
+	type player struct {
+		name            string
+		games, ratedSum int
+		moves           []fairplay.Move
+	}
+	var order []*player
+	byName := map[string]*player{}
 	i := 0
 	for g, err := range toguz.NewGameReader(f, file, 0).All() {
 		if err != nil {
@@ -77,12 +86,32 @@ measure' measures its error rates (docs/fairplay.md).`)
 			if r <= 0 {
 				return fmt.Errorf("%s: game %d: no rating for %s (tag %sElo): give one with -rating", file, i, side, []string{"White", "Black"}[pl])
 			}
+			if *players {
+				p := byName[rec.Names[pl]]
+				if p == nil {
+					p = &player{name: rec.Names[pl]}
+					byName[p.name] = p
+					order = append(order, p)
+				}
+				p.games++
+				p.ratedSum += r
+				p.moves = append(p.moves, rec.Side(toguz.Player(pl))...)
+				continue
+			}
 			v := def.Judge(rec.Side(toguz.Player(pl)), float64(r), *threshold)
 			// Written by hand for the spacing of the documented line.
 			if _, err := fmt.Fprintf(e.stdout, `{"game": %d, "side": %q, "moves": %d, "score": %s, "ipr": %d, "flag": %t}`+"\n",
 				i, side, v.Moves, strconv.FormatFloat(math.Round(v.Score*100)/100, 'f', -1, 64), v.IPR, v.Flag); err != nil {
 				return err
 			}
+		}
+	}
+	for _, p := range order {
+		v := def.Judge(p.moves, float64(p.ratedSum)/float64(p.games), *threshold)
+		name, _ := json.Marshal(p.name)
+		if _, err := fmt.Fprintf(e.stdout, `{"player": %s, "games": %d, "moves": %d, "score": %s, "ipr": %d, "flag": %t}`+"\n",
+			name, p.games, v.Moves, strconv.FormatFloat(math.Round(v.Score*100)/100, 'f', -1, 64), v.IPR, v.Flag); err != nil {
+			return err
 		}
 	}
 	return nil

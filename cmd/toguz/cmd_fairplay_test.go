@@ -95,6 +95,7 @@ func TestFairplayFlags(t *testing.T) {
 		{"illegal record", []string{bad}, 1, "", "bad.pgn"},
 		{"missing file", []string{filepath.Join(dir, "nosuch.pgn")}, 1, "", "nosuch.pgn"},
 		{"no file", nil, 2, "", "Usage"},
+		{"players", []string{"-players", "testdata/fairplay.pgn"}, 0, `"player": "`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := fairplayRun(tc.args...)
@@ -105,7 +106,7 @@ func TestFairplayFlags(t *testing.T) {
 				return
 			}
 			lines := strings.Split(strings.TrimSpace(out), "\n")
-			if len(lines) != 4 {
+			if want := map[bool]int{false: 4, true: 3}[tc.name == "players"]; len(lines) != want {
 				t.Fatalf("%d lines: %s", len(lines), out)
 			}
 			for _, l := range lines {
