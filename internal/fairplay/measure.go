@@ -179,8 +179,9 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		game    int
 	}
 	var jobs []job
-	for _, l := range cfg.Levels {
-		for _, s := range cfg.Shares {
+	// The shares outermost: a run cut short has the rows of every move.
+	for _, s := range cfg.Shares {
+		for _, l := range cfg.Levels {
 			for a := range cfg.Accounts {
 				for g := range cfg.AccountGames {
 					jobs = append(jobs, job{l, s, a, g})
@@ -198,11 +199,38 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		return fmt.Errorf("fairplay: no held-out rated game to start the simulated games from")
 	}
 
-	type result struct {
-		v     Verdict
-		rated int
+	results := make([]Verdict, len(jobs))
+	perRow := cfg.Accounts * cfg.AccountGames
+	rowDone := make([]int, len(jobs)/max(perRow, 1)+1)
+	fmt.Fprintf(w, "simulated cheaters (from held-out PlayOK openings; %d accounts of %d games per row):\n", cfg.Accounts, cfg.AccountGames)
+	fmt.Fprintf(w, "  %-6s %-6s %-22s %-10s %-10s %-24s\n", "level", "share", "games flagged", "mean z", "mean IPR", "accounts flagged ≤ N games")
+	// row writes the line of the row of jobs [first, first+perRow).
+	row := func(first int) {
+		var games, flagged, accFlagged int
+		var zsum, iprSum float64
+		for a := range cfg.Accounts {
+			var zs []float64
+			for _, v := range results[first+a*cfg.AccountGames : first+(a+1)*cfg.AccountGames] {
+				if v.Moves < MinMoves {
+					continue
+				}
+				games++
+				zsum += v.Score
+				iprSum += float64(v.IPR)
+				if v.Flag {
+					flagged++
+				}
+				zs = append(zs, v.Score)
+			}
+			if ok, _ := within(zs, cfg.AccountGames, th); ok {
+				accFlagged++
+			}
+		}
+		j := jobs[first]
+		fmt.Fprintf(w, "  %-6d %-6.2f %4d of %4d = %5.1f%%  %-10.2f %-10.0f %d of %d = %.0f%%\n", j.level, j.share, flagged, games,
+			100*float64(flagged)/float64(max(games, 1)), zsum/float64(max(games, 1)), iprSum/float64(max(games, 1)),
+			accFlagged, cfg.Accounts, 100*float64(accFlagged)/float64(max(cfg.Accounts, 1)))
 	}
-	results := make([]result, len(jobs))
 	var mu sync.Mutex
 	var firstErr error
 	next := 0
@@ -235,49 +263,19 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 					err = serr
 					continue
 				}
-				rt := rec.Ratings[side]
-				results[i] = result{m.Judge(sim.Side(side), float64(rt), th), rt}
+				v := m.Judge(sim.Side(side), float64(rec.Ratings[side]), th)
+				mu.Lock()
+				results[i] = v
+				r := i / perRow
+				if rowDone[r]++; rowDone[r] == perRow {
+					row(r * perRow)
+				}
+				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	fmt.Fprintf(w, "simulated cheaters (from held-out PlayOK openings; %d accounts of %d games per row):\n", cfg.Accounts, cfg.AccountGames)
-	fmt.Fprintf(w, "  %-6s %-6s %-22s %-10s %-10s %-24s\n", "level", "share", "games flagged", "mean z", "mean IPR", "accounts flagged ≤ N games")
-	for _, l := range cfg.Levels {
-		for _, s := range cfg.Shares {
-			var games, flagged, accFlagged int
-			var zsum, iprSum float64
-			for a := range cfg.Accounts {
-				var zs []float64
-				for i, j := range jobs {
-					if j.level != l || j.share != s || j.account != a {
-						continue
-					}
-					v := results[i].v
-					if v.Moves < MinMoves {
-						continue
-					}
-					games++
-					zsum += v.Score
-					iprSum += float64(v.IPR)
-					if v.Flag {
-						flagged++
-					}
-					zs = append(zs, v.Score)
-				}
-				if ok, _ := within(zs, cfg.AccountGames, th); ok {
-					accFlagged++
-				}
-			}
-			fmt.Fprintf(w, "  %-6d %-6.2f %4d of %4d = %5.1f%%  %-10.2f %-10.0f %d of %d = %.0f%%\n", l, s, flagged, games,
-				100*float64(flagged)/float64(max(games, 1)), zsum/float64(max(games, 1)), iprSum/float64(max(games, 1)),
-				accFlagged, cfg.Accounts, 100*float64(accFlagged)/float64(max(cfg.Accounts, 1)))
-		}
-	}
-	return nil
+	return firstErr
 }
 
 func maxOf(xs []float64) float64 {
