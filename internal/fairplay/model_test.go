@@ -138,7 +138,7 @@ func TestFit(t *testing.T) {
 	want := Model{A: 1.2, B: -0.4, C: 0.9, D: 0.05, LossWeight: 10, Spread: 1, Threshold: 3}
 	rng := rand.New(rand.NewPCG(5, 6))
 	var train []Sample
-	for i := range 400 {
+	for i := range 200 {
 		r := 900 + float64(i%9)*150
 		train = append(train, Sample{Moves: randomMoves(rng, want, r, 60), Rating: r})
 	}
