@@ -4,17 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/fairplay"
 	"github.com/toguz/toguz/internal/game"
+	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/store"
 )
 
-// FairPlayStore keeps the fair-play evidence (store.PutFairPlay).
+// FairPlayStore keeps the fair-play evidence (store.PutFairPlay) and
+// gives the rating a casual game's player is judged at (store.Perf).
 type FairPlayStore interface {
 	PutFairPlay(ctx context.Context, f game.FairPlay) error
+	Perf(ctx context.Context, userID int64, cat rating.Category) (store.Perf, error)
 }
 
 // EvidenceAnalyzer is an analyzer that also computes the fair-play
@@ -149,9 +154,19 @@ func (q *Queue) judgeFairPlay(ctx context.Context, a Analyzer, g game.Saved) err
 	m := q.cfg.Model
 	for _, pl := range sides {
 		seat := g.Seat(pl)
-		rating := seat.Rating
-		if rating <= 0 {
-			rating = fairplay.UnratedRating
+		// A rated game has the rating before it; a casual one is judged at
+		// the account's rating in the time control's category now, so
+		// that a strong player's casual games are not judged as a
+		// beginner's.
+		at := float64(seat.Rating)
+		if cat, ok := rating.ForTimeControl(g.TC); at <= 0 && ok {
+			if p, err := q.cfg.FairPlay.Perf(ctx, seat.UserID, cat); err == nil && p.Games > 0 {
+				at = p.Rating.Rating
+			}
+		}
+		known := int(math.Round(at)) // the row's rating: 0 when none is known
+		if at <= 0 {
+			at = fairplay.UnratedRating
 		}
 		var own []fairplay.Move
 		for _, mv := range ev {
@@ -159,12 +174,12 @@ func (q *Queue) judgeFairPlay(ctx context.Context, a Analyzer, g game.Saved) err
 				own = append(own, mv)
 			}
 		}
-		v := m.Judge(own, float64(rating), m.Threshold)
+		v := m.Judge(own, at, m.Threshold)
 		side := "white"
 		if pl == toguz.Black {
 			side = "black"
 		}
-		row := game.FairPlay{GameID: g.ID, Side: side, UserID: seat.UserID, Rating: seat.Rating, Moves: v.Moves,
+		row := game.FairPlay{GameID: g.ID, Side: side, UserID: seat.UserID, Rating: known, Moves: v.Moves,
 			Agree1: v.Agree1, Agree3: v.Agree3, MeanLoss: v.MeanLoss, Score: v.Score, IPR: v.IPR,
 			Flag: v.Flag && g.Rated, Computed: q.now(), Rated: g.Rated, Timed: v.Timed, TimeCorr: v.TimeCorr}
 		if err := q.cfg.FairPlay.PutFairPlay(ctx, row); err != nil {
