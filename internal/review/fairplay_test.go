@@ -132,3 +132,29 @@ func TestProcessEvidence(t *testing.T) {
 		t.Error("more times than plies accepted")
 	}
 }
+
+// TestMoveTimes: each ply's time is the mover's clock before it plus the
+// increment less the clock after it; games without clocks have none.
+func TestMoveTimes(t *testing.T) {
+	s := time.Second
+	tc := clock.TimeControl{Base: 60 * s, Increment: 2 * s}
+	moves := []game.PlayedMove{
+		{By: toguz.White, Clock: [2]time.Duration{57 * s, 60 * s}}, // 5 s
+		{By: toguz.Black, Clock: [2]time.Duration{57 * s, 61 * s}}, // 1 s
+		{By: toguz.White, Clock: [2]time.Duration{49 * s, 61 * s}}, // 10 s
+		{By: toguz.Black, Clock: [2]time.Duration{49 * s, 63 * s}}, // no time: at least a millisecond
+	}
+	for _, tc := range []struct {
+		name string
+		g    game.Saved
+		want []time.Duration
+	}{
+		{"clocks", game.Saved{Spec: game.Spec{TC: tc}, Moves: moves}, []time.Duration{5 * s, s, 10 * s, time.Millisecond}},
+		{"unlimited", game.Saved{Moves: moves}, nil},
+		{"correspondence", game.Saved{Spec: game.Spec{TC: clock.TimeControl{Days: 2}}, Moves: moves}, nil},
+	} {
+		if got := moveTimes(tc.g); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
