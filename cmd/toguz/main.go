@@ -56,6 +56,7 @@ var commands = []command{
 	{"duel", "play two engine configurations in this process: a feature off, two levels, new weights", runDuel},
 	{"shortest", "find and prove the shortest game that ends in a win", runShortest},
 	{"analyze", "annotate game records: evaluations, best moves, mistakes", runAnalyze},
+	{"fairplay", "judge game records for engine help (z-score, IPR, flag); fit and measure the model", runFairplay},
 	{"levels", "place the engine's levels on the online rating scale from rated games (the level table of docs/engine.md)", runLevels},
 	{"tune", "fit the engine's evaluation weights (or, with -neural, its network) on games and self-play", runTune},
 	{"book", "build or query the opening book", runBook},

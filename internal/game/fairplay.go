@@ -19,4 +19,12 @@ type FairPlay struct {
 	IPR      int     // intrinsic performance rating: the rating whose expected play matches the observed
 	Flag     bool    // the model's verdict at its default threshold
 	Computed time.Time
+	// Rated: the game was rated (the account's evidence compares its rated
+	// games with its casual ones).
+	Rated bool
+	// Timed is how many judged moves had a time, and TimeCorr the rank
+	// correlation of those times with the positions' difficulty (0 with
+	// fewer than three): a person thinks longer where it is harder.
+	Timed    int
+	TimeCorr float64
 }

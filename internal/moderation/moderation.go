@@ -22,11 +22,11 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
 	"sync"
 	"time"
 
 	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/fairplay"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -97,19 +97,11 @@ const (
 // "boosting".
 var Reasons = []string{"cheating", "sandbagging", "abuse", "other"}
 
-// Priority is the queue's order: the Stouffer combination of the z-scores
-// of an account's judged games, Σz/√n (0 with none), plus the weight of
-// its open reports. One function, so that the fair-play model's own
-// account-level score can replace the first term.
-func Priority(scores []float64, reportWeight float64) float64 {
-	if len(scores) == 0 {
-		return reportWeight
-	}
-	var sum float64
-	for _, z := range scores {
-		sum += z
-	}
-	return sum/math.Sqrt(float64(len(scores))) + reportWeight
+// Priority is the queue's order: the fair-play model's combined evidence
+// of an account's judged games (fairplay.Account: the Stouffer z of their
+// scores, 0 with none), plus the weight of its open reports.
+func Priority(rows []game.FairPlay, reportWeight float64) float64 {
+	return fairplay.Account(rows, fairplay.Default().Threshold).Combined + reportWeight
 }
 
 // Played is one of an account's finished rated games, as the sandbagging

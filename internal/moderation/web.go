@@ -12,6 +12,7 @@ import (
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/auth"
+	"github.com/toguz/toguz/internal/fairplay"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -325,7 +326,7 @@ func (w *Web) pageAppeal(rw http.ResponseWriter, r *http.Request) error {
 // QueueRow is a line of the moderators' queue.
 type QueueRow struct {
 	store.ModQueueEntry
-	Evidence  float64 // the Stouffer combination of its judged games' z-scores
+	Evidence  float64 // the model's combined evidence of its judged games (fairplay.Account)
 	Judged    int
 	Flagged   int
 	Priority  float64
@@ -346,16 +347,14 @@ func (s *Service) Queue(ctx context.Context) ([]QueueRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		scores := make([]float64, len(fp))
 		row := QueueRow{ModQueueEntry: e, Judged: len(fp), Marked: s.Marked(e.UserID)}
-		for i, f := range fp {
-			scores[i] = f.Score
+		for _, f := range fp {
 			if f.Flag {
 				row.Flagged++
 			}
 		}
-		row.Evidence = Priority(scores, 0)
-		row.Priority = Priority(scores, e.Weight)
+		row.Evidence = Priority(fp, 0)
+		row.Priority = row.Evidence + e.Weight
 		rows = append(rows, row)
 	}
 	slices.SortStableFunc(rows, func(a, b QueueRow) int {
@@ -406,18 +405,21 @@ type accountView struct {
 	Flags    store.ModFlags
 	Evidence float64
 	Judged   int
-	Flagged  int
-	Games    []GameRow
-	Reports  []store.ModReport
-	Chat     []store.Report
-	Notes    []store.ModNote
-	Log      []store.ModAction
-	Appeals  []store.ModAppeal
-	Refunds  []store.ModRefund
-	Done     string // the action just taken
-	Result   store.ModResult
-	Error    string
-	Actions  []string
+	// Account is the model's reading of the account's games beyond the
+	// combined score: runs, jumps, rated against casual, time use.
+	Account fairplay.AccountEvidence
+	Flagged int
+	Games   []GameRow
+	Reports []store.ModReport
+	Chat    []store.Report
+	Notes   []store.ModNote
+	Log     []store.ModAction
+	Appeals []store.ModAppeal
+	Refunds []store.ModRefund
+	Done    string // the action just taken
+	Result  store.ModResult
+	Error   string
+	Actions []string
 }
 
 // Actions are what a moderator may do on an account's page.
@@ -435,15 +437,14 @@ func (w *Web) accountView(ctx context.Context, u store.User) (accountView, error
 		return v, err
 	}
 	byGame := map[string]*game.FairPlay{}
-	scores := make([]float64, len(fp))
 	for i := range fp {
-		scores[i] = fp[i].Score
 		byGame[fp[i].GameID] = &fp[i]
 		if fp[i].Flag {
 			v.Flagged++
 		}
 	}
-	v.Evidence, v.Judged = Priority(scores, 0), len(fp)
+	v.Evidence, v.Judged = Priority(fp, 0), len(fp)
+	v.Account = fairplay.Account(fp, fairplay.Default().Threshold)
 	voided, err := st.VoidedGames(ctx, u.ID)
 	if err != nil {
 		return v, err

@@ -3,7 +3,9 @@ package moderation
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,6 +18,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/fairplay"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/site"
@@ -438,18 +441,27 @@ func TestScan(t *testing.T) {
 }
 
 func TestPriority(t *testing.T) {
+	rows := func(scores ...float64) []game.FairPlay {
+		var out []game.FairPlay
+		for i, z := range scores {
+			out = append(out, game.FairPlay{GameID: fmt.Sprint(i), Moves: fairplay.MinMoves, Score: z})
+		}
+		return out
+	}
+	short := []game.FairPlay{{GameID: "x", Moves: fairplay.MinMoves - 1, Score: 9}}
 	for _, tt := range []struct {
-		scores []float64
+		rows   []game.FairPlay
 		w, out float64
 	}{
 		{nil, 0, 0},
 		{nil, 3, 3},
-		{[]float64{2, 2, 2, 2}, 0, 4},
-		{[]float64{1, -1}, 1, 1},
-		{[]float64{3}, 0.5, 3.5},
+		{rows(2, 2, 2, 2), 0, 4},
+		{rows(1, -1), 1, 1},
+		{rows(3), 0.5, 3.5},
+		{short, 0, 0}, // too few judged moves to count
 	} {
-		if got := Priority(tt.scores, tt.w); got != tt.out {
-			t.Errorf("Priority(%v, %v) = %v, want %v", tt.scores, tt.w, got, tt.out)
+		if got := Priority(tt.rows, tt.w); math.Abs(got-tt.out) > 1e-9 {
+			t.Errorf("Priority(%v, %v) = %v, want %v", tt.rows, tt.w, got, tt.out)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/fairplay"
 )
 
 // Analyzer reviews the moves of a game from its start position.
@@ -24,6 +25,7 @@ type Analyzer interface {
 // priority of the OS unless Foreground (tests, benchmarks).
 type Local struct {
 	e          *engine.Engine
+	fp         *fairplay.Analyzer // made on the first Evidence
 	foreground bool
 }
 
@@ -69,11 +71,16 @@ type job struct {
 	FEN   string `json:"fen"`
 	Moves []int  `json:"moves"`
 	Depth int    `json:"depth"`
+	// FairPlay asks for the fair-play evidence of the moves instead of
+	// their review (Times: each ply's time in milliseconds, 0 unknown).
+	FairPlay bool    `json:"fairplay,omitempty"`
+	Times    []int64 `json:"times,omitempty"`
 }
 
 type answer struct {
-	Review *Data  `json:"review,omitempty"`
-	Error  string `json:"error,omitempty"`
+	Review   *Data           `json:"review,omitempty"`
+	Evidence []fairplay.Move `json:"evidence,omitempty"`
+	Error    string          `json:"error,omitempty"`
 }
 
 func (p *Process) start() error {
@@ -105,20 +112,38 @@ func (p *Process) stop() {
 }
 
 func (p *Process) Analyze(ctx context.Context, start toguz.Position, moves []toguz.Move, depth int) (Data, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.child == nil {
-		if err := p.start(); err != nil {
-			return Data{}, err
-		}
+	a, err := p.exchange(ctx, newJob(start, moves, depth))
+	if err != nil {
+		return Data{}, err
 	}
+	if a.Review == nil {
+		return Data{}, errors.New("review: the worker process answered no review")
+	}
+	return *a.Review, nil
+}
+
+// newJob returns the job of reviewing moves from start at depth.
+func newJob(start toguz.Position, moves []toguz.Move, depth int) job {
 	j := job{Rules: start.Rules().String(), FEN: start.FEN(), Moves: make([]int, len(moves)), Depth: depth}
 	for i, m := range moves {
 		j.Moves[i] = int(m)
 	}
+	return j
+}
+
+// exchange sends j to the child and returns its answer, an error when the
+// answer is one.
+func (p *Process) exchange(ctx context.Context, j job) (answer, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.child == nil {
+		if err := p.start(); err != nil {
+			return answer{}, err
+		}
+	}
 	b, err := json.Marshal(j)
 	if err != nil {
-		return Data{}, err
+		return answer{}, err
 	}
 	type result struct {
 		line []byte
@@ -137,21 +162,21 @@ func (p *Process) Analyze(ctx context.Context, start toguz.Position, moves []tog
 	case <-ctx.Done():
 		p.stop() // the reader goroutine ends with the child's output
 		<-done
-		return Data{}, ctx.Err()
+		return answer{}, ctx.Err()
 	case r := <-done:
 		if r.err != nil {
 			p.stop()
-			return Data{}, fmt.Errorf("review: the worker process: %w", r.err)
+			return answer{}, fmt.Errorf("review: the worker process: %w", r.err)
 		}
 		var a answer
 		if err := json.Unmarshal(r.line, &a); err != nil {
 			p.stop()
-			return Data{}, fmt.Errorf("review: the worker process's answer: %w", err)
+			return answer{}, fmt.Errorf("review: the worker process's answer: %w", err)
 		}
-		if a.Error != "" || a.Review == nil {
-			return Data{}, errors.New("review: " + a.Error)
+		if a.Error != "" {
+			return answer{}, errors.New("review: " + a.Error)
 		}
-		return *a.Review, nil
+		return a, nil
 	}
 }
 
@@ -171,50 +196,75 @@ const maxJobLine = 64 << 10
 // reads jobs from r, a JSON line each, reviews each with one engine, and
 // writes each answer to w, until r ends.
 func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	e, err := newEngine()
+	wk, err := NewWorker()
 	if err != nil {
 		return err
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), maxJobLine)
-	enc := json.NewEncoder(w)
 	for sc.Scan() {
-		var a answer
-		d, err := serveJob(ctx, e, sc.Bytes())
-		if err != nil {
-			a.Error = err.Error()
-		} else {
-			a.Review = &d
-		}
-		if err := enc.Encode(a); err != nil {
+		if _, err := w.Write(append(wk.Answer(ctx, sc.Bytes()), '\n')); err != nil {
 			return err
 		}
 	}
 	return sc.Err()
 }
 
-func serveJob(ctx context.Context, e *engine.Engine, line []byte) (Data, error) {
+// serveJob answers a job: its review, or its fair-play evidence with
+// fp's analyzer (made on the first such job).
+func serveJob(ctx context.Context, e *engine.Engine, fp **fairplay.Analyzer, line []byte) (a answer) {
 	var j job
 	if err := json.Unmarshal(line, &j); err != nil {
-		return Data{}, err
+		a.Error = err.Error()
+		return a
 	}
+	if j.FairPlay {
+		ev, err := serveEvidence(ctx, fp, j)
+		if err != nil {
+			a.Error = err.Error()
+		}
+		a.Evidence = ev
+		return a
+	}
+	d, err := serveReview(ctx, e, j)
+	if err != nil {
+		a.Error = err.Error()
+		return a
+	}
+	a.Review = &d
+	return a
+}
+
+// jobGame returns the start and the moves of a job, checked.
+func jobGame(j job) (toguz.Position, []toguz.Move, error) {
 	rules, err := toguz.ParseRules(j.Rules)
 	if err != nil {
-		return Data{}, err
+		return toguz.Position{}, nil, err
 	}
 	start, _, err := toguz.ParseFEN(j.FEN, rules)
 	if err != nil {
-		return Data{}, err
+		return toguz.Position{}, nil, err
 	}
-	if len(j.Moves) > MaxPlies || j.Depth < 1 || j.Depth > 30 {
-		return Data{}, fmt.Errorf("job of %d plies at depth %d out of bounds", len(j.Moves), j.Depth)
+	if len(j.Moves) > MaxPlies {
+		return toguz.Position{}, nil, fmt.Errorf("job of %d plies, more than %d", len(j.Moves), MaxPlies)
 	}
 	moves := make([]toguz.Move, len(j.Moves))
 	for i, m := range j.Moves {
 		if m < 1 || m > toguz.MaxHoles {
-			return Data{}, fmt.Errorf("hole %d", m)
+			return toguz.Position{}, nil, fmt.Errorf("hole %d", m)
 		}
 		moves[i] = toguz.Move(m)
+	}
+	return start, moves, nil
+}
+
+func serveReview(ctx context.Context, e *engine.Engine, j job) (Data, error) {
+	if j.Depth < 1 || j.Depth > 30 {
+		return Data{}, fmt.Errorf("job at depth %d out of bounds", j.Depth)
+	}
+	start, moves, err := jobGame(j)
+	if err != nil {
+		return Data{}, err
 	}
 	return Analyze(ctx, e, start, moves, j.Depth, true)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/analysis"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/fairplay"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -53,6 +54,13 @@ type Config struct {
 	// Done, when set, is called after each job with its game and whether
 	// it failed (tests wait on it).
 	Done func(id string, failed bool)
+	// FairPlay, when set, gets the fair-play evidence of every reviewed
+	// game an account played (judgeFairPlay), computed by the same worker
+	// right after the review with Model (zero: fairplay.Default()).
+	FairPlay FairPlayStore
+	Model    fairplay.Model
+	// Now is the clock of the evidence's time (nil: time.Now).
+	Now func() time.Time
 }
 
 // Stats are a queue's counters.
@@ -80,6 +88,12 @@ func Start(ctx context.Context, cfg Config) (*Queue, error) {
 	cfg.Workers = min(max(cfg.Workers, 1), runtime.NumCPU())
 	cfg.Depth = cmp.Or(cfg.Depth, DefaultDepth)
 	cfg.Poll = cmp.Or(cfg.Poll, time.Second)
+	if cfg.Model == (fairplay.Model{}) {
+		cfg.Model = fairplay.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	q := &Queue{cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, cfg.Workers)}
 	if q.log == nil {
 		q.log = slog.New(slog.DiscardHandler)
@@ -177,7 +191,7 @@ func (q *Queue) next(ctx context.Context, a Analyzer) bool {
 	if !ok {
 		return false
 	}
-	data, err := q.review(ctx, a, job.GameID)
+	g, data, err := q.review(ctx, a, job.GameID)
 	if ctx.Err() != nil {
 		return false // stopped: the job stays running, resumed at the next start
 	}
@@ -195,6 +209,11 @@ func (q *Queue) next(ctx context.Context, a Analyzer) bool {
 	} else {
 		q.reviewed.Add(1)
 		q.delay.Store(int64(time.Since(job.Queued)))
+		if q.cfg.FairPlay != nil {
+			if err := q.judgeFairPlay(ctx, a, g); err != nil && ctx.Err() == nil {
+				q.log.Warn("fair-play evidence failed", "game", job.GameID, "err", err)
+			}
+		}
 	}
 	if q.cfg.Done != nil {
 		q.cfg.Done(job.GameID, failed)
@@ -202,18 +221,18 @@ func (q *Queue) next(ctx context.Context, a Analyzer) bool {
 	return true
 }
 
-// review analyses game id and returns its review encoded.
-func (q *Queue) review(ctx context.Context, a Analyzer, id string) ([]byte, error) {
+// review analyses game id and returns the game and its review encoded.
+func (q *Queue) review(ctx context.Context, a Analyzer, id string) (game.Saved, []byte, error) {
 	g, err := q.cfg.Games.Game(ctx, id)
 	if err != nil {
-		return nil, err
+		return g, nil, err
 	}
 	start, _, err := g.Spec.Start()
 	if err != nil {
-		return nil, err
+		return g, nil, err
 	}
 	if len(g.Moves) > MaxPlies {
-		return nil, fmt.Errorf("review: %d plies, more than %d", len(g.Moves), MaxPlies)
+		return g, nil, fmt.Errorf("review: %d plies, more than %d", len(g.Moves), MaxPlies)
 	}
 	moves := make([]toguz.Move, len(g.Moves))
 	for i, m := range g.Moves {
@@ -221,10 +240,13 @@ func (q *Queue) review(ctx context.Context, a Analyzer, id string) ([]byte, erro
 	}
 	d, err := a.Analyze(ctx, start, moves, q.cfg.Depth)
 	if err != nil {
-		return nil, err
+		return g, nil, err
 	}
-	return json.Marshal(d)
+	b, err := json.Marshal(d)
+	return g, b, err
 }
+
+func (q *Queue) now() time.Time { return q.cfg.Now() }
 
 // Analyze reviews moves from start with e at depth, the searches at the
 // lowest priority of the OS when background is set. The searches give the

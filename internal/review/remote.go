@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/fairplay"
 )
 
 // JobSubject is the bus subject of the review jobs: the server asks, any
@@ -40,13 +41,22 @@ type Remote struct {
 }
 
 func (r *Remote) Analyze(ctx context.Context, start toguz.Position, moves []toguz.Move, depth int) (Data, error) {
-	j := job{Rules: start.Rules().String(), FEN: start.FEN(), Moves: make([]int, len(moves)), Depth: depth}
-	for i, m := range moves {
-		j.Moves[i] = int(m)
-	}
-	b, err := json.Marshal(j)
+	a, err := r.exchange(ctx, newJob(start, moves, depth))
 	if err != nil {
 		return Data{}, err
+	}
+	if a.Review == nil {
+		return Data{}, errors.New("review: a worker answered no review")
+	}
+	return *a.Review, nil
+}
+
+// exchange asks a worker j and returns its answer, an error when the
+// answer is one.
+func (r *Remote) exchange(ctx context.Context, j job) (answer, error) {
+	b, err := json.Marshal(j)
+	if err != nil {
+		return answer{}, err
 	}
 	timeout, retry := r.Timeout, r.Retry
 	if timeout <= 0 {
@@ -62,25 +72,25 @@ func (r *Remote) Analyze(ctx context.Context, start toguz.Position, moves []togu
 		if err == nil {
 			var a answer
 			if err := json.Unmarshal(out, &a); err != nil {
-				return Data{}, fmt.Errorf("review: a worker's answer: %w", err)
+				return answer{}, fmt.Errorf("review: a worker's answer: %w", err)
 			}
-			if a.Error != "" || a.Review == nil {
-				return Data{}, errors.New("review: " + a.Error)
+			if a.Error != "" {
+				return answer{}, errors.New("review: " + a.Error)
 			}
-			return *a.Review, nil
+			return a, nil
 		}
 		if ctx.Err() != nil {
-			return Data{}, ctx.Err()
+			return answer{}, ctx.Err()
 		}
 		if r.NoWorker == nil || !r.NoWorker(err) {
 			if !errors.Is(err, context.DeadlineExceeded) {
-				return Data{}, fmt.Errorf("review: asking a worker: %w", err)
+				return answer{}, fmt.Errorf("review: asking a worker: %w", err)
 			}
 		}
 		// Nobody answered: no worker yet, or it died mid-job. Ask again.
 		select {
 		case <-ctx.Done():
-			return Data{}, ctx.Err()
+			return answer{}, ctx.Err()
 		case <-time.After(retry):
 		}
 	}
@@ -89,7 +99,10 @@ func (r *Remote) Analyze(ctx context.Context, start toguz.Position, moves []togu
 func (r *Remote) Close() error { return nil }
 
 // Worker answers review jobs with one engine, one job at a time.
-type Worker struct{ e *engine.Engine }
+type Worker struct {
+	e  *engine.Engine
+	fp *fairplay.Analyzer // made on the first fair-play job
+}
 
 // NewWorker returns a worker with its own review engine.
 func NewWorker() (*Worker, error) {
@@ -105,10 +118,8 @@ func (w *Worker) Answer(ctx context.Context, data []byte) []byte {
 	var a answer
 	if len(data) > maxJobLine {
 		a.Error = fmt.Sprintf("job of %d bytes, more than %d", len(data), maxJobLine)
-	} else if d, err := serveJob(ctx, w.e, data); err != nil {
-		a.Error = err.Error()
 	} else {
-		a.Review = &d
+		a = serveJob(ctx, w.e, &w.fp, data)
 	}
 	b, _ := json.Marshal(a)
 	return b

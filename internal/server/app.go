@@ -345,7 +345,8 @@ func (a *App) startReviews(ctx context.Context, opts Options) (review.Reviews, e
 	}
 	st := a.Store
 	rc := review.Config{Jobs: st, Games: store.LiveStore{S: st}, Workers: opts.ReviewWorkers,
-		Depth: opts.ReviewDepth, Foreground: opts.ReviewForeground, Logger: a.log}
+		Depth: opts.ReviewDepth, Foreground: opts.ReviewForeground, Logger: a.log,
+		FairPlay: st} // the fair-play evidence of the games accounts played (internal/fairplay)
 	if cmd := opts.ReviewCommand; len(cmd) > 0 {
 		rc.Analyzer = func() (review.Analyzer, error) { return review.NewProcess(cmd), nil }
 	}

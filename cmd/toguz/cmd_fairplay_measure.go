@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toguz/toguz/internal/fairplay"
+)
+
+func runFairplayMeasure(ctx context.Context, e env) error {
+	fs := newFlags(e, "fairplay measure", "", `Measures the embedded fair-play model's error rates at its default threshold
+(docs/fairplay.md): the share of human game sides and accounts flagged, on the
+held-out PlayOK games and the master games, and the share of simulated games
+and accounts flagged where one side is the engine at each level on a share of
+its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
+(run it under nice).`)
+	data := fs.String("data", "../shared/data", "the shared data directory")
+	cache := fs.String("cache", "", "a directory caching the games' analysis (none: analyse again)")
+	levels := fs.String("levels", "6,7,8,9,10", "the cheater's engine levels, comma-separated")
+	shares := fs.String("shares", "1,0.333", "the shares of the cheater's moves the engine plays, comma-separated")
+	accounts := fs.Int("accounts", 10, "simulated cheating accounts per level and share")
+	games := fs.Int("games", 10, "games per simulated account")
+	masters := fs.Int("masters-rating", 1750, "the rating the master games (which have none) are judged at")
+	seed := fs.Uint64("seed", 1, "the simulation's random seed")
+	workers := fs.Int("workers", 1, "simulations at once")
+	if err := parseFlags(fs, e.args[1:]); err != nil {
+		return err
+	}
+	cfg := fairplay.MeasureConfig{Accounts: *accounts, AccountGames: *games, MastersRating: *masters, Seed: *seed, Workers: *workers}
+	for f := range strings.SplitSeq(*levels, ",") {
+		l, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || l < 1 || l > 10 {
+			return fmt.Errorf("-levels %q: %q is not a level 1..10", *levels, f)
+		}
+		cfg.Levels = append(cfg.Levels, l)
+	}
+	for f := range strings.SplitSeq(*shares, ",") {
+		s, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || s < 0 || s > 1 {
+			return fmt.Errorf("-shares %q: %q is not a share 0..1", *shares, f)
+		}
+		cfg.Shares = append(cfg.Shares, s)
+	}
+	if *accounts < 0 || *games < 1 {
+		return fmt.Errorf("-accounts %d -games %d: want at least 0 and 1", *accounts, *games)
+	}
+	playok, mastersRecs, err := corpus(ctx, e, *data, *cache)
+	if err != nil {
+		return err
+	}
+	return fairplay.Measure(ctx, playok, mastersRecs, fairplay.Default(), cfg, e.stdout)
+}

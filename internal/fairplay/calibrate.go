@@ -1,0 +1,71 @@
+package fairplay
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+)
+
+// Split returns the records of recs the fit may see and the held-out ones.
+func Split(recs []Record) (fit, held []Record) {
+	for _, r := range recs {
+		if r.HeldOut() {
+			held = append(held, r)
+		} else {
+			fit = append(fit, r)
+		}
+	}
+	return fit, held
+}
+
+// Tail is the share of human sides the default threshold aims to flag at
+// most: one in a thousand.
+const Tail = 0.001
+
+// FitCorpus fits the model on the rated records the split lets it see
+// and chooses its default threshold: the score a normal distribution
+// exceeds with probability Tail, or the highest score of the fit's own sides
+// plus a margin, whichever is higher, so that the fit's sides are never
+// flagged. It writes what it did to log.
+func FitCorpus(recs []Record, log io.Writer) (Model, error) {
+	fit, _ := Split(recs)
+	train := Samples(fit)
+	const k = 10
+	m, err := Fit(train, k, 1)
+	if err != nil {
+		return m, err
+	}
+	var zs []float64
+	for _, s := range train {
+		if v := m.Judge(s.Moves, s.Rating, math.Inf(1)); v.Moves >= MinMoves {
+			zs = append(zs, v.Score)
+		}
+	}
+	slices.Sort(zs)
+	normal := -normalQuantile(Tail)
+	top := zs[len(zs)-1]
+	m.Threshold = math.Ceil(max(normal, top+0.25)*10) / 10
+	fmt.Fprintf(log, "fit on %d sides (%d judged at least %d moves); highest score %.2f; normal 1/1000 tail %.2f; threshold %.1f\n",
+		len(train), len(zs), MinMoves, top, normal, m.Threshold)
+	return m, m.valid()
+}
+
+// normalQuantile returns the p-quantile of the standard normal
+// distribution (Acklam's rational approximation, about 1e-9 relative).
+func normalQuantile(p float64) float64 {
+	a := []float64{-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00}
+	b := []float64{-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01}
+	c := []float64{-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00}
+	d := []float64{7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00}
+	switch {
+	case p < 0.02425:
+		q := math.Sqrt(-2 * math.Log(p))
+		return (((((c[0]*q+c[1])*q+c[2])*q+c[3])*q+c[4])*q + c[5]) / ((((d[0]*q+d[1])*q+d[2])*q+d[3])*q + 1)
+	case p > 1-0.02425:
+		return -normalQuantile(1 - p)
+	}
+	q := p - 0.5
+	r := q * q
+	return (((((a[0]*r+a[1])*r+a[2])*r+a[3])*r+a[4])*r + a[5]) * q / (((((b[0]*r+b[1])*r+b[2])*r+b[3])*r+b[4])*r + 1)
+}

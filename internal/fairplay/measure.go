@@ -1,0 +1,286 @@
+package fairplay
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/game"
+)
+
+// MeasureConfig says what Measure measures.
+type MeasureConfig struct {
+	Levels []int     // the cheater's engine levels
+	Shares []float64 // the shares of the cheater's moves the engine plays
+	// Accounts is the number of simulated cheating accounts per level and
+	// share, each playing AccountGames games.
+	Accounts, AccountGames int
+	// MastersRating is the rating the master games (which have none) are
+	// judged at.
+	MastersRating int
+	Seed          uint64
+	Workers       int
+}
+
+// sideRow returns the account row of a judged side, as the store keeps it.
+func sideRow(v Verdict, rating, n int) game.FairPlay {
+	return game.FairPlay{Moves: v.Moves, Score: v.Score, IPR: v.IPR, Rating: rating, Rated: true,
+		Computed: time.Unix(int64(n), 0)}
+}
+
+// upper95 returns the one-sided 95% upper confidence bound of a share of
+// k in n (Clopper–Pearson).
+func upper95(k, n int) float64 {
+	if n == 0 {
+		return 1
+	}
+	// P(X ≤ k | p) = 0.05, by bisection on p.
+	cdf := func(p float64) float64 {
+		s, term := 0.0, math.Pow(1-p, float64(n))
+		for i := 0; i <= k; i++ {
+			if i > 0 {
+				term *= p / (1 - p) * float64(n-i+1) / float64(i)
+			}
+			s += term
+		}
+		return s
+	}
+	lo, hi := float64(k)/float64(n), 1.0
+	for range 60 {
+		mid := (lo + hi) / 2
+		if cdf(mid) > 0.05 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
+
+// within returns whether the Stouffer z of some prefix of at most n of
+// scores reaches threshold: an account checked after each game.
+func within(scores []float64, n int, threshold float64) (bool, int) {
+	s := 0.0
+	for i, z := range scores[:min(n, len(scores))] {
+		s += z
+		if s/math.Sqrt(float64(i+1)) >= threshold {
+			return true, i + 1
+		}
+	}
+	return false, 0
+}
+
+// Measure measures m's error rates at its default threshold and writes
+// them to w: on the held-out PlayOK games and the master games (human
+// games, never fit on), per game and side and per account (the games of a
+// name), and on simulated games from held-out positions where one side is
+// a Cheater, per game and per account of AccountGames games.
+func Measure(ctx context.Context, playok, masters []Record, m Model, cfg MeasureConfig, w io.Writer) error {
+	th := m.Threshold
+	_, held := Split(playok)
+	fmt.Fprintf(w, "model: threshold %.1f, spread %.3f; evidence depth %d\n\n", th, m.Spread, Depth)
+
+	// Human games, per side.
+	type tally struct {
+		n, flagged int
+		scores     []float64
+	}
+	var scores []float64
+	humans := func(recs []Record, rating func(r *Record, pl int) int) tally {
+		var t tally
+		for i := range recs {
+			r := &recs[i]
+			for pl := range 2 {
+				rt := rating(r, pl)
+				if rt <= 0 {
+					continue
+				}
+				v := m.Judge(r.Side(toguz.Player(pl)), float64(rt), th)
+				if v.Moves < MinMoves {
+					continue
+				}
+				t.n++
+				scores = append(scores, v.Score)
+				t.scores = append(t.scores, v.Score)
+				if v.Flag {
+					t.flagged++
+				}
+			}
+		}
+		return t
+	}
+	po := humans(held, func(r *Record, pl int) int { return r.Ratings[pl] })
+	ma := humans(masters, func(*Record, int) int { return cfg.MastersRating })
+	mean, sd := meanSD(scores)
+	fmt.Fprintf(w, "human sides (at least %d judged moves):\n", MinMoves)
+	for _, t := range []struct {
+		name string
+		t    tally
+	}{{"PlayOK held out", po}, {fmt.Sprintf("masters 2018 at rating %d", cfg.MastersRating), ma}} {
+		mean, sd := meanSD(t.t.scores)
+		fmt.Fprintf(w, "  %s: %d flagged of %d; scores mean %.2f, sd %.2f, max %.2f\n", t.name, t.t.flagged, t.t.n, mean, sd, maxOf(t.t.scores))
+	}
+	k, n := po.flagged+ma.flagged, po.n+ma.n
+	fmt.Fprintf(w, "  together: %d of %d = %.4f%%, 95%% upper bound %.4f%%; scores mean %.2f, sd %.2f, max %.2f\n\n",
+		k, n, 100*float64(k)/float64(max(n, 1)), 100*upper95(k, n), mean, sd, maxOf(scores))
+
+	// Human accounts: the held-out games of each PlayOK name, in file order.
+	byName := map[string][]game.FairPlay{}
+	var names []string
+	for i := range held {
+		r := &held[i]
+		for pl := range 2 {
+			if r.Ratings[pl] <= 0 {
+				continue
+			}
+			v := m.Judge(r.Side(toguz.Player(pl)), float64(r.Ratings[pl]), th)
+			if v.Moves < MinMoves {
+				continue
+			}
+			name := r.Names[pl]
+			if _, ok := byName[name]; !ok {
+				names = append(names, name)
+			}
+			byName[name] = append(byName[name], sideRow(v, r.Ratings[pl], r.Index))
+		}
+	}
+	var acc, accFlag, acc10, multi int
+	for _, name := range names {
+		rows := byName[name]
+		acc++
+		if len(rows) > 1 {
+			multi++
+		}
+		if Account(rows, th).Flag {
+			accFlag++
+		}
+		zs := make([]float64, len(rows))
+		for i, r := range rows {
+			zs[i] = r.Score
+		}
+		if ok, _ := within(zs, 10, th); ok {
+			acc10++
+		}
+	}
+	fmt.Fprintf(w, "human accounts (PlayOK names, held-out games): %d accounts (%d with several games)\n", acc, multi)
+	fmt.Fprintf(w, "  flagged on all their games: %d (95%% upper bound %.2f%%); flagged after some game of their first 10: %d (%.2f%%)\n\n",
+		accFlag, 100*upper95(accFlag, acc), acc10, 100*upper95(acc10, acc))
+	// Simulated cheaters.
+	type job struct {
+		level   int
+		share   float64
+		account int
+		game    int
+	}
+	var jobs []job
+	// The shares outermost: a run cut short has the rows of every move.
+	for _, s := range cfg.Shares {
+		for _, l := range cfg.Levels {
+			for a := range cfg.Accounts {
+				for g := range cfg.AccountGames {
+					jobs = append(jobs, job{l, s, a, g})
+				}
+			}
+		}
+	}
+	var usable []int
+	for i := range held {
+		if held[i].Ratings[0] > 0 && held[i].Ratings[1] > 0 && len(held[i].Moves) > BookPlies {
+			usable = append(usable, i)
+		}
+	}
+	if len(usable) == 0 && len(jobs) > 0 {
+		return fmt.Errorf("fairplay: no held-out rated game to start the simulated games from")
+	}
+
+	results := make([]Verdict, len(jobs))
+	perRow := cfg.Accounts * cfg.AccountGames
+	rowDone := make([]int, len(jobs)/max(perRow, 1)+1)
+	fmt.Fprintf(w, "simulated cheaters (from held-out PlayOK openings; %d accounts of %d games per row):\n", cfg.Accounts, cfg.AccountGames)
+	fmt.Fprintf(w, "  %-6s %-6s %-22s %-10s %-10s %-24s\n", "level", "share", "games flagged", "mean z", "mean IPR", "accounts flagged ≤ N games")
+	// row writes the line of the row of jobs [first, first+perRow).
+	row := func(first int) {
+		var games, flagged, accFlagged int
+		var zsum, iprSum float64
+		for a := range cfg.Accounts {
+			var zs []float64
+			for _, v := range results[first+a*cfg.AccountGames : first+(a+1)*cfg.AccountGames] {
+				if v.Moves < MinMoves {
+					continue
+				}
+				games++
+				zsum += v.Score
+				iprSum += float64(v.IPR)
+				if v.Flag {
+					flagged++
+				}
+				zs = append(zs, v.Score)
+			}
+			if ok, _ := within(zs, cfg.AccountGames, th); ok {
+				accFlagged++
+			}
+		}
+		j := jobs[first]
+		fmt.Fprintf(w, "  %-6d %-6.2f %4d of %4d = %5.1f%%  %-10.2f %-10.0f %d of %d = %.0f%%\n", j.level, j.share, flagged, games,
+			100*float64(flagged)/float64(max(games, 1)), zsum/float64(max(games, 1)), iprSum/float64(max(games, 1)),
+			accFlagged, cfg.Accounts, 100*float64(accFlagged)/float64(max(cfg.Accounts, 1)))
+	}
+	var mu sync.Mutex
+	var firstErr error
+	next := 0
+	var wg sync.WaitGroup
+	for range max(cfg.Workers, 1) {
+		wg.Go(func() {
+			a, err := NewAnalyzer()
+			var eng *engine.Engine
+			if err == nil {
+				eng, err = newCheatEngine()
+			}
+			for {
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				i := next
+				next++
+				stop := firstErr != nil || i >= len(jobs)
+				mu.Unlock()
+				if stop {
+					return
+				}
+				j := jobs[i]
+				rng := newRand(cfg.Seed, uint64(i))
+				rec := held[usable[rng.IntN(len(usable))]]
+				side := toguz.Player(rng.IntN(2))
+				sim, serr := a.Simulate(ctx, rec, side, Cheater{Level: j.level, Share: j.share}, m, eng, rng)
+				if serr != nil {
+					err = serr
+					continue
+				}
+				v := m.Judge(sim.Side(side), float64(rec.Ratings[side]), th)
+				mu.Lock()
+				results[i] = v
+				r := i / perRow
+				if rowDone[r]++; rowDone[r] == perRow {
+					row(r * perRow)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return firstErr
+}
+
+func maxOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return slices.Max(xs)
+}

@@ -1,0 +1,230 @@
+package fairplay
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sync"
+)
+
+// Model is the statistical model of the moves a human of a given rating
+// chooses, after Regan and Haworth's: in a position whose legal moves lose
+// δ₁ = 0 ≤ δ₂ ≤ … stones against the best, a player of rating R chooses
+// move i with probability
+//
+//	pᵢ ∝ exp(−(δᵢ/s(R))^c(R)),  log s(R) = A + B·x,  c(R) = C + D·x,  x = (R − 1500)/400
+//
+// s is the sensitivity (how many stones a player notices) and c the
+// consistency. Each judged move then has an expected agreement with the
+// engine's first move, an expected loss, and their variances; summed over
+// a game's moves they give the expected play of a side and the z-score of
+// what was observed (Judge).
+type Model struct {
+	A, B, C, D float64
+	// LossWeight is k of the per-move statistic t = [best] − δ/k: a move
+	// that loses k stones weighs as much against as agreeing with the
+	// engine weighs for.
+	LossWeight float64
+	// Spread is the standard deviation of the per-game z-scores on the
+	// games the model was fit on (over-dispersion: real players vary more
+	// from game to game than the model's moves do); Score divides by it so
+	// that human games score about N(0, 1).
+	Spread float64
+	// Threshold is the default flag: a side with Score at least Threshold
+	// (and MinMoves judged moves) is flagged. It is chosen on held-out games
+	// (docs/fairplay.md).
+	Threshold float64
+	// Fit records what the parameters were fit on, for people.
+	Fit string `json:",omitempty"`
+}
+
+// UnratedRating is the rating a player without one is judged at: the
+// site's starting rating.
+const UnratedRating = 1500
+
+// MinMoves is the fewest judged moves a side needs to be flagged.
+const MinMoves = 15
+
+// Rating bounds of the IPR.
+const (
+	MinRating = 0
+	MaxRating = 3500
+)
+
+//go:embed model.json
+var modelJSON []byte
+
+var embedded = sync.OnceValues(func() (Model, error) {
+	var m Model
+	if err := json.Unmarshal(modelJSON, &m); err != nil {
+		return m, fmt.Errorf("fairplay: the embedded model: %w", err)
+	}
+	return m, m.valid()
+})
+
+// Default returns the embedded model, fit by `toguz fairplay fit`.
+func Default() Model {
+	m, err := embedded()
+	if err != nil {
+		panic(err) // the embedded file is checked by the tests
+	}
+	return m
+}
+
+func (m Model) valid() error {
+	if !(m.LossWeight > 0 && m.Spread > 0 && m.Threshold > 0) || math.IsNaN(m.A+m.B+m.C+m.D) {
+		return fmt.Errorf("fairplay: model %+v out of bounds", m)
+	}
+	return nil
+}
+
+func x(rating float64) float64 { return (rating - 1500) / 400 }
+
+// probs fills p with the probabilities of the moves of losses at rating.
+func (m Model) probs(losses []float64, rating float64, p []float64) {
+	s := math.Exp(m.A + m.B*x(rating))
+	c := min(max(m.C+m.D*x(rating), 0.2), 5)
+	sum := 0.0
+	for i, d := range losses {
+		p[i] = math.Exp(-math.Pow(d/s, c))
+		sum += p[i]
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+}
+
+// Prob returns the probability that a player of rating chooses the move of
+// rank i of losses.
+func (m Model) Prob(losses []float64, rating float64, i int) float64 {
+	var buf [16]float64
+	p := buf[:len(losses)]
+	m.probs(losses, rating, p)
+	return p[i]
+}
+
+// moveStat returns the per-move statistic t = [best] − δ/k of a move that
+// lost d stones.
+func (m Model) moveStat(d float64) float64 {
+	t := -d / m.LossWeight
+	if d == 0 {
+		t++
+	}
+	return t
+}
+
+// Expect returns the expected per-move statistic of the move and its
+// variance, for a player of rating, with the probability that the player
+// agrees with the engine's first move and the expected loss.
+func (m Model) Expect(mv Move, rating float64) (mean, variance, agree, loss float64) {
+	var buf [16]float64
+	p := buf[:len(mv.Losses)]
+	m.probs(mv.Losses, rating, p)
+	sq := 0.0
+	for i, d := range mv.Losses {
+		t := m.moveStat(d)
+		mean += p[i] * t
+		sq += p[i] * t * t
+		loss += p[i] * d
+		if d == 0 {
+			agree += p[i]
+		}
+	}
+	return mean, max(sq-mean*mean, 0), agree, loss
+}
+
+// Verdict is the model's judgement of one side of a game (or of a set of
+// sides: an event).
+type Verdict struct {
+	Moves    int     // judged moves
+	Agree1   float64 // share agreeing with the engine's first move
+	Agree3   float64 // share among its first three
+	MeanLoss float64 // stones lost per judged move
+	// Expected agreement and loss per move for the rating.
+	ExpAgree1, ExpLoss float64
+	Score              float64 // z-score against the expected for the rating; 0 without judged moves
+	IPR                int     // the rating whose expected play matches the observed
+	Flag               bool
+	// Timed is how many judged moves have a time; TimeCorr is the rank
+	// correlation of the time spent with the position's difficulty (0
+	// without three timed moves; difficulty is the chance the model gives the
+	// player of missing the engine's first move): people think longer where the position is
+	// hard, a relayed engine's times do not follow it.
+	Timed    int
+	TimeCorr float64
+}
+
+// Judge returns the verdict about moves (the judged ones count; several
+// games' moves may be passed together: the verdict of an event) for a
+// player of rating, flagged at threshold.
+func (m Model) Judge(moves []Move, rating, threshold float64) Verdict {
+	var v Verdict
+	var obs float64
+	judged := make([]Move, 0, len(moves))
+	for _, mv := range moves {
+		if !mv.Judged() {
+			continue
+		}
+		judged = append(judged, mv)
+		d := mv.Loss()
+		obs += m.moveStat(d)
+		v.MeanLoss += d
+		if mv.Top1() {
+			v.Agree1++
+		}
+		if mv.Top3() {
+			v.Agree3++
+		}
+	}
+	v.Moves = len(judged)
+	if v.Moves == 0 {
+		v.IPR = int(math.Round(rating))
+		return v
+	}
+	n := float64(v.Moves)
+	v.Agree1, v.Agree3, v.MeanLoss = v.Agree1/n, v.Agree3/n, v.MeanLoss/n
+	z := func(r float64) (float64, float64, float64) {
+		var mean, variance, agree, loss float64
+		for _, mv := range judged {
+			a, b, c, d := m.Expect(mv, r)
+			mean, variance, agree, loss = mean+a, variance+b, agree+c, loss+d
+		}
+		return (obs - mean) / math.Sqrt(max(variance, 1e-9)) / m.Spread, agree / n, loss / n
+	}
+	v.Score, v.ExpAgree1, v.ExpLoss = z(rating)
+	v.Flag = v.Moves >= MinMoves && v.Score >= threshold
+	v.IPR = m.ipr(judged, obs)
+	v.Timed, v.TimeCorr = timeCorr(judged, m, rating)
+	return v
+}
+
+// ipr returns the rating whose expected statistic over moves equals obs,
+// by bisection (the expectation rises with the rating), within
+// MinRating..MaxRating.
+func (m Model) ipr(moves []Move, obs float64) int {
+	expect := func(r float64) float64 {
+		s := 0.0
+		for _, mv := range moves {
+			a, _, _, _ := m.Expect(mv, r)
+			s += a
+		}
+		return s
+	}
+	lo, hi := float64(MinRating), float64(MaxRating)
+	if obs <= expect(lo) {
+		return MinRating
+	}
+	if obs >= expect(hi) {
+		return MaxRating
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if expect(mid) < obs {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return int(math.Round((lo + hi) / 2))
+}
