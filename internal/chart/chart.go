@@ -33,6 +33,9 @@ import (
 type Tick struct {
 	At    float64
 	Label string
+	// Sub, when not empty, is a second line under the label (a date
+	// axis's year); only the x axis draws it.
+	Sub string
 }
 
 // A Point is one point of a series.
@@ -87,6 +90,10 @@ type Line struct {
 	// to its edge); otherwise it spans the values, widened to round ticks.
 	FixY       bool
 	YMin, YMax float64
+	// FixX fixes the x axis to XMin..XMax (a date axis wider than its
+	// points); otherwise it spans the points.
+	FixX       bool
+	XMin, XMax float64
 	// Zero draws the line of the value 0 when it is within the axis.
 	Zero bool
 	// Width and Height of the viewBox; 0 is 360 × 200.
@@ -203,6 +210,9 @@ func (c *Line) SVG() template.HTML {
 	if math.IsInf(xmin, 0) {
 		xmin, xmax, ymin, ymax = 0, 1, 0, 1
 	}
+	if c.FixX {
+		xmin, xmax = c.XMin, c.XMax
+	}
 	if c.Zero && !c.FixY {
 		ymin, ymax = math.Min(ymin, 0), math.Max(ymax, 0)
 	}
@@ -245,7 +255,14 @@ func (c *Line) SVG() template.HTML {
 	if named > 0 {
 		top += legendH
 	}
-	pw, ph := w-padLeft-padRight, h-top-padBottom
+	bottom := padBottom
+	for _, t := range xt {
+		if t.Sub != "" {
+			bottom += 12
+			break
+		}
+	}
+	pw, ph := w-padLeft-padRight, h-top-bottom
 	X := func(v float64) float64 { return padLeft + pw*(v-xmin)/(xmax-xmin) }
 	Y := func(v float64) float64 {
 		v = math.Max(ymin, math.Min(ymax, v))
@@ -272,6 +289,9 @@ func (c *Line) SVG() template.HTML {
 		x := f(X(t.At))
 		fmt.Fprintf(&b, `<line class="tick" x1="%s" y1="%s" x2="%s" y2="%s"/>`, x, base, x, f(top+ph+4))
 		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, x, f(top+ph+15), esc(t.Label))
+		if t.Sub != "" {
+			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, x, f(top+ph+27), esc(t.Sub))
+		}
 	}
 	b.WriteString(`</g>`)
 	if c.Zero && ymin < 0 && ymax > 0 {

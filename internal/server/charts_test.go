@@ -11,6 +11,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/game"
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -55,5 +56,56 @@ func TestGamePagePictures(t *testing.T) {
 	s.reviewNext()
 	if _, page := s.getPage("/game/"+id, "en"); strings.Contains(page, `id="clock-graph"`) || !strings.Contains(page, `id="eval-graph"`) {
 		t.Errorf("an untimed game: want the evaluation graph and no clock graph")
+	}
+}
+
+// TestRatingPictures: the leaderboard draws its players' ratings as a
+// histogram and a profile its rating history, their titles in the page's
+// language; a category without stable ratings draws none.
+func TestRatingPictures(t *testing.T) {
+	s := newTestServer(t, serverOpts{})
+	ctx := t.Context()
+	var ids []int64
+	for _, name := range []string{"Abai", "Shokan", "Ybyrai"} {
+		u, err := s.st.CreateUser(ctx, name, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, u.ID)
+	}
+	at := time.Date(2026, 2, 3, 12, 0, 0, 0, time.UTC)
+	// Enough games for stable ratings (the leaderboard's).
+	for i := range 45 {
+		w, b := ids[i%3], ids[(i+1)%3]
+		g, err := s.st.CreateGame(ctx, store.Game{Players: [2]game.Seat{{UserID: w}, {UserID: b}}, Rules: toguz.Standard(),
+			TimeControl: clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, Rated: true, Status: game.Playing}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Mixed results: the ratings stay close, so each game tells
+		// much and the deviations fall.
+		res := []toguz.Result{toguz.WhiteWins, toguz.BlackWins, toguz.Draw, toguz.WhiteWins}[i%4]
+		if _, err := s.st.FinishGame(ctx, g.ID, store.Finish{Status: game.Ended, Result: res, Termination: toguz.ByResignation,
+			At: at.Add(time.Duration(i) * time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat := i18n.New()
+	for _, lang := range []string{"en", "kk", "ky", "ru"} {
+		code, page := s.getPage("/leaderboard?category=blitz", lang)
+		_, svg, _ := strings.Cut(page, `id="rating-histogram"`)
+		title := cat.T(lang, "chart.hist.title", cat.T(lang, "category.blitz"), "")
+		if code != http.StatusOK || !strings.Contains(html.UnescapeString(svg), "<title>"+title) || strings.Count(svg, `class="bar"`) < 2 {
+			t.Errorf("%s: /leaderboard (%d): no histogram titled %q:\n%.2000s", lang, code, title, svg)
+		}
+		if _, page := s.getPage("/leaderboard?category=rapid", lang); strings.Contains(page, `id="rating-histogram"`) {
+			t.Errorf("%s: a histogram of no rapid player", lang)
+		}
+		_, page = s.getPage("/@/Abai", lang)
+		_, svg, _ = strings.Cut(page, `id="rating-chart"`)
+		title, _, _ = strings.Cut(cat.T(lang, "archive.chart.label", "", "", 0, 0), ",")
+		if !strings.Contains(svg, "<title>"+title) || !strings.Contains(svg, ">"+cat.T(lang, "archive.cat.blitz")+"<") {
+			t.Errorf("%s: the profile's rating chart is not titled %q:\n%.600s", lang, title, svg)
+		}
 	}
 }
