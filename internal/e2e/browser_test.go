@@ -51,7 +51,9 @@ func setupWith(t *testing.T, sopts server.Options) (string, context.Context, str
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel)
-	sopts.DB = filepath.Join(t.TempDir(), "toguz.db")
+	if sopts.DB == "" { // a test may fill a database first
+		sopts.DB = filepath.Join(t.TempDir(), "toguz.db")
+	}
 	if sopts.ReviewWorkers == 0 {
 		sopts.ReviewWorkers = -1 // no reviews unless the test asks
 	}
