@@ -108,6 +108,9 @@ type Bar struct {
 	Title string
 	Href  string // when not empty, the bar is a link
 	Class string // extra CSS class (the reader's own bar, say)
+	// Text, when not empty, is written at a horizontal bar's end instead
+	// of its value ("—" for a category with nothing to count).
+	Text string
 }
 
 // Bars is a bar chart or a histogram.
@@ -117,6 +120,13 @@ type Bars struct {
 	Bars          []Bar
 	YFormat       func(float64) string
 	Width, Height float64
+	// Max, when above 0, is the top of the value axis (100 for shares in
+	// per cent); otherwise a round value above the highest bar.
+	Max float64
+	// Horizontal draws a bar per row, its label on its left and its value
+	// (YFormat) at its end: for a few named categories, whose names would
+	// not fit under upright bars. Height then follows from the rows.
+	Horizontal bool
 }
 
 // Ticks returns round ticks from lo to hi, at most about n of them: lo
@@ -421,9 +431,15 @@ func (c *Bars) SVG() template.HTML {
 		hi = math.Max(hi, bar.Value)
 		links = links || bar.Href != ""
 	}
+	if c.Horizontal {
+		return c.horizontal(w, hi, links)
+	}
 	vs, _ := Ticks(0, math.Max(hi, 1), 4)
 	if hi < 1 {
 		vs = []float64{0, 1}
+	}
+	if c.Max > 0 {
+		vs, _ = Ticks(0, c.Max, 4)
 	}
 	ymax := vs[len(vs)-1]
 	Y := func(v float64) float64 { return top + ph*(ymax-math.Max(0, v))/ymax }
@@ -479,6 +495,68 @@ func (c *Bars) SVG() template.HTML {
 		if bar.Href != "" {
 			b.WriteString(`</a>`)
 		}
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// The rows of a horizontal bar chart.
+const (
+	rowH    = 22.0
+	valueW  = 40.0 // room for a value after the longest bar
+	barFill = 0.7   // of a row's height
+)
+
+// horizontal draws c as rows, one bar each, from its label on the left.
+func (c *Bars) horizontal(w, hi float64, links bool) template.HTML {
+	top := math.Max(hi, 1)
+	if c.Max > 0 {
+		top = c.Max
+	}
+	format := c.YFormat
+	if format == nil {
+		format = number
+	}
+	h := padTop*2 + rowH*float64(len(c.Bars))
+	// Room for the longest name (about 5.6 units a letter at 10 px), at
+	// most half the width.
+	longest := 0
+	for _, bar := range c.Bars {
+		longest = max(longest, len([]rune(bar.Label)))
+	}
+	labelW := math.Min(w/2, 5.6*float64(longest)+12)
+	var b strings.Builder
+	open(&b, c.ID, "chart chart-bars chart-rows "+c.Class, w, h, c.Title, c.Desc, links)
+	pw := w - labelW - valueW - padRight
+	fmt.Fprintf(&b, `<line class="base" x1="%s" y1="%s" x2="%s" y2="%s" aria-hidden="true"/>`, f(labelW), f(padTop), f(labelW), f(h-padTop))
+	for i, bar := range c.Bars {
+		y := padTop + rowH*float64(i)
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="end" aria-hidden="true">%s</text>`, f(labelW-6), f(y+rowH/2+3.5), esc(bar.Label))
+		if bar.Href != "" {
+			fmt.Fprintf(&b, `<a href="%s"`, esc(bar.Href))
+			if bar.Title != "" {
+				fmt.Fprintf(&b, ` aria-label="%s"`, esc(bar.Title))
+			}
+			b.WriteString(`>`)
+		}
+		cls := "bar"
+		if bar.Class != "" {
+			cls += " " + bar.Class
+		}
+		bw := pw * math.Max(0, math.Min(bar.Value, top)) / top
+		fmt.Fprintf(&b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s">`, esc(cls), f(labelW), f(y+rowH*(1-barFill)/2), f(bw), f(rowH*barFill))
+		if bar.Title != "" {
+			fmt.Fprintf(&b, `<title>%s</title>`, esc(bar.Title))
+		}
+		b.WriteString(`</rect>`)
+		if bar.Href != "" {
+			b.WriteString(`</a>`)
+		}
+		text := bar.Text
+		if text == "" {
+			text = format(bar.Value)
+		}
+		fmt.Fprintf(&b, `<text x="%s" y="%s" aria-hidden="true">%s</text>`, f(labelW+bw+4), f(y+rowH/2+3.5), esc(text))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())

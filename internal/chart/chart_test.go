@@ -54,6 +54,8 @@ func TestGolden(t *testing.T) {
 		{"eval", string(eval().SVG())},
 		{"clocks", string(clocks().SVG())},
 		{"histogram", string(histogram().SVG())},
+		{"rows", string((&Bars{Title: "Puzzles by theme", Horizontal: true, Max: 100, YFormat: func(v float64) string { return number(v) + " %" },
+			Bars: []Bar{{Label: "Capture", Value: 70, Title: "Capture: 7 of 10", Href: "/puzzles?theme=capture"}, {Label: "Tuzdik", Value: 0, Title: "Tuzdik: none tried", Text: "—"}}}).SVG())},
 		{"empty-line", string((&Line{Title: "Nothing yet"}).SVG())},
 		{"empty-bars", string((&Bars{Title: "Nothing yet"}).SVG())},
 		{"dates", string((&Line{Title: "Rating", FixX: true, XMin: 0, XMax: 100, Height: 220,

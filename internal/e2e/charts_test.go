@@ -17,6 +17,7 @@ import (
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -130,6 +131,23 @@ func TestPictures(t *testing.T) {
 	base, browser, artifacts := setupWith(t, server.Options{Engines: 1, ReviewWorkers: 1, ReviewDepth: 6, DB: db})
 	cat := i18n.New()
 	alice := apiCall(t, "POST", base+"/api/signup", "", map[string]string{"name": "aigul", "password": "correct horse battery"})["token"].(string)
+	// Puzzles tried: two solved, one missed (the dashboard by theme).
+	shipped, err := puzzle.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	for _, p := range shipped {
+		if p.Moves != 1 || tried == 3 {
+			continue
+		}
+		m := p.Move().Hole()
+		if tried == 2 {
+			m = p.Start.LegalMoves().Without(p.Move()).First().Hole()
+		}
+		apiCall(t, "POST", base+"/api/puzzles/"+p.ID, alice, map[string]any{"move": m})
+		tried++
+	}
 	id := timedEngineGame(t, base, alice, 12)
 	waitReview(t, base, id)
 	for _, lang := range pageLangs {
@@ -167,6 +185,15 @@ func TestPictures(t *testing.T) {
 			}
 			fits360(t, u, what+" profile", w)
 			u.shot(artifacts, fmt.Sprintf("pictures-profile-%s-%d.png", lang, w))
+
+			u.do("the puzzles", chromedp.Navigate(base+"/puzzles"))
+			u.waitFor("the dashboard", `document.querySelector('#puzzle-dashboard')`, 10*time.Second)
+			if got, want := eval[string](u, `document.querySelector('#puzzle-dashboard > title').textContent`), cat.N(lang, "chart.puzzles.title", 3, 3); got != want {
+				t.Errorf("%s: the puzzles' dashboard is titled %q, want %q", what, got, want)
+			}
+			fits360(t, u, what+" puzzles", w)
+			u.do("scrolling to the dashboard", chromedp.Evaluate[chromedp.Void](`document.getElementById('puzzle-dashboard').scrollIntoView({block: 'start'})`))
+			u.shot(artifacts, fmt.Sprintf("pictures-puzzles-%s-%d.png", lang, w))
 
 			u.do("the leaderboard", chromedp.Navigate(base+"/leaderboard?category=blitz"))
 			u.waitFor("the histogram", `document.querySelector('#rating-histogram')`, 10*time.Second)

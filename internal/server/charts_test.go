@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"html"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -107,5 +108,38 @@ func TestRatingPictures(t *testing.T) {
 		if !strings.Contains(svg, "<title>"+title) || !strings.Contains(svg, ">"+cat.T(lang, "archive.cat.blitz")+"<") {
 			t.Errorf("%s: the profile's rating chart is not titled %q:\n%.600s", lang, title, svg)
 		}
+	}
+}
+
+// TestPuzzleDashboard: a signed-in solver's /puzzles draws his results by
+// theme, titled in the page's language, with the table of the same
+// figures; a guest's has none.
+func TestPuzzleDashboard(t *testing.T) {
+	s := newTestServer(t, serverOpts{})
+	ps := oneMovePuzzles(t)
+	a, b := ps[0], ps[1]
+	tok := s.signup("Solver")
+	s.tryPuzzle("en", tok, a.ID, a.Move().Hole())
+	s.tryPuzzle("en", tok, b.ID, wrongMove(b))
+	cat := i18n.New()
+	for _, lang := range []string{"en", "kk", "ky", "ru"} {
+		req, _ := http.NewRequest("GET", s.URL+"/puzzles", nil)
+		req.AddCookie(&http.Cookie{Name: langCookie, Value: lang})
+		req.AddCookie(&http.Cookie{Name: "toguz_session", Value: tok})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		page := html.UnescapeString(string(body))
+		title := cat.N(lang, "chart.puzzles.title", 2, 2)
+		if !strings.Contains(page, `id="puzzle-dashboard"`) || !strings.Contains(page, "<title>"+title+"</title>") ||
+			!strings.Contains(page, `id="puzzle-theme-results"`) || !strings.Contains(page, cat.T(lang, "chart.puzzles.heading")) {
+			t.Errorf("%s: /puzzles has no dashboard titled %q:\n%s", lang, title, excerptOf(page, "puzzle-dashboard"))
+		}
+	}
+	if _, page := s.getPage("/puzzles", "en"); strings.Contains(page, `id="puzzle-dashboard"`) {
+		t.Error("a guest's /puzzles has a dashboard")
 	}
 }
