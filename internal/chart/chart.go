@@ -504,7 +504,7 @@ func (c *Bars) SVG() template.HTML {
 const (
 	rowH    = 22.0
 	valueW  = 40.0 // room for a value after the longest bar
-	barFill = 0.7   // of a row's height
+	barFill = 0.7  // of a row's height
 )
 
 // horizontal draws c as rows, one bar each, from its label on the left.
