@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -204,6 +205,9 @@ type eventView struct {
 	Pairings  []roundView
 	Log       []store.EventAction
 	Ends      string
+	// Progress and Ratings are the pictures (charts.go): the leaders'
+	// points after each round and the players' ratings.
+	Progress, Ratings template.HTML
 }
 
 type standingRow struct {
@@ -394,6 +398,7 @@ func (wb *Web) pageEvent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := wb.eventView(r.Context(), e, wb.kit.Identity(r).Account.ID)
+	v.pictures(wb.kit.Catalog(), wb.kit.Lang(r), e)
 	return wb.kit.Render(w, http.StatusOK, "event", wb.kit.Page(r, "event.title", v, e.Name))
 }
 
@@ -406,6 +411,7 @@ func (wb *Web) pageEventLive(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := wb.eventView(r.Context(), e, wb.kit.Identity(r).Account.ID)
+	v.pictures(wb.kit.Catalog(), wb.kit.Lang(r), e)
 	var b bytes.Buffer
 	if err := wb.pages.RenderPart(&b, "event", "eventlive", wb.kit.Page(r, "event.title", v, e.Name)); err != nil {
 		return err
