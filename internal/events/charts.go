@@ -67,4 +67,3 @@ func (v *eventView) pictures(cat *i18n.Catalog, lang string, e *Event) {
 	c.Title = cat.T(lang, "chart.event.ratings", cat.N(lang, "chart.hist.bar", len(rated), lo*ratingBand, (hi+1)*ratingBand-1, len(rated)))
 	v.Ratings = c.SVG()
 }
-
