@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
+	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/puzzle"
@@ -149,6 +152,26 @@ func TestPictures(t *testing.T) {
 		tried++
 	}
 	id := timedEngineGame(t, base, alice, 12)
+	// An event of four with two rounds played (the arbiter's results).
+	var players []string
+	for _, name := range []string{"bolat", "erlan", "gulnar", "marat"} {
+		players = append(players, apiCall(t, "POST", base+"/api/signup", "", map[string]string{"name": name, "password": "correct horse battery"})["token"].(string))
+	}
+	event := newEvent(t, base, alice, players...)
+	for round := 1; round <= 2; round++ {
+		var ev events.EventJSON
+		deadline := time.Now().Add(10 * time.Second)
+		for getJSON(t, base+"/api/events/"+event, &ev); len(ev.Rounds) < round && time.Now().Before(deadline); getJSON(t, base+"/api/events/"+event, &ev) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if len(ev.Rounds) < round {
+			t.Fatalf("the event's round %d was not paired", round)
+		}
+		for k, g := range ev.Rounds[round-1].Games {
+			postForm(t, base+"/event/"+event+"/arbiter/result", alice, url.Values{"round": {strconv.Itoa(round)}, "board": {strconv.Itoa(g.Board)},
+				"result": {[]string{"1-0", "1/2-1/2", "0-1"}[(round+k)%3]}})
+		}
+	}
 	waitReview(t, base, id)
 	for _, lang := range pageLangs {
 		u := newUser(t, browser, base, "pictures-"+lang)
@@ -194,6 +217,15 @@ func TestPictures(t *testing.T) {
 			fits360(t, u, what+" puzzles", w)
 			u.do("scrolling to the dashboard", chromedp.Evaluate[chromedp.Void](`document.getElementById('puzzle-dashboard').scrollIntoView({block: 'start'})`))
 			u.shot(artifacts, fmt.Sprintf("pictures-puzzles-%s-%d.png", lang, w))
+
+			u.do("the event", chromedp.Navigate(base+"/event/"+event))
+			u.waitFor("its pictures", `document.querySelector('#event-progress') && document.querySelector('#event-ratings')`, 10*time.Second)
+			if got, want := eval[string](u, `document.querySelector('#event-progress > title').textContent`), cat.N(lang, "chart.event.progress", 2, 2); got != want {
+				t.Errorf("%s: the event's progression is titled %q, want %q", what, got, want)
+			}
+			fits360(t, u, what+" event", w)
+			u.do("scrolling to the pictures", chromedp.Evaluate[chromedp.Void](`document.getElementById('event-progress').scrollIntoView({block: 'start'})`))
+			u.shot(artifacts, fmt.Sprintf("pictures-event-%s-%d.png", lang, w))
 
 			u.do("the leaderboard", chromedp.Navigate(base+"/leaderboard?category=blitz"))
 			u.waitFor("the histogram", `document.querySelector('#rating-histogram')`, 10*time.Second)

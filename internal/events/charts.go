@@ -16,11 +16,24 @@ const progressPlayers = 6
 const ratingBand = 100
 
 // pictures draws the event page's pictures in lang (internal/chart): the
-// leaders' points after each shown round (an event of rounds, once one is
-// shown) and the distribution of the players' ratings (two rated players
+// leaders' points after each round played (an event of rounds, once one
+// is over) and the distribution of the players' ratings (two rated players
 // or more).
 func (v *eventView) pictures(cat *i18n.Catalog, lang string, e *Event) {
-	if e.Settings.Kind != Arena && v.Shown > 0 && len(v.Standings) > 0 {
+	// The rounds played: the shown ones whose every game has its result
+	// (a round being played would flatten every line at its end).
+	played := 0
+	for _, r := range v.Pairings {
+		done := r.Round <= v.Shown
+		for _, g := range r.Games {
+			done = done && (g.Bye || g.Result != "")
+		}
+		if !done {
+			break
+		}
+		played = r.Round
+	}
+	if e.Settings.Kind != Arena && played > 0 && len(v.Standings) > 0 {
 		te := e.Tournament(resultsUpto(v.Shown))
 		c := chart.Line{ID: "event-progress", Height: 220,
 			YFormat: func(f float64) string { return points(f) }}
@@ -29,8 +42,8 @@ func (v *eventView) pictures(cat *i18n.Catalog, lang string, e *Event) {
 			if p == nil {
 				continue
 			}
-			s := chart.Series{Name: row.Name, Dots: v.Shown <= 12}
-			for r := 0; r <= v.Shown; r++ {
+			s := chart.Series{Name: row.Name, Dots: played <= 12}
+			for r := 0; r <= played; r++ {
 				sc := te.Score(p, r)
 				s.Points = append(s.Points, chart.Point{X: float64(r), Y: sc,
 					Label: cat.T(lang, "chart.event.point", row.Name, r, points(sc))})
@@ -38,7 +51,7 @@ func (v *eventView) pictures(cat *i18n.Catalog, lang string, e *Event) {
 			c.Series = append(c.Series, s)
 		}
 		c.XFormat = func(f float64) string { return strconv.Itoa(int(f)) }
-		c.Title = cat.N(lang, "chart.event.progress", v.Shown, v.Shown)
+		c.Title = cat.N(lang, "chart.event.progress", played, played)
 		v.Progress = c.SVG()
 	}
 	var rated []int
@@ -54,6 +67,7 @@ func (v *eventView) pictures(cat *i18n.Catalog, lang string, e *Event) {
 	for _, r := range rated {
 		lo, hi = min(lo, r/ratingBand), max(hi, r/ratingBand)
 	}
+	lo, hi = lo-1, hi+1 // an empty band either side: the shape reads as a distribution
 	counts := make([]int, hi-lo+1)
 	for _, r := range rated {
 		counts[r/ratingBand-lo]++
