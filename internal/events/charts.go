@@ -67,6 +67,7 @@ func (v *eventView) pictures(cat *i18n.Catalog, lang string, e *Event) {
 	for _, r := range rated {
 		lo, hi = min(lo, r/ratingBand), max(hi, r/ratingBand)
 	}
+	title := cat.T(lang, "chart.event.ratings", cat.N(lang, "chart.hist.bar", len(rated), lo*ratingBand, (hi+1)*ratingBand-1, len(rated)))
 	lo, hi = lo-1, hi+1 // an empty band either side: the shape reads as a distribution
 	counts := make([]int, hi-lo+1)
 	for _, r := range rated {
@@ -78,6 +79,6 @@ func (v *eventView) pictures(cat *i18n.Catalog, lang string, e *Event) {
 		c.Bars = append(c.Bars, chart.Bar{Label: strconv.Itoa(from), Value: float64(n),
 			Title: cat.N(lang, "chart.hist.bar", n, from, from+ratingBand-1, n)})
 	}
-	c.Title = cat.T(lang, "chart.event.ratings", cat.N(lang, "chart.hist.bar", len(rated), lo*ratingBand, (hi+1)*ratingBand-1, len(rated)))
+	c.Title = title
 	v.Ratings = c.SVG()
 }
