@@ -143,3 +143,64 @@ func TestPuzzleDashboard(t *testing.T) {
 		t.Error("a guest's /puzzles has a dashboard")
 	}
 }
+
+// TestInsightsPage: a player's /insights draws his games' pictures (his
+// score by colour and time control, his accuracy by phase and first move
+// from the reviews), titled in the page's language; a visitor is sent to
+// log in.
+func TestInsightsPage(t *testing.T) {
+	s := newTestServer(t, serverOpts{reviews: true})
+	ctx := context.Background()
+	tok := s.signup("Aisulu")
+	u, err := s.st.UserByName(ctx, "Aisulu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		seats := [2]game.Seat{{UserID: u.ID, Name: "Aisulu"}, {Name: "Guest-b"}}
+		if i == 1 {
+			seats[0], seats[1] = seats[1], seats[0]
+		}
+		g, err := s.st.CreateGame(ctx, store.Game{Players: seats, Rules: toguz.Standard(), Status: game.Playing,
+			TimeControl: clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, m := range shortestGame {
+			if err := s.st.AppendMove(ctx, g.ID, store.Move{Ply: k + 1, Hole: m, Clock: time.Minute}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.st.FinishGame(ctx, g.ID, store.Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan}); err != nil {
+			t.Fatal(err)
+		}
+		s.reviewNext()
+	}
+	cat := i18n.New()
+	for _, lang := range []string{"en", "kk", "ky", "ru"} {
+		req, _ := http.NewRequest("GET", s.URL+"/insights", nil)
+		req.AddCookie(&http.Cookie{Name: langCookie, Value: lang})
+		req.AddCookie(&http.Cookie{Name: "toguz_session", Value: tok})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		page := html.UnescapeString(string(body))
+		for _, want := range []string{cat.N(lang, "insights.count", 2, 2), cat.N(lang, "insights.reviewed", 2, 2),
+			`id="insights-colour"`, "<title>" + cat.T(lang, "insights.colour.title") + "</title>",
+			`id="insights-tc"`, `id="insights-phase"`, "<title>" + cat.T(lang, "insights.phase.title") + "</title>",
+			`id="insights-opening"`, ">" + cat.T(lang, "game.white") + "<"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: /insights lacks %q:\n%s", lang, want, excerptOf(page, "insights"))
+			}
+		}
+	}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if resp, err := noFollow.Get(s.URL + "/insights"); err != nil || resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("a visitor's /insights: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+}

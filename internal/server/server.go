@@ -131,6 +131,7 @@ import (
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/insights"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
@@ -351,6 +352,9 @@ func (s *Server) Handler() http.Handler {
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	s.simuls.Routes(router{s, mux})
 	s.reviewWeb().Routes(router{s: s, mux: mux})
+	if sa, ok := s.cfg.Archive.(StoreArchive); ok {
+		insights.New(s, sa.S).Routes(router{s: s, mux: mux})
+	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
 	page("/", func(_ http.ResponseWriter, r *http.Request) error {
