@@ -432,6 +432,9 @@ func (c *Bars) SVG() template.HTML {
 		links = links || bar.Href != ""
 	}
 	if c.Horizontal {
+		if c.Width <= 0 {
+			w = rowsW
+		}
 		return c.horizontal(w, hi, links)
 	}
 	vs, _ := Ticks(0, math.Max(hi, 1), 4)
@@ -502,6 +505,7 @@ func (c *Bars) SVG() template.HTML {
 
 // The rows of a horizontal bar chart.
 const (
+	rowsW   = 280.0 // the default width: narrower, so its text reads larger
 	rowH    = 22.0
 	valueW  = 40.0 // room for a value after the longest bar
 	barFill = 0.7  // of a row's height
@@ -518,13 +522,13 @@ func (c *Bars) horizontal(w, hi float64, links bool) template.HTML {
 		format = number
 	}
 	h := padTop*2 + rowH*float64(len(c.Bars))
-	// Room for the longest name (about 5.6 units a letter at 10 px), at
-	// most half the width.
+	// Room for the longest name (about 6.2 units a letter at 10 px, wide
+	// Cyrillic included), at most half the width.
 	longest := 0
 	for _, bar := range c.Bars {
 		longest = max(longest, len([]rune(bar.Label)))
 	}
-	labelW := math.Min(w/2, 5.6*float64(longest)+12)
+	labelW := math.Min(w/2, 6.2*float64(longest)+12)
 	var b strings.Builder
 	open(&b, c.ID, "chart chart-bars chart-rows "+c.Class, w, h, c.Title, c.Desc, links)
 	pw := w - labelW - valueW - padRight

@@ -227,6 +227,14 @@ func TestPictures(t *testing.T) {
 			u.do("scrolling to the pictures", chromedp.Evaluate[chromedp.Void](`document.getElementById('event-progress').scrollIntoView({block: 'start'})`))
 			u.shot(artifacts, fmt.Sprintf("pictures-event-%s-%d.png", lang, w))
 
+			u.do("the insights", chromedp.Navigate(base+"/insights"))
+			u.waitFor("the insights' pictures", `document.querySelector('#insights-colour') && document.querySelector('#insights-phase')`, 10*time.Second)
+			if got, want := eval[string](u, `document.querySelector('#insights-phase > title').textContent`), cat.T(lang, "insights.phase.title"); got != want {
+				t.Errorf("%s: the insights' phase picture is titled %q, want %q", what, got, want)
+			}
+			fits360(t, u, what+" insights", w)
+			u.shot(artifacts, fmt.Sprintf("pictures-insights-%s-%d.png", lang, w))
+
 			u.do("the leaderboard", chromedp.Navigate(base+"/leaderboard?category=blitz"))
 			u.waitFor("the histogram", `document.querySelector('#rating-histogram')`, 10*time.Second)
 			title, _, _ := strings.Cut(cat.T(lang, "chart.hist.title", cat.T(lang, "category.blitz"), ""), ":")
