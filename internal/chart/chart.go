@@ -48,6 +48,9 @@ type Point struct {
 	// data-key attribute, for the page's script to find what it stands
 	// for (the game page: the ply).
 	Href, Key string
+	// Data says the label is data (notation and numbers), not words:
+	// the point is marked translate="no", as the page's notation is.
+	Data bool
 	// Class, when not empty, marks the point with a dot of that CSS class
 	// (a review's mistake, say) even when the series has no dots.
 	Class string
@@ -355,6 +358,9 @@ func point(b *strings.Builder, p Point, x, y float64, dots bool) {
 	}
 	if p.Href != "" {
 		fmt.Fprintf(b, `<a class="point" href="%s"`, esc(p.Href))
+		if p.Data {
+			b.WriteString(` translate="no"`)
+		}
 		if p.Key != "" {
 			fmt.Fprintf(b, ` data-key="%s"`, esc(p.Key))
 		}

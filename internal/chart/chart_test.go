@@ -20,7 +20,7 @@ func eval() *Line {
 		YFormat: func(v float64) string { return strings.Replace(number(v), "-", "−", 1) },
 		Series: []Series{{Area: true, Points: []Point{
 			{X: 0, Y: 0.5, Href: "#ply-0", Key: "0", Label: "Start: +0.5"},
-			{X: 1, Y: 3, Href: "#ply-1", Key: "1", Label: "1. 73: +3"},
+			{X: 1, Y: 3, Href: "#ply-1", Key: "1", Label: "1. 73: +3", Data: true},
 			{X: 2, Y: -7, Href: "#ply-2", Key: "2", Label: "1… 52: −7", Class: "mistake"},
 			{X: 3, Y: 40, Href: "#ply-3", Key: "3", Label: "2. 11: White wins"},
 		}}},

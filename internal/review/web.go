@@ -356,7 +356,7 @@ func reviewGraph(cat *i18n.Catalog, lang string, start toguz.Position, d Data) t
 			note = strconv.Itoa(int(pl.Move))
 		}
 		label := fmt.Sprintf("%d%s %s: %s", num, dots, note, evalText(cat, lang, pl.Eval))
-		pt := chart.Point{X: float64(i + 1), Y: graphStones(pl.Eval), Href: "#ply-" + strconv.Itoa(i+1), Key: strconv.Itoa(i + 1), Label: label}
+		pt := chart.Point{X: float64(i + 1), Y: graphStones(pl.Eval), Href: "#ply-" + strconv.Itoa(i+1), Key: strconv.Itoa(i + 1), Label: label, Data: true}
 		if pl.Mark != analysis.Good {
 			pt.Class = pl.Mark.String()
 			pt.Label += " " + pl.Mark.Symbol()
