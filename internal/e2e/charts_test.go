@@ -200,6 +200,8 @@ func TestPictures(t *testing.T) {
 			fits360(t, u, what+" game page", w)
 			u.do("scrolling to the graph", chromedp.Evaluate[chromedp.Void](`document.getElementById('eval-graph').scrollIntoView({block: 'start'})`))
 			u.shot(artifacts, fmt.Sprintf("pictures-game-%s-%d.png", lang, w))
+			u.chartShot(artifacts, fmt.Sprintf("chart-eval-%s-%d.png", lang, w), `#eval-graph`)
+			u.chartShot(artifacts, fmt.Sprintf("chart-clocks-%s-%d.png", lang, w), `#clock-graph`)
 
 			u.do("a profile", chromedp.Navigate(base+"/@/Abai"))
 			u.waitFor("the rating chart", `document.querySelector('#rating-chart')`, 10*time.Second)
@@ -208,6 +210,7 @@ func TestPictures(t *testing.T) {
 			}
 			fits360(t, u, what+" profile", w)
 			u.shot(artifacts, fmt.Sprintf("pictures-profile-%s-%d.png", lang, w))
+			u.chartShot(artifacts, fmt.Sprintf("chart-rating-%s-%d.png", lang, w), `#rating-chart`)
 
 			u.do("the puzzles", chromedp.Navigate(base+"/puzzles"))
 			u.waitFor("the dashboard", `document.querySelector('#puzzle-dashboard')`, 10*time.Second)
@@ -217,6 +220,7 @@ func TestPictures(t *testing.T) {
 			fits360(t, u, what+" puzzles", w)
 			u.do("scrolling to the dashboard", chromedp.Evaluate[chromedp.Void](`document.getElementById('puzzle-dashboard').scrollIntoView({block: 'start'})`))
 			u.shot(artifacts, fmt.Sprintf("pictures-puzzles-%s-%d.png", lang, w))
+			u.chartShot(artifacts, fmt.Sprintf("chart-puzzles-%s-%d.png", lang, w), `.puzzle-dashboard`)
 
 			u.do("the event", chromedp.Navigate(base+"/event/"+event))
 			u.waitFor("its pictures", `document.querySelector('#event-progress') && document.querySelector('#event-ratings')`, 10*time.Second)
@@ -226,6 +230,7 @@ func TestPictures(t *testing.T) {
 			fits360(t, u, what+" event", w)
 			u.do("scrolling to the pictures", chromedp.Evaluate[chromedp.Void](`document.getElementById('event-progress').scrollIntoView({block: 'start'})`))
 			u.shot(artifacts, fmt.Sprintf("pictures-event-%s-%d.png", lang, w))
+			u.chartShot(artifacts, fmt.Sprintf("chart-event-%s-%d.png", lang, w), `.event-pictures`)
 
 			u.do("the insights", chromedp.Navigate(base+"/insights"))
 			u.waitFor("the insights' pictures", `document.querySelector('#insights-colour') && document.querySelector('#insights-phase')`, 10*time.Second)
@@ -243,6 +248,18 @@ func TestPictures(t *testing.T) {
 			}
 			fits360(t, u, what+" leaderboard", w)
 			u.shot(artifacts, fmt.Sprintf("pictures-leaderboard-%s-%d.png", lang, w))
+			u.chartShot(artifacts, fmt.Sprintf("chart-histogram-%s-%d.png", lang, w), `#rating-distribution`)
 		}
 	}
+}
+
+// chartShot saves the picture sel alone as PNG in dir (the full page's
+// screenshot shows it too small to read on a long page).
+func (u *user) chartShot(dir, file, sel string) {
+	u.t.Helper()
+	png, err := chromedp.Run(u.ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+	if err != nil {
+		u.t.Fatalf("%s: screenshot of %s: %v", u.name, sel, err)
+	}
+	writeArtifact(u.t, dir, file, png)
 }
