@@ -126,6 +126,9 @@ type Bars struct {
 	// Max, when above 0, is the top of the value axis (100 for shares in
 	// per cent); otherwise a round value above the highest bar.
 	Max float64
+	// Edges writes each label at its bar's left edge, not under its
+	// middle: a histogram's bands, labelled by where they start.
+	Edges bool
 	// Horizontal draws a bar per row, its label on its left and its value
 	// (YFormat) at its end: for a few named categories, whose names would
 	// not fit under upright bars. Height then follows from the rows.
@@ -479,7 +482,11 @@ func (c *Bars) SVG() template.HTML {
 		if i%every != 0 || bar.Label == "" {
 			continue
 		}
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, f(padLeft+slot*(float64(i)+.5)), f(top+ph+15), esc(bar.Label))
+		x := padLeft + slot*(float64(i)+.5)
+		if c.Edges {
+			x = padLeft + slot*float64(i)
+		}
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, f(x), f(top+ph+15), esc(bar.Label))
 	}
 	b.WriteString(`</g>`)
 	gap := math.Min(2, slot*.15)

@@ -38,7 +38,7 @@ func clocks() *Line {
 }
 
 func histogram() *Bars {
-	return &Bars{ID: "hist", Title: "Ratings", Bars: []Bar{
+	return &Bars{ID: "hist", Title: "Ratings", Edges: true, Bars: []Bar{
 		{Label: "1300", Value: 2, Title: "1300–1400: 2"},
 		{Label: "1400", Value: 7, Title: "1400–1500: 7"},
 		{Label: "1500", Value: 12, Title: "1500–1600: 12", Class: "you", Href: "/leaderboard?from=1500"},

@@ -73,7 +73,7 @@ func (v *eventView) pictures(cat *i18n.Catalog, lang string, e *Event) {
 	for _, r := range rated {
 		counts[r/ratingBand-lo]++
 	}
-	c := chart.Bars{ID: "event-ratings"}
+	c := chart.Bars{ID: "event-ratings", Edges: true}
 	for i, n := range counts {
 		from := (lo + i) * ratingBand
 		c.Bars = append(c.Bars, chart.Bar{Label: strconv.Itoa(from), Value: float64(n),

@@ -174,7 +174,7 @@ func ratingHistogram(lo float64, counts []int, t func(key string, args ...any) s
 	for i, c := range counts {
 		merged[int((lo+float64(i)*histogramBand-start)/width)] += c
 	}
-	c := chart.Bars{ID: "rating-histogram"}
+	c := chart.Bars{ID: "rating-histogram", Edges: true}
 	for i, k := range merged {
 		from := int(start + float64(i)*width)
 		c.Bars = append(c.Bars, chart.Bar{Label: strconv.Itoa(from), Value: float64(k),
