@@ -20,7 +20,7 @@ type dashboard struct {
 // themeRow is one theme's line of the dashboard.
 type themeRow struct {
 	ID, Label     string
-	Tried, Solved int    // puzzles tried, and solved at least once
+	Tried, Solved int    // puzzles tried, and solved (at the first try: the one recorded)
 	Percent       string // of the puzzles tried, "" when none
 }
 

@@ -13,7 +13,9 @@ type PuzzleResult struct {
 }
 
 // PuzzleResults returns a player's attempts per puzzle he tried, in no
-// order: one row per puzzle, so at most the shipped set's size.
+// order: one row per puzzle, so at most the shipped set's size. Only the
+// first attempt at a puzzle is recorded (RecordPuzzle), so Solved says
+// whether it was solved at the first try.
 func (s *Store) PuzzleResults(ctx context.Context, userID int64) ([]PuzzleResult, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT puzzle_id, COUNT(*), SUM(solved) FROM puzzle_attempts WHERE user_id = $1 GROUP BY puzzle_id`, userID)
 	if err != nil {
