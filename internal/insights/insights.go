@@ -206,8 +206,14 @@ func (s *Site) pictures(cat *i18n.Catalog, lang string, colour [2]tally, byCat m
 		if t == nil || t.games == 0 {
 			return chart.Bar{Label: label, Text: "—", Title: cat.T(lang, "insights.none", label)}
 		}
-		return chart.Bar{Label: label, Value: t.score(),
+		b := chart.Bar{Label: label, Value: t.score(),
 			Title: cat.N(lang, "insights.score_bar", t.games, label, pc(t.score()), t.games)}
+		if t.accN > 0 {
+			// The reviewed games' accuracy beside the score.
+			b.Title += " · " + cat.T(lang, "insights.accuracy_of", pc(t.accuracy()))
+			b.Text = pc(t.score()) + " · " + cat.T(lang, "insights.acc_short", pc(t.accuracy()))
+		}
+		return b
 	}
 	var out []Picture
 	// By colour.
@@ -239,13 +245,7 @@ func (s *Site) pictures(cat *i18n.Catalog, lang string, colour [2]tally, byCat m
 	if len(firsts) > 0 {
 		c = chart.Bars{ID: "insights-opening", Horizontal: true, Max: 100, YFormat: pc, Title: cat.T(lang, "insights.opening.title")}
 		for _, f := range firsts {
-			t := byFirst[f]
-			b := scoreBar(f, t)
-			if t.accN > 0 {
-				b.Title += " · " + cat.T(lang, "insights.accuracy_of", pc(t.accuracy()))
-				b.Text = pc(t.score()) + " · " + cat.T(lang, "insights.acc_short", pc(t.accuracy()))
-			}
-			c.Bars = append(c.Bars, b)
+			c.Bars = append(c.Bars, scoreBar(f, byFirst[f]))
 		}
 		out = append(out, Picture{ID: "opening", Heading: cat.T(lang, "insights.opening"), Note: cat.T(lang, "insights.opening_note"), Chart: c.SVG()})
 	}
