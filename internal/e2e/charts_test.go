@@ -202,6 +202,12 @@ func TestPictures(t *testing.T) {
 			u.shot(artifacts, fmt.Sprintf("pictures-game-%s-%d.png", lang, w))
 			u.chartShot(artifacts, fmt.Sprintf("chart-eval-%s-%d.png", lang, w), `#eval-graph`)
 			u.chartShot(artifacts, fmt.Sprintf("chart-clocks-%s-%d.png", lang, w), `#clock-graph`)
+			if w == 1366 {
+				// The dark scheme: the pictures take its colours.
+				u.do("the dark scheme", chromedp.Evaluate[chromedp.Void](`document.documentElement.dataset.theme = 'dark'`))
+				u.chartShot(artifacts, fmt.Sprintf("chart-eval-dark-%s.png", lang), `#review`)
+				u.do("the light scheme", chromedp.Evaluate[chromedp.Void](`document.documentElement.dataset.theme = 'light'`))
+			}
 
 			u.do("a profile", chromedp.Navigate(base+"/@/Abai"))
 			u.waitFor("the rating chart", `document.querySelector('#rating-chart')`, 10*time.Second)
