@@ -52,7 +52,7 @@ func setupWith(t *testing.T, sopts server.Options) (string, context.Context, str
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel)
-	if sopts.DB == "" {
+	if sopts.DB == "" { // a test may fill a database first
 		sopts.DB = filepath.Join(t.TempDir(), "toguz.db")
 	}
 	if sopts.ReviewWorkers == 0 {

@@ -40,3 +40,24 @@ func TestLobbyQuickStart(t *testing.T) {
 		u.waitFor("a game against the engine", `location.pathname.indexOf('/game/') === 0 && document.querySelector('#board button.hole.playable') && /\d/.test(document.querySelector('#player-top .name').textContent)`, 15*time.Second)
 	}
 }
+
+// TestLevelLabels: the engine's levels can be told apart by their labels
+// alone (not only by their numbers), in Kazakh and in English.
+func TestLevelLabels(t *testing.T) {
+	base, browser, _ := setup(t)
+	for _, lang := range []string{"kk", "en"} {
+		u := newUser(t, browser, base, "levels-"+lang)
+		u.do("the lobby", setCookie(base, "lang", lang), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#engine-form")))
+		labels := eval[[]string](u, `[...document.querySelectorAll('#engine-form select[name="level"] option')].map(o => o.textContent.replace(/^\d+/, ''))`)
+		if len(labels) != 10 {
+			t.Fatalf("%s: %d levels offered, want 10", lang, len(labels))
+		}
+		seen := map[string]int{}
+		for i, l := range labels {
+			if j, ok := seen[l]; ok {
+				t.Errorf("%s: levels %d and %d read the same: %q", lang, j+1, i+1, l)
+			}
+			seen[l] = i
+		}
+	}
+}

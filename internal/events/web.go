@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -241,6 +242,9 @@ type eventView struct {
 	// Evidence is the fair-play console: for the arbiters and the
 	// moderators only.
 	Evidence []EvidenceRow
+	// Progress and Ratings are the pictures (charts.go): the leaders'
+	// points after each round and the players' ratings.
+	Progress, Ratings template.HTML
 }
 
 type standingRow struct {
@@ -488,6 +492,7 @@ func (wb *Web) pageEvent(w http.ResponseWriter, r *http.Request) error {
 	}
 	me := wb.kit.Identity(r).Account.ID
 	v := wb.eventView(r.Context(), e, me)
+	v.pictures(wb.kit.Catalog(), wb.kit.Lang(r), e)
 	if v.Arbiter {
 		log, _ := wb.m.Log(r.Context(), e.ID)
 		v.Log = logLines(wb.kit.Catalog(), wb.kit.Lang(r), log)
@@ -509,6 +514,7 @@ func (wb *Web) pageEventLive(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := wb.eventView(r.Context(), e, wb.kit.Identity(r).Account.ID)
+	v.pictures(wb.kit.Catalog(), wb.kit.Lang(r), e)
 	var b bytes.Buffer
 	if err := wb.pages.RenderPart(&b, "event", "eventlive", wb.kit.Page(r, "event.title", v, e.Name)); err != nil {
 		return err

@@ -4,31 +4,20 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"strings"
+	"strconv"
 	"time"
 
+	"github.com/toguz/toguz/internal/chart"
 	"github.com/toguz/toguz/internal/rating"
 )
 
-// The rating chart's geometry, in SVG user units: the viewBox is as wide
-// as a 360 px phone, so that its text is read at its size there, and the
-// svg is 100% wide (style.css), shrinking nowhere below that.
-const (
-	chartW, chartH = 360.0, 220.0
-	chartLeft      = 40.0 // room for the rating labels
-	chartRight     = 10.0
-	chartTop       = 24.0 // room for the legend
-	chartBottom    = 34.0 // room for the date labels
-)
-
-var chartColors = map[string]string{"bullet": "#b3261e", "blitz": "#1f6f8b", "rapid": "#2e7d32", "classical": "#6a1b9a", "correspondence": "#8a5a2b"}
-
-// ratingChart draws the rating history as an inline SVG, in the page's
-// language (t is the catalog for it): one line per category over dated
-// axes, the dates' ticks labelled with the catalog's month names, the
-// ratings' ticks with round numbers, and a title that tells a screen
-// reader what the chart shows. Only numbers and catalog texts (escaped) go
-// into the markup.
+// ratingChart draws the rating history with internal/chart, in the
+// page's language (t is the catalog for it): one line per category over
+// dated axes, the dates' ticks labelled with the catalog's month names,
+// the ratings' ticks with round numbers, each point's date and rating
+// its tooltip, and a title that tells a screen reader what the chart
+// shows. Each category keeps its colour (its series class) whichever
+// others the player has.
 func ratingChart(h []RatingPoint, t func(key string, args ...any) string) template.HTML {
 	if len(h) == 0 {
 		return ""
@@ -44,106 +33,43 @@ func ratingChart(h []RatingPoint, t func(key string, args ...any) string) templa
 		}
 		lo, hi = math.Min(lo, p.Rating), math.Max(hi, p.Rating)
 	}
-	first, last, rMin, rMax := t0, t1, lo, hi
+	first, last := t0, t1
 	if !t1.After(t0.Add(24 * time.Hour)) {
 		// One day or less: a day either side, so that the axis has a span.
 		t0, t1 = t0.Add(-24*time.Hour), t1.Add(24*time.Hour)
 	}
-	step := niceStep(hi-lo, 5)
-	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
-	if hi == lo {
-		lo, hi = lo-step, hi+step
-	}
-	plotW, plotH := chartW-chartLeft-chartRight, chartH-chartTop-chartBottom
-	x := func(at time.Time) float64 {
-		return chartLeft + plotW*float64(at.Sub(t0))/float64(t1.Sub(t0))
-	}
-	y := func(r float64) float64 { return chartTop + plotH*(hi-r)/(hi-lo) }
-	esc := template.HTMLEscapeString
+	days := func(at time.Time) float64 { return float64(at.Unix()) / 86400 }
 	month := func(at time.Time) string { return t(fmt.Sprintf("archive.month.%d", int(at.Month()))) }
 	day := func(at time.Time) string { return fmt.Sprintf("%d %s %d", at.Day(), month(at), at.Year()) }
-
-	var b strings.Builder
-	label := t("archive.chart.label", day(first), day(last), int(math.Round(rMin)), int(math.Round(rMax)))
-	fmt.Fprintf(&b, `<svg class="chart" id="rating-chart" viewBox="0 0 %.0f %.0f" width="100%%" role="img" aria-labelledby="rating-chart-title">`, chartW, chartH)
-	fmt.Fprintf(&b, `<title id="rating-chart-title">%s</title>`, esc(label))
-	// The rating axis: a grid line and a label at each tick.
-	b.WriteString(`<g class="axis y" aria-hidden="true">`)
-	for r := lo; r <= hi+step/2; r += step {
-		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, chartLeft, y(r), chartW-chartRight, y(r))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%.0f</text>`, chartLeft-4, y(r)+4, r)
-	}
-	b.WriteString(`</g>`)
-	// The date axis: ticks at the first of a month (or at days, for a
-	// history of a few weeks), labelled in the page's language.
-	fmt.Fprintf(&b, `<g class="axis x" aria-hidden="true"><line class="base" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`,
-		chartLeft, chartTop+plotH, chartW-chartRight, chartTop+plotH)
+	var xt []chart.Tick
 	for _, tk := range dateTicks(t0, t1) {
 		text := month(tk.at)
 		if tk.days {
 			text = fmt.Sprintf("%d %s", tk.at.Day(), month(tk.at))
 		}
-		xx := x(tk.at)
-		fmt.Fprintf(&b, `<line class="tick" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, xx, chartTop+plotH, xx, chartTop+plotH+4)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, xx, chartTop+plotH+16, esc(text))
+		ct := chart.Tick{At: days(tk.at), Label: text}
 		if tk.year {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`, xx, chartTop+plotH+28, tk.at.Year())
+			ct.Sub = strconv.Itoa(tk.at.Year())
 		}
+		xt = append(xt, ct)
 	}
-	b.WriteString(`</g>`)
-	chartLines(&b, h, x, y, t)
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
-}
-
-// chartLines draws a line of the history h for each rating category, x
-// and y placing a point, and the legend naming them (t: the catalog).
-func chartLines(b *strings.Builder, h []RatingPoint, x func(time.Time) float64, y func(float64) float64, t func(key string, args ...any) string) {
-	esc := template.HTMLEscapeString
-	legend := chartLeft
-	for _, c := range rating.Categories {
-		var pts []RatingPoint
+	c := chart.Line{ID: "rating-chart", Height: 220, XTicks: xt, FixX: true, XMin: days(t0), XMax: days(t1),
+		Title: t("archive.chart.label", day(first), day(last), int(math.Round(lo)), int(math.Round(hi)))}
+	for i, cat := range rating.Categories {
+		s := chart.Series{Name: t("archive.cat." + cat.String()), Class: "s" + strconv.Itoa(i)}
 		for _, p := range h {
-			if p.Category == c.String() {
-				pts = append(pts, p)
+			if p.Category == cat.String() {
+				s.Points = append(s.Points, chart.Point{X: days(p.At), Y: p.Rating,
+					Label: fmt.Sprintf("%s: %.0f", day(p.At), p.Rating)})
 			}
 		}
-		if len(pts) == 0 {
+		if len(s.Points) == 0 {
 			continue
 		}
-		color := chartColors[c.String()]
-		fmt.Fprintf(b, `<polyline class="line" stroke="%s" points="`, color)
-		for k, p := range pts {
-			if k > 0 {
-				b.WriteByte(' ')
-			}
-			fmt.Fprintf(b, "%.1f,%.1f", x(p.At), y(p.Rating))
-		}
-		b.WriteString(`"/>`)
-		if len(pts) == 1 {
-			fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`, x(pts[0].At), y(pts[0].Rating), color)
-		}
-		name := t("archive.cat." + c.String())
-		fmt.Fprintf(b, `<rect x="%.1f" y="6" width="10" height="10" fill="%s" aria-hidden="true"/><text x="%.1f" y="15">%s</text>`,
-			legend, color, legend+13, esc(name))
-		legend += 13 + 7*float64(len([]rune(name))) + 12
+		s.Dots = len(s.Points) == 1
+		c.Series = append(c.Series, s)
 	}
-}
-
-// niceStep returns a round step (1, 2, 2.5 or 5 times a power of ten) that
-// cuts span into at most n parts.
-func niceStep(span float64, n int) float64 {
-	if span <= 0 {
-		return 10
-	}
-	raw := span / float64(n)
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if m*mag >= raw {
-			return math.Max(m*mag, 1)
-		}
-	}
-	return 10 * mag
+	return c.SVG()
 }
 
 // A dateTick is a tick of the date axis: a day (days) or the first of a
@@ -210,4 +136,51 @@ func dayTicks(t0, t1 time.Time) []dateTick {
 		out = append(out, dateTick{at: at, days: true, year: len(out) == 0 || (at.Month() == 1 && at.Day() <= stepDays)})
 	}
 	return out
+}
+
+// histogramBand is the width of the leaderboard histogram's bands in
+// rating points, before they are merged to fit (maxBars).
+const (
+	histogramBand = 50.0
+	maxBars       = 24
+)
+
+// ratingHistogram draws how many players (counts, in bands of
+// histogramBand points from lo) each rating band holds, with
+// internal/chart: each bar's title says its band and count, and the
+// chart's title the category (name), the whole span and the players. t
+// and n are the page's catalog (n with plural forms). It returns the
+// number of players too; "" and 0 when there is none.
+func ratingHistogram(lo float64, counts []int, t func(key string, args ...any) string, n func(key string, count int, args ...any) string, name string) (template.HTML, int) {
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total == 0 {
+		return "", 0
+	}
+	// An empty band either side: the shape reads as a distribution even
+	// when all players are in one band.
+	lo -= histogramBand
+	counts = append(append([]int{0}, counts...), 0)
+	// Bands of 50, 100, 200, … points, so that no more than maxBars are
+	// drawn, starting at a multiple of the band.
+	width := histogramBand
+	for math.Ceil(float64(len(counts))*histogramBand/width) > maxBars {
+		width *= 2
+	}
+	start := math.Floor(lo/width) * width
+	merged := make([]int, int(math.Ceil((lo+float64(len(counts))*histogramBand-start)/width)))
+	for i, c := range counts {
+		merged[int((lo+float64(i)*histogramBand-start)/width)] += c
+	}
+	c := chart.Bars{ID: "rating-histogram", Edges: true}
+	for i, k := range merged {
+		from := int(start + float64(i)*width)
+		c.Bars = append(c.Bars, chart.Bar{Label: strconv.Itoa(from), Value: float64(k),
+			Title: n("chart.hist.bar", k, from, from+int(width)-1, k)})
+	}
+	end := int(start+float64(len(merged))*width) - 1
+	c.Title = t("chart.hist.title", name, n("chart.hist.bar", total, int(start), end, total))
+	return c.SVG(), total
 }

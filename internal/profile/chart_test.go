@@ -51,7 +51,7 @@ func TestRatingChartGolden(t *testing.T) {
 		if err := xml.Unmarshal([]byte(got), new(struct{})); err != nil {
 			t.Errorf("%s: not well-formed XML: %v", lang, err)
 		}
-		for _, want := range []string{`role="img"`, `aria-labelledby="rating-chart-title"`, `viewBox="0 0 360 220"`, `width="100%"`,
+		for _, want := range []string{`role="img"`, `id="rating-chart"`, `viewBox="0 0 360 220"`, `width="100%"`,
 			">" + cat.T(lang, "archive.month.3") + "<", ">2026<", ">1500<", ">1600<", cat.T(lang, "archive.cat.blitz")} {
 			if !strings.Contains(got, want) {
 				t.Errorf("%s: no %q in the chart", lang, want)
@@ -92,10 +92,30 @@ func TestDateTicks(t *testing.T) {
 	}
 }
 
-func TestNiceStep(t *testing.T) {
-	for _, tc := range []struct{ span, want float64 }{{111, 25}, {0, 10}, {40, 10}, {900, 200}, {3, 1}} {
-		if got := niceStep(tc.span, 5); got != tc.want {
-			t.Errorf("niceStep(%v) = %v, want %v", tc.span, got, tc.want)
+// TestRatingHistogram: the bands are merged to at most maxBars, start at
+// a multiple of their width, and keep every player.
+func TestRatingHistogram(t *testing.T) {
+	cat := i18n.New()
+	tr := func(k string, a ...any) string { return cat.T("en", k, a...) }
+	n := func(k string, c int, a ...any) string { return cat.N("en", k, c, a...) }
+	many := make([]int, 60) // 1000..3999 in bands of 50
+	for i := range many {
+		many[i] = i % 7
+	}
+	for _, tc := range []struct {
+		name          string
+		lo            float64
+		counts        []int
+		bars, players int
+		first         string
+	}{
+		{"none", 1500, nil, 0, 0, ""},
+		{"one band", 1500, []int{3}, 3, 3, "1450–1499: 0 players"},
+		{"sixty bands", 1000, many, 17, 174, "800–999: 0 players"},
+	} {
+		svg, players := ratingHistogram(tc.lo, tc.counts, tr, n, "Blitz")
+		if players != tc.players || strings.Count(string(svg), `class="bar"`) != tc.bars || (tc.first != "" && !strings.Contains(string(svg), "<title>"+tc.first+"</title>")) {
+			t.Errorf("%s: %d players, want %d; want %d bars, the first %q:\n%s", tc.name, players, tc.players, tc.bars, tc.first, svg)
 		}
 	}
 }

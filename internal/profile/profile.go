@@ -69,6 +69,10 @@ type Store interface {
 	// Leaderboard returns the best players of a category with a stable
 	// (not provisional) rating.
 	Leaderboard(ctx context.Context, c rating.Category, limit int) ([]LeaderRow, error)
+	// RatingCounts returns how many of the leaderboard's players (stable
+	// ratings) of a category fall into each band of width points, from
+	// lo (none: no player).
+	RatingCounts(ctx context.Context, c rating.Category, width float64) (lo float64, counts []int, err error)
 }
 
 // ErrorKeys are the messages of the players' pages' errors, for the
@@ -201,6 +205,8 @@ type leaderboardData struct {
 	Category   string
 	Categories []string
 	Rows       []LeaderRow
+	Histogram  template.HTML
+	Players    int // in the histogram
 }
 
 func (s *Site) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
@@ -212,11 +218,20 @@ func (s *Site) pageLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	lo, counts, err := s.store.RatingCounts(r.Context(), c, histogramBand)
+	if err != nil {
+		return err
+	}
 	var cats []string
 	for _, c := range rating.Categories {
 		cats = append(cats, c.String())
 	}
-	return s.kit.Render(w, http.StatusOK, "leaderboard", s.kit.Page(r, "leaderboard.title", leaderboardData{c.String(), cats, rows}))
+	p := s.kit.Page(r, "leaderboard.title", nil)
+	cat := s.kit.Catalog()
+	hist, players := ratingHistogram(lo, counts, func(key string, args ...any) string { return cat.T(p.Lang, key, args...) },
+		func(key string, n int, args ...any) string { return cat.N(p.Lang, key, n, args...) }, cat.T(p.Lang, "category."+c.String()))
+	p.Data = leaderboardData{c.String(), cats, rows, hist, players}
+	return s.kit.Render(w, http.StatusOK, "leaderboard", p)
 }
 
 // ---- API ----

@@ -25,6 +25,9 @@ import (
 type Ratings interface {
 	PuzzleRating(ctx context.Context, userID int64) (r rating.Rating, attempts, solved int, err error)
 	RecordPuzzle(ctx context.Context, userID int64, puzzleID string, solved bool, initial rating.Rating) (store.PuzzleAttempt, error)
+	// PuzzleResults returns an account's attempts per puzzle (the
+	// dashboard by theme).
+	PuzzleResults(ctx context.Context, userID int64) ([]store.PuzzleResult, error)
 }
 
 // ErrorKeys are the messages of the puzzles' errors, for the catalog's
@@ -133,6 +136,8 @@ type puzzleData struct {
 	Tags     []string // the puzzle's themes, shown after the answer
 	Count    int
 	Moves    int // how many moves the solver must find
+	// Dashboard is the account's results by theme (nil: none yet).
+	Dashboard *dashboard
 }
 
 // pagePuzzles is GET /puzzles: a puzzle drawn at random, of the chosen
@@ -194,6 +199,11 @@ func (s *Site) renderPuzzle(w http.ResponseWriter, r *http.Request, ps *set, p P
 			return err
 		}
 		d.Rating, d.Account = rt.Int(), true
+		res, err := s.ratings.PuzzleResults(ctx, id.Account.ID)
+		if err != nil {
+			return err
+		}
+		d.Dashboard = themeDashboard(cat, lang, ps, res)
 	}
 	return s.kit.Render(w, http.StatusOK, "puzzles", s.kit.Page(r, "puzzles.title", d))
 }

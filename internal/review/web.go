@@ -1,7 +1,6 @@
 package review
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/analysis"
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/chart"
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
@@ -139,6 +139,9 @@ type View struct {
 	State  string
 	GameID string
 	Graph  template.HTML
+	// Clocks is the clock-time graph of a finished timed game ("" for
+	// an untimed or correspondence game), shown in every state.
+	Clocks template.HTML
 	Sides  [2]ViewSide
 	Depth  int
 	Notes  []Note // the marked plies, for review.js
@@ -182,6 +185,7 @@ func (wb *Web) reviewFor(ctx context.Context, lang string, g game.Saved) (*View,
 		v.State = "live"
 		return v, nil
 	}
+	v.Clocks = clockGraph(wb.kit.Catalog(), lang, g)
 	job, err := wb.reviews.Review(ctx, g.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		imported, err := wb.reviews.Imported(ctx, g.ID)
@@ -221,7 +225,7 @@ func (wb *Web) done(v *View, lang string, g game.Saved, d Data) error {
 		return err
 	}
 	v.State, v.Depth = "done", d.Depth
-	v.Graph = reviewGraph(wb.kit.Catalog().T(lang, "review.graph"), d)
+	v.Graph = reviewGraph(wb.kit.Catalog(), lang, start, d)
 	for pl, seat := range []game.Seat{g.White, g.Black} {
 		v.Sides[pl] = viewSide(wb.kit.Catalog(), lang, g.ID, pl, seat, d)
 	}
@@ -291,11 +295,9 @@ func lineText(before toguz.Position, best toguz.Move, line []toguz.Move) string 
 	return first + " (" + b.String() + ")"
 }
 
-// The evaluation graph: graphScale stones either way fill its height.
-const (
-	graphW, graphH = 320, 120
-	graphScale     = 20.0
-)
+// graphScale stones either way fill the evaluation graph's height; a
+// proven result is drawn at its edge.
+const graphScale = 20.0
 
 // graphStones is an evaluation in stones within the graph's scale, a
 // proven result at its edge.
@@ -310,57 +312,113 @@ func graphStones(e engine.Score) float64 {
 	return max(-graphScale, min(graphScale, v))
 }
 
+// evalText is an evaluation as the graph's points say it: "+3,5", "−7",
+// or who wins when it is proven.
+func evalText(cat *i18n.Catalog, lang string, e engine.Score) string {
+	if e.IsMate() {
+		if e > 0 {
+			return cat.T(lang, "chart.eval.white_wins")
+		}
+		return cat.T(lang, "chart.eval.black_wins")
+	}
+	v := float64(e) / 100
+	switch {
+	case v > 0:
+		return "+" + decimal(lang, v)
+	case v < 0:
+		return "−" + decimal(lang, -v)
+	}
+	return "0"
+}
+
 // reviewGraph draws White's evaluation before the first ply and after
-// each as an inline SVG: White's advantage up, Black's down, the marked
-// plies dotted in their mark's colour. It scales to its container (a
-// 360 px phone included).
-func reviewGraph(label string, d Data) template.HTML {
-	var b bytes.Buffer
+// each (internal/chart): White's advantage up, Black's down, the marked
+// plies dotted in their mark's colour. Each point is a link to its ply
+// (review.js shows that ply on the board) whose title says the move and
+// the evaluation, so that a keyboard and a screen reader reach the plies
+// too. It scales to its container (a 360 px phone included).
+func reviewGraph(cat *i18n.Catalog, lang string, start toguz.Position, d Data) template.HTML {
 	n := len(d.Plies)
-	x := func(i int) float64 {
-		if n == 0 {
-			return 0
-		}
-		return float64(i) * graphW / float64(n)
-	}
-	y := func(v float64) float64 { return graphH/2 - v*(graphH/2-4)/graphScale }
-	evals := make([]float64, n+1)
+	pts := make([]chart.Point, 0, n+1)
 	if n > 0 {
-		evals[0] = graphStones(d.Plies[0].BestEval)
+		e := d.Plies[0].BestEval
+		pts = append(pts, chart.Point{X: 0, Y: graphStones(e), Href: "#ply-0", Key: "0",
+			Label: cat.T(lang, "chart.eval.start", evalText(cat, lang, e))})
 	}
-	for i, p := range d.Plies {
-		evals[i+1] = graphStones(p.Eval)
-	}
-	fmt.Fprintf(&b, `<svg class="review-graph" viewBox="0 0 %d %d" width="100%%" role="img" aria-label="%s" translate="no" data-plies="%d">`,
-		graphW, graphH, template.HTMLEscapeString(label), n)
-	fmt.Fprintf(&b, `<title>%s</title>`, template.HTMLEscapeString(label))
-	fmt.Fprintf(&b, `<rect class="g-bg" x="0" y="0" width="%d" height="%d"/>`, graphW, graphH)
-	// White's area: from the middle line up to the curve.
-	var path strings.Builder
-	fmt.Fprintf(&path, "M0 %.1f", y(0))
-	for i, v := range evals {
-		fmt.Fprintf(&path, " L%.1f %.1f", x(i), y(v))
-	}
-	fmt.Fprintf(&path, " L%.1f %.1f Z", x(n), y(0))
-	fmt.Fprintf(&b, `<path class="g-area" d="%s"/>`, path.String())
-	fmt.Fprintf(&b, `<line class="g-mid" x1="0" y1="%.1f" x2="%d" y2="%.1f"/>`, y(0), graphW, y(0))
-	var line strings.Builder
-	for i, v := range evals {
-		if i > 0 {
-			line.WriteByte(' ')
+	p, num := start, 1
+	for i, pl := range d.Plies {
+		dots := "."
+		if p.Turn() == toguz.Black {
+			dots = "…"
 		}
-		fmt.Fprintf(&line, "%.1f,%.1f", x(i), y(v))
-	}
-	fmt.Fprintf(&b, `<polyline class="g-line" points="%s"/>`, line.String())
-	for i, p := range d.Plies {
-		if p.Mark != analysis.Good {
-			fmt.Fprintf(&b, `<circle class="g-%s" cx="%.1f" cy="%.1f" r="3"/>`, p.Mark, x(i+1), y(evals[i+1]))
+		note, err := p.Notation(pl.Move)
+		if err != nil {
+			note = strconv.Itoa(int(pl.Move))
+		}
+		label := fmt.Sprintf("%d%s %s: %s", num, dots, note, evalText(cat, lang, pl.Eval))
+		pt := chart.Point{X: float64(i + 1), Y: graphStones(pl.Eval), Href: "#ply-" + strconv.Itoa(i+1), Key: strconv.Itoa(i + 1), Label: label, Data: true}
+		if pl.Mark != analysis.Good {
+			pt.Class = pl.Mark.String()
+			pt.Label += " " + pl.Mark.Symbol()
+		}
+		pts = append(pts, pt)
+		if p.Turn() == toguz.Black {
+			num++
+		}
+		if next, err := p.Play(pl.Move); err == nil {
+			p = next
 		}
 	}
-	fmt.Fprintf(&b, `<text class="g-label" x="3" y="12">+%d</text><text class="g-label" x="3" y="%d">−%d</text>`,
-		int(graphScale), graphH-4, int(graphScale))
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	sign := func(v float64) string {
+		switch {
+		case v > 0:
+			return "+" + strconv.Itoa(int(v))
+		case v < 0:
+			return "−" + strconv.Itoa(int(-v))
+		}
+		return "0"
+	}
+	c := chart.Line{ID: "eval-graph", Class: "review-graph", Title: cat.T(lang, "review.graph"),
+		FixY: true, YMin: -graphScale, YMax: graphScale, Zero: true, YFormat: sign,
+		Series: []chart.Series{{Class: "eval", Area: true, Points: pts}}}
+	return c.SVG()
+}
+
+// clockTime writes minutes as m:ss.
+func clockTime(minutes float64) string {
+	s := int(minutes*60 + 0.5)
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// clockGraph draws the time left on each player's clock after each of his
+// moves of a finished real-time game g, the players' lines over the
+// plies from the time control's start; "" for a game without a clock.
+// Its title says each line's first and last time, the screen reader's
+// whole picture of it.
+func clockGraph(cat *i18n.Catalog, lang string, g game.Saved) template.HTML {
+	if g.End == nil || g.TC.Days > 0 || (g.TC.Base == 0 && g.TC.Increment == 0) || len(g.Moves) == 0 {
+		return ""
+	}
+	start := g.TC.Base.Minutes()
+	var series [2]chart.Series
+	var sides []string
+	top := start
+	for pl, color := range []string{"white", "black"} {
+		s := chart.Series{Name: cat.T(lang, "game."+color), Class: color, Points: []chart.Point{{X: 0, Y: start}}}
+		for i, m := range g.Moves {
+			if int(m.By) == pl {
+				s.Points = append(s.Points, chart.Point{X: float64(i + 1), Y: m.Clock[pl].Minutes()})
+				top = max(top, m.Clock[pl].Minutes())
+			}
+		}
+		last := s.Points[len(s.Points)-1].Y
+		sides = append(sides, cat.T(lang, "chart.clock.side", s.Name, clockTime(start), clockTime(last)))
+		series[pl] = s
+	}
+	ticks, _ := chart.Ticks(0, top, 4)
+	c := chart.Line{ID: "clock-graph", Title: cat.T(lang, "chart.clock.title", strings.Join(sides, "; ")),
+		Series: series[:], YFormat: clockTime, FixY: true, YMin: 0, YMax: ticks[len(ticks)-1]}
+	return c.SVG()
 }
 
 // SectionHeader is the header review.js sends for the review section

@@ -31,6 +31,9 @@ type Archive interface {
 	// Leaderboard returns the best players of a category with a stable
 	// (not provisional) rating.
 	Leaderboard(ctx context.Context, c rating.Category, limit int) ([]profile.LeaderRow, error)
+	// RatingCounts returns the leaderboard's players of a category in
+	// bands of width points (profile.Store's).
+	RatingCounts(ctx context.Context, c rating.Category, width float64) (lo float64, counts []int, err error)
 	// SetLang stores the interface language an account chose.
 	SetLang(ctx context.Context, userID int64, lang string) error
 }
@@ -159,6 +162,11 @@ func (sa StoreArchive) Leaderboard(ctx context.Context, c rating.Category, limit
 		out[i] = profile.LeaderRow{Name: e.Name, Rating: e.Rating.Rating, RD: e.RD, Games: e.Games}
 	}
 	return out, nil
+}
+
+// RatingCounts counts the stable ratings of a category in bands.
+func (sa StoreArchive) RatingCounts(ctx context.Context, c rating.Category, width float64) (float64, []int, error) {
+	return sa.S.RatingCounts(ctx, c, rating.RankableRD, width)
 }
 
 // Tags returns an imported game's record tags.

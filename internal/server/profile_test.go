@@ -55,7 +55,7 @@ func TestProfileRatings(t *testing.T) {
 	if n := strings.Count(table, `<th scope="col">`); n != 5 {
 		t.Errorf("%d column headings, want 5", n)
 	}
-	_, chart, _ := strings.Cut(page, `<svg class="chart"`)
+	_, chart, _ := strings.Cut(page, `id="rating-chart"`)
 	for _, m := range []int{3, 4} {
 		if !strings.Contains(chart, ">"+cat.T("kk", "archive.month."+strconv.Itoa(m))+"<") {
 			t.Errorf("the chart has no tick for month %d in Kazakh: %s", m, chart)

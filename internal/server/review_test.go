@@ -130,7 +130,7 @@ func TestGamePageReview(t *testing.T) {
 			t.Fatalf("%s: status %d", tt.lang, code)
 		}
 		un := html.UnescapeString(page)
-		for _, want := range []string{`data-state="done"`, `<svg class="review-graph"`, tt.title, tt.accuracy, tt.better,
+		for _, want := range []string{`data-state="done"`, `id="eval-graph"`, `class="point" href="#ply-11" translate="no" data-key="11"`, tt.title, tt.accuracy, tt.better,
 			`id="review-accuracy-white"`, `id="learn-black"`, "review.js"} {
 			if !strings.Contains(un, want) {
 				t.Errorf("%s: the reviewed game's page lacks %q:\n%s", tt.lang, want, excerptOf(un, "review"))

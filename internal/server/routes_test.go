@@ -306,6 +306,7 @@ var routeRules = map[string]routeRule{
 
 	// reports and the moderators
 	"GET /api":               {}, // the API reference page
+	"GET /insights":          {}, // one's own games only
 	"GET /report":            {},
 	"POST /report":           {},
 	"POST /api/mod/reports":  {},

@@ -158,6 +158,7 @@ import (
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/insights"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/levels"
 	"github.com/toguz/toguz/internal/live"
@@ -435,6 +436,9 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.cfg.Moderation != nil {
 		moderation.NewWeb(s, s.cfg.Moderation).Routes(router{s, mux})
+	}
+	if sa, ok := s.cfg.Archive.(StoreArchive); ok {
+		insights.New(s, sa.S).Routes(router{s: s, mux: mux})
 	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())

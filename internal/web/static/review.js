@@ -21,10 +21,30 @@
       notes = parseJSON(sec.dataset.notes || "null", null) || [];
       const g = sec.querySelector("svg.review-graph");
       if (g) g.addEventListener("click", (e) => {
-        const r = g.getBoundingClientRect(), n = +(g.dataset.plies || 0);
-        const ply = Math.round((e.clientX - r.left) / r.width * n);
-        const b = document.querySelector('#moves [data-ply="' + Math.max(1, Math.min(n, ply)) + '"]');
-        if (b) b.click();
+        e.preventDefault();
+        let a = e.target.closest("a.point");
+        if (!a) {
+          let best = Infinity;
+          g.querySelectorAll("a.point").forEach((p) => {
+            const r = p.getBoundingClientRect(), d = Math.abs(r.left + r.width / 2 - e.clientX);
+            if (d < best) {
+              best = d;
+              a = p;
+            }
+          });
+        }
+        if (a) showPly(+(a.dataset.key || 0));
+      });
+    }
+    function showPly(ply) {
+      const b = ply > 0 ? document.querySelector('#moves [data-ply="' + ply + '"]') : document.getElementById("first");
+      if (b) b.click();
+    }
+    function current() {
+      const cur = document.querySelector("#moves .ply.current");
+      const ply = cur ? cur.dataset.ply || "" : "0";
+      sec.querySelectorAll("svg.review-graph a.point").forEach((p) => {
+        p.classList.toggle("current", p.dataset.key === ply);
       });
     }
     function decorate() {
@@ -80,6 +100,7 @@
     }
     document.addEventListener("toguz:render", (e) => {
       decorate();
+      current();
       const d = e.detail;
       if (d && d.ended && !ended) {
         ended = true;

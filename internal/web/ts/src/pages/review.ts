@@ -1,7 +1,8 @@
 // The game review on the game page (partials/review.html): marks the
 // reviewed plies in board.js's move list, each with its mark and, in the
 // page's language as the server wrote it, what it cost and the better move
-// with its line; a click on the evaluation graph shows that ply. While the
+// with its line; a click on (or Enter at) a point of the evaluation graph
+// shows that ply, and the graph marks the ply the board shows. While the
 // review is pending (or the game is still played) it asks the server for
 // the section again, less and less often, until the review is there.
 
@@ -20,10 +21,34 @@ function review(sec: HTMLElement): void {
     notes = parseJSON<Note[] | null>(sec.dataset.notes || 'null', null) || [];
     const g = sec.querySelector<SVGSVGElement>('svg.review-graph');
     if (g) g.addEventListener('click', (e) => {
-      const r = g.getBoundingClientRect(), n = +(g.dataset.plies || 0);
-      const ply = Math.round((e.clientX - r.left) / r.width * n);
-      const b = document.querySelector<HTMLElement>('#moves [data-ply="' + Math.max(1, Math.min(n, ply)) + '"]');
-      if (b) b.click();
+      // Each point is a link to its ply (internal/review's graph); a click
+      // between points goes to the nearest one.
+      e.preventDefault();
+      let a = (e.target as Element).closest<SVGAElement>('a.point');
+      if (!a) {
+        let best = Infinity;
+        g.querySelectorAll<SVGAElement>('a.point').forEach((p) => {
+          const r = p.getBoundingClientRect(), d = Math.abs(r.left + r.width / 2 - e.clientX);
+          if (d < best) { best = d; a = p; }
+        });
+      }
+      if (a) showPly(+(a.dataset.key || 0));
+    });
+  }
+
+  // showPly steps the board to ply (0: the start) by its move list's button.
+  function showPly(ply: number): void {
+    const b = ply > 0 ? document.querySelector<HTMLElement>('#moves [data-ply="' + ply + '"]') : document.getElementById('first');
+    if (b) b.click();
+  }
+
+  // current marks the graph's point of the ply the board shows.
+  function current(): void {
+    // board.js marks the move shown in its list before it tells us.
+    const cur = document.querySelector<HTMLElement>('#moves .ply.current');
+    const ply = cur ? cur.dataset.ply || '' : '0';
+    sec.querySelectorAll<SVGAElement>('svg.review-graph a.point').forEach((p) => {
+      p.classList.toggle('current', p.dataset.key === ply);
     });
   }
 
@@ -85,6 +110,7 @@ function review(sec: HTMLElement): void {
 
   document.addEventListener('toguz:render', (e) => {
     decorate();
+    current();
     const d = (e as CustomEvent<{ ended?: boolean } | null>).detail;
     if (d && d.ended && !ended) { ended = true; start(); }
   });

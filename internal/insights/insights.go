@@ -1,0 +1,300 @@
+// Package insights is the page /insights: a signed-in player's own games
+// drawn as lichess's insights are (internal/chart): his score by colour,
+// by time-control category, by first move and month by month, and, from
+// the games' reviews, his accuracy by game phase, by first move and month
+// by month. It reads the last Games games through its port, Store, which
+// *store.Store satisfies; an unreviewed game counts in the scores only.
+//
+// Bounds: one page reads at most Games games and their reviews (one query
+// each), and only for its own signed-in account.
+package insights
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/toguz/toguz"
+	"github.com/toguz/toguz/internal/analysis"
+	"github.com/toguz/toguz/internal/chart"
+	"github.com/toguz/toguz/internal/game"
+	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/rating"
+	"github.com/toguz/toguz/internal/review"
+	"github.com/toguz/toguz/internal/site"
+	"github.com/toguz/toguz/internal/store"
+)
+
+// Games is how many of a player's latest games the page reads.
+const Games = 200
+
+// Store is what the page reads: a player's games, newest first, and a
+// game's review (errors wrapping store.ErrNotFound when it has none).
+type Store interface {
+	GamesByUser(ctx context.Context, userID int64, limit, offset int) ([]store.Game, error)
+	Review(ctx context.Context, id string) (store.Review, error)
+}
+
+// Site is the page /insights.
+type Site struct {
+	kit   site.Kit
+	store Store
+}
+
+// New returns the insights' page over st.
+func New(kit site.Kit, st Store) *Site { return &Site{kit: kit, store: st} }
+
+// Routes registers GET /insights.
+func (s *Site) Routes(r site.Router) { r.Page("GET /insights", s.page) }
+
+// The game's phases by ply: the opening's first plies, the middle game,
+// the endgame from endgamePly on.
+const (
+	openingPlies = 20
+	endgamePly   = 60
+	openings     = 6 // first moves shown, the most played
+)
+
+// tally counts a group's games: their points (win 1, draw ½) and the
+// accuracy of the player's reviewed moves.
+type tally struct {
+	games   int
+	points  float64
+	acc     float64
+	accN    int
+	reviews int
+}
+
+func (t *tally) score() float64 { return 100 * t.points / float64(t.games) }
+func (t *tally) accuracy() float64 {
+	return t.acc / float64(t.accN)
+}
+
+// Data is the page's.
+type Data struct {
+	Games, Reviewed int
+	Pictures        []Picture
+}
+
+// Picture is one of the page's charts, its heading and a sentence.
+type Picture struct {
+	ID, Heading, Note string
+	Chart             template.HTML
+}
+
+func (s *Site) page(w http.ResponseWriter, r *http.Request) error {
+	id := s.kit.Identity(r)
+	if id.Account.ID == 0 {
+		return site.Redirect(w, r, "/login")
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 4*site.StoreTimeout)
+	defer cancel()
+	games, err := s.store.GamesByUser(ctx, id.Account.ID, Games, 0)
+	if err != nil {
+		return err
+	}
+	lang, cat := s.kit.Lang(r), s.kit.Catalog()
+	d := Data{}
+	var (
+		colour  [2]tally
+		byCat   = map[rating.Category]*tally{}
+		byMonth = map[time.Time]*tally{}
+		byFirst = map[string]*tally{}
+		phases  [3]tally
+	)
+	for _, g := range games {
+		if g.Status != game.Ended {
+			continue
+		}
+		pl := -1
+		for i, seat := range g.Players {
+			if seat.UserID == id.Account.ID {
+				pl = i
+			}
+		}
+		if pl < 0 {
+			continue
+		}
+		d.Games++
+		pts := 0.0
+		switch {
+		case g.Result == toguz.Draw:
+			pts = 0.5
+		case (g.Result == toguz.WhiteWins) == (pl == 0):
+			pts = 1
+		}
+		c, ok := rating.ForTimeControl(g.TimeControl)
+		month := time.Date(g.Ended.Year(), g.Ended.Month(), 1, 0, 0, 0, 0, time.UTC)
+		groups := []*tally{&colour[pl], get(byMonth, month)}
+		if ok {
+			groups = append(groups, get(byCat, c))
+		}
+		// The review: each of his moves' accuracy, by phase.
+		var acc float64
+		var accN int
+		rv, err := s.store.Review(ctx, g.ID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		first := ""
+		if err == nil && rv.Status == store.ReviewDone {
+			if data, err := review.Decode(rv.Data); err == nil && g.StartFEN == "" {
+				start, _ := toguz.NewPosition(g.Rules)
+				if len(data.Plies) > 0 {
+					if n, err := start.Notation(data.Plies[0].Move); err == nil {
+						first = n
+					}
+				}
+				turn := start.Turn()
+				for i, p := range data.Plies {
+					if int(turn) == pl && !p.Forced {
+						a := analysis.MoveAccuracy(p.Cost)
+						acc += a
+						accN++
+						ph := 1
+						if i < openingPlies {
+							ph = 0
+						} else if i >= endgamePly {
+							ph = 2
+						}
+						phases[ph].acc += a
+						phases[ph].accN++
+					}
+					turn = turn.Other()
+				}
+				d.Reviewed++
+			}
+		}
+		if first != "" {
+			groups = append(groups, get(byFirst, first))
+		}
+		for _, t := range groups {
+			t.games++
+			t.points += pts
+			t.acc += acc
+			t.accN += accN
+			if accN > 0 {
+				t.reviews++
+			}
+		}
+	}
+	if d.Games > 0 {
+		d.Pictures = s.pictures(cat, lang, colour, byCat, byMonth, byFirst, phases)
+	}
+	return s.kit.Render(w, http.StatusOK, "insights", s.kit.Page(r, "insights.title", d))
+}
+
+func get[K comparable](m map[K]*tally, k K) *tally {
+	t := m[k]
+	if t == nil {
+		t = &tally{}
+		m[k] = t
+	}
+	return t
+}
+
+// pictures draws the page's charts in lang.
+func (s *Site) pictures(cat *i18n.Catalog, lang string, colour [2]tally, byCat map[rating.Category]*tally,
+	byMonth map[time.Time]*tally, byFirst map[string]*tally, phases [3]tally) []Picture {
+	pc := func(v float64) string { return cat.T(lang, "chart.percent", int(v+0.5)) }
+	scoreBar := func(label string, t *tally) chart.Bar {
+		if t == nil || t.games == 0 {
+			return chart.Bar{Label: label, Text: "—", Title: cat.T(lang, "insights.none", label)}
+		}
+		b := chart.Bar{Label: label, Value: t.score(),
+			Title: cat.N(lang, "insights.score_bar", t.games, label, pc(t.score()), t.games)}
+		if t.accN > 0 {
+			// The reviewed games' accuracy beside the score.
+			b.Title += " · " + cat.T(lang, "insights.accuracy_of", pc(t.accuracy()))
+			b.Text = pc(t.score()) + " · " + cat.T(lang, "insights.acc_short", pc(t.accuracy()))
+		}
+		return b
+	}
+	var out []Picture
+	// By colour.
+	c := chart.Bars{ID: "insights-colour", Horizontal: true, Max: 100, YFormat: pc, Title: cat.T(lang, "insights.colour.title")}
+	for pl, color := range []string{"white", "black"} {
+		c.Bars = append(c.Bars, scoreBar(cat.T(lang, "game."+color), &colour[pl]))
+	}
+	out = append(out, Picture{ID: "colour", Heading: cat.T(lang, "insights.colour"), Note: cat.T(lang, "insights.score_note"), Chart: c.SVG()})
+	// By time control.
+	c = chart.Bars{ID: "insights-tc", Horizontal: true, Max: 100, YFormat: pc, Title: cat.T(lang, "insights.tc.title")}
+	for _, k := range rating.Categories {
+		if t := byCat[k]; t != nil {
+			c.Bars = append(c.Bars, scoreBar(cat.T(lang, "archive.cat."+k.String()), t))
+		}
+	}
+	if len(c.Bars) > 0 {
+		out = append(out, Picture{ID: "tc", Heading: cat.T(lang, "insights.tc"), Note: cat.T(lang, "insights.score_note"), Chart: c.SVG()})
+	}
+	// By first move: the most played, score and accuracy.
+	firsts := make([]string, 0, len(byFirst))
+	for k := range byFirst {
+		firsts = append(firsts, k)
+	}
+	sort.Slice(firsts, func(i, j int) bool {
+		a, b := byFirst[firsts[i]], byFirst[firsts[j]]
+		return a.games > b.games || (a.games == b.games && firsts[i] < firsts[j])
+	})
+	firsts = firsts[:min(openings, len(firsts))]
+	if len(firsts) > 0 {
+		c = chart.Bars{ID: "insights-opening", Horizontal: true, Max: 100, YFormat: pc, Title: cat.T(lang, "insights.opening.title")}
+		for _, f := range firsts {
+			c.Bars = append(c.Bars, scoreBar(f, byFirst[f]))
+		}
+		out = append(out, Picture{ID: "opening", Heading: cat.T(lang, "insights.opening"), Note: cat.T(lang, "insights.opening_note"), Chart: c.SVG()})
+	}
+	// Accuracy by phase.
+	if phases[0].accN+phases[1].accN+phases[2].accN > 0 {
+		c = chart.Bars{ID: "insights-phase", Horizontal: true, Max: 100, YFormat: pc, Title: cat.T(lang, "insights.phase.title")}
+		for ph, key := range []string{"opening", "middle", "end"} {
+			label := cat.T(lang, "insights.phase."+key)
+			t := phases[ph]
+			if t.accN == 0 {
+				c.Bars = append(c.Bars, chart.Bar{Label: label, Text: "—", Title: cat.T(lang, "insights.none", label)})
+				continue
+			}
+			c.Bars = append(c.Bars, chart.Bar{Label: label, Value: t.accuracy(),
+				Title: cat.N(lang, "insights.phase_bar", t.accN, label, pc(t.accuracy()), t.accN)})
+		}
+		out = append(out, Picture{ID: "phase", Heading: cat.T(lang, "insights.phase"),
+			Note: cat.T(lang, "insights.phase_note", openingPlies, endgamePly), Chart: c.SVG()})
+	}
+	// Month by month: score and accuracy.
+	months := make([]time.Time, 0, len(byMonth))
+	for m := range byMonth {
+		months = append(months, m)
+	}
+	slices.SortFunc(months, func(a, b time.Time) int { return a.Compare(b) })
+	if len(months) > 1 {
+		score := chart.Series{Name: cat.T(lang, "insights.score"), Dots: true}
+		acc := chart.Series{Name: cat.T(lang, "insights.accuracy"), Dots: true}
+		var ticks []chart.Tick
+		for i, m := range months {
+			t := byMonth[m]
+			label := fmt.Sprintf("%s %d", cat.T(lang, fmt.Sprintf("archive.month.%d", int(m.Month()))), m.Year())
+			score.Points = append(score.Points, chart.Point{X: float64(i), Y: t.score(),
+				Label: label + ": " + cat.N(lang, "insights.score_bar", t.games, cat.T(lang, "insights.score"), pc(t.score()), t.games)})
+			if t.accN > 0 {
+				acc.Points = append(acc.Points, chart.Point{X: float64(i), Y: t.accuracy(), Label: label + ": " + cat.T(lang, "insights.accuracy_of", pc(t.accuracy()))})
+			}
+			tk := chart.Tick{At: float64(i), Label: cat.T(lang, fmt.Sprintf("archive.month.%d", int(m.Month())))}
+			if i == 0 || m.Month() == 1 {
+				tk.Sub = fmt.Sprint(m.Year())
+			}
+			if len(months) <= 8 || i%((len(months)+7)/8) == 0 {
+				ticks = append(ticks, tk)
+			}
+		}
+		l := chart.Line{ID: "insights-time", Title: cat.T(lang, "insights.time.title"), FixY: true, YMin: 0, YMax: 100,
+			YFormat: pc, XTicks: ticks, Height: 220, FixX: true, XMin: 0, XMax: float64(len(months) - 1),
+			Series: []chart.Series{score, acc}}
+		out = append(out, Picture{ID: "time", Heading: cat.T(lang, "insights.time"), Note: cat.T(lang, "insights.time_note"), Chart: l.SVG()})
+	}
+	return out
+}
