@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/i18n"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -64,6 +66,24 @@ func TestEventRoundRobin(t *testing.T) {
 			want := map[string]string{"kk": "Турнир кестесі", "en": "Standings"}[lang]
 			if !strings.Contains(title, want) {
 				t.Errorf("the standings' heading %q, want %q", title, want)
+			}
+			// On a phone, where no tooltip shows, the standings' codes are
+			// explained in words; the arbiter's log reads in the language.
+			cat := i18n.New()
+			arb.do("a phone", chromedp.EmulateViewport(360, 800), chromedp.Navigate(loc), chromedp.WaitVisible(chromedp.CSS("#ev-legend summary")),
+				chromedp.Click(chromedp.CSS("#ev-legend summary")))
+			legend := eval[string](arb, `document.getElementById('ev-legend').innerText`)
+			for _, want := range []string{cat.T(lang, "event.tb.SB"), cat.T(lang, "event.legend.history")} {
+				if !strings.Contains(legend, want) {
+					t.Errorf("the standings' legend lacks %q: %q", want, legend)
+				}
+			}
+			if visible := eval[bool](arb, `document.querySelector('#ev-legend dd').getBoundingClientRect().width > 0`); !visible {
+				t.Error("the legend's meanings are not shown on a phone")
+			}
+			log := eval[string](arb, `document.querySelector('.event-log').innerText`)
+			if start := cat.T(lang, "event.log.start", "arbiter"+lang); !strings.Contains(log, start) {
+				t.Errorf("the arbiter's log %q lacks %q", log, start)
 			}
 			_ = fmt.Sprint()
 		})
