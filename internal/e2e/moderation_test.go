@@ -131,7 +131,7 @@ func TestModeration(t *testing.T) {
 		var g store.Game
 		if g, err = st.Game(context.Background(), gid); err == nil {
 			err = st.PutFairPlay(context.Background(), game.FairPlay{GameID: gid, Side: "white", UserID: g.Players[0].UserID, Rating: 1500,
-				Moves: 1, Agree1: 1, Agree3: 1, Score: 4.75, IPR: 2650, Flag: true, Computed: time.Now()})
+				Moves: 20, Agree1: 1, Agree3: 1, Score: 4.75, IPR: 2650, Flag: true, Computed: time.Now()})
 		}
 	}
 	st.Close()

@@ -48,7 +48,8 @@ func TestFormsShowLevelRatings(t *testing.T) {
 			labels := map[string]int{}
 			for _, l := range table.Levels {
 				like := cat.T(lang, "levels."+string(l.Bound), l.Rating)
-				label := cat.T(lang, "levels.option", l.Level, like, site.LossText(lang, l.Loss))
+				like += ", " + cat.T(lang, "levels.loss", site.LossText(lang, l.Loss))
+				label := cat.T(lang, "levels.option", l.Level, like)
 				// Every level can be told from the others without its number.
 				rest := strings.TrimPrefix(label, fmt.Sprint(l.Level))
 				if other, ok := labels[rest]; ok {

@@ -116,7 +116,8 @@ func levelChoices(cat *i18n.Catalog, placed []levels.Placement, lang string) []L
 			default:
 				like = cat.T(lang, "levels.about", p.Rating)
 			}
-			label = cat.T(lang, "levels.option", l, like, LossText(lang, placed[l].Loss))
+			like += ", " + cat.T(lang, "levels.loss", LossText(lang, placed[l].Loss))
+			label = cat.T(lang, "levels.option", l, like)
 		}
 		out = append(out, LevelChoice{Level: l, Label: label, Selected: l == defaultLevel})
 	}

@@ -27,6 +27,12 @@ var copyLeftEmpty = []string{
 	"event_pairings", "event_rounds", "events", "game_leases", "puzzle_attempts",
 	"puzzle_players", "puzzle_ratings", "simul_players", "simuls", "study_chapters",
 	"study_members", "studies",
+	// The accounts' tables filled only by their flows (links, changes,
+	// devices, the mail queue, second factors' steps), closing, the
+	// export, and the moderators' tables besides the role.
+	"account_links", "closed_accounts", "data_exports", "email_changes", "known_devices", "mail_queue",
+	"mod_accounts", "mod_appeals", "mod_notes", "mod_refunds", "mod_reports", "mod_voided",
+	"mod_warnings", "privacy_settings", "recovery_codes", "session_devices", "twofactor_failures", "twofactor_pending",
 }
 
 // TestCopyToPostgres fills an SQLite store through its API, copies it to
@@ -79,6 +85,26 @@ func TestCopyToPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, _, err := s.RedeemOAuthCode(ctx, "codehash", func(OAuthCode) error { return nil }, AppToken{Hash: "apphash", Expires: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	// The accounts' and fair play's own tables, through their APIs.
+	if err := s.PutFairPlay(ctx, game.FairPlay{GameID: g.ID, Side: "white", UserID: a.ID, Rating: 1500, Moves: 30, Agree1: 0.5,
+		Agree3: 0.75, MeanLoss: 1.5, Score: 0.25, IPR: 1480, Computed: t0, Rated: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetEmail(ctx, a.ID, "abai@example.org", t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPasskey(ctx, Passkey{User: a.ID, CredentialID: []byte{1, 2, 3}, Name: "phone", Credential: []byte("{}"), Created: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutTOTP(ctx, b.ID, []byte{9, 8, 7}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Block(ctx, b.ID, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetModerator(ctx, b.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
