@@ -17,10 +17,13 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/analysis"
+	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/chart"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
@@ -28,6 +31,7 @@ import (
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
+	"golang.org/x/time/rate"
 )
 
 // Games is how many of a player's latest games the page reads.
@@ -44,10 +48,22 @@ type Store interface {
 type Site struct {
 	kit   site.Kit
 	store Store
+	// views bounds the page per account: each view reads up to Games
+	// games and their reviews, and a GET is under no write limit.
+	views *auth.Limiter
 }
 
+// ViewsPerMinute is how often an account may draw its insights (a burst
+// of ViewsBurst).
+const (
+	ViewsPerMinute = 6
+	ViewsBurst     = 5
+)
+
 // New returns the insights' page over st.
-func New(kit site.Kit, st Store) *Site { return &Site{kit: kit, store: st} }
+func New(kit site.Kit, st Store) *Site {
+	return &Site{kit: kit, store: st, views: auth.NewLimiter(rate.Limit(ViewsPerMinute)/60, ViewsBurst, time.Now)}
+}
 
 // Routes registers GET /insights.
 func (s *Site) Routes(r site.Router) { r.Page("GET /insights", s.page) }
@@ -91,6 +107,10 @@ func (s *Site) page(w http.ResponseWriter, r *http.Request) error {
 	id := s.kit.Identity(r)
 	if id.Account.ID == 0 {
 		return site.Redirect(w, r, "/login")
+	}
+	if !s.views.Allow(strconv.FormatInt(id.Account.ID, 10)) {
+		w.Header().Set("Retry-After", "10")
+		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.rate_limited")
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 4*site.StoreTimeout)
 	defer cancel()

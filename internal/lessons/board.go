@@ -23,7 +23,7 @@ type Cell struct {
 
 // Board is a lesson's board, drawn by the server as the seeds'
 // diagrams lay it out: Black's row on top from hole 9 down to 1, White's
-// below from 1 up (docs/rules.md §5). The puzzles draw theirs with it too
+// below from 1 up (as the score sheet numbers them). The puzzles draw theirs with it too
 // (the template learn-board of internal/web).
 type Board struct {
 	Top, Bottom   []Cell

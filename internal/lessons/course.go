@@ -2,7 +2,7 @@ package lessons
 
 import "github.com/toguz/toguz"
 
-// The course's own positions (FEN, docs/rules.md §6), each made for one point;
+// The course's own positions (FEN), each made for one point;
 // the tests check what every move of them does.
 const (
 	single  = "5S,5S,5S,5S,5S,5S,5S,5S,5S/2,2S,1S,1,5S,1,3S,1 50 56 S 1"  // a single stone in White's hole 4
@@ -19,12 +19,12 @@ const (
 )
 
 // Citations of the seed examples: the catalog's learn.seed.<name> says
-// which example of docs/rules.md it is in the learner's language.
+// which of the rules' worked examples it is in the learner's language.
 const (
-	seedEx1 = "ex1"   // docs/rules.md §5 example 1 (seed 000's diagram: White plays 7)
-	seedEx2 = "ex2"   // docs/rules.md §5 example 2 (seed 000: Black's tuzdik)
-	seedEx3 = "ex3"   // docs/rules.md §5 example 3 (seed 000: atsyrau, 76–86)
-	seedSix = "sheet" // docs/rules.md §6 (the score sheet: 1. 76 98)
+	seedEx1 = "ex1"   // the rules' first example: White plays 7
+	seedEx2 = "ex2"   // the rules' second example: Black's tuzdik
+	seedEx3 = "ex3"   // the rules' third example: atsyrau, 76–86
+	seedSix = "sheet" // the score sheet: 1. 76 98
 )
 
 // All returns the course, lesson by lesson: a new slice each time, so that

@@ -25,7 +25,7 @@ type Verdict struct {
 
 func (v *Verdict) say(key string, args ...any) { v.Lines = append(v.Lines, Line{key, args}) }
 
-// Effect is what the last stone of a move did, by the rules (docs/rules.md §2).
+// Effect is what the last stone of a move did, by the rules (the federation's rules: the capture and the tuzdik).
 type Effect uint8
 
 // The effects of a move's last stone.

@@ -1,6 +1,6 @@
 // Package lessons is the course of /learn: lessons for someone who has
 // never played, then for club players, as data. Each lesson explains on
-// boards (positions as FEN, docs/rules.md §6) and then asks for exercises whose
+// boards (positions as FEN) and then asks for exercises whose
 // answers the rules library judges (Exercise.Judge): the learner plays a
 // hole, picks an option or writes a ply or a score, and the judge says
 // what the rules did with it. The tests play every exercise's right answer
@@ -11,7 +11,7 @@
 // and a Verdict's lines are keys with arguments.
 //
 // Exercises taken from the seed documents say so (Exercise.Seed), naming
-// the example of docs/rules.md §5 or §6 they reproduce.
+// the rules' worked example or score sheet they reproduce.
 //
 // Site (site.go) is the course on the web site: /learn, the lessons'
 // pages with their boards (DrawBoard, the puzzles' boards too), the judge
@@ -97,7 +97,7 @@ type Exercise struct {
 	// Wrong are two wrong answers the tests check the judge refuses.
 	Wrong [2]string
 	// Seed names the example of the seed documents the exercise is
-	// (docs/rules.md §5 or §6; SeedKey is its citation), "" for the course's own.
+	// (the rules' worked examples; SeedKey is its citation), "" for the course's own.
 	Seed string
 }
 
@@ -175,7 +175,7 @@ func Count() int {
 // Start is the starting position's FEN.
 const Start = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"
 
-// The seed examples' positions (docs/rules.md §5).
+// The positions of the rules' worked examples.
 const (
 	// seed2 is example 2's position, Black to move.
 	seed2 = "1,10S,10S,1S,11S,11S,11S,11S,11S/10S,10S,10S,10S,10S,10S,2S,11S,1S 12 0 N 1"

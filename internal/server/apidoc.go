@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"sync"
 
+	"github.com/toguz/toguz/docs"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -24,7 +26,11 @@ type apiDocPage struct {
 
 type apiDocSection struct{ ID, Title string }
 
-// renderAPIDoc converts the reference once, when the server starts.
+// apiDocOnce is the reference converted once per process: it is the binary's
+// own file, the same for every server (and every test's).
+var apiDocOnce = sync.OnceValues(func() (*apiDocPage, error) { return renderAPIDoc(docs.API()) })
+
+// renderAPIDoc converts the reference.
 func renderAPIDoc(md string) (*apiDocPage, error) {
 	conv := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithAutoHeadingID()))
 	src := []byte(md)

@@ -13,6 +13,7 @@ import (
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/insights"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -196,6 +197,22 @@ func TestInsightsPage(t *testing.T) {
 				t.Errorf("%s: /insights lacks %q:\n%s", lang, want, excerptOf(page, "insights"))
 			}
 		}
+	}
+	// Each view reads up to insights.Games games and their reviews: an
+	// account drawing it over and over is refused past its burst.
+	refused := false
+	for range insights.ViewsBurst {
+		req, _ := http.NewRequest("GET", s.URL+"/insights", nil)
+		req.AddCookie(&http.Cookie{Name: "toguz_session", Value: tok})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		refused = refused || resp.StatusCode == http.StatusTooManyRequests
+	}
+	if !refused {
+		t.Errorf("%d more views of /insights at once were all drawn, want a 429 past the burst of %d", insights.ViewsBurst, insights.ViewsBurst)
 	}
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	if resp, err := noFollow.Get(s.URL + "/insights"); err != nil || resp.StatusCode != http.StatusSeeOther {

@@ -142,8 +142,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toguz/toguz/docs"
-
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/toguz/toguz/internal/account"
 	"github.com/toguz/toguz/internal/analysisboard"
@@ -357,7 +355,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	srv.levels = lt.Placements(engine.MaxLevel)
-	if srv.apiDoc, err = renderAPIDoc(docs.API()); err != nil {
+	if srv.apiDoc, err = apiDocOnce(); err != nil {
 		return nil, err
 	}
 	return srv, nil
