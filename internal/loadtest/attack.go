@@ -220,6 +220,7 @@ func Attack(ctx context.Context, cfg AttackConfig) (AttackReport, error) {
 		{"spectators", a.spectators},
 		{"imports", a.imports},
 		{"engine", a.engineGames},
+		{"accounts", a.accounts},
 	}
 	attacks = slices.DeleteFunc(attacks, func(at struct {
 		name string
@@ -243,6 +244,45 @@ func Attack(ctx context.Context, cfg AttackConfig) (AttackReport, error) {
 		r.Attacks = append(r.Attacks, t.result())
 	}
 	return r, nil
+}
+
+// accounts: one account, from one address (127.0.2.30) at the write rate,
+// reports players to the moderators past its daily bound, and draws its
+// insights (each view reads up to 200 games and their reviews) past its
+// bound per minute.
+func (a *attacker) accounts(ctx context.Context, t *tally) {
+	c := a.newAttackClient(29, writePace())
+	var victims []string
+	for i := range 3 {
+		name := fmt.Sprintf("target%d%04d", i, rand.N(10000))
+		if err := c.call(ctx, http.MethodPost, "/api/signup", map[string]string{"name": name, "password": "correct horse battery"}, nil); err != nil {
+			t.note("a target's sign-up: %v", err)
+			return
+		}
+		victims = append(victims, name)
+	}
+	var who struct{ Token string }
+	me := map[string]string{"name": fmt.Sprintf("reporter%04d", rand.N(10000)), "password": "correct horse battery"}
+	if err := c.call(ctx, http.MethodPost, "/api/signup", me, &who); err != nil {
+		t.note("the reporter's sign-up: %v", err)
+		return
+	}
+	c.token = who.Token
+	reasons := []string{"cheating", "sandbagging", "abuse", "other"}
+	for n := 0; ctx.Err() == nil; n++ {
+		// Twelve different reports (a duplicate counts once), then more.
+		in := map[string]string{"user": victims[n%len(victims)], "reason": reasons[n/len(victims)%len(reasons)]}
+		err := c.call(ctx, http.MethodPost, "/api/mod/reports", in, nil)
+		if ctx.Err() != nil {
+			break
+		}
+		t.add("report: " + answerOf(err))
+		err = c.call(ctx, http.MethodGet, "/insights", nil, nil)
+		if ctx.Err() != nil {
+			break
+		}
+		t.add("insights: " + answerOf(err))
+	}
 }
 
 // logins: wrong passwords for unknown names and for a real account, from

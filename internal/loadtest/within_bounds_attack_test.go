@@ -74,6 +74,7 @@ func TestAttackWithinBounds(t *testing.T) {
 		{"spectators", []string{"watching", "over the cap: ws error too_many_spectators", "over the cap: ws 1013"}, []string{"player's move: "}},
 		{"imports", []string{"413"}, []string{"500", "200"}},
 		{"engine", []string{"create: ok", "ninth: 429 too_many_engine_games", "fourth: 429 too_many_engine_games"}, []string{"fourth: ok", "create: 429 rate_limited"}},
+		{"accounts", []string{"report: ok", "report: 429 rate_limited", "insights: ok", "insights: 429"}, []string{"report: 500", "insights: 500"}},
 	}
 	for _, tt := range tests {
 		a, ok := got[tt.attack]
