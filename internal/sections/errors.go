@@ -22,7 +22,9 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s %v", e.Code, e.Key, 
 func bad(key string, args ...any) *Error      { return &Error{Code: "bad_request", Key: key, Args: args} }
 func conflict(key string, args ...any) *Error { return &Error{Code: "conflict", Key: key, Args: args} }
 func forbidden() *Error                       { return &Error{Code: "forbidden", Key: "sections.err_forbidden"} }
-func notFound(id string) *Error               { return &Error{Code: "not_found", Key: "sections.err_not_found", Args: []any{id}} }
+func notFound(id string) *Error {
+	return &Error{Code: "not_found", Key: "sections.err_not_found", Args: []any{id}}
+}
 
 // APIError turns a refusal into the API's error; other errors pass.
 func APIError(err error) error {
