@@ -129,7 +129,7 @@ func (d *Desk) Create(ctx context.Context, creator int64, s Settings, specs []Sp
 	}
 	c := &Championship{ID: newID(), Creator: creator, Settings: s, Players: map[string]federation.Player{}, Created: d.cfg.Now().UTC()}
 	for _, sp := range specs {
-		c.Sections = append(c.Sections, newSection(s.Name, sp))
+		c.Sections = append(c.Sections, newSection(s, sp))
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -163,11 +163,11 @@ func (p *printer) sectionLine(s *Section) string {
 // row writes one table row; widths in mm, aligns "L", "C" or "R".
 func (p *printer) row(widths []float64, aligns string, cells []string, bold, fill bool) {
 	d := p.d
-	style := ""
+	style, size := "", 8.0
 	if bold {
-		style = "B"
+		style, size = "B", 6.5
 	}
-	d.SetFont(papers.Font, style, 8)
+	d.SetFont(papers.Font, style, size)
 	if fill {
 		d.SetFillColor(230, 230, 230)
 	}
@@ -189,6 +189,9 @@ func (p *printer) name(s *Section, start int) string {
 
 func points(x float64) string {
 	s := strconv.FormatFloat(x, 'f', -1, 64)
+	if s == "0.5" {
+		return "½"
+	}
 	return strings.Replace(s, ".5", "½", 1)
 }
 
@@ -362,7 +365,7 @@ func (p *printer) crossTable(s *Section) {
 	rows := p.c.CrossRows(s, p.lang)
 	n := s.Round()
 	cw := min(14.0, 150/float64(max(n, 1)))
-	widths := []float64{9, 52, 12}
+	widths := []float64{12, 52, 16}
 	head := []string{p.t("sections.col_rank"), p.t("sections.col_name"), p.t("sections.col_rating")}
 	aligns := "CLR"
 	for r := 1; r <= n; r++ {
@@ -543,7 +546,7 @@ func (p *printer) report(disc federation.Discipline) {
 		d.CellFormat(0, 4.5, p.t("sections.report_submitted", t.Format("2006-01-02 15:04 UTC")), "", 1, "L", false, 0, "")
 	}
 	d.Ln(2)
-	widths := []float64{24, 56, 12, 12, 14, 12, 14, 16, 12, 14}
+	widths := []float64{24, 52, 12, 13, 14, 14, 12, 16, 10, 12}
 	aligns := "LLCRRRRRRR"
 	head := []string{p.t("sections.col_id"), p.t("sections.col_name"), p.t("sections.col_fed"), p.t("sections.col_birth"), p.t("sections.col_rating"),
 		p.t("sections.col_games"), p.t("sections.col_pts"), p.t("sections.col_aro"), "K", "ΔR"}

@@ -185,8 +185,11 @@ func (sp *Spec) check() error {
 
 // newSection returns an empty section of spec sp: FIDE's scoring, the
 // tie-breaks its system calls for.
-func newSection(name string, sp Spec) *Section {
-	e := tournament.New(name+": "+sp.Name, sp.System, sp.Rounds)
+func newSection(set Settings, sp Spec) *Section {
+	e := tournament.New(set.Name+": "+sp.Name, sp.System, sp.Rounds)
+	// TRF's dates: FIDE's K for the young is decided by them.
+	e.StartDate, e.EndDate = strings.ReplaceAll(set.Start, "-", "/"), strings.ReplaceAll(set.End, "-", "/")
+	e.City, e.Federation, e.ChiefArbiter = set.City, set.Federation, set.ChiefArbiter
 	tbs := "BH/C1 BH SB WIN"
 	if sp.System != tournament.Dutch {
 		tbs = "DE SB WIN KS"
