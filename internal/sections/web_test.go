@@ -56,7 +56,9 @@ func (k testKit) MustIdentity(r *http.Request) (site.Identity, error) {
 	return site.Identity{}, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.unauthenticated")
 }
 
-func (k testKit) EnsureIdentity(_ http.ResponseWriter, r *http.Request) site.Identity { return k.Identity(r) }
+func (k testKit) EnsureIdentity(_ http.ResponseWriter, r *http.Request) site.Identity {
+	return k.Identity(r)
+}
 
 func (k testKit) Lang(r *http.Request) string {
 	if l := r.URL.Query().Get("lang"); l != "" {

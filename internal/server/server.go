@@ -168,6 +168,7 @@ import (
 	"github.com/toguz/toguz/internal/profile"
 	"github.com/toguz/toguz/internal/puzzle"
 	"github.com/toguz/toguz/internal/review"
+	"github.com/toguz/toguz/internal/sections"
 	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
@@ -230,6 +231,9 @@ type Config struct {
 	// finds an account by name (the arbiters an event's creator names).
 	Events    *events.Manager
 	EventUser func(ctx context.Context, name string) (int64, error)
+	// Championships runs the events with sections of /championships
+	// (internal/sections; nil: none).
+	Championships *sections.Desk
 
 	// Metrics counts the requests, sockets and moves' round trips (nil:
 	// none are kept; internal/metrics).
@@ -422,6 +426,9 @@ func (s *Server) Handler() http.Handler {
 	s.bc.Routes(router{s: s, mux: mux})
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	s.simuls.Routes(router{s, mux})
+	if s.cfg.Championships != nil {
+		sections.NewWeb(s, s.cfg.Championships).Routes(router{s, mux})
+	}
 	s.reviewWeb().Routes(router{s: s, mux: mux})
 	if s.privacy != nil {
 		s.privacy.Routes(router{s: s, mux: mux})

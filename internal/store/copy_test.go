@@ -27,6 +27,8 @@ var copyLeftEmpty = []string{
 	"event_pairings", "event_rounds", "events", "game_leases", "puzzle_attempts",
 	"puzzle_players", "puzzle_ratings", "simul_players", "simuls", "study_chapters",
 	"study_members", "studies",
+	// Events with sections: written whole by package sections.
+	"championships",
 	// The accounts' tables filled only by their flows (links, changes,
 	// devices, the mail queue, second factors' steps), closing, the
 	// export, and the moderators' tables besides the role.
