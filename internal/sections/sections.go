@@ -637,6 +637,9 @@ type Team struct {
 	BySection map[string]float64
 }
 
+// PointsText is the team's points as the pages write them (½ for a half).
+func (t Team) PointsText() string { return points(t.Points) }
+
 // Teams returns the teams' results, by club ("club") or by federation
 // ("federation"): in each section the best Settings.TeamBest players'
 // points count (all when 0). Players without a club are no team's.

@@ -224,7 +224,7 @@ func (h *Web) load(ctx context.Context, r *http.Request, desk bool) (*showData, 
 	for _, disc := range c.Disciplines() {
 		dv := discView{D: disc, Name: cat.T(lang, "sections.disc_"+string(disc)), Finished: c.DisciplineFinished(disc)}
 		if t, ok := c.Submitted[disc]; ok {
-			dv.Submitted = t.Format("2006-01-02 15:04 UTC")
+			dv.Submitted = t.Format("2006-01-02T15:04Z")
 		}
 		d.Discs = append(d.Discs, dv)
 	}

@@ -21,12 +21,14 @@ import (
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/events"
+	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/review"
+	"github.com/toguz/toguz/internal/sections"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
 	"github.com/toguz/toguz/internal/tournament/dutch"
@@ -134,6 +136,10 @@ type Options struct {
 	// Swiss pairs the Swiss events' rounds (nil: the FIDE Dutch system of
 	// internal/tournament/dutch).
 	Swiss tournament.Pairer
+	// Federations is the federations' register the championships of
+	// /championships take their players from and report to (nil: no
+	// championships).
+	Federations federation.Register
 	// Metrics, when set, is fed by the store, the hub, the engine and the
 	// handler (internal/metrics; `toguz serve -metrics-addr` serves it).
 	Metrics *metrics.Metrics
@@ -297,7 +303,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			u, err := st.UserByName(ctx, name)
 			return u.ID, err
 		},
-		Metrics: m, Ready: a.ready, Moderation: mod,
+		Metrics: m, Ready: a.ready, Moderation: mod, Championships: championships(st, opts.Federations, swiss, log),
 		AccountStore: st, Passwords: accounts, Mail: mailQueue, SiteURL: siteURL(opts)})
 	if err != nil {
 		return fail(err)
@@ -528,4 +534,13 @@ func nodeLeases(b live.Bus, st *store.Store) live.Leases {
 		return nil
 	}
 	return store.LiveStore{S: st}
+}
+
+// championships returns the desk of the events with sections, nil
+// without a register to take their players from.
+func championships(st *store.Store, reg federation.Register, swiss tournament.Pairer, log *slog.Logger) *sections.Desk {
+	if reg == nil {
+		return nil
+	}
+	return sections.New(sections.Config{Store: st, Register: reg, Swiss: swiss, Logger: log})
 }
