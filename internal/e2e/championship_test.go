@@ -15,6 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/toguz/toguz/internal/federation"
@@ -220,6 +223,22 @@ func TestChampionshipDesk(t *testing.T) {
 		fetchPDF(t, base+"/championship/"+id+"/paper/report.pdf?d=blitz", lang, artifacts, "champ-report-"+lang+".pdf")
 	}
 
+	// The page's print style: the section's standings and cross table
+	// without the site's header, menus and forms.
+	u.do("the page to print", chromedp.Navigate(base+"/championship/"+id+"?s=classic-men"), chromedp.WaitVisible(chromedp.CSS("#champ-cross")))
+	printed, err := chromedp.Run(u.ctx, printPDF())
+	if err != nil || !bytes.HasPrefix(printed, []byte("%PDF-")) {
+		t.Fatalf("printing the page: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(artifacts, "champ-page-printed.pdf"), printed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u.do("the print media", media("print"))
+	if !eval[bool](u, `getComputedStyle(document.querySelector('header.top')).display === 'none' && getComputedStyle(document.querySelector('.champ-papers')).display === 'none' && getComputedStyle(document.getElementById('champ-cross')).display !== 'none'`) {
+		t.Error("the printed page keeps the site's header or the papers' links, or lacks the cross table")
+	}
+	u.do("the screen media", media(""))
+
 	// The desk and the page, in kk and en at 1366 and 360 px.
 	cat := i18n.New()
 	for _, lang := range []string{"kk", "en"} {
@@ -240,6 +259,23 @@ func TestChampionshipDesk(t *testing.T) {
 		}
 	}
 	t.Logf("%d players, 8 sections × 9 rounds through the desk in %v", 4*n, time.Since(start).Round(time.Second))
+}
+
+// printPDF prints the page as the browser's print does (its print
+// style), A4.
+func printPDF() chromedp.Action[[]byte] {
+	return func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		r, err := cdp.Call(ctx, t, cdppage.PrintToPDF, cdppage.PrintToPDFParams{PaperWidth: 8.27, PaperHeight: 11.69})
+		return r.Data, err
+	}
+}
+
+// media emulates a CSS media type ("": the screen's again).
+func media(m string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: m})
+		return chromedp.Void{}, err
+	}
 }
 
 // fetchPDF gets a paper in lang and keeps it in dir.
