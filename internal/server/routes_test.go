@@ -244,6 +244,19 @@ var routeRules = map[string]routeRule{
 	"POST /simul/{id}/start":      own(func(w *walk) map[string]string { return map[string]string{"id": w.simul()} }),
 	"GET /simul/{id}/host":        own(func(w *walk) map[string]string { return map[string]string{"id": w.simul()} }),
 	"GET /simul/{id}/board/{n}":   pub(whySimul),
+	// championships: public to read; the desk is their arbiters'
+	"GET /championships":                    {},
+	"POST /championships":                   {},
+	"GET /championship/{id}":                pub(whyChampionship),
+	"GET /championship/{id}/paper/{paper}":  pub(whyChampionship),
+	"GET /championship/{id}/desk":           own(championshipOf),
+	"POST /championship/{id}/desk/{action}": own(func(w *walk) map[string]string { return map[string]string{"id": w.championship(), "action": "pair"} }),
+	"POST /api/championships":               {},
+	"GET /api/championships/{id}":           pub(whyChampionship),
+	"POST /api/championships/{id}/entries":  own(championshipOf),
+	"POST /api/championships/{id}/pair":     own(championshipOf),
+	"POST /api/championships/{id}/results":  own(championshipOf),
+	"POST /api/championships/{id}/submit":   own(championshipOf),
 
 	// reviews
 	"GET /api/games/{id}/review":  pub(whyReview),
@@ -343,7 +356,7 @@ func init() {
 
 // TestRouteWalk walks every route of the server (see above).
 func TestRouteWalk(t *testing.T) {
-	l := startAbuse(t, Options{})
+	l := startAbuse(t, Options{Federations: walkRegister{}})
 	routes := l.l.app.srv.routes
 	for _, r := range routes {
 		if _, ok := routeRules[r]; !ok {
