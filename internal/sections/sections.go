@@ -8,9 +8,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/toguz/toguz/internal/federation"
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/tournament"
 )
 
@@ -384,16 +390,27 @@ func (c *Championship) Enter(p federation.Player, keys []string) ([]string, erro
 	return names, nil
 }
 
-// latin is the name the section's TRF carries: the Latin one (TRF's
-// columns are ASCII's), else the Cyrillic.
+// latin is the name the section's TRF carries: the Latin one, else the
+// Cyrillic transliterated, in ASCII letters (TRF's columns are bytes).
 func latin(p federation.Player) string {
-	if n := strings.TrimSpace(p.NameLatn); n != "" {
-		return n
+	n := strings.TrimSpace(p.NameLatn)
+	if n == "" {
+		n = i18n.Latin(strings.TrimSpace(p.NameCyrl))
 	}
-	if n := strings.TrimSpace(p.NameCyrl); n != "" {
-		return n
+	folded, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), n)
+	if err != nil {
+		folded = n
 	}
-	return p.ID
+	n = strings.Map(func(r rune) rune {
+		if r > unicode.MaxASCII {
+			return '?'
+		}
+		return r
+	}, folded)
+	if strings.TrimSpace(n) == "" {
+		return p.ID
+	}
+	return n
 }
 
 // Start returns the start number of federation id id in s, 0 if absent.

@@ -409,3 +409,21 @@ func TestRoundRobinSection(t *testing.T) {
 		}
 	}
 }
+
+// TestTRFNames: a TRF line's name is ASCII (its columns are bytes): the
+// Latin name folded, else the Cyrillic transliterated.
+func TestTRFNames(t *testing.T) {
+	for _, tc := range []struct {
+		p    federation.Player
+		want string
+	}{
+		{federation.Player{ID: "A", NameLatn: "Seiitov Asan", NameCyrl: "Сейітов Асан"}, "Seiitov Asan"},
+		{federation.Player{ID: "B", NameCyrl: "Қасымова Әсел"}, "Qasymova Asel"},
+		{federation.Player{ID: "C", NameLatn: "Äbişev Ğalym"}, "Abisev Galym"},
+		{federation.Player{ID: "KAZ-3"}, "KAZ-3"},
+	} {
+		if got := latin(tc.p); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}

@@ -32,6 +32,7 @@ func (h *Web) Routes(r site.Router) {
 	r.Page("GET /championship/{id}/desk", h.pageDesk)
 	r.Page("POST /championship/{id}/desk/{action}", h.pageAction)
 	r.Page("GET /championship/{id}/paper/{paper}", h.paper)
+	r.Page("GET /championship/{id}/trf/{section}", h.trf)
 	r.API("POST /api/championships", h.apiCreate)
 	r.API("GET /api/championships/{id}", h.apiShow)
 	r.API("POST /api/championships/{id}/entries", h.apiEnter)
@@ -361,6 +362,26 @@ func (h *Web) paper(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Content-Type", "application/pdf")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", c.ID+"-"+name+".pdf"))
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// trf answers a section as a TRF-16 file, for the federations' programs.
+func (h *Web) trf(w http.ResponseWriter, r *http.Request) error {
+	c, err := h.desk.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return APIError(err)
+	}
+	s := c.Section(r.PathValue("section"))
+	if s == nil {
+		return APIError(notFound(r.PathValue("section")))
+	}
+	var b bytes.Buffer
+	if err := s.Event.WriteTRF(&b); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", c.ID+"-"+s.Key+".trf"))
 	_, err = w.Write(b.Bytes())
 	return err
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/site"
+	"github.com/toguz/toguz/internal/tournament"
 	"github.com/toguz/toguz/internal/tournament/dutch"
 	"github.com/toguz/toguz/internal/web"
 )
@@ -321,6 +322,25 @@ corrected:
 			checkPDF(t, s, path, dir, fmt.Sprintf("%s-%s.pdf", p, lang.Tag))
 		}
 		checkPDF(t, s, "/championship/"+id+"/paper/report.pdf?d=classic&lang="+lang.Tag, dir, "report-"+lang.Tag+".pdf")
+	}
+	// Each section's TRF reads back with its games and scores.
+	for _, key := range []string{"classic-men", "blitz-girls"} {
+		code, b, _ := s.get("/championship/"+id+"/trf/"+key, "")
+		if code != 200 {
+			t.Fatalf("trf %s: %d %s", key, code, b)
+		}
+		e, err := tournament.ReadTRF(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("trf %s: %v\n%s", key, err, b)
+		}
+		if err := e.Validate(); err != nil || len(e.Players) != 6 || e.Played() != 3 || e.System != tournament.Dutch {
+			t.Fatalf("trf %s: %v, %d players, %d rounds, %s", key, err, len(e.Players), e.Played(), e.System)
+		}
+		for _, p := range e.Players {
+			if p.Points != e.Score(&p, -1) {
+				t.Fatalf("trf %s: %s has %v points on his line, %v by his rounds", key, p.Name, p.Points, e.Score(&p, -1))
+			}
+		}
 	}
 	if code, _, _ := s.get("/championship/"+id+"/paper/report.pdf?d=rapid", ""); code != http.StatusBadRequest {
 		t.Fatalf("a report of a discipline the championship has not: %d", code)
