@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,7 +30,10 @@ type Config struct {
 	Register federation.Register
 	// Swiss pairs a Swiss section's round (the Dutch pairer); nil: only
 	// round robins can be paired.
-	Swiss  tournament.Pairer
+	Swiss tournament.Pairer
+	// User finds an account by name (the arbiters a championship's
+	// creator names); nil: none can be named.
+	User   func(ctx context.Context, name string) (int64, error)
 	Now    func() time.Time // nil: time.Now
 	Logger *slog.Logger
 }
@@ -233,6 +237,35 @@ func (d *Desk) Enter(ctx context.Context, id string, who int64, ids []string, ke
 		return nil
 	})
 	return out, err
+}
+
+// SetArbiters names the arbiters besides the creator, by account name;
+// only the creator may.
+func (d *Desk) SetArbiters(ctx context.Context, id string, who int64, names []string) error {
+	if len(names) > MaxArbiters {
+		return bad("sections.err_arbiters", MaxArbiters)
+	}
+	var ids []int64
+	for _, n := range names {
+		if d.cfg.User == nil {
+			return bad("sections.err_arbiter", n)
+		}
+		uid, err := d.cfg.User(ctx, n)
+		if err != nil || uid == 0 {
+			return bad("sections.err_arbiter", n)
+		}
+		if uid != who && !slices.Contains(ids, uid) {
+			ids = append(ids, uid)
+		}
+	}
+	_, err := d.change(ctx, id, who, func(c *Championship) error {
+		if c.Creator != who {
+			return forbidden()
+		}
+		c.Arbiters, c.ArbiterNames = ids, names
+		return nil
+	})
+	return err
 }
 
 // Withdraw takes player fid out of section key's rounds to come.

@@ -98,13 +98,15 @@ type Correction struct {
 // Championship is an event with sections. A value is a copy owned by its
 // reader: the Desk changes a copy and writes it whole.
 type Championship struct {
-	ID       string                       `json:"-"`
-	Creator  int64                        `json:"creator"`
-	Arbiters []int64                      `json:"arbiters,omitempty"`
-	Settings Settings                     `json:"settings"`
-	Players  map[string]federation.Player `json:"players"` // the register's entries as they were taken
-	Sections []*Section                   `json:"sections"`
-	Log      []Correction                 `json:"log,omitempty"`
+	ID       string  `json:"-"`
+	Creator  int64   `json:"creator"`
+	Arbiters []int64 `json:"arbiters,omitempty"`
+	// ArbiterNames are the arbiters' account names as the creator typed them.
+	ArbiterNames []string                     `json:"arbiter_names,omitempty"`
+	Settings     Settings                     `json:"settings"`
+	Players      map[string]federation.Player `json:"players"` // the register's entries as they were taken
+	Sections     []*Section                   `json:"sections"`
+	Log          []Correction                 `json:"log,omitempty"`
 	// Submitted is when each discipline's report went to the federation.
 	Submitted map[federation.Discipline]time.Time `json:"submitted,omitempty"`
 	Created   time.Time                           `json:"created"`

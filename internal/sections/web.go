@@ -39,6 +39,8 @@ func (h *Web) Routes(r site.Router) {
 	r.API("POST /api/championships/{id}/pair", h.apiPair)
 	r.API("POST /api/championships/{id}/results", h.apiResults)
 	r.API("POST /api/championships/{id}/submit", h.apiSubmit)
+	r.API("POST /api/championships/{id}/withdraw", h.apiWithdraw)
+	r.API("POST /api/championships/{id}/bye", h.apiBye)
 }
 
 // listData is the page /championships.
@@ -148,6 +150,7 @@ type showData struct {
 	Sections  []sectionView
 	Selected  *sectionView
 	IsArbiter bool
+	IsCreator bool
 	Papers    []Paper
 	Teams     []Team
 	TeamsBy   string
@@ -174,7 +177,7 @@ func (h *Web) load(ctx context.Context, r *http.Request, desk bool) (*showData, 
 	who := h.kit.Identity(r)
 	lang := h.kit.Lang(r)
 	cat := h.kit.Catalog()
-	d := &showData{C: c, Status: c.Status(), IsArbiter: c.IsArbiter(who.Account.ID), Papers: Papers, Results: Results,
+	d := &showData{C: c, Status: c.Status(), IsArbiter: c.IsArbiter(who.Account.ID), IsCreator: who.Account.ID != 0 && who.Account.ID == c.Creator, Papers: Papers, Results: Results,
 		Msg: r.URL.Query().Get("msg"), Players: len(c.Players)}
 	if desk && !d.IsArbiter {
 		return nil, APIError(forbidden())
@@ -329,6 +332,15 @@ func (h *Web) pageAction(w http.ResponseWriter, r *http.Request) error {
 			return APIError(err)
 		}
 		msg = cat.T(lang, "sections.msg_bye")
+	case "arbiters":
+		var names []string
+		for _, n := range strings.FieldsFunc(r.FormValue("names"), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\r' }) {
+			names = append(names, n)
+		}
+		if err := h.desk.SetArbiters(ctx, id, uid, names); err != nil {
+			return APIError(err)
+		}
+		msg = cat.T(lang, "sections.msg_arbiters", len(names))
 	case "submit":
 		rep, err := h.desk.Submit(ctx, id, uid, federation.Discipline(r.FormValue("discipline")))
 		if err != nil {
@@ -518,4 +530,42 @@ func (h *Web) apiSubmit(w http.ResponseWriter, r *http.Request) error {
 		return APIError(err)
 	}
 	return site.WriteJSON(w, http.StatusOK, map[string]any{"games": len(rep.Games), "discipline": rep.Discipline, "federation": rep.Federation})
+}
+
+func (h *Web) apiWithdraw(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		Section string `json:"section"`
+		ID      string `json:"id"`
+	}
+	if err := site.ReadJSON(w, r, &req); err != nil {
+		return err
+	}
+	who, err := h.kit.MustIdentity(r)
+	if err != nil {
+		return err
+	}
+	if err := h.desk.Withdraw(r.Context(), r.PathValue("id"), who.Account.ID, req.Section, req.ID); err != nil {
+		return APIError(err)
+	}
+	return site.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+func (h *Web) apiBye(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		Section string `json:"section"`
+		ID      string `json:"id"`
+		Round   int    `json:"round"`
+		Half    bool   `json:"half"`
+	}
+	if err := site.ReadJSON(w, r, &req); err != nil {
+		return err
+	}
+	who, err := h.kit.MustIdentity(r)
+	if err != nil {
+		return err
+	}
+	if err := h.desk.Bye(r.Context(), r.PathValue("id"), who.Account.ID, req.Section, req.ID, req.Round, req.Half); err != nil {
+		return APIError(err)
+	}
+	return site.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }

@@ -143,7 +143,13 @@ func newTestSite(t *testing.T, reg *memRegister) *testSite {
 		t.Fatal(err)
 	}
 	kit := testKit{cat: cat, pages: pages}
-	desk := New(Config{Store: openStore(t), Register: reg, Swiss: dutch.Pairer{}})
+	accounts := map[string]int64{"deputy": 9}
+	desk := New(Config{Store: openStore(t), Register: reg, Swiss: dutch.Pairer{}, User: func(_ context.Context, name string) (int64, error) {
+		if id, ok := accounts[name]; ok {
+			return id, nil
+		}
+		return 0, errors.New("no such account")
+	}})
 	mux := http.NewServeMux()
 	NewWeb(kit, desk).Routes(testRouter{kit, mux})
 	ts := httptest.NewServer(mux)
@@ -245,6 +251,23 @@ func TestDeskOverHTTP(t *testing.T) {
 	}
 	if code, _, _ := s.get("/championship/"+id+"/desk", stranger); code != http.StatusForbidden {
 		t.Fatalf("a stranger's desk: %d", code)
+	}
+	// The creator names a deputy, who may use the desk but not name others.
+	if code, msg := s.post("/championship/"+id+"/desk/arbiters", arb, url.Values{"names": {"nobody"}}); code != http.StatusBadRequest || !strings.Contains(msg, `No account "nobody".`) {
+		t.Fatalf("an unknown arbiter: %d %s", code, msg)
+	}
+	if code, loc := s.post("/championship/"+id+"/desk/arbiters", arb, url.Values{"names": {"deputy"}}); code != http.StatusSeeOther {
+		t.Fatalf("naming the deputy: %d %s", code, loc)
+	}
+	const deputy = "9:Deputy"
+	if code, _ := s.post("/championship/"+id+"/desk/arbiters", deputy, url.Values{"names": {"deputy"}}); code != http.StatusForbidden {
+		t.Fatalf("the deputy named arbiters: %d", code)
+	}
+	if code, _, _ := s.get("/championship/"+id+"/desk", deputy); code != 200 {
+		t.Fatalf("the deputy's desk: %d", code)
+	}
+	if code, m := s.do("POST", "/api/championships/"+id+"/withdraw", deputy, map[string]any{"section": "classic-boys", "id": "NOPE"}); code != 400 {
+		t.Fatalf("withdrawing an id not entered: %d %v", code, m)
 	}
 	if code, loc := s.post("/championship/"+id+"/desk/bye", arb, url.Values{"section": {"blitz-men"}, "id": {groups[0][0]}, "round": {"2"}, "half": {"on"}}); code != http.StatusSeeOther {
 		t.Fatalf("bye: %d %s", code, loc)

@@ -542,5 +542,8 @@ func championships(st *store.Store, reg federation.Register, swiss tournament.Pa
 	if reg == nil {
 		return nil
 	}
-	return sections.New(sections.Config{Store: st, Register: reg, Swiss: swiss, Logger: log})
+	return sections.New(sections.Config{Store: st, Register: reg, Swiss: swiss, Logger: log, User: func(ctx context.Context, name string) (int64, error) {
+		u, err := st.UserByName(ctx, name)
+		return u.ID, err
+	}})
 }

@@ -258,6 +258,8 @@ var routeRules = map[string]routeRule{
 	"POST /api/championships/{id}/pair":     own(championshipOf),
 	"POST /api/championships/{id}/results":  own(championshipOf),
 	"POST /api/championships/{id}/submit":   own(championshipOf),
+	"POST /api/championships/{id}/withdraw": own(championshipOf),
+	"POST /api/championships/{id}/bye":      own(championshipOf),
 
 	// reviews
 	"GET /api/games/{id}/review":  pub(whyReview),
