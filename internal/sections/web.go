@@ -333,10 +333,7 @@ func (h *Web) pageAction(w http.ResponseWriter, r *http.Request) error {
 		}
 		msg = cat.T(lang, "sections.msg_bye")
 	case "arbiters":
-		var names []string
-		for _, n := range strings.FieldsFunc(r.FormValue("names"), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\r' }) {
-			names = append(names, n)
-		}
+		names := strings.FieldsFunc(r.FormValue("names"), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\r' })
 		if err := h.desk.SetArbiters(ctx, id, uid, names); err != nil {
 			return APIError(err)
 		}

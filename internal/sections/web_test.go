@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
@@ -426,5 +425,4 @@ func TestDeskRefusesStaleWrites(t *testing.T) {
 	if c.Section("classic-men").Boards(1)[0].Result != "1-0" || c.Section("classic-women").Boards(1)[0].Result != "0-1" || c.Settings.Name != "X" {
 		t.Fatalf("lost a write: %+v %+v", c.Section("classic-men").Boards(1)[0], c.Section("classic-women").Boards(1)[0])
 	}
-	_ = time.Now
 }
