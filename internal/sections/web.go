@@ -128,6 +128,7 @@ type sectionView struct {
 	Shown     int // the round whose boards are shown
 	Ready     bool
 	Finished  bool
+	Open      bool // its boards shown unfolded on the desk
 	Entries   []entryView
 }
 
@@ -190,6 +191,7 @@ func (h *Web) load(ctx context.Context, r *http.Request, desk bool) (*showData, 
 		v := sectionView{Section: s, DiscName: cat.T(lang, "sections.disc_"+string(s.Discipline)), Round: s.Round(), Players: len(s.IDs),
 			Ready: s.Ready(), Finished: s.Finished()}
 		v.Shown = v.Round
+		v.Open = !v.Finished || s.Key == sel
 		if s.Key == sel {
 			if n := atoi(r.URL.Query().Get("round")); n > 0 && n <= v.Round {
 				v.Shown = n
