@@ -203,12 +203,12 @@ func (h *Web) load(ctx context.Context, r *http.Request, desk bool) (*showData, 
 					WhiteID: s.ID(b.White), BlackID: s.ID(b.Black)})
 			}
 		}
-		if s.Key == sel {
+		if s.Key == sel && !desk {
 			v.TieBreaks, v.Standings = c.StandingRows(s, lang)
 			v.Cross = c.CrossRows(s, lang)
-			for i := 1; i <= v.Round; i++ {
-				v.Rounds = append(v.Rounds, i)
-			}
+		}
+		for i := 1; i <= v.Round; i++ {
+			v.Rounds = append(v.Rounds, i)
 		}
 		if desk {
 			for i, fid := range s.IDs {
