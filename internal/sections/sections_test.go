@@ -1,9 +1,11 @@
 package sections
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"path/filepath"
 	"sync"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/federation"
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
 	"github.com/toguz/toguz/internal/tournament/dutch"
@@ -425,5 +428,35 @@ func TestTRFNames(t *testing.T) {
 		if got := latin(tc.p); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
 		}
+	}
+}
+
+// TestPapersOfAnEmptySection: before any round the papers that need one
+// are refused by name, the others print.
+func TestPapersOfAnEmptySection(t *testing.T) {
+	ctx := context.Background()
+	d := New(Config{Store: openStore(t), Register: &memRegister{players: map[string]federation.Player{}}})
+	id, err := d.Create(ctx, 1, Settings{Name: "Empty", Federation: "KAZ", Start: "2026-06-01"}, specs4x2(5)[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := d.Get(ctx, id)
+	cat := i18n.New()
+	for _, p := range append(Papers, RatingReport) {
+		var b bytes.Buffer
+		err := c.WritePaper(&b, cat, "kk", PaperRequest{Paper: p, Section: "classic-men", Discipline: federation.Classic})
+		switch p {
+		case Pairings, ScoreSheets:
+			if !isKey(err, "sections.err_no_round") {
+				t.Errorf("%s before the first round: %v", p, err)
+			}
+		default:
+			if err != nil || !bytes.HasPrefix(b.Bytes(), []byte("%PDF-")) {
+				t.Errorf("%s: %v", p, err)
+			}
+		}
+	}
+	if err := c.WritePaper(io.Discard, cat, "en", PaperRequest{Paper: Standings, Section: "nope"}); !isKey(err, "sections.err_no_such_section") {
+		t.Errorf("an unknown section: %v", err)
 	}
 }
