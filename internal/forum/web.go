@@ -212,8 +212,26 @@ type CategoryData struct {
 	Total        int
 	Title, Text  string // the new topic's form, kept on an error
 	Error        string
-	MaxTitleSize int
-	MaxTextSize  int
+	MaxTitle     int
+	MaxText      int
+	MaxEmbeds    int
+}
+
+// PageNav is a list's pages, for the pages' links.
+type PageNav struct {
+	Page, Last  int
+	Pages       []int
+	Base, Label string
+}
+
+// Nav is the category's pages.
+func (d CategoryData) Nav(label string) PageNav {
+	return PageNav{Page: d.Page, Last: d.Last, Pages: d.Pages, Base: "/forum/" + d.Category.ID, Label: label}
+}
+
+// Nav is the topic's pages.
+func (d TopicData) Nav(label string) PageNav {
+	return PageNav{Page: d.Page, Last: d.Last, Pages: d.Pages, Base: d.Topic.URL(), Label: label}
 }
 
 func (f *Forum) categoryData(r *http.Request) (CategoryData, error) {
@@ -242,7 +260,7 @@ func (f *Forum) categoryData(r *http.Request) (CategoryData, error) {
 		return CategoryData{}, err
 	}
 	d := CategoryData{Category: f.view(r, c, st), Page: page, Last: last, Pages: pages(page, last), Total: total,
-		MaxTitleSize: MaxTitle, MaxTextSize: MaxText}
+		MaxTitle: MaxTitle, MaxText: MaxText, MaxEmbeds: MaxEmbeds}
 	for _, t := range topics {
 		d.Topics = append(d.Topics, topicView(t))
 	}
@@ -375,6 +393,7 @@ type TopicData struct {
 	Moderator  bool
 	Moves      []CategoryView // where a moderator may move it
 	MaxText    int
+	MaxEmbeds  int
 	EditWindow int // minutes
 }
 
@@ -407,7 +426,7 @@ func (f *Forum) topicData(r *http.Request) (d TopicData, moved string, err error
 	}
 	mod := f.moderator(who.Account.ID)
 	d = TopicData{Category: f.view(r, c, store.ForumCategoryStat{}), Topic: topicView(t), Page: page, Last: last, Pages: pages(page, last),
-		Moderator: mod, MaxText: MaxText, EditWindow: int(EditWindow / time.Minute)}
+		Moderator: mod, MaxText: MaxText, MaxEmbeds: MaxEmbeds, EditWindow: int(EditWindow / time.Minute)}
 	rd := f.renderer(r)
 	for _, p := range posts {
 		d.Posts = append(d.Posts, f.postView(ctx, rd, p, who.Account.ID, mod))
@@ -543,6 +562,7 @@ type EditData struct {
 	Error      string
 	Received   bool
 	MaxText    int
+	MaxEmbeds  int
 	MaxNote    int
 	EditWindow int
 }
@@ -574,7 +594,7 @@ func (f *Forum) pageEditForm(w http.ResponseWriter, r *http.Request) error {
 		return apierr.Forbidden("forum.err.edit_window", int(EditWindow/time.Minute))
 	}
 	d := EditData{Post: f.postView(r.Context(), f.renderer(r), p, who.Account.ID, false), PostURL: postURL(p), Text: p.Body,
-		MaxText: MaxText, EditWindow: int(EditWindow / time.Minute)}
+		MaxText: MaxText, MaxEmbeds: MaxEmbeds, EditWindow: int(EditWindow / time.Minute)}
 	return f.kit.Render(w, http.StatusOK, "forum_edit", f.kit.Page(r, "forum.edit.title", d))
 }
 
@@ -592,7 +612,7 @@ func (f *Forum) pageEdit(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		d := EditData{Post: f.postView(ctx, f.renderer(r), p, who.Account.ID, false), PostURL: postURL(p), Text: text, Error: msg,
-			MaxText: MaxText, EditWindow: int(EditWindow / time.Minute)}
+			MaxText: MaxText, MaxEmbeds: MaxEmbeds, EditWindow: int(EditWindow / time.Minute)}
 		return f.kit.Render(w, status, "forum_edit", f.kit.Page(r, "forum.edit.title", d))
 	}
 	return site.Redirect(w, r, postURL(p))
