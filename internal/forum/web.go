@@ -203,18 +203,18 @@ func (f *Forum) apiIndex(w http.ResponseWriter, r *http.Request) error {
 
 // CategoryData is /forum/{category}'s.
 type CategoryData struct {
-	Category     CategoryView
-	Topics       []TopicView
-	Page, Last   int
-	Pages        []int
-	CanWrite     bool
-	Why          string // the catalog key of why he may not write ("": he may)
-	Total        int
-	Title, Text  string // the new topic's form, kept on an error
-	Error        string
-	MaxTitle     int
-	MaxText      int
-	MaxEmbeds    int
+	Category    CategoryView
+	Topics      []TopicView
+	Page, Last  int
+	Pages       []int
+	CanWrite    bool
+	Why         string // the catalog key of why he may not write ("": he may)
+	Total       int
+	Title, Text string // the new topic's form, kept on an error
+	Error       string
+	MaxTitle    int
+	MaxText     int
+	MaxEmbeds   int
 }
 
 // PageNav is a list's pages, for the pages' links.
