@@ -34,7 +34,7 @@ import (
 //     info's second word names a ruleset other than the standard one:
 //
 //     ```board
-//     9S9S9S9S9S9S9S9S9S/9S9S9S9S9S9S9S9S9S 0 0 S 1
+//     9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1
 //     ```
 //
 //   - a game: a link to a game of this site (/game/ID, or the site's full
@@ -123,6 +123,8 @@ func findEmbeds(doc ast.Node, src []byte, host string) (nodes []ast.Node, embeds
 				link = string(c.URL(src))
 			case *ast.Link:
 				link = string(c.Destination)
+			case *ast.Text:
+				link = string(c.Segment.Value(src)) // a path alone: /game/ID
 			default:
 				return ast.WalkSkipChildren, nil
 			}
