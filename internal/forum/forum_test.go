@@ -47,7 +47,7 @@ func TestRender(t *testing.T) {
 		{"script", "<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)>",
 			nil, []string{"<script", "javascript:", "onerror"}},
 		{"board", "Look:\n\n```board\n" + startFEN + "\n```\n\nnice", []string{"<svg", "forum-board", "Look:", "nice", "kazan"}, []string{"forum-embed-error"}},
-		{"bad board", "```board\n9S9S/oops 0 0 S 1\n```", []string{"forum-embed-error", "This board cannot be drawn.", "column"}, []string{"<svg"}},
+		{"bad board", "```board\n9S9S/oops 0 0 S 1\n```", []string{"forum-embed-error", "This board cannot be drawn.", "column 1", `<code translate="no">`}, []string{"<svg"}},
 		{"bad ruleset", "```board nosuch\n" + startFEN + "\n```", []string{"There is no ruleset called nosuch."}, []string{"<svg"}},
 		{"empty board", "```board\n```", []string{"The block holds no position string."}, nil},
 		{"game link", "https://toguz.example/game/" + g.ID, []string{"<svg", `href="/game/` + g.ID + `"`, "Aigerim – Bolat, 2 moves", "being played"}, nil},

@@ -197,15 +197,23 @@ func (rd renderer) embed(ctx context.Context, e embed) template.HTML {
 		h, err = rd.game(ctx, e)
 	}
 	if err != nil {
-		return template.HTML(`<div class="forum-embed-error" role="note"><strong>` +
-			template.HTMLEscapeString(rd.cat.T(rd.lang, "forum.embed.error_"+e.kind)) + `</strong> ` +
-			template.HTMLEscapeString(err.Error()) + `</div>`)
+		msg, detail := rd.cat.T(rd.lang, "forum.embed.failed"), err.Error()
+		if ee, ok := err.(embedError); ok {
+			msg, detail = ee.msg, ee.detail
+		}
+		out := `<div class="forum-embed-error" role="note"><strong>` + template.HTMLEscapeString(rd.cat.T(rd.lang, "forum.embed.error_"+e.kind)) +
+			`</strong> ` + template.HTMLEscapeString(msg)
+		if detail != "" {
+			out += ` <code translate="no">` + template.HTMLEscapeString(detail) + `</code>`
+		}
+		return template.HTML(out + `</div>`)
 	}
 	return h
 }
 
-// embedError is an embed's error in the reader's language.
-type embedError struct{ msg string }
+// embedError is an embed's error in the reader's language, with the rules
+// library's words on it (detail, English) where it has them.
+type embedError struct{ msg, detail string }
 
 func (e embedError) Error() string { return e.msg }
 
@@ -214,15 +222,15 @@ func (rd renderer) board(e embed) (template.HTML, error) {
 	if e.rule != "" {
 		r, err := site.ParseRuleset(e.rule)
 		if err != nil {
-			return "", embedError{rd.cat.T(rd.lang, "forum.embed.bad_rules", site.Excerpt(e.rule))}
+			return "", embedError{msg: rd.cat.T(rd.lang, "forum.embed.bad_rules", site.Excerpt(e.rule))}
 		}
 		rules = r
 	}
 	if e.arg == "" {
-		return "", embedError{rd.cat.T(rd.lang, "forum.embed.empty")}
+		return "", embedError{msg: rd.cat.T(rd.lang, "forum.embed.empty")}
 	}
 	if len(e.arg) > 200 {
-		return "", embedError{rd.cat.T(rd.lang, "forum.embed.long")}
+		return "", embedError{msg: rd.cat.T(rd.lang, "forum.embed.long")}
 	}
 	p, _, err := toguz.ParseFEN(e.arg, rules)
 	if err != nil {
@@ -231,7 +239,11 @@ func (rd renderer) board(e embed) (template.HTML, error) {
 		if errors.As(err, &pe) {
 			col = pe.Column
 		}
-		return "", embedError{rd.cat.T(rd.lang, "forum.embed.bad_position", site.Excerpt(e.arg), col, err.Error())}
+		msg := rd.cat.T(rd.lang, "forum.embed.bad_position", col)
+		if pe != nil && pe.Msg != "" {
+			return "", embedError{msg, pe.Msg}
+		}
+		return "", embedError{msg, err.Error()}
 	}
 	pic, err := svg.Render(p, svg.Options{Width: 480, Labels: site.BoardLabels(rd.cat, rd.lang, p)})
 	if err != nil {
@@ -249,11 +261,11 @@ func (rd renderer) game(ctx context.Context, e embed) (template.HTML, error) {
 		}
 	}
 	if !ok {
-		return "", embedError{rd.cat.T(rd.lang, "forum.embed.bad_link", site.Excerpt(e.arg))}
+		return "", embedError{msg: rd.cat.T(rd.lang, "forum.embed.bad_link", site.Excerpt(e.arg))}
 	}
 	g, err := rd.store.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return "", embedError{rd.cat.T(rd.lang, "forum.embed.no_game", id)}
+		return "", embedError{msg: rd.cat.T(rd.lang, "forum.embed.no_game", id)}
 	}
 	if err != nil {
 		return "", err
