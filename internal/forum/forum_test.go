@@ -85,6 +85,9 @@ func TestErrorKeys(t *testing.T) {
 	cat := i18n.New()
 	keys := append(ErrorKeys(), "forum.embed.error_board", "forum.embed.error_game", "forum.notice.reply", "forum.why.login",
 		"forum.why.kid", "forum.why.locked", "mod.reason."+ReportReason)
+	for _, l := range Langs {
+		keys = append(keys, "forum.cat."+l)
+	}
 	for _, a := range []string{"forum_hide", "forum_unhide", "forum_lock", "forum_unlock", "forum_move"} {
 		keys = append(keys, "mod.action."+a)
 	}

@@ -75,11 +75,7 @@ func categoryTitle(cat *i18n.Catalog, lang string, c Category) string {
 	case KindGeneral:
 		return cat.T(lang, "forum.cat.general")
 	case KindLang:
-		for _, l := range i18n.Languages() {
-			if l.Tag == c.Ref {
-				return cat.T(lang, "forum.cat.lang", l.Name)
-			}
-		}
+		return cat.T(lang, "forum.cat."+c.Ref)
 	}
 	return cat.T(lang, "forum.cat.team", c.Ref)
 }
