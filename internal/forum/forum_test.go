@@ -88,7 +88,7 @@ func TestErrorKeys(t *testing.T) {
 	for _, l := range Langs {
 		keys = append(keys, "forum.cat."+l)
 	}
-	for _, a := range []string{"forum_hide", "forum_unhide", "forum_lock", "forum_unlock", "forum_move"} {
+	for _, a := range []string{"forum_hide", "forum_unhide", "forum_dismiss", "forum_lock", "forum_unlock", "forum_move"} {
 		keys = append(keys, "mod.action."+a)
 	}
 	for _, k := range keys {
@@ -228,6 +228,25 @@ func TestForumFlow(t *testing.T) {
 	log, err := s.st.ModActions(ctx, a, 10)
 	if err != nil || len(log) != 1 || log[0].Action != "forum_hide" || log[0].ModID != mod || log[0].Reason != "/forum/post/"+first+" spam" {
 		t.Errorf("the audit log: %+v, %v", log, err)
+	}
+	if reps, err := s.st.ModReportsOf(ctx, a, 10); err != nil || len(reps) != 1 || reps[0].Open {
+		t.Errorf("the queue's report after hiding: %+v, %v", reps, err)
+	}
+	// A report a moderator dismisses: the post stays, the reports close.
+	if code, _, _ := s.do("POST", "/forum/post/"+reply+"/report", "Aigerim", url.Values{}); code != 200 {
+		t.Errorf("report of the reply: %d", code)
+	}
+	if code, m := s.json("POST", "/api/forum/post/"+reply+"/mod", "Moder", map[string]any{"action": "dismiss"}); code != 200 {
+		t.Errorf("dismiss: %d %v", code, m)
+	}
+	if reps, _ := s.st.ModReportsOf(ctx, b, 10); len(reps) != 1 || reps[0].Open {
+		t.Errorf("the queue's report after dismissing: %+v", reps)
+	}
+	if log, _ := s.st.ModActions(ctx, b, 10); len(log) != 1 || log[0].Action != "forum_dismiss" {
+		t.Errorf("the audit log of the dismissal: %+v", log)
+	}
+	if code, m := s.json("POST", "/api/forum/post/"+reply+"/mod", "Moder", map[string]any{"action": "delete"}); code != http.StatusBadRequest {
+		t.Errorf("an unknown action: %d %v", code, m)
 	}
 
 	// The search: any case, hidden posts left out, bounded.

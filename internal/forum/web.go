@@ -738,7 +738,7 @@ func (f *Forum) modPost(r *http.Request, action, reason string) (store.ForumPost
 	if err != nil {
 		return p, err
 	}
-	if action != "hide" && action != "unhide" {
+	if action != "hide" && action != "unhide" && action != "dismiss" {
 		return p, apierr.BadRequest(apierr.CodeBadRequest, "forum.err.action", site.Excerpt(action))
 	}
 	why := fmt.Sprintf("/forum/post/%d", p.ID)

@@ -433,22 +433,24 @@ func (s *Store) ForumReports(ctx context.Context, limit int) ([]ForumReport, err
 // post's or the topic's author) in one transaction.
 type ForumModeration struct {
 	ModID  int64
-	Action string // forum_hide, forum_unhide (Post), forum_lock, forum_unlock, forum_move (Topic)
+	Action string // forum_hide, forum_unhide, forum_dismiss (Post), forum_lock, forum_unlock, forum_move (Topic)
 	Post   int64
 	Topic  int64
 	To     ForumCategory // forum_move's new category (made if new)
 	Reason string        // the audit log's words
 }
 
-// ModerateForum applies m: hiding or showing a post closes its open
-// reports. ErrNotFound when the post or topic does not exist.
+// ModerateForum applies m: hiding, showing or keeping (dismiss) a post
+// closes its open reports, the forum's and the moderators' queue's (those
+// of reason "forum" whose note starts with the post's address).
+// ErrNotFound when the post or topic does not exist.
 func (s *Store) ModerateForum(ctx context.Context, m ForumModeration) error {
 	now := s.now()
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var author int64
 		var err error
 		switch m.Action {
-		case "forum_hide", "forum_unhide":
+		case "forum_hide", "forum_unhide", "forum_dismiss":
 			err = tx.QueryRowContext(ctx, `SELECT author_id FROM forum_posts WHERE id = $1`, m.Post).Scan(&author)
 		default:
 			err = tx.QueryRowContext(ctx, `SELECT author_id FROM forum_topics WHERE id = $1`, m.Topic).Scan(&author)
@@ -460,11 +462,18 @@ func (s *Store) ModerateForum(ctx context.Context, m ForumModeration) error {
 			return err
 		}
 		switch m.Action {
-		case "forum_hide", "forum_unhide":
-			if _, err := tx.ExecContext(ctx, `UPDATE forum_posts SET hidden = $2 WHERE id = $1`, m.Post, boolInt(m.Action == "forum_hide")); err != nil {
-				return err
+		case "forum_hide", "forum_unhide", "forum_dismiss":
+			if m.Action != "forum_dismiss" {
+				if _, err := tx.ExecContext(ctx, `UPDATE forum_posts SET hidden = $2 WHERE id = $1`, m.Post, boolInt(m.Action == "forum_hide")); err != nil {
+					return err
+				}
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE forum_reports SET open = 0 WHERE post_id = $1`, m.Post); err != nil {
+				return err
+			}
+			path := fmt.Sprintf("/forum/post/%d", m.Post)
+			if _, err := tx.ExecContext(ctx, `UPDATE mod_reports SET open = 0 WHERE target_id = $1 AND reason = 'forum' AND open = 1
+				AND (note = $2 OR note LIKE $3)`, author, path, path+" %"); err != nil {
 				return err
 			}
 		case "forum_lock", "forum_unlock":
