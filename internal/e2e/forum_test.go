@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,8 +59,11 @@ func TestForum(t *testing.T) {
 		p.do("language", setCookie(base, "lang", lang))
 		for _, w := range []int64{1366, 360} {
 			p.do("viewport", chromedp.EmulateViewport(w, 800))
-			for _, pg := range []struct{ name, path, ready string }{{"topic", topic, "forum-posts"}, {"index", "/forum", "forum-categories"}} {
+			for _, pg := range []struct{ name, path, ready string }{{"topic", topic, "forum-posts"}, {"index", "/forum", "forum-categories"},
+				{"new", "/forum/new/general", "forum-new-form"}, {"search", "/forum/search?q=" + url.QueryEscape("ашылу"), "forum-hits"}} {
 				p.do(pg.name, chromedp.Navigate(base+pg.path), chromedp.WaitVisible(chromedp.CSS("#"+pg.ready)))
+				// The help on writing, opened: its texts are checked too.
+				eval[bool](p, `(d => { if (d) d.open = true; return true })(document.getElementById('forum-help'))`)
 				if wide := eval[float64](p, `document.documentElement.scrollWidth`); w == 360 && wide > 360 {
 					t.Errorf("the forum's %s in %s is %v px wide at 360", pg.name, lang, wide)
 				}
