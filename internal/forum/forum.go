@@ -183,7 +183,10 @@ type Config struct {
 	Moderator func(userID int64) bool
 	// Kid reports whether the account is in kid mode: it reads, never
 	// writes or reports (nil: none is).
-	Kid    func(ctx context.Context, userID int64) bool
+	Kid func(ctx context.Context, userID int64) bool
+	// Muted reports whether a moderator muted the account: it neither
+	// chats nor writes in the forum (nil: none is).
+	Muted  func(userID int64) bool
 	Logger *slog.Logger
 	Now    func() time.Time // default time.Now
 }
@@ -291,6 +294,9 @@ func (f *Forum) writer(r *http.Request) (site.Identity, error) {
 	}
 	if f.kid(r.Context(), id.Account.ID) {
 		return id, apierr.Forbidden("forum.err.kid")
+	}
+	if f.cfg.Muted != nil && f.cfg.Muted(id.Account.ID) {
+		return id, apierr.Forbidden("forum.err.muted")
 	}
 	return id, nil
 }
@@ -491,5 +497,5 @@ func ErrorKeys() []string {
 		"forum.err.too_fast", "forum.err.too_many", "forum.err.too_many_topics", "forum.err.text_utf8", "forum.err.text_empty",
 		"forum.err.text_long", "forum.err.embeds", "forum.err.title_empty", "forum.err.title_long", "forum.err.locked",
 		"forum.err.not_yours", "forum.err.edit_window", "forum.err.note_long", "forum.err.own_post", "forum.err.reports",
-		"forum.err.moderators", "forum.err.query", "forum.err.action", "forum.err.searches"}
+		"forum.err.moderators", "forum.err.query", "forum.err.action", "forum.err.searches", "forum.err.muted"}
 }

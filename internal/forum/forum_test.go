@@ -71,6 +71,12 @@ func TestRender(t *testing.T) {
 			}
 		})
 	}
+	kid := rd
+	kid.kid = true
+	got := string(kid.Render(ctx, "[away](https://evil.example/x) and [home](/forum) ![img](https://evil.example/i.png)\n\nhttps://toguz.example/game/"+g.ID))
+	if !strings.Contains(got, "<p>away and home") || strings.Contains(got, "evil.example") || strings.Contains(got, `href="/forum"`) || !strings.Contains(got, `href="/game/`+g.ID+`"`) {
+		t.Errorf("for a kid, a post renders as %q; want no link, no image, the game's embed", got)
+	}
 	if n := countEmbeds("```board\nx\n```\n\nhttps://any.example/game/abc\n\n/game/def\n\ntext /game/ghi"); n != 3 {
 		t.Errorf("embeds counted: %d, want 3", n)
 	}
@@ -279,15 +285,16 @@ func TestForumFlow(t *testing.T) {
 	}
 }
 
-// TestBounds: nobody and guests cannot write, kid mode cannot, a new
+// TestBounds: nobody and guests cannot write, kid mode and a muted
+// account cannot, a new
 // account writes NewPostsPerMinute a minute and NewTopicsPerDay topics
 // a day, an older one PostsPerMinute; sizes are bounded.
 func TestBounds(t *testing.T) {
 	s := newTestSite(t)
-	old, kid := s.user("Old", 30*24*time.Hour), s.user("Kid", 30*24*time.Hour)
+	kid, muted := s.user("Kid", 30*24*time.Hour), s.user("Muted", 30*24*time.Hour)
+	s.user("Old", 30*24*time.Hour)
 	s.user("Newbie", time.Hour)
-	_ = old
-	s.kids[kid] = true
+	s.kids[kid], s.muted[muted] = true, true
 	newTopic := func(who string, n int) (int, map[string]any) {
 		return s.json("POST", "/api/forum/general", who, map[string]any{"title": fmt.Sprint("T", n), "text": "x"})
 	}
@@ -296,6 +303,9 @@ func TestBounds(t *testing.T) {
 	}
 	if code, m := newTopic("Kid", 0); code != http.StatusForbidden {
 		t.Errorf("kid mode: %d %v", code, m)
+	}
+	if code, m := newTopic("Muted", 0); code != http.StatusForbidden || !strings.Contains(fmt.Sprint(m), "muted") {
+		t.Errorf("a muted account: %d %v", code, m)
 	}
 	if code, _, page := s.do("GET", "/forum/general", "Kid", nil); code != 200 || !strings.Contains(page, "kid mode") {
 		t.Errorf("the category for a kid: %d\n%s", code, page)

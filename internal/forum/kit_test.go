@@ -179,6 +179,7 @@ type testSite struct {
 	notices *recorder
 	mods    map[int64]bool
 	kids    map[int64]bool
+	muted   map[int64]bool
 	teams   map[string][]int64 // a team's members
 }
 
@@ -195,11 +196,12 @@ func newTestSite(t *testing.T) *testSite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &testSite{t: t, st: st, clock: clk, notices: &recorder{}, mods: map[int64]bool{}, kids: map[int64]bool{}, teams: map[string][]int64{}}
+	s := &testSite{t: t, st: st, clock: clk, notices: &recorder{}, mods: map[int64]bool{}, kids: map[int64]bool{}, muted: map[int64]bool{}, teams: map[string][]int64{}}
 	kit := testKit{cat: cat, pages: pages, st: st}
 	f := New(kit, Config{Store: st, Notify: s.notices, Now: clk.Now,
 		Moderator: func(id int64) bool { return s.mods[id] },
 		Kid:       func(_ context.Context, id int64) bool { return s.kids[id] },
+		Muted:     func(id int64) bool { return s.muted[id] },
 		Member: func(_ context.Context, team string, user int64) (bool, error) {
 			for _, m := range s.teams[team] {
 				if m == user {

@@ -55,6 +55,17 @@ var policy = func() *bluemonday.Policy {
 	return p
 }()
 
+// kidPolicy is policy without links or images: an account in kid mode is
+// shown no link and nothing loaded from a post (its embeds are the site's).
+var kidPolicy = func() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.AllowRelativeURLs(false)
+	for _, scheme := range []string{"http", "https", "mailto"} {
+		p.AllowURLSchemeWithCustomPolicy(scheme, func(*url.URL) bool { return false })
+	}
+	return p
+}()
+
 // gamePath is a game's page on the site.
 var gamePath = regexp.MustCompile(`^/game/([A-Za-z0-9]{1,32})/?$`)
 
@@ -151,6 +162,7 @@ type renderer struct {
 	lang  string
 	host  string
 	store Store
+	kid   bool // the reader is in kid mode: no links, no images
 }
 
 // Render returns the post's HTML: the Markdown sanitised, then the embeds
@@ -177,7 +189,11 @@ func (rd renderer) Render(ctx context.Context, body string) template.HTML {
 	if err := markdown.Renderer().Render(&out, src, doc); err != nil {
 		return template.HTML(template.HTMLEscapeString(body))
 	}
-	html := string(policy.SanitizeBytes(out.Bytes()))
+	pol := policy
+	if rd.kid {
+		pol = kidPolicy
+	}
+	html := string(pol.SanitizeBytes(out.Bytes()))
 	for i, tok := range tokens {
 		html = strings.Replace(html, "<p>"+tok+"</p>", string(rd.embed(ctx, embeds[i])), 1)
 	}

@@ -55,7 +55,8 @@ func storeCtx(r *http.Request) (context.Context, context.CancelFunc) {
 }
 
 func (f *Forum) renderer(r *http.Request) renderer {
-	return renderer{cat: f.kit.Catalog(), lang: f.kit.Lang(r), host: r.Host, store: f.cfg.Store}
+	return renderer{cat: f.kit.Catalog(), lang: f.kit.Lang(r), host: r.Host, store: f.cfg.Store,
+		kid: f.kid(r.Context(), f.kit.Identity(r).Account.ID)}
 }
 
 // ---- views ----
