@@ -77,6 +77,9 @@ func TestRender(t *testing.T) {
 	if !strings.Contains(got, "<p>away and home") || strings.Contains(got, "evil.example") || strings.Contains(got, `href="/forum"`) || !strings.Contains(got, `href="/game/`+g.ID+`"`) {
 		t.Errorf("for a kid, a post renders as %q; want no link, no image, the game's embed", got)
 	}
+	if got := excerpt("**Bold** [link](/x)\n\n```board\n" + startFEN + "\n```\n\n> `code` <b>raw</b> end"); got != "Bold link code raw end" {
+		t.Errorf("excerpt: %q", got)
+	}
 	if n := countEmbeds("```board\nx\n```\n\nhttps://any.example/game/abc\n\n/game/def\n\ntext /game/ghi"); n != 3 {
 		t.Errorf("embeds counted: %d, want 3", n)
 	}
@@ -412,5 +415,18 @@ func TestTeamCategory(t *testing.T) {
 	}
 	if _, m := s.json("GET", "/api/forum/search?q=secret", "Member", nil); len(m["hits"].([]any)) != 0 {
 		t.Errorf("the search read a team's category: %v", m)
+	}
+}
+
+// BenchmarkRender: a post of some paragraphs, a list, a quote and a
+// board, rendered, sanitised and its board drawn, as a topic's page does
+// for each of its posts.
+func BenchmarkRender(b *testing.B) {
+	rd := renderer{cat: i18n.New(), lang: "kk"}
+	body := strings.Repeat("Бірінші **жүріс** туралы [сілтеме](/rules) және *тағы* біраз сөз.\n\n", 10) +
+		"- бір\n- екі\n\n> дәйексөз\n\n```board\n" + startFEN + "\n```\n"
+	ctx := context.Background()
+	for b.Loop() {
+		rd.Render(ctx, body)
 	}
 }

@@ -323,6 +323,30 @@ func (rd renderer) game(ctx context.Context, e embed) (template.HTML, error) {
 		template.HTMLEscapeString(status) + `</figcaption></figure>`), nil
 }
 
+// plainText returns a text's words without its Markdown: its text's
+// pieces joined by spaces, code blocks (boards and games too) left out.
+func plainText(body string) string {
+	src := []byte(body)
+	var b strings.Builder
+	_ = ast.Walk(markdown.Parser().Parse(text.NewReader(src)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.RawHTML:
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			b.Write(n.Segment.Value(src))
+			b.WriteByte(' ')
+		case *ast.AutoLink:
+			b.Write(n.URL(src))
+			b.WriteByte(' ')
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
 // Quote returns the text of a reply that quotes post p by author.
 func Quote(author, body string) string {
 	var b strings.Builder

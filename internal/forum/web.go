@@ -921,9 +921,10 @@ type HitView struct {
 	Excerpt string   `json:"excerpt"`
 }
 
-// excerpt is the start of a post's text, on one line.
+// excerpt is the start of a post's words, on one line: its Markdown read
+// as text, boards and code left out.
 func excerpt(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(plainText(s)), " ")
 	if utf8.RuneCountInString(s) > 200 {
 		s = string([]rune(s)[:200]) + "…"
 	}
