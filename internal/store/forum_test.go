@@ -2,6 +2,8 @@ package store
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -100,6 +102,13 @@ func TestForum(t *testing.T) {
 		if err != nil || len(reps) != 1 || reps[0].ReporterName != "Aigerim" || reps[0].Post.ID != p2 || reps[0].Title != "Ашық тоғыз" {
 			t.Fatalf("reports: %+v, %v", reps, err)
 		}
+		// The queue's reports of the post close with it; another post's stay.
+		for i, r := range []int64{a.ID, mod.ID} {
+			note := []string{fmt.Sprintf("/forum/post/%d spam", p2), fmt.Sprintf("/forum/post/%d0", p2)}[i]
+			if _, _, err := s.AddModReport(ctx, ModReport{TargetID: b.ID, ReporterID: r, Reason: "forum", Note: note}, ModReportLimits{}); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if err := s.ModerateForum(ctx, ForumModeration{ModID: mod.ID, Action: "forum_hide", Post: p2, Reason: "spam"}); err != nil {
 			t.Fatal(err)
 		}
@@ -111,6 +120,15 @@ func TestForum(t *testing.T) {
 		}
 		if err := s.EditForumPost(ctx, p2, b.ID, "again", time.Time{}); !errors.Is(err, ErrConflict) {
 			t.Errorf("an edit of a hidden post: %v", err)
+		}
+		if q, err := s.ModReportsOf(ctx, b.ID, 10); err != nil || len(q) != 2 || q[0].Open == q[1].Open {
+			t.Errorf("the queue's reports after hiding: %+v, %v", q, err)
+		} else {
+			for _, r := range q {
+				if r.Open != strings.HasSuffix(r.Note, "0") {
+					t.Errorf("the queue's report %q: open %v", r.Note, r.Open)
+				}
+			}
 		}
 		log, err := s.ModActions(ctx, b.ID, 10)
 		if err != nil || len(log) != 1 || log[0].Action != "forum_hide" || log[0].ModID != mod.ID {
