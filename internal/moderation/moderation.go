@@ -94,7 +94,8 @@ const (
 )
 
 // Reasons are the reasons a player may give; the detectors also file
-// "boosting".
+// "boosting", and the forum (internal/forum) "forum": a report of a post,
+// its note the post's address (/forum/post/ID) and the reporter's words.
 var Reasons = []string{"cheating", "sandbagging", "abuse", "other"}
 
 // Priority is the queue's order: the fair-play model's combined evidence

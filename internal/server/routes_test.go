@@ -338,6 +338,47 @@ var routeRules = map[string]routeRule{
 	"POST /mod/@/{name}":     own(func(w *walk) map[string]string { return map[string]string{"name": "carol"} }),
 }
 
+// The forum's routes (internal/forum): its public categories are read by
+// anyone and written by any account as himself; a post's editing is its
+// author's, hiding, locking, moving and the edits' history the moderators'.
+func init() {
+	const whyForum = "the forum's public categories are read by anyone and written by any account as himself (a team's answers 404 to all but its members)"
+	for _, p := range []string{"GET /forum", "GET /forum/search", "GET /forum/reports", "GET /api/forum", "GET /api/forum/search"} {
+		routeRules[p] = routeRule{}
+	}
+	for _, p := range []string{"GET /forum/{category}", "GET /forum/new/{category}", "POST /forum/new/{category}",
+		"GET /forum/{category}/{topic}", "POST /forum/{category}/{topic}", "GET /forum/post/{id}",
+		"GET /forum/post/{id}/report", "POST /forum/post/{id}/report", "GET /api/forum/{category}", "POST /api/forum/{category}",
+		"GET /api/forum/{category}/{topic}", "POST /api/forum/{category}/{topic}", "GET /api/forum/post/{id}",
+		"POST /api/forum/post/{id}/report"} {
+		routeRules[p] = pub(whyForum)
+	}
+	post := func(w *walk) map[string]string { return map[string]string{"id": w.forumPost()} }
+	topic := func(w *walk) map[string]string {
+		w.forumPost()
+		return map[string]string{"category": "general", "topic": w.cache["forumTopic"]}
+	}
+	for _, p := range []string{"GET /forum/post/{id}/edit", "POST /forum/post/{id}/edit", "PUT /api/forum/post/{id}",
+		"POST /forum/post/{id}/mod", "POST /api/forum/post/{id}/mod", "GET /forum/post/{id}/history"} {
+		routeRules[p] = own(post)
+	}
+	for _, p := range []string{"POST /forum/{category}/{topic}/mod", "POST /api/forum/{category}/{topic}/mod"} {
+		routeRules[p] = own(topic)
+	}
+}
+
+// forumPost is alice's topic's first post in the general category.
+func (w *walk) forumPost() string {
+	return w.once("forumPost", func() string {
+		code, m := w.l.do("POST", "/api/forum/general", w.alice, map[string]any{"title": "Walk", "text": "A post."})
+		w.must("alice's forum topic", code, 201, m)
+		w.cache["forumTopic"] = fmt.Sprint(m["id"])
+		code, m = w.l.do("GET", "/api/forum/general/"+w.cache["forumTopic"], w.alice, nil)
+		w.must("alice's forum topic", code, 200, m)
+		return fmt.Sprint(m["posts"].([]any)[0].(map[string]any)["id"])
+	})
+}
+
 func init() {
 	// The bot and board API's game routes: the players' own.
 	for _, api := range []string{"bot", "board"} {

@@ -26,7 +26,7 @@ type ModReport struct {
 	TargetName   string // read only
 	ReporterID   int64  // 0: a detector
 	ReporterName string // read only; "" for a detector
-	Reason       string // cheating, sandbagging, boosting, abuse, other
+	Reason       string // cheating, sandbagging, boosting, abuse, other, forum (a post's: internal/forum)
 	Note         string
 	GameID       string
 	Addr         string // the reporter's address key

@@ -1,0 +1,27 @@
+package server
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/toguz/toguz/internal/forum"
+	"github.com/toguz/toguz/internal/store"
+)
+
+// forumConfig is the forum's (internal/forum): the moderators' role, their
+// mutes and kid mode from their services. Its Notify (the notices' Sender) and
+// Member (a team's members) are the community's and the teams' features',
+// wired where they are built.
+func (s *Server) forumConfig(st *store.Store) forum.Config {
+	return forum.Config{
+		Store:     st,
+		Moderator: s.cfg.Moderation.IsModerator,
+		Kid: func(ctx context.Context, userID int64) bool {
+			return s.privacy != nil && s.privacy.Kid(ctx, userID)
+		},
+		Muted: func(userID int64) bool {
+			return s.cfg.Moderation.Muted("u:" + strconv.FormatInt(userID, 10))
+		},
+		Logger: s.log,
+	}
+}
