@@ -1,0 +1,123 @@
+package store
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestTeams: a team, its members, requests and invitations, within their
+// bounds; the last leader cannot leave others leaderless, and the last
+// member's leaving closes the team.
+func TestTeams(t *testing.T) {
+	backends(t, func(t *testing.T, be backend) {
+		s, _ := openTest(t, be)
+		ctx := t.Context()
+		lead, ann, bob, cid := mustUser(t, s, "lead"), mustUser(t, s, "Ann"), mustUser(t, s, "bob"), mustUser(t, s, "cid")
+		b := TeamBounds{Joined: 2, Members: 3, Pending: 1}
+		tm, err := s.CreateTeam(ctx, Team{Name: "Almaty Kumalak Club", Description: "d", JoinMode: "request", CreatedBy: lead.ID}, 2, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CreateTeam(ctx, Team{Name: "Second", JoinMode: "open", CreatedBy: lead.ID}, 2, b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CreateTeam(ctx, Team{Name: "Third", JoinMode: "open", CreatedBy: lead.ID}, 2, b); !errors.Is(err, ErrLimit) {
+			t.Errorf("a third team in a day of two: %v", err)
+		}
+		if role, err := s.TeamRole(ctx, tm.ID, lead.ID); err != nil || role != "leader" {
+			t.Errorf("creator's role %q, %v", role, err)
+		}
+		// A request, a second one waiting over the bound, an invitation.
+		if err := s.RequestTeam(ctx, tm.ID, ann.ID, "hello", 5, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RequestTeam(ctx, tm.ID, bob.ID, "me too", 5, 1); !errors.Is(err, ErrLimit) {
+			t.Errorf("a second request waiting of one: %v", err)
+		}
+		if err := s.AdmitTeam(ctx, tm.ID, bob.ID, "request", b); !errors.Is(err, ErrNotFound) {
+			t.Errorf("admitting a request never made: %v", err)
+		}
+		rs, err := s.TeamRequests(ctx, tm.ID, false, 0, 10)
+		if err != nil || len(rs) != 1 || rs[0].Name != "Ann" || rs[0].Message != "hello" || rs[0].TeamName != tm.Name {
+			t.Fatalf("requests %+v, %v", rs, err)
+		}
+		if err := s.AdmitTeam(ctx, tm.ID, ann.ID, "request", b); err != nil {
+			t.Fatal(err)
+		}
+		if rs, _ := s.TeamRequests(ctx, tm.ID, false, 0, 10); len(rs) != 0 {
+			t.Errorf("the admitted request still waits: %+v", rs)
+		}
+		if err := s.InviteTeam(ctx, tm.ID, ann.ID, lead.ID, 5, 1); !errors.Is(err, ErrConflict) {
+			t.Errorf("inviting a member: %v", err)
+		}
+		if err := s.InviteTeam(ctx, tm.ID, bob.ID, lead.ID, 5, 1); err != nil {
+			t.Fatal(err)
+		}
+		if inv, err := s.TeamInvitesOf(ctx, bob.ID, 0, 10); err != nil || len(inv) != 1 || inv[0].By != "lead" {
+			t.Fatalf("bob's invitations %+v, %v", inv, err)
+		}
+		if _, invited, err := s.TeamRequested(ctx, tm.ID, bob.ID); err != nil || !invited {
+			t.Errorf("bob invited: %v, %v", invited, err)
+		}
+		if err := s.AdmitTeam(ctx, tm.ID, bob.ID, "invite", b); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AdmitTeam(ctx, tm.ID, cid.ID, "", b); !errors.Is(err, ErrLimit) {
+			t.Errorf("a fourth member of three: %v", err)
+		}
+		got, err := s.GetTeam(ctx, tm.ID)
+		if err != nil || got.Members != 3 {
+			t.Fatalf("team %+v, %v", got, err)
+		}
+		ms, err := s.TeamMembers(ctx, tm.ID, 0, 10)
+		if err != nil || len(ms) != 3 || ms[0].Name != "lead" || ms[1].Name != "Ann" || ms[2].Name != "bob" || ms[0].Perfs[0].Category != TeamPerfs[0] {
+			t.Fatalf("members %+v, %v", ms, err)
+		}
+		if ms, _ := s.TeamMembers(ctx, tm.ID, 2, 10); len(ms) != 1 {
+			t.Errorf("members' page 2 of size 2: %+v", ms)
+		}
+		// Roles: the last leader neither steps down nor leaves.
+		if err := s.SetTeamRole(ctx, tm.ID, lead.ID, "member"); !errors.Is(err, ErrLastLeader) {
+			t.Errorf("the last leader steps down: %v", err)
+		}
+		if _, err := s.LeaveTeam(ctx, tm.ID, lead.ID); !errors.Is(err, ErrLastLeader) {
+			t.Errorf("the last leader leaves: %v", err)
+		}
+		if err := s.SetTeamRole(ctx, tm.ID, ann.ID, "leader"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.LeaveTeam(ctx, tm.ID, lead.ID); err != nil {
+			t.Fatal(err)
+		}
+		if closed, err := s.LeaveTeam(ctx, tm.ID, bob.ID); err != nil || closed {
+			t.Errorf("bob leaves: closed %v, %v", closed, err)
+		}
+		if closed, err := s.LeaveTeam(ctx, tm.ID, ann.ID); err != nil || !closed {
+			t.Errorf("the last member leaves: closed %v, %v", closed, err)
+		}
+		if _, err := s.GetTeam(ctx, tm.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the closed team: %v", err)
+		}
+		// Search regardless of case, wildcards taken as letters.
+		if err := s.UpdateTeam(ctx, "nope", "x", "", "open"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("updating no team: %v", err)
+		}
+		ts, err := s.Teams(ctx, "SEC", 0, 10)
+		if err != nil || len(ts) != 1 || ts[0].Name != "Second" {
+			t.Errorf("search SEC: %+v, %v", ts, err)
+		}
+		if ts, _ := s.Teams(ctx, "%", 0, 10); len(ts) != 0 {
+			t.Errorf("search %%: %+v", ts)
+		}
+		mine, roles, err := s.TeamsOf(ctx, lead.ID, 0, 10)
+		if err != nil || len(mine) != 1 || roles[0] != "leader" {
+			t.Errorf("lead's teams %+v %v, %v", mine, roles, err)
+		}
+		if err := s.CountTeamWrite(ctx, lead.ID, "message:x", 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CountTeamWrite(ctx, lead.ID, "message:x", 1); !errors.Is(err, ErrLimit) {
+			t.Errorf("a second message of one a day: %v", err)
+		}
+	})
+}
