@@ -289,7 +289,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if u, err := url.Parse(opts.SiteURL); err == nil && u.Hostname() != "" && net.ParseIP(u.Hostname()) == nil {
 		settings.PublicURL = strings.TrimRight(opts.SiteURL, "/")
 	}
-	srv, err := New(Config{Settings: settings, Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
+	srv, err := New(Config{Settings: settings, Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Teams: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
 		TwoFactor: st, TwoFactorKey: twoFactorKey,
 		Logger: log, Analysis: analysis, Tablebase: opts.Tablebase,
 		Bots: st, BotEvents: botEvents, OAuth: st,

@@ -76,6 +76,7 @@ const (
 	whyReview    = "a finished game's review is public as the game is (lichess's computer analysis); requests are bounded per requester"
 	whyChallenge = "challenges another account by its name: that is what it does; the challenged one answers"
 	whyBlock     = "blocks and unblocks a public profile by its name: the block is the caller's own"
+	whyTeam      = "teams are public to read; joining, leaving and declining act on the caller's own membership, request or invitation"
 	whyMailLink  = "the token is the capability, a signed single-use link mailed to its owner; a wrong or used one is refused"
 )
 
@@ -197,6 +198,34 @@ var routeRules = map[string]routeRule{
 	"GET /class/{id}":          own(func(w *walk) map[string]string { return map[string]string{"id": w.class()} }),
 	"POST /class/{id}/invite":  own(func(w *walk) map[string]string { return map[string]string{"id": w.class()} }),
 	"POST /class/{id}/answer":  own(func(w *walk) map[string]string { return map[string]string{"id": w.class()} }),
+
+	// teams
+	"GET /team":                    {},
+	"POST /team":                   {},
+	"GET /api/team":                {},
+	"POST /api/team":               {},
+	"GET /team/{id}":               pub(whyTeam),
+	"GET /api/team/{id}":           pub(whyTeam),
+	"POST /team/{id}/join":         pub(whyTeam),
+	"POST /team/{id}/leave":        pub(whyTeam),
+	"POST /team/{id}/decline":      pub(whyTeam),
+	"POST /api/team/{id}/join":     pub(whyTeam),
+	"POST /api/team/{id}/leave":    pub(whyTeam),
+	"POST /api/team/{id}/decline":  pub(whyTeam),
+	"GET /api/team/{id}/requests":  own(walkTeam),
+	"POST /team/{id}/requests":     own(walkTeam),
+	"POST /team/{id}/invite":       own(walkTeam),
+	"POST /team/{id}/kick":         own(walkTeam),
+	"POST /team/{id}/role":         own(walkTeam),
+	"POST /team/{id}/edit":         own(walkTeam),
+	"POST /team/{id}/message":      own(walkTeam),
+	"POST /api/team/{id}/requests": own(walkTeam),
+	"POST /api/team/{id}/invite":   own(walkTeam),
+	"POST /api/team/{id}/kick":     own(walkTeam),
+	"POST /api/team/{id}/role":     own(walkTeam),
+	"POST /api/team/{id}/edit":     own(walkTeam),
+	"POST /api/team/{id}/message":  own(walkTeam),
+	"POST /class/{id}/team":        own(func(w *walk) map[string]string { return map[string]string{"id": w.class()} }),
 
 	// broadcasts
 	"POST /api/broadcasts":            {},
@@ -596,6 +625,15 @@ func (w *walk) class() string {
 		w.must("carol's invitation", code, http.StatusSeeOther, body)
 		return strings.TrimPrefix(loc, "/class/")
 	})
+}
+
+// walkTeam is alice's team: only its leaders and coaches manage it.
+func walkTeam(w *walk) map[string]string {
+	return map[string]string{"id": w.once("team", func() string {
+		code, loc, body := w.l.form("/team", w.alice, url.Values{"name": {"Walk club"}, "joinMode": {"request"}})
+		w.must("alice's team", code, http.StatusSeeOther, body)
+		return strings.TrimPrefix(loc, "/team/")
+	})}
 }
 
 func (w *walk) broadcast() string {

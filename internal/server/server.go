@@ -163,6 +163,7 @@ import (
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/moderation"
+	"github.com/toguz/toguz/internal/notify"
 	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/privacy"
 	"github.com/toguz/toguz/internal/profile"
@@ -171,6 +172,7 @@ import (
 	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
+	"github.com/toguz/toguz/internal/team"
 	"github.com/toguz/toguz/internal/tv"
 	"github.com/toguz/toguz/internal/twofactor"
 	"github.com/toguz/toguz/internal/web"
@@ -194,6 +196,11 @@ type Config struct {
 	Progress lessons.Progress
 	// Studies keeps the studies and classes (internal/study; nil: none).
 	Studies study.Studies
+	// Teams keeps the clubs and teams (internal/team; nil: none), and
+	// TeamNotices takes their invitations and leaders' messages (nil: no
+	// one is told).
+	Teams       team.Store
+	TeamNotices notify.Sender
 	// Puzzles keeps the puzzle ratings (internal/puzzle; nil: no one is rated).
 	Puzzles  puzzle.Ratings
 	Accounts Accounts
@@ -419,6 +426,9 @@ func (s *Server) Handler() http.Handler {
 	puzzle.NewSite(s, s.cfg.Puzzles, s.pages.RenderPart).Routes(router{s, mux})
 	culture.NewSite(s).Routes(router{s, mux})
 	s.studies.Routes(router{s: s, mux: mux})
+	if s.cfg.Teams != nil {
+		team.NewSite(s, team.NewService(team.Config{Store: s.cfg.Teams, Notify: s.cfg.TeamNotices})).Routes(router{s, mux})
+	}
 	s.bc.Routes(router{s: s, mux: mux})
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	s.simuls.Routes(router{s, mux})

@@ -1,0 +1,187 @@
+package team
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/site"
+	"github.com/toguz/toguz/internal/store"
+)
+
+// teamRow is a team as /team lists it.
+type teamRow struct {
+	ID, Name, JoinMode, Role string
+	Members                  int
+}
+
+func teamRows(ts []store.Team, roles []string) []teamRow {
+	out := make([]teamRow, 0, len(ts))
+	for i, t := range ts {
+		row := teamRow{ID: t.ID, Name: t.Name, JoinMode: t.JoinMode, Members: t.Members}
+		if roles != nil {
+			row.Role = roles[i]
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+type teamsData struct {
+	LoggedIn    bool
+	Query       string
+	Teams       []teamRow
+	Prev, Next  int
+	Mine        []teamRow
+	Invites     []store.TeamRequest
+	JoinModes   []string
+	MaxName     int
+	MaxDesc     int
+	PerDay      int
+	MaxJoined   int
+	SearchQuery string // "&q=…" for the pages' links
+}
+
+// pageTeams is GET /team?q=&page=: the teams, the largest first (those
+// whose name has q), the caller's teams and invitations, and the form of
+// a new team.
+func (s *Site) pageTeams(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
+	defer cancel()
+	me := s.kit.Identity(r)
+	page := site.PageParam(r)
+	q, _ := text(r.URL.Query().Get("q"), MaxName, false)
+	ts, err := s.svc.st.Teams(ctx, q, offset(page), PageSize+1)
+	if err != nil {
+		return err
+	}
+	ts, prev, next := pages(ts, page)
+	d := teamsData{LoggedIn: me.Account.ID != 0, Query: q, Teams: teamRows(ts, nil), Prev: prev, Next: next,
+		JoinModes: JoinModes, MaxName: MaxName, MaxDesc: MaxDescription, PerDay: CreatedPerDay, MaxJoined: MaxJoined}
+	if d.LoggedIn {
+		mine, roles, err := s.svc.st.TeamsOf(ctx, me.Account.ID, 0, MaxJoined)
+		if err != nil {
+			return err
+		}
+		d.Mine = teamRows(mine, roles)
+		if d.Invites, err = s.svc.st.TeamInvitesOf(ctx, me.Account.ID, 0, PageSize); err != nil {
+			return err
+		}
+	}
+	return s.kit.Render(w, http.StatusOK, "teams", s.kit.Page(r, "team.title", d))
+}
+
+// pageCreate is POST /team: a new team, then its page.
+func (s *Site) pageCreate(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.account(r)
+	if err != nil {
+		return err
+	}
+	if err := r.ParseForm(); err != nil {
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
+	defer cancel()
+	t, err := s.svc.Create(ctx, me.Account.ID, Fields{Name: r.PostFormValue("name"), Description: r.PostFormValue("description"), JoinMode: r.PostFormValue("joinMode")})
+	if err != nil {
+		return err
+	}
+	return site.Redirect(w, r, "/team/"+t.ID)
+}
+
+// pageFromClass is POST /class/{id}/team: the class's coach makes a
+// team of it, then its page.
+func (s *Site) pageFromClass(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.account(r)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
+	defer cancel()
+	t, err := s.svc.FromClass(ctx, r.PathValue("id"), me.Account.ID, me.Account.Name)
+	if err != nil {
+		return err
+	}
+	return site.Redirect(w, r, "/team/"+t.ID)
+}
+
+// memberRow is a member as the team's page lists him.
+type memberRow struct {
+	Name, Role string
+	Ratings    []string // blitz, rapid, classical: "1523", "1500?" or "–"
+	Self       bool
+	Kickable   bool // by the viewer
+}
+
+type teamData struct {
+	Team               store.Team
+	Role               string // the viewer's; "" for a visitor
+	LoggedIn           bool
+	Manages, Leads     bool
+	Requested, Invited bool
+	Members            []memberRow
+	Perfs              []string // the ratings' categories, as the members' columns
+	Prev, Next         int
+	Requests           []store.TeamRequest
+	Invites            []store.TeamRequest
+	Told               int
+	JoinModes, Roles   []string
+	MaxName, MaxDesc   int
+	MaxMessage         int
+	MaxRequest         int
+	MessagesPerDay     int
+}
+
+// pageTeam is GET /team/{id}?page=: the team, a page of its members with
+// their ratings, the viewer's way in or out, and for its leaders and
+// coaches the requests, the invitations and the message to all.
+func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)
+	defer cancel()
+	me := s.kit.Identity(r)
+	id := r.PathValue("id")
+	t, role, err := s.svc.Team(ctx, id, me.Account.ID)
+	if err != nil {
+		return err
+	}
+	page := site.PageParam(r)
+	ms, err := s.svc.st.TeamMembers(ctx, id, offset(page), PageSize+1)
+	if err != nil {
+		return err
+	}
+	ms, prev, next := pages(ms, page)
+	d := teamData{Team: t, Role: role, LoggedIn: me.Account.ID != 0, Manages: Manages(role), Leads: role == Leader, Prev: prev, Next: next,
+		JoinModes: JoinModes, Roles: Roles, MaxName: MaxName, MaxDesc: MaxDescription, MaxMessage: MaxMessage, MaxRequest: MaxRequestText,
+		MessagesPerDay: MessagesPerDay}
+	for _, c := range store.TeamPerfs {
+		d.Perfs = append(d.Perfs, c.String())
+	}
+	for _, m := range ms {
+		row := memberRow{Name: m.Name, Role: m.Role, Self: m.UserID == me.Account.ID}
+		row.Kickable = !row.Self && (role == Leader || (role == Coach && m.Role == Member))
+		for _, p := range m.Perfs {
+			if p.Games == 0 {
+				row.Ratings = append(row.Ratings, "–")
+			} else {
+				row.Ratings = append(row.Ratings, p.Rating.String())
+			}
+		}
+		d.Members = append(d.Members, row)
+	}
+	if me.Account.ID != 0 && role == "" {
+		if d.Requested, d.Invited, err = s.svc.st.TeamRequested(ctx, id, me.Account.ID); err != nil {
+			return err
+		}
+	}
+	if d.Manages {
+		if d.Requests, err = s.svc.st.TeamRequests(ctx, id, false, 0, PageSize); err != nil {
+			return err
+		}
+		if d.Invites, err = s.svc.st.TeamRequests(ctx, id, true, 0, PageSize); err != nil {
+			return err
+		}
+		d.Told, _ = strconv.Atoi(r.URL.Query().Get("told"))
+	}
+	return s.kit.Render(w, http.StatusOK, "team", s.kit.Page(r, "team.title.one", d, t.Name))
+}
