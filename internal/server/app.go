@@ -28,6 +28,7 @@ import (
 	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/store"
+	"github.com/toguz/toguz/internal/team"
 	"github.com/toguz/toguz/internal/tournament"
 	"github.com/toguz/toguz/internal/tournament/dutch"
 )
@@ -98,6 +99,9 @@ type Options struct {
 	// key kept in the database, shared by every node), so that guests
 	// keep their identity across restarts and nodes.
 	GuestKeyFile string
+	// EventClock is the events' clock (nil: the time): a browser test
+	// moves it on to the end of an arena.
+	EventClock func() time.Time
 	// Lobby bounds the seeks (live.LobbyConfig: seeks per address, expiry,
 	// the grace after their creator leaves, the number listed; zero fields
 	// take their defaults, a negative PerAddress: no bound).
@@ -216,7 +220,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if swiss == nil {
 		swiss = dutch.Pairer{}
 	}
-	evs, err := events.New(ctx, events.Config{Store: st, Swiss: swiss, Logger: log})
+	evs, err := events.New(ctx, events.Config{Store: st, Swiss: swiss, Logger: log, Now: opts.EventClock, Admit: team.Admitter(st)})
 	if err != nil {
 		st.Close()
 		return nil, err

@@ -427,7 +427,11 @@ func (s *Server) Handler() http.Handler {
 	culture.NewSite(s).Routes(router{s, mux})
 	s.studies.Routes(router{s: s, mux: mux})
 	if s.cfg.Teams != nil {
-		team.NewSite(s, team.NewService(team.Config{Store: s.cfg.Teams, Notify: s.cfg.TeamNotices})).Routes(router{s, mux})
+		tc := team.Config{Store: s.cfg.Teams, Notify: s.cfg.TeamNotices}
+		if s.cfg.Events != nil {
+			tc.Events = s.cfg.Events
+		}
+		team.NewSite(s, team.NewService(tc)).Routes(router{s, mux})
 	}
 	s.bc.Routes(router{s: s, mux: mux})
 	s.eventsWeb().Routes(router{s: s, mux: mux})

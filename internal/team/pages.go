@@ -131,6 +131,20 @@ type teamData struct {
 	MaxMessage         int
 	MaxRequest         int
 	MessagesPerDay     int
+	// Battles are the team's last team battles with its line in each;
+	// CanBattle: the site runs events (a leader may make one).
+	Battles   []teamBattleRow
+	CanBattle bool
+	MaxTeams  int
+	MaxLead   int
+	MaxMin    int
+}
+
+// teamBattleRow is a team battle as its teams' pages list it.
+type teamBattleRow struct {
+	EventID, Name, Status string
+	Teams                 int
+	Line                  BattleLine // the team's
 }
 
 // pageTeam is GET /team/{id}?page=: the team, a page of its members with
@@ -169,6 +183,20 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 		}
 		d.Members = append(d.Members, row)
 	}
+	battles, err := s.svc.BattlesOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, b := range battles {
+		row := teamBattleRow{EventID: b.EventID, Name: b.Event.Name, Status: string(b.Event.Status), Teams: len(b.Lines)}
+		for _, l := range b.Lines {
+			if l.TeamID == id {
+				row.Line = l
+			}
+		}
+		d.Battles = append(d.Battles, row)
+	}
+	d.CanBattle, d.MaxTeams, d.MaxLead, d.MaxMin = s.svc.events != nil, MaxBattleTeams, MaxLeaders, MaxBattleMinute
 	if me.Account.ID != 0 && role == "" {
 		if d.Requested, d.Invited, err = s.svc.st.TeamRequested(ctx, id, me.Account.ID); err != nil {
 			return err

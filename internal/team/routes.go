@@ -37,6 +37,8 @@ func (s *Site) Routes(r site.Router) {
 	r.Page("POST /team/{id}/edit", s.pageOp(s.opEdit))
 	r.Page("POST /team/{id}/message", s.pageOp(s.opMessage))
 	r.Page("POST /class/{id}/team", s.pageFromClass)
+	r.Page("POST /team/{id}/battle", s.pageCreateBattle)
+	r.Page("GET /team/battle/{event}", s.pageBattle)
 
 	r.API("GET /api/team", s.apiTeams)
 	r.API("POST /api/team", s.apiCreate)
@@ -51,6 +53,8 @@ func (s *Site) Routes(r site.Router) {
 	r.API("POST /api/team/{id}/role", s.apiOp(s.opRole))
 	r.API("POST /api/team/{id}/edit", s.apiOp(s.opEdit))
 	r.API("POST /api/team/{id}/message", s.apiOp(s.opMessage))
+	r.API("POST /api/team/{id}/battle", s.apiCreateBattle)
+	r.API("GET /api/events/{event}/teams", s.apiBattle)
 }
 
 // account returns the account making r, a 401 for a guest or nobody.

@@ -101,6 +101,9 @@ type Config struct {
 	// Notify takes the invitations and the leaders' messages; nil: no one
 	// is told.
 	Notify notify.Sender
+	// Events makes the team battles' arenas (*events.Manager); nil: no
+	// team battles. Store must then keep them too (Battles).
+	Events Events
 }
 
 // Service is the teams' domain: each operation checks the caller's
@@ -108,11 +111,12 @@ type Config struct {
 type Service struct {
 	st     Store
 	notify notify.Sender
+	events Events
 }
 
 // NewService returns the teams over cfg.
 func NewService(cfg Config) *Service {
-	return &Service{st: cfg.Store, notify: cfg.Notify}
+	return &Service{st: cfg.Store, notify: cfg.Notify, events: cfg.Events}
 }
 
 // ErrorKeys are the messages of the teams' errors (for the catalog's
@@ -120,7 +124,9 @@ func NewService(cfg Config) *Service {
 func ErrorKeys() []string {
 	return []string{"apierr.team_none", "apierr.team_login", "apierr.team_forbidden", "apierr.team_name",
 		"apierr.team_text", "apierr.team_mode", "apierr.team_role", "apierr.team_limit", "apierr.team_last_leader",
-		"apierr.team_member", "apierr.team_no_user", "apierr.team_invite_only", "apierr.team_no_request", "apierr.team_class"}
+		"apierr.team_member", "apierr.team_no_user", "apierr.team_invite_only", "apierr.team_no_request", "apierr.team_class",
+		"apierr.team_battle_off", "apierr.team_battle_teams", "apierr.team_battle_leaders", "apierr.team_battle_start",
+		"apierr.team_battle_member", "apierr.team_battle_none"}
 }
 
 func noTeam(id string) error {

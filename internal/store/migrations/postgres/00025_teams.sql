@@ -60,7 +60,36 @@ CREATE TABLE team_writes (
 );
 CREATE INDEX team_writes_user ON team_writes (user_id, kind, at_ms);
 
+-- A team battle (an arena of internal/events whose entrants play for
+-- their teams): its teams, how many of each team's best players count,
+-- and the team each entrant plays for.
+CREATE TABLE team_battles (
+    event_id   TEXT    NOT NULL PRIMARY KEY,
+    team_id    TEXT    NOT NULL, -- the team whose leader made it
+    leaders    INTEGER NOT NULL,
+    created_by BIGINT  NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_ms BIGINT  NOT NULL
+);
+
+CREATE TABLE team_battle_teams (
+    event_id TEXT NOT NULL REFERENCES team_battles (event_id) ON DELETE CASCADE,
+    team_id  TEXT NOT NULL,
+    name     TEXT NOT NULL, -- as it was when the battle was made: a closed team stays in the results
+    PRIMARY KEY (event_id, team_id)
+);
+CREATE INDEX team_battle_teams_team ON team_battle_teams (team_id);
+
+CREATE TABLE team_battle_players (
+    event_id TEXT    NOT NULL REFERENCES team_battles (event_id) ON DELETE CASCADE,
+    user_id  BIGINT  NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    team_id  TEXT    NOT NULL,
+    PRIMARY KEY (event_id, user_id)
+);
+
 -- +goose Down
+DROP TABLE team_battle_players;
+DROP TABLE team_battle_teams;
+DROP TABLE team_battles;
 DROP TABLE team_writes;
 DROP TABLE team_invites;
 DROP TABLE team_requests;
