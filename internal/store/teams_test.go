@@ -121,3 +121,51 @@ func TestTeams(t *testing.T) {
 		}
 	})
 }
+
+// TestTeamBattles: a battle with its teams; an entrant plays for the first
+// of its teams he is a member of, and keeps it; a stranger plays for none.
+func TestTeamBattles(t *testing.T) {
+	backends(t, func(t *testing.T, be backend) {
+		s, _ := openTest(t, be)
+		ctx := t.Context()
+		lead, ann, x := mustUser(t, s, "lead"), mustUser(t, s, "ann"), mustUser(t, s, "x")
+		b := TeamBounds{Joined: 5, Members: 5, Pending: 5}
+		a, err := s.CreateTeam(ctx, Team{Name: "Aral", JoinMode: "open", CreatedBy: lead.ID}, 5, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z, err := s.CreateTeam(ctx, Team{Name: "Zaisan", JoinMode: "open", CreatedBy: ann.ID}, 5, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AdmitTeam(ctx, a.ID, ann.ID, "", b); err != nil {
+			t.Fatal(err)
+		}
+		bt := TeamBattle{EventID: "ev1", TeamID: a.ID, Leaders: 3, CreatedBy: lead.ID, Teams: []BattleTeam{{z.ID, "Zaisan"}, {a.ID, "Aral"}}}
+		if err := s.CreateTeamBattle(ctx, bt, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateTeamBattle(ctx, TeamBattle{EventID: "ev2", TeamID: a.ID, Leaders: 3, CreatedBy: lead.ID}, 1); !errors.Is(err, ErrLimit) {
+			t.Errorf("a second battle of one a day: %v", err)
+		}
+		got, err := s.GetTeamBattle(ctx, "ev1")
+		if err != nil || got.Leaders != 3 || len(got.Teams) != 2 || got.Teams[0].Name != "Aral" {
+			t.Fatalf("battle %+v, %v", got, err)
+		}
+		if team, err := s.EnterTeamBattle(ctx, "ev1", ann.ID); err != nil || team != a.ID {
+			t.Errorf("ann, in both, plays for %q (%v), want Aral's", team, err)
+		}
+		if _, err := s.EnterTeamBattle(ctx, "ev1", x.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a stranger enters: %v", err)
+		}
+		if bs, err := s.TeamBattlesOf(ctx, z.ID, 0, 10); err != nil || len(bs) != 1 || bs[0].EventID != "ev1" {
+			t.Errorf("Zaisan's battles %+v, %v", bs, err)
+		}
+		if ps, err := s.TeamBattlePlayers(ctx, "ev1"); err != nil || len(ps) != 1 || ps[ann.ID] != a.ID {
+			t.Errorf("players %v, %v", ps, err)
+		}
+		if _, err := s.GetTeamBattle(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("no battle: %v", err)
+		}
+	})
+}
