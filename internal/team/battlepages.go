@@ -14,7 +14,7 @@ import (
 func battleForm(r *http.Request) BattleForm {
 	atoi := func(k string) int { n, _ := strconv.Atoi(r.PostFormValue(k)); return n }
 	return BattleForm{Name: r.PostFormValue("name"), TC: r.PostFormValue("tc"), Minutes: atoi("minutes"),
-		Teams: strings.FieldsFunc(r.PostFormValue("teams"), func(c rune) bool { return c == ',' || c == ' ' || c == '\n' || c == '\r' }),
+		Teams:   strings.FieldsFunc(r.PostFormValue("teams"), func(c rune) bool { return c == ',' || c == ' ' || c == '\n' || c == '\r' }),
 		Leaders: atoi("leaders"), Rated: r.PostFormValue("rated") == "on", StartIn: atoi("startIn")}
 }
 
