@@ -431,6 +431,9 @@ func (s *Server) Handler() http.Handler {
 		if s.cfg.Events != nil {
 			tc.Events = s.cfg.Events
 		}
+		if s.cfg.Hub != nil {
+			tc.Games = s.cfg.Hub
+		}
 		team.NewSite(s, team.NewService(tc)).Routes(router{s, mux})
 	}
 	s.bc.Routes(router{s: s, mux: mux})

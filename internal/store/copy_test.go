@@ -34,7 +34,7 @@ var copyLeftEmpty = []string{
 	"mod_accounts", "mod_appeals", "mod_notes", "mod_refunds", "mod_reports", "mod_voided",
 	"mod_warnings", "privacy_settings", "recovery_codes", "session_devices", "twofactor_failures", "twofactor_pending",
 	// The teams' tables (internal/team's own tests fill them).
-	"team_battle_players", "team_battle_teams", "team_battles", "team_invites", "team_members", "team_requests", "team_writes", "teams",
+	"team_battle_players", "team_battle_teams", "team_battles", "team_invites", "team_match_games", "team_match_players", "team_matches", "team_members", "team_requests", "team_writes", "teams",
 }
 
 // TestCopyToPostgres fills an SQLite store through its API, copies it to

@@ -138,6 +138,16 @@ type teamData struct {
 	MaxTeams  int
 	MaxLead   int
 	MaxMin    int
+	// Matches are the team's last matches; CanMatch: the site creates
+	// games (a leader may challenge a team).
+	Matches   []matchRow
+	CanMatch  bool
+	MaxBoards int
+}
+
+// matchRow is a team match as its teams' pages list it.
+type matchRow struct {
+	ID, NameA, NameB, ScoreA, ScoreB, Status string
 }
 
 // teamBattleRow is a team battle as its teams' pages list it.
@@ -197,6 +207,14 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 		d.Battles = append(d.Battles, row)
 	}
 	d.CanBattle, d.MaxTeams, d.MaxLead, d.MaxMin = s.svc.events != nil, MaxBattleTeams, MaxLeaders, MaxBattleMinute
+	matches, err := s.svc.MatchesOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, m := range matches {
+		d.Matches = append(d.Matches, matchRow{ID: m.ID, NameA: m.NameA, NameB: m.NameB, ScoreA: Score(m.Halves[0]), ScoreB: Score(m.Halves[1]), Status: m.Status})
+	}
+	d.CanMatch, d.MaxBoards = s.svc.games != nil, MaxBoards
 	if me.Account.ID != 0 && role == "" {
 		if d.Requested, d.Invited, err = s.svc.st.TeamRequested(ctx, id, me.Account.ID); err != nil {
 			return err

@@ -39,6 +39,10 @@ func (s *Site) Routes(r site.Router) {
 	r.Page("POST /class/{id}/team", s.pageFromClass)
 	r.Page("POST /team/{id}/battle", s.pageCreateBattle)
 	r.Page("GET /team/battle/{event}", s.pageBattle)
+	r.Page("POST /team/{id}/match", s.pageCreateMatch)
+	r.Page("GET /team/match/{id}", s.pageMatch)
+	r.Page("POST /team/match/{id}/lineup", s.pageMatchOp(false))
+	r.Page("POST /team/match/{id}/start", s.pageMatchOp(true))
 
 	r.API("GET /api/team", s.apiTeams)
 	r.API("POST /api/team", s.apiCreate)
@@ -55,6 +59,10 @@ func (s *Site) Routes(r site.Router) {
 	r.API("POST /api/team/{id}/message", s.apiOp(s.opMessage))
 	r.API("POST /api/team/{id}/battle", s.apiCreateBattle)
 	r.API("GET /api/events/{event}/teams", s.apiBattle)
+	r.API("POST /api/team/{id}/match", s.apiCreateMatch)
+	r.API("GET /api/team-match/{id}", s.apiMatch)
+	r.API("POST /api/team-match/{id}/lineup", s.apiMatchOp(false))
+	r.API("POST /api/team-match/{id}/start", s.apiMatchOp(true))
 }
 
 // account returns the account making r, a 401 for a guest or nobody.

@@ -104,6 +104,9 @@ type Config struct {
 	// Events makes the team battles' arenas (*events.Manager); nil: no
 	// team battles. Store must then keep them too (Battles).
 	Events Events
+	// Games creates the team matches' games (*live.Hub); nil: no team
+	// matches. Store must then keep them too (Matches).
+	Games Games
 }
 
 // Service is the teams' domain: each operation checks the caller's
@@ -112,11 +115,12 @@ type Service struct {
 	st     Store
 	notify notify.Sender
 	events Events
+	games  Games
 }
 
 // NewService returns the teams over cfg.
 func NewService(cfg Config) *Service {
-	return &Service{st: cfg.Store, notify: cfg.Notify, events: cfg.Events}
+	return &Service{st: cfg.Store, notify: cfg.Notify, events: cfg.Events, games: cfg.Games}
 }
 
 // ErrorKeys are the messages of the teams' errors (for the catalog's
@@ -126,7 +130,9 @@ func ErrorKeys() []string {
 		"apierr.team_text", "apierr.team_mode", "apierr.team_role", "apierr.team_limit", "apierr.team_last_leader",
 		"apierr.team_member", "apierr.team_no_user", "apierr.team_invite_only", "apierr.team_no_request", "apierr.team_class",
 		"apierr.team_battle_off", "apierr.team_battle_teams", "apierr.team_battle_leaders", "apierr.team_battle_start",
-		"apierr.team_battle_member", "apierr.team_battle_none"}
+		"apierr.team_battle_member", "apierr.team_battle_none", "apierr.team_match_off", "apierr.team_match_none",
+		"apierr.team_match_self", "apierr.team_match_boards", "apierr.team_match_lineup", "apierr.team_match_player",
+		"apierr.team_match_started"}
 }
 
 func noTeam(id string) error {

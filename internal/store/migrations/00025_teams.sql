@@ -85,7 +85,44 @@ CREATE TABLE team_battle_players (
     PRIMARY KEY (event_id, user_id)
 );
 
+-- A match of two teams over boards: each team's lineup by board order
+-- (its leaders or coaches set it), one game a board once it starts
+-- (started_ms 0 until then); the games' results are the games'.
+CREATE TABLE team_matches (
+    id         TEXT    NOT NULL PRIMARY KEY,
+    team_a     TEXT    NOT NULL, -- the challenging team: White on the odd boards
+    team_b     TEXT    NOT NULL,
+    name_a     TEXT    NOT NULL,
+    name_b     TEXT    NOT NULL,
+    boards     INTEGER NOT NULL,
+    tc         TEXT    NOT NULL,
+    rated      INTEGER NOT NULL DEFAULT 0,
+    created_by INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_ms BIGINT  NOT NULL,
+    started_ms BIGINT  NOT NULL DEFAULT 0
+);
+CREATE INDEX team_matches_a ON team_matches (team_a, created_ms);
+CREATE INDEX team_matches_b ON team_matches (team_b, created_ms);
+
+CREATE TABLE team_match_players (
+    match_id TEXT    NOT NULL REFERENCES team_matches (id) ON DELETE CASCADE,
+    team_id  TEXT    NOT NULL,
+    board    INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    PRIMARY KEY (match_id, team_id, board)
+);
+
+CREATE TABLE team_match_games (
+    match_id TEXT    NOT NULL REFERENCES team_matches (id) ON DELETE CASCADE,
+    board    INTEGER NOT NULL,
+    game_id  TEXT    NOT NULL,
+    PRIMARY KEY (match_id, board)
+);
+
 -- +goose Down
+DROP TABLE team_match_games;
+DROP TABLE team_match_players;
+DROP TABLE team_matches;
 DROP TABLE team_battle_players;
 DROP TABLE team_battle_teams;
 DROP TABLE team_battles;
