@@ -20,6 +20,7 @@ import (
 // it on the event page, the leader starts it, the arena pairs them, one
 // resigns, and once the arena's time is over (the events' clock is moved
 // on) the battle's page shows it finished with the winner's team first.
+// On the way a member writes in the team's chat and the leader reads it.
 // The teams' pages are then seen at 1366 and 360 px in kk and en: they
 // fit the phone and read in the page's language.
 func TestTeamBattle(t *testing.T) {
@@ -57,6 +58,23 @@ func TestTeamBattle(t *testing.T) {
 	}
 	join(p1, a)
 	join(p2, b)
+
+	// The team's chat: a member writes, the leader reads it.
+	chatReady := fmt.Sprintf(`document.getElementById('chat-title').textContent === %q`, cat.T(lang, "team.chat"))
+	lead1.do("the team's chat", chromedp.Navigate(base+"/team/"+a), chromedp.WaitVisible(chromedp.CSS("#chat-input")))
+	lead1.waitFor("the chat's room", chatReady, 10*time.Second)
+	p1.waitFor("the chat's room", chatReady, 10*time.Second)
+	said := `Array.from(document.querySelectorAll('#chat-log .chat-line')).some(l => l.textContent.includes('Сәлем, команда!'))`
+	for try := 0; ; try++ {
+		p1.do("writing", chromedp.SendKeys(chromedp.CSS("#chat-input"), "Сәлем, команда!"), chromedp.Click(chromedp.CSS("#chat-send")))
+		time.Sleep(500 * time.Millisecond)
+		if eval[bool](lead1, said) {
+			break
+		}
+		if try == 5 {
+			t.Fatalf("the leader never read the member's message: %q", eval[string](lead1, `document.getElementById('chat-log').innerText`))
+		}
+	}
 
 	lead1.do("the battle's form",
 		chromedp.Navigate(base+"/team/"+a),

@@ -230,6 +230,7 @@ var routeRules = map[string]routeRule{
 	"POST /api/team/{id}/battle":       own(walkTeam),
 	"GET /team/battle/{event}":         pub(whyEvent),
 	"GET /api/events/{event}/teams":    pub(whyEvent),
+	"GET /api/team/{id}/chat":          {ws: true, private: walkTeam},
 	"POST /team/{id}/match":            own(walkTeam),
 	"POST /api/team/{id}/match":        own(walkTeam),
 	"GET /team/match/{id}":             pub(whyTeamMatch),

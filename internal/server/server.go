@@ -434,7 +434,7 @@ func (s *Server) Handler() http.Handler {
 		if s.cfg.Hub != nil {
 			tc.Games = s.cfg.Hub
 		}
-		team.NewSite(s, team.NewService(tc)).Routes(router{s, mux})
+		team.NewSite(s, team.NewService(tc), s.cfg.Hub).Routes(router{s, mux})
 	}
 	s.bc.Routes(router{s: s, mux: mux})
 	s.eventsWeb().Routes(router{s: s, mux: mux})

@@ -20,6 +20,7 @@ import (
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/notify"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -87,6 +88,9 @@ func (k testKit) Render(w http.ResponseWriter, status int, name string, p *web.P
 func (k testKit) AsError(_ *http.Request, err error) *apierr.Error {
 	if ae, ok := errors.AsType[*apierr.Error](err); ok {
 		return ae
+	}
+	if le, ok := errors.AsType[*live.Error](err); ok {
+		return &apierr.Error{Status: apierr.Status(le.Code), Code: le.Code, Key: "err." + string(le.Code), Detail: le.Message}
 	}
 	return &apierr.Error{Status: http.StatusInternalServerError, Code: apierr.CodeInternal, Key: "apierr.internal", Detail: err.Error()}
 }
@@ -170,7 +174,7 @@ func newTestSite(t testing.TB) *testSite {
 	rec := &recorder{}
 	svc := NewService(Config{Store: st, Notify: rec})
 	mux := http.NewServeMux()
-	NewSite(kit, svc).Routes(testRouter{kit, mux})
+	NewSite(kit, svc, nil).Routes(testRouter{kit, mux})
 	ts := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		ts.Close()

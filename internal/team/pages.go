@@ -143,6 +143,8 @@ type teamData struct {
 	Matches   []matchRow
 	CanMatch  bool
 	MaxBoards int
+	// Chat: the viewer is a member and the site has the teams' chat.
+	Chat bool
 }
 
 // matchRow is a team match as its teams' pages list it.
@@ -215,6 +217,7 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 		d.Matches = append(d.Matches, matchRow{ID: m.ID, NameA: m.NameA, NameB: m.NameB, ScoreA: Score(m.Halves[0]), ScoreB: Score(m.Halves[1]), Status: m.Status})
 	}
 	d.CanMatch, d.MaxBoards = s.svc.games != nil, MaxBoards
+	d.Chat = s.chat != nil && role != ""
 	if me.Account.ID != 0 && role == "" {
 		if d.Requested, d.Invited, err = s.svc.st.TeamRequested(ctx, id, me.Account.ID); err != nil {
 			return err

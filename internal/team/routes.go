@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -15,12 +16,20 @@ import (
 // (/api/team…): each page's form posts to a route of its own that
 // answers with a redirect, and each API route does the same with JSON.
 type Site struct {
-	kit site.Kit
-	svc *Service
+	kit  site.Kit
+	svc  *Service
+	chat *chatRooms // nil: no team chat
 }
 
-// NewSite returns the teams' side of the site over svc.
-func NewSite(kit site.Kit, svc *Service) *Site { return &Site{kit: kit, svc: svc} }
+// NewSite returns the teams' side of the site over svc; hub, where not
+// nil, bounds and moderates the teams' chats.
+func NewSite(kit site.Kit, svc *Service, hub *live.Hub) *Site {
+	s := &Site{kit: kit, svc: svc}
+	if hub != nil {
+		s.chat = &chatRooms{hub: hub, rooms: map[string]*live.LobbyChat{}}
+	}
+	return s
+}
 
 // Routes registers the teams' routes on r.
 func (s *Site) Routes(r site.Router) {
@@ -44,6 +53,7 @@ func (s *Site) Routes(r site.Router) {
 	r.Page("POST /team/match/{id}/lineup", s.pageMatchOp(false))
 	r.Page("POST /team/match/{id}/start", s.pageMatchOp(true))
 
+	r.Handle("GET /api/team/{id}/chat", http.HandlerFunc(s.chatSocket))
 	r.API("GET /api/team", s.apiTeams)
 	r.API("POST /api/team", s.apiCreate)
 	r.API("GET /api/team/{id}", s.apiTeam)

@@ -132,7 +132,7 @@ func ErrorKeys() []string {
 		"apierr.team_battle_off", "apierr.team_battle_teams", "apierr.team_battle_leaders", "apierr.team_battle_start",
 		"apierr.team_battle_member", "apierr.team_battle_none", "apierr.team_match_off", "apierr.team_match_none",
 		"apierr.team_match_self", "apierr.team_match_boards", "apierr.team_match_lineup", "apierr.team_match_player",
-		"apierr.team_match_started"}
+		"apierr.team_match_started", "apierr.team_chat_off", "apierr.team_chat_members"}
 }
 
 func noTeam(id string) error {
