@@ -275,7 +275,6 @@ func Score(halves int) string {
 	return s
 }
 
-
 // View returns match id with its boards' results read from their games.
 func (s *Service) View(ctx context.Context, id string) (MatchView, error) {
 	m, err := s.Match(ctx, id)
