@@ -282,6 +282,9 @@ type Server struct {
 	archive *archive.Site
 	// studies is the studies' pages with the studies being followed.
 	studies *study.Site
+	// teams is the clubs and teams (nil without Config.Teams); its Member
+	// is what the teams' forum asks.
+	teams *team.Service
 	board   *analysisboard.Board // the analysis board, the editor and the browser engine's server side
 	// bc is the broadcasts (internal/broadcast).
 	bc *broadcast.Service
@@ -335,6 +338,18 @@ func New(cfg Config) (*Server, error) {
 	srv := &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}
 	srv.studies = study.NewSite(srv, srv.studyConfig())
+	if cfg.Teams != nil {
+		tc := team.Config{Store: cfg.Teams, Notify: cfg.TeamNotices, Kid: func(ctx context.Context, user int64) bool {
+			return srv.kid(ctx, site.Identity{Account: site.Account{ID: user}})
+		}}
+		if cfg.Events != nil {
+			tc.Events = cfg.Events
+		}
+		if cfg.Hub != nil {
+			tc.Games = cfg.Hub
+		}
+		srv.teams = team.NewService(tc)
+	}
 	srv.archive = archive.NewSite(srv, archive.Config{Store: cfg.Archive, DatabaseDir: cfg.DatabaseDir, ImportsPerMinute: cfg.ImportsPerMinute, ImportsPerDay: cfg.ImportsPerDay, RulesError: rulesError, ParseForm: srv.parseForm})
 	srv.board = analysisboard.New(srv, srv.boardConfig())
 	srv.apps = oauth.New(srv, oauth.Config{Store: cfg.OAuth})
@@ -426,15 +441,8 @@ func (s *Server) Handler() http.Handler {
 	puzzle.NewSite(s, s.cfg.Puzzles, s.pages.RenderPart).Routes(router{s, mux})
 	culture.NewSite(s).Routes(router{s, mux})
 	s.studies.Routes(router{s: s, mux: mux})
-	if s.cfg.Teams != nil {
-		tc := team.Config{Store: s.cfg.Teams, Notify: s.cfg.TeamNotices}
-		if s.cfg.Events != nil {
-			tc.Events = s.cfg.Events
-		}
-		if s.cfg.Hub != nil {
-			tc.Games = s.cfg.Hub
-		}
-		team.NewSite(s, team.NewService(tc), s.cfg.Hub).Routes(router{s, mux})
+	if s.teams != nil {
+		team.NewSite(s, s.teams, s.cfg.Hub).Routes(router{s, mux})
 	}
 	s.bc.Routes(router{s: s, mux: mux})
 	s.eventsWeb().Routes(router{s: s, mux: mux})

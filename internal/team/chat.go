@@ -18,7 +18,8 @@ import (
 // The team's chat (GET /api/team/{id}/chat, a websocket): a room of its
 // own for each team, for its members only, with the site's chat bounds
 // and moderation (live.LobbyChat over the hub: CleanChat's size and
-// characters, the per-identity rate, a moderator's mute). Its recent
+// characters, the per-identity rate, a moderator's mute); an account in
+// kid mode has none (Config.Kid). Its recent
 // messages live in memory, as the lobby's do. The room's address bucket
 // is the account's: only accounts that are members chat here.
 
@@ -70,6 +71,10 @@ func (s *Site) chatSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	if role == "" {
 		fail(apierr.New(http.StatusForbidden, apierr.CodeForbidden, "apierr.team_chat_members"))
+		return
+	}
+	if s.svc.kid != nil && s.svc.kid(r.Context(), me.Account.ID) {
+		fail(apierr.New(http.StatusForbidden, apierr.CodeForbidden, "privacy.refused.chat_kid"))
 		return
 	}
 	seat := me.Seat()

@@ -18,8 +18,8 @@ import (
 )
 
 // TestChat: two members chat in their team's room; a message over the
-// chat's bound is refused with its code; a stranger cannot open the room,
-// and a muted member cannot post.
+// chat's bound is refused with its code; neither a stranger nor a member
+// in kid mode can open the room, and a muted member cannot post.
 func TestChat(t *testing.T) {
 	s := newTestSite(t)
 	ctx := context.Background()
@@ -37,11 +37,13 @@ func TestChat(t *testing.T) {
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
 
-	lead, ann, mia, x := s.user("lead"), s.user("ann"), s.user("mia"), s.user("x")
+	lead, ann, mia, x, kid := s.user("lead"), s.user("ann"), s.user("mia"), s.user("x"), s.user("kid")
+	s.svc.kid = func(_ context.Context, user int64) bool { return user == s.idOf(kid) }
 	_, m := s.do("POST", "/api/team", lead, map[string]any{"name": "Aral"})
 	id := m["id"].(string)
 	s.do("POST", "/api/team/"+id+"/join", ann, nil)
 	s.do("POST", "/api/team/"+id+"/join", mia, nil)
+	s.do("POST", "/api/team/"+id+"/join", kid, nil)
 	muted["u:"+strings.Split(mia, ":")[0]] = true
 
 	dial := func(token string) (*websocket.Conn, *http.Response, error) {
@@ -49,8 +51,10 @@ func TestChat(t *testing.T) {
 		h.Set("Authorization", "Bearer "+token)
 		return websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/team/"+id+"/chat", &websocket.DialOptions{HTTPHeader: h})
 	}
-	if _, resp, err := dial(x); err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
-		t.Errorf("a stranger opens the team's chat: %v %v", resp, err)
+	for who, token := range map[string]string{"a stranger": x, "a member in kid mode": kid} {
+		if _, resp, err := dial(token); err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s opens the team's chat: %v %v", who, resp, err)
+		}
 	}
 	read := func(c *websocket.Conn) map[string]any {
 		t.Helper()

@@ -107,6 +107,9 @@ type Config struct {
 	// Games creates the team matches' games (*live.Hub); nil: no team
 	// matches. Store must then keep them too (Matches).
 	Games Games
+	// Kid reports whether an account is in kid mode, where it has no chat
+	// (the team's either); nil: none is.
+	Kid func(ctx context.Context, user int64) bool
 }
 
 // Service is the teams' domain: each operation checks the caller's
@@ -116,11 +119,12 @@ type Service struct {
 	notify notify.Sender
 	events Events
 	games  Games
+	kid    func(ctx context.Context, user int64) bool
 }
 
 // NewService returns the teams over cfg.
 func NewService(cfg Config) *Service {
-	return &Service{st: cfg.Store, notify: cfg.Notify, events: cfg.Events, games: cfg.Games}
+	return &Service{st: cfg.Store, notify: cfg.Notify, events: cfg.Events, games: cfg.Games, kid: cfg.Kid}
 }
 
 // ErrorKeys are the messages of the teams' errors (for the catalog's
