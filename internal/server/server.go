@@ -285,7 +285,7 @@ type Server struct {
 	// teams is the clubs and teams (nil without Config.Teams); its Member
 	// is what the teams' forum asks.
 	teams *team.Service
-	board   *analysisboard.Board // the analysis board, the editor and the browser engine's server side
+	board *analysisboard.Board // the analysis board, the editor and the browser engine's server side
 	// bc is the broadcasts (internal/broadcast).
 	bc *broadcast.Service
 	// simuls holds the simuls and answers their routes (internal/simul).
