@@ -42,7 +42,6 @@ const (
 	MaxLeaders      = 20 // best players counted per team
 	DefaultLeaders  = 5
 	BattlesPerDay   = 5 // battles one account makes a day
-	BattlesListed   = 10
 	MaxBattleMinute = events.MaxArenaMinutes
 )
 
@@ -228,14 +227,14 @@ func (s *Service) Battle(ctx context.Context, id string) (Battle, error) {
 	return Battle{TeamBattle: b, Event: e, Lines: BattleScore(b, events.ArenaScore(e, 0), teamOf)}, nil
 }
 
-// BattlesOf returns the battles team id plays in, the newest first, with
-// their standings.
-func (s *Service) BattlesOf(ctx context.Context, id string) ([]Battle, error) {
+// BattlesOf returns limit battles team id plays in from offset, the
+// newest first, with their standings.
+func (s *Service) BattlesOf(ctx context.Context, id string, offset, limit int) ([]Battle, error) {
 	bs, ok := s.st.(Battles)
 	if !ok || s.events == nil {
 		return nil, nil // no events: no battles
 	}
-	list, err := bs.TeamBattlesOf(ctx, id, 0, BattlesListed)
+	list, err := bs.TeamBattlesOf(ctx, id, offset, limit)
 	if err != nil {
 		return nil, err
 	}

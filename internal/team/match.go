@@ -43,7 +43,6 @@ type Matches interface {
 const (
 	MaxBoards      = 20
 	MatchesPerDay  = 5
-	MatchesListed  = 10
 	DefaultMatchTC = "10+5"
 )
 
@@ -329,13 +328,14 @@ func (s *Service) View(ctx context.Context, id string) (MatchView, error) {
 	return v, nil
 }
 
-// MatchesOf returns the last matches team id plays with their scores.
-func (s *Service) MatchesOf(ctx context.Context, id string) ([]MatchView, error) {
+// MatchesOf returns limit matches team id plays from offset, the newest
+// first, with their scores.
+func (s *Service) MatchesOf(ctx context.Context, id string, offset, limit int) ([]MatchView, error) {
 	ms, ok := s.st.(Matches)
 	if !ok || s.games == nil {
 		return nil, nil // no games: no matches
 	}
-	list, err := ms.TeamMatchesOf(ctx, id, 0, MatchesListed)
+	list, err := ms.TeamMatchesOf(ctx, id, offset, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,29 @@ import (
 	"github.com/toguz/toguz/internal/store"
 )
 
+// pager is the links to a list's previous and next pages, its page in
+// the query parameter Param (the teams' pages page several lists).
+type pager struct {
+	URL, Param, Anchor        string
+	Label, PrevText, NextText string
+	Prev, Next                int
+}
+
+// pageIn reads r's page of the list paged by param (1 when none).
+func pageIn(r *http.Request, param string) int {
+	n, err := strconv.Atoi(r.URL.Query().Get(param))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
+func (s *Site) pager(r *http.Request, url, param, anchor, labelKey string, prev, next int) pager {
+	lang, cat := s.kit.Lang(r), s.kit.Catalog()
+	return pager{URL: url, Param: param, Anchor: anchor, Label: cat.T(lang, labelKey), PrevText: cat.T(lang, "team.prev"), NextText: cat.T(lang, "team.next"),
+		Prev: prev, Next: next}
+}
+
 // teamRow is a team as /team lists it.
 type teamRow struct {
 	ID, Name, JoinMode, Role string
@@ -35,6 +58,7 @@ type teamsData struct {
 	Prev, Next  int
 	Mine        []teamRow
 	Invites     []store.TeamRequest
+	InvitePages pager
 	JoinModes   []string
 	MaxName     int
 	MaxDesc     int
@@ -65,9 +89,14 @@ func (s *Site) pageTeams(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		d.Mine = teamRows(mine, roles)
-		if d.Invites, err = s.svc.st.TeamInvitesOf(ctx, me.Account.ID, 0, PageSize); err != nil {
+		ip := pageIn(r, "ipage")
+		invites, err := s.svc.st.TeamInvitesOf(ctx, me.Account.ID, offset(ip), PageSize+1)
+		if err != nil {
 			return err
 		}
+		var prev, next int
+		d.Invites, prev, next = pages(invites, ip)
+		d.InvitePages = s.pager(r, "/team", "ipage", "#team-invites", "team.invites.mine", prev, next)
 	}
 	return s.kit.Render(w, http.StatusOK, "teams", s.kit.Page(r, "team.title", d))
 }
@@ -125,6 +154,10 @@ type teamData struct {
 	Prev, Next         int
 	Requests           []store.TeamRequest
 	Invites            []store.TeamRequest
+	RequestPages       pager
+	InvitePages        pager
+	BattlePages        pager
+	MatchPages         pager
 	Told               int
 	JoinModes, Roles   []string
 	MaxName, MaxDesc   int
@@ -195,10 +228,13 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 		}
 		d.Members = append(d.Members, row)
 	}
-	battles, err := s.svc.BattlesOf(ctx, id)
+	bp := pageIn(r, "bpage")
+	battles, err := s.svc.BattlesOf(ctx, id, offset(bp), PageSize+1)
 	if err != nil {
 		return err
 	}
+	battles, prev, next = pages(battles, bp)
+	d.BattlePages = s.pager(r, "/team/"+id, "bpage", "#team-battles-h", "team.battles", prev, next)
 	for _, b := range battles {
 		row := teamBattleRow{EventID: b.EventID, Name: b.Event.Name, Status: string(b.Event.Status), Teams: len(b.Lines)}
 		for _, l := range b.Lines {
@@ -209,10 +245,13 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 		d.Battles = append(d.Battles, row)
 	}
 	d.CanBattle, d.MaxTeams, d.MaxLead, d.MaxMin = s.svc.events != nil, MaxBattleTeams, MaxLeaders, MaxBattleMinute
-	matches, err := s.svc.MatchesOf(ctx, id)
+	mp := pageIn(r, "mpage")
+	matches, err := s.svc.MatchesOf(ctx, id, offset(mp), PageSize+1)
 	if err != nil {
 		return err
 	}
+	matches, prev, next = pages(matches, mp)
+	d.MatchPages = s.pager(r, "/team/"+id, "mpage", "#team-matches-h", "team.matches", prev, next)
 	for _, m := range matches {
 		d.Matches = append(d.Matches, matchRow{ID: m.ID, NameA: m.NameA, NameB: m.NameB, ScoreA: Score(m.Halves[0]), ScoreB: Score(m.Halves[1]), Status: m.Status})
 	}
@@ -224,12 +263,19 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if d.Manages {
-		if d.Requests, err = s.svc.st.TeamRequests(ctx, id, false, 0, PageSize); err != nil {
+		rp, ip := pageIn(r, "rpage"), pageIn(r, "ipage")
+		requests, err := s.svc.st.TeamRequests(ctx, id, false, offset(rp), PageSize+1)
+		if err != nil {
 			return err
 		}
-		if d.Invites, err = s.svc.st.TeamRequests(ctx, id, true, 0, PageSize); err != nil {
+		d.Requests, prev, next = pages(requests, rp)
+		d.RequestPages = s.pager(r, "/team/"+id, "rpage", "#team-requests", "team.requests", prev, next)
+		invites, err := s.svc.st.TeamRequests(ctx, id, true, offset(ip), PageSize+1)
+		if err != nil {
 			return err
 		}
+		d.Invites, prev, next = pages(invites, ip)
+		d.InvitePages = s.pager(r, "/team/"+id, "ipage", "#team-invite-h", "team.invites.waiting", prev, next)
 		d.Told, _ = strconv.Atoi(r.URL.Query().Get("told"))
 	}
 	return s.kit.Render(w, http.StatusOK, "team", s.kit.Page(r, "team.title.one", d, t.Name))

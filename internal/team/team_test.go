@@ -249,6 +249,34 @@ func TestTeamPages(t *testing.T) {
 	if ms, _ := m["members"].([]any); code != 200 || len(ms) != 2 {
 		t.Errorf("API team: %d %v", code, m)
 	}
+
+	// The requests waiting at a team on request, page by page.
+	if code, m := s.do("POST", "/api/team/"+id+"/edit", lead, map[string]any{"name": "Almaty Kumalak", "joinMode": "request"}); code != 200 {
+		t.Fatalf("edit: %d %v", code, m)
+	}
+	for i := range PageSize + 2 {
+		if code, m := s.do("POST", "/api/team/"+id+"/join", s.userID(fmt.Sprintf("u%d", i)), nil); code != 200 {
+			t.Fatalf("request %d: %d %v", i, code, m)
+		}
+	}
+	_, page = s.get("/team/"+id, lead)
+	if strings.Count(page, `class="team-req-accept"`) != PageSize || !strings.Contains(page, `id="rpage-next"`) {
+		t.Errorf("the requests' first page: %d requests", strings.Count(page, `class="team-req-accept"`))
+	}
+	_, page = s.get("/team/"+id+"?rpage=2", lead)
+	if strings.Count(page, `class="team-req-accept"`) != 2 {
+		t.Errorf("the requests' second page: %d requests", strings.Count(page, `class="team-req-accept"`))
+	}
+}
+
+// userID is the token of the account named name.
+func (s *testSite) userID(name string) string {
+	s.t.Helper()
+	u, err := s.st.UserByName(context.Background(), name)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return fmt.Sprintf("%d:%s", u.ID, u.Name)
 }
 
 // form2 posts a form and returns the status and body.
