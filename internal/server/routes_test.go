@@ -226,6 +226,8 @@ var routeRules = map[string]routeRule{
 	"POST /api/team/{id}/role":         own(walkTeam),
 	"POST /api/team/{id}/edit":         own(walkTeam),
 	"POST /api/team/{id}/message":      own(walkTeam),
+	"POST /team/{id}/close":            own(walkTeam),
+	"POST /api/team/{id}/close":        own(walkTeam),
 	"POST /team/{id}/battle":           own(walkTeam),
 	"POST /api/team/{id}/battle":       own(walkTeam),
 	"GET /team/battle/{event}":         pub(whyEvent),

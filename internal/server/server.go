@@ -348,6 +348,9 @@ func New(cfg Config) (*Server, error) {
 		if cfg.Hub != nil {
 			tc.Games = cfg.Hub
 		}
+		if cfg.Moderation != nil {
+			tc.IsModerator = cfg.Moderation.IsModerator
+		}
 		srv.teams = team.NewService(tc)
 	}
 	srv.archive = archive.NewSite(srv, archive.Config{Store: cfg.Archive, DatabaseDir: cfg.DatabaseDir, ImportsPerMinute: cfg.ImportsPerMinute, ImportsPerDay: cfg.ImportsPerDay, RulesError: rulesError, ParseForm: srv.parseForm})

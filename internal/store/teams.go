@@ -521,3 +521,18 @@ func (s *Store) UpdateTeam(ctx context.Context, id, name, description, joinMode 
 		return nil
 	})
 }
+
+// CloseTeam removes team id with its members, requests and invitations
+// (ErrNotFound when none); its battles and matches keep its name.
+func (s *Store) CloseTeam(ctx context.Context, id string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM teams WHERE id = $1`, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("store: team %s: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+}

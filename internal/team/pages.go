@@ -210,7 +210,8 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ms, prev, next := pages(ms, page)
-	d := teamData{Team: t, Role: role, LoggedIn: me.Account.ID != 0, Manages: Manages(role), Leads: role == Leader, Prev: prev, Next: next,
+	mod := s.svc.Moderator(me.Account.ID)
+	d := teamData{Team: t, Role: role, LoggedIn: me.Account.ID != 0, Manages: Manages(role) || mod, Leads: role == Leader || mod, Prev: prev, Next: next,
 		JoinModes: JoinModes, Roles: Roles, MaxName: MaxName, MaxDesc: MaxDescription, MaxMessage: MaxMessage, MaxRequest: MaxRequestText,
 		MessagesPerDay: MessagesPerDay}
 	for _, c := range store.TeamPerfs {
@@ -218,7 +219,7 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 	}
 	for _, m := range ms {
 		row := memberRow{Name: m.Name, Role: m.Role, Self: m.UserID == me.Account.ID}
-		row.Kickable = !row.Self && (role == Leader || (role == Coach && m.Role == Member))
+		row.Kickable = !row.Self && (role == Leader || mod || (role == Coach && m.Role == Member))
 		for _, p := range m.Perfs {
 			if p.Games == 0 {
 				row.Ratings = append(row.Ratings, "–")

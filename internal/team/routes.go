@@ -45,6 +45,7 @@ func (s *Site) Routes(r site.Router) {
 	r.Page("POST /team/{id}/role", s.pageOp(s.opRole))
 	r.Page("POST /team/{id}/edit", s.pageOp(s.opEdit))
 	r.Page("POST /team/{id}/message", s.pageOp(s.opMessage))
+	r.Page("POST /team/{id}/close", s.pageOp(s.opClose))
 	r.Page("POST /class/{id}/team", s.pageFromClass)
 	r.Page("POST /team/{id}/battle", s.pageCreateBattle)
 	r.Page("GET /team/battle/{event}", s.pageBattle)
@@ -67,6 +68,7 @@ func (s *Site) Routes(r site.Router) {
 	r.API("POST /api/team/{id}/role", s.apiOp(s.opRole))
 	r.API("POST /api/team/{id}/edit", s.apiOp(s.opEdit))
 	r.API("POST /api/team/{id}/message", s.apiOp(s.opMessage))
+	r.API("POST /api/team/{id}/close", s.apiOp(s.opClose))
 	r.API("POST /api/team/{id}/battle", s.apiCreateBattle)
 	r.API("GET /api/events/{event}/teams", s.apiBattle)
 	r.API("POST /api/team/{id}/match", s.apiCreateMatch)
@@ -90,6 +92,7 @@ type form struct {
 	Accept  bool   `json:"accept"`
 	Role    string `json:"role"`
 	Message string `json:"message"`
+	Sure    bool   `json:"sure"` // closing: the leader means it
 	Fields
 }
 
@@ -136,6 +139,10 @@ func (s *Site) opEdit(ctx context.Context, id string, me site.Identity, f form) 
 	return result{}, s.svc.Edit(ctx, id, me.Account.ID, f.Fields)
 }
 
+func (s *Site) opClose(ctx context.Context, id string, me site.Identity, f form) (result, error) {
+	return result{Closed: true}, s.svc.Close(ctx, id, me.Account.ID, f.Sure)
+}
+
 func (s *Site) opMessage(ctx context.Context, id string, me site.Identity, f form) (result, error) {
 	told, err := s.svc.Message(ctx, id, me.Account.ID, me.Account.Name, f.Message)
 	return result{Told: told}, err
@@ -152,7 +159,7 @@ func (s *Site) pageOp(o op) site.Handler {
 		if err := r.ParseForm(); err != nil {
 			return apierr.BadRequest(apierr.CodeBadRequest, "apierr.form_unreadable")
 		}
-		f := form{User: r.PostFormValue("user"), Accept: r.PostFormValue("accept") == "yes", Role: r.PostFormValue("role"),
+		f := form{User: r.PostFormValue("user"), Accept: r.PostFormValue("accept") == "yes", Role: r.PostFormValue("role"), Sure: r.PostFormValue("sure") == "on",
 			Message: r.PostFormValue("message"),
 			Fields:  Fields{Name: r.PostFormValue("name"), Description: r.PostFormValue("description"), JoinMode: r.PostFormValue("joinMode")}}
 		ctx, cancel := context.WithTimeout(r.Context(), site.StoreTimeout)

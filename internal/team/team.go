@@ -51,6 +51,7 @@ type Store interface {
 	LeaveTeam(ctx context.Context, team string, userID int64) (closed bool, err error)
 	SetTeamRole(ctx context.Context, team string, userID int64, role string) error
 	UpdateTeam(ctx context.Context, id, name, description, joinMode string) error
+	CloseTeam(ctx context.Context, id string) error
 	CountTeamWrite(ctx context.Context, userID int64, kind string, perDay int) error
 	UserByName(ctx context.Context, name string) (store.User, error)
 	GetClass(ctx context.Context, id string) (store.Class, error)
@@ -110,6 +111,10 @@ type Config struct {
 	// Kid reports whether an account is in kid mode, where it has no chat
 	// (the team's either); nil: none is.
 	Kid func(ctx context.Context, user int64) bool
+	// IsModerator reports whether an account is one of the site's
+	// moderators, who have every team's leaders' rights (edit, remove,
+	// close); nil: none is.
+	IsModerator func(user int64) bool
 }
 
 // Service is the teams' domain: each operation checks the caller's
@@ -120,11 +125,12 @@ type Service struct {
 	events Events
 	games  Games
 	kid    func(ctx context.Context, user int64) bool
+	isMod  func(user int64) bool
 }
 
 // NewService returns the teams over cfg.
 func NewService(cfg Config) *Service {
-	return &Service{st: cfg.Store, notify: cfg.Notify, events: cfg.Events, games: cfg.Games, kid: cfg.Kid}
+	return &Service{st: cfg.Store, notify: cfg.Notify, events: cfg.Events, games: cfg.Games, kid: cfg.Kid, isMod: cfg.IsModerator}
 }
 
 // ErrorKeys are the messages of the teams' errors (for the catalog's
@@ -136,7 +142,7 @@ func ErrorKeys() []string {
 		"apierr.team_battle_off", "apierr.team_battle_teams", "apierr.team_battle_leaders", "apierr.team_battle_start",
 		"apierr.team_battle_member", "apierr.team_battle_none", "apierr.team_match_off", "apierr.team_match_none",
 		"apierr.team_match_self", "apierr.team_match_boards", "apierr.team_match_lineup", "apierr.team_match_player",
-		"apierr.team_match_started", "apierr.team_chat_off", "apierr.team_chat_members"}
+		"apierr.team_match_started", "apierr.team_chat_off", "apierr.team_chat_members", "apierr.team_close_sure"}
 }
 
 func noTeam(id string) error {
@@ -259,12 +265,18 @@ func (s *Service) Member(ctx context.Context, team string, user int64) (bool, er
 // members and write to all of them.
 func Manages(role string) bool { return role == Leader || role == Coach }
 
+// Moderator reports whether account me is one of the site's moderators.
+func (s *Service) Moderator(me int64) bool { return me != 0 && s.isMod != nil && s.isMod(me) }
+
 // rights returns team id and me's role, a 403 unless the role manages
-// it (leader: only a leader).
+// it (leader: only a leader) or me is a moderator.
 func (s *Service) rights(ctx context.Context, id string, me int64, leader bool) (store.Team, string, error) {
 	t, role, err := s.Team(ctx, id, me)
 	if err != nil {
 		return t, role, err
+	}
+	if s.Moderator(me) {
+		return t, role, nil
 	}
 	if !Manages(role) || (leader && role != Leader) {
 		return t, role, forbidden()
@@ -436,6 +448,18 @@ func (s *Service) Appoint(ctx context.Context, id string, me int64, name, role s
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.team_no_user", excerpt(name))
 	}
 	return storeError(err)
+}
+
+// Close is a leader's or a moderator's closing of team id, when he says
+// he is sure: its members leave it, its battles and matches keep its name.
+func (s *Service) Close(ctx context.Context, id string, me int64, sure bool) error {
+	if _, _, err := s.rights(ctx, id, me, true); err != nil {
+		return err
+	}
+	if !sure {
+		return apierr.BadRequest(apierr.CodeBadRequest, "apierr.team_close_sure")
+	}
+	return s.st.CloseTeam(ctx, id)
 }
 
 // Edit is a leader's change of team id's texts and way of joining.

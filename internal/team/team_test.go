@@ -331,3 +331,33 @@ func TestClassTeam(t *testing.T) {
 		t.Errorf("no class: %d", code)
 	}
 }
+
+// TestModeratorAndClose: a moderator has a leader's rights in every team
+// (he edits a team's texts, removes a member); a leader closes his team
+// only meaning it, and it is gone.
+func TestModeratorAndClose(t *testing.T) {
+	s := newTestSite(t)
+	lead, ann, mod := s.user("lead"), s.user("ann"), s.user("mod")
+	s.svc.isMod = func(user int64) bool { return user == s.idOf(mod) }
+	_, m := s.do("POST", "/api/team", lead, map[string]any{"name": "Rude name club", "description": "rude words"})
+	id := m["id"].(string)
+	s.do("POST", "/api/team/"+id+"/join", ann, nil)
+	if code, m := s.do("POST", "/api/team/"+id+"/edit", mod, map[string]any{"name": "Club", "description": "", "joinMode": "open"}); code != 200 {
+		t.Errorf("the moderator edits: %d %v", code, m)
+	}
+	if code, m := s.do("POST", "/api/team/"+id+"/kick", mod, map[string]any{"user": "ann"}); code != 200 {
+		t.Errorf("the moderator removes a member: %d %v", code, m)
+	}
+	if code, m := s.do("POST", "/api/team/"+id+"/close", ann, map[string]any{"sure": true}); code != http.StatusForbidden {
+		t.Errorf("a stranger closes: %d %v", code, m)
+	}
+	if code, m := s.do("POST", "/api/team/"+id+"/close", lead, nil); code != http.StatusBadRequest {
+		t.Errorf("closing without meaning it: %d %v", code, m)
+	}
+	if code, loc, body := s.form("/team/"+id+"/close", lead, url.Values{"sure": {"on"}}); code != http.StatusSeeOther || loc != "/team" {
+		t.Fatalf("the leader closes: %d %s %s", code, loc, body)
+	}
+	if code, _ := s.get("/team/"+id, ""); code != http.StatusNotFound {
+		t.Errorf("the closed team's page: %d", code)
+	}
+}
