@@ -25,13 +25,10 @@ type BattleTeam struct {
 	ID, Name string
 }
 
-// CreateTeamBattle stores battle b with its teams; its maker may make
-// perDay battles a day (ErrLimit).
-func (s *Store) CreateTeamBattle(ctx context.Context, b TeamBattle, perDay int) error {
+// CreateTeamBattle stores battle b with its teams (its maker's bound is
+// counted before its arena is made: CountTeamWrite).
+func (s *Store) CreateTeamBattle(ctx context.Context, b TeamBattle) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
-		if err := s.countWrite(ctx, tx, b.CreatedBy, "battle", perDay); err != nil {
-			return err
-		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO team_battles (event_id, team_id, leaders, created_by, created_ms) VALUES ($1, $2, $3, $4, $5)`,
 			b.EventID, b.TeamID, b.Leaders, b.CreatedBy, ms(s.now())); err != nil {
 			return fmt.Errorf("store: team battle: %w", err)

@@ -29,7 +29,7 @@ type Events interface {
 
 // Battles keeps the team battles (internal/store).
 type Battles interface {
-	CreateTeamBattle(ctx context.Context, b store.TeamBattle, perDay int) error
+	CreateTeamBattle(ctx context.Context, b store.TeamBattle) error
 	GetTeamBattle(ctx context.Context, event string) (store.TeamBattle, error)
 	TeamBattlesOf(ctx context.Context, team string, offset, limit int) ([]store.TeamBattle, error)
 	TeamBattlePlayers(ctx context.Context, event string) (map[int64]string, error)
@@ -104,6 +104,11 @@ func (s *Service) CreateBattle(ctx context.Context, id string, me int64, f Battl
 	if f.StartIn < 0 || f.StartIn > 7*24*60 {
 		return "", apierr.BadRequest(apierr.CodeBadRequest, "apierr.team_battle_start")
 	}
+	// The bound is counted first: an arena is never left without its battle
+	// for want of it.
+	if err := s.st.CountTeamWrite(ctx, me, "battle", BattlesPerDay); err != nil {
+		return "", storeError(err)
+	}
 	if f.StartIn > 0 {
 		start = time.Now().Add(time.Duration(f.StartIn) * time.Minute)
 	}
@@ -112,10 +117,8 @@ func (s *Service) CreateBattle(ctx context.Context, id string, me int64, f Battl
 	if err != nil {
 		return "", events.APIError(err)
 	}
-	if err := bs.CreateTeamBattle(ctx, store.TeamBattle{EventID: e.ID, TeamID: t.ID, Leaders: f.Leaders, CreatedBy: me, Teams: teams}, BattlesPerDay); err != nil {
-		// The arena stays, an arena like any other: its maker sees it
-		// among his events (none is deleted).
-		return "", storeError(err)
+	if err := bs.CreateTeamBattle(ctx, store.TeamBattle{EventID: e.ID, TeamID: t.ID, Leaders: f.Leaders, CreatedBy: me, Teams: teams}); err != nil {
+		return "", err
 	}
 	return e.ID, nil
 }
