@@ -20,7 +20,8 @@ import (
 // it on the event page, the leader starts it, the arena pairs them, one
 // resigns, and once the arena's time is over (the events' clock is moved
 // on) the battle's page shows it finished with the winner's team first.
-// On the way a member writes in the team's chat and the leader reads it.
+// On the way a member writes in the team's chat and the leader reads it;
+// then the leaders play a match of their teams over one board.
 // The teams' pages are then seen at 1366 and 360 px in kk and en: they
 // fit the phone and read in the page's language.
 func TestTeamBattle(t *testing.T) {
@@ -140,12 +141,35 @@ func TestTeamBattle(t *testing.T) {
 		t.Errorf("the team's battles %q lack %q", place, want)
 	}
 
+	// A match of the two teams over one board: each leader sets his lineup,
+	// the second starts it, and the board's game is linked.
+	lead1.do("the match's form",
+		chromedp.Navigate(base+"/team/"+a),
+		chromedp.WaitVisible(chromedp.CSS("#team-match")),
+		chromedp.SendKeys(chromedp.CSS("#match-opponent"), b),
+		chromedp.SetValue(chromedp.CSS("#match-boards"), "1"),
+		chromedp.Click(chromedp.CSS("#team-match-go")),
+	)
+	lead1.waitFor("the match's page", `location.pathname.startsWith('/team/match/') && document.getElementById('match-lineup-a')`, 10*time.Second)
+	match := eval[string](lead1, `location.pathname`)
+	lead1.do("A's lineup", chromedp.SendKeys(chromedp.CSS("#lineup-a"), "arman"), chromedp.Click(chromedp.CSS("#lineup-a-go")))
+	lead1.waitFor("A's lineup saved", `document.getElementById('lineup-a') && document.getElementById('lineup-a').value === 'arman'`, 10*time.Second)
+	lead2.do("B's lineup", chromedp.Navigate(base+match), chromedp.WaitVisible(chromedp.CSS("#lineup-b")),
+		chromedp.SendKeys(chromedp.CSS("#lineup-b"), "dana"), chromedp.Click(chromedp.CSS("#lineup-b-go")))
+	lead2.waitFor("the start", `document.getElementById('match-start')`, 10*time.Second)
+	lead2.do("starting", chromedp.Click(chromedp.CSS("#match-start")))
+	lead2.waitFor("the board's game", `document.querySelector('#match-boards .match-game')`, 10*time.Second)
+	if row := eval[string](lead2, `document.querySelector('#match-boards tbody tr').innerText`); !strings.Contains(row, "arman") || !strings.Contains(row, "dana") {
+		t.Errorf("the match's board: %q", row)
+	}
+
 	// The pages at 1366 and 360 px, in kk and en.
 	for _, l := range []string{"kk", "en"} {
 		m := newTextMatcher(cat, l)
 		lead1.do("language", setCookie(base, "lang", l))
 		for _, p := range []page{{"teams", "/team", `document.readyState === 'complete'`}, {"team", "/team/" + a, `document.getElementById('team-battle')`},
-			{"team-battle", "/team/battle/" + ev, `document.getElementById('battle-standings')`}, {"team-search", "/team?q=" + url.QueryEscape("бал"), `document.readyState === 'complete'`}} {
+			{"team-battle", "/team/battle/" + ev, `document.getElementById('battle-standings')`},
+			{"team-match", match, `document.getElementById('match-boards')`}, {"team-search", "/team?q=" + url.QueryEscape("бал"), `document.readyState === 'complete'`}} {
 			for _, w := range []int64{1366, 360} {
 				lead1.open(p, w)
 				if w == 360 {
