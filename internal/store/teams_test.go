@@ -166,3 +166,55 @@ func TestTeamBattles(t *testing.T) {
 		}
 	})
 }
+
+// TestTeamMatches: a match with its lineups, replaced until it starts,
+// started once, its games recorded by board.
+func TestTeamMatches(t *testing.T) {
+	backends(t, func(t *testing.T, be backend) {
+		s, _ := openTest(t, be)
+		ctx := t.Context()
+		lead, a1, a2, b1 := mustUser(t, s, "lead"), mustUser(t, s, "a1"), mustUser(t, s, "a2"), mustUser(t, s, "b1")
+		m, err := s.CreateTeamMatch(ctx, TeamMatch{TeamA: "ta", TeamB: "tb", NameA: "Aral", NameB: "Balkhash", Boards: 2, TC: "5+3", Rated: true, CreatedBy: lead.ID}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CreateTeamMatch(ctx, TeamMatch{TeamA: "ta", TeamB: "tb", Boards: 1, TC: "5+3", CreatedBy: lead.ID}, 1); !errors.Is(err, ErrLimit) {
+			t.Errorf("a second match of one a day: %v", err)
+		}
+		if err := s.SetMatchLineup(ctx, m.ID, "ta", []int64{a2.ID, a1.ID}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetMatchLineup(ctx, m.ID, "ta", []int64{a1.ID, a2.ID}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetMatchLineup(ctx, m.ID, "tb", []int64{b1.ID}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.StartTeamMatch(ctx, m.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.StartTeamMatch(ctx, m.ID); !errors.Is(err, ErrConflict) {
+			t.Errorf("a second start: %v", err)
+		}
+		if err := s.SetMatchLineup(ctx, m.ID, "tb", []int64{b1.ID}); !errors.Is(err, ErrConflict) {
+			t.Errorf("a lineup after the start: %v", err)
+		}
+		if err := s.SetMatchGame(ctx, m.ID, 2, "g2"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.GetTeamMatch(ctx, m.ID)
+		if err != nil || got.Started.IsZero() || !got.Rated || len(got.Lineups[0]) != 2 || got.Lineups[0][0].Name != "a1" ||
+			len(got.Lineups[1]) != 1 || got.Lineups[1][0].Name != "b1" || len(got.Games) != 2 || got.Games[0] != "" || got.Games[1] != "g2" {
+			t.Fatalf("match %+v, %v", got, err)
+		}
+		if ms, err := s.TeamMatchesOf(ctx, "tb", 0, 10); err != nil || len(ms) != 1 {
+			t.Errorf("tb's matches %+v, %v", ms, err)
+		}
+		if _, err := s.GetTeamMatch(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("no match: %v", err)
+		}
+		if err := s.SetMatchLineup(ctx, "nope", "ta", nil); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a lineup of no match: %v", err)
+		}
+	})
+}
