@@ -70,6 +70,10 @@ type Settings struct {
 	// publish each round.
 	Publish    bool `json:"publish,omitempty"`
 	MaxPlayers int  `json:"max_players,omitempty"`
+	// TeamBattle marks an arena whose entrants play for their teams
+	// (internal/team keeps the teams and admits the entrants by
+	// Config.Admit); only an arena is one.
+	TeamBattle bool `json:"team_battle,omitempty"`
 }
 
 // Error is a refusal with a catalog key (the server translates it) and a
@@ -102,7 +106,7 @@ func (s *Settings) Check() error {
 		return err
 	}
 	if s.Kind != Arena {
-		s.Minutes, s.Berserk = 0, false
+		s.Minutes, s.Berserk, s.TeamBattle = 0, false, false
 	}
 	return s.checkLimits()
 }
@@ -267,6 +271,10 @@ type Config struct {
 	// Tick is how often the manager starts the events whose time has come
 	// and pairs the arenas' waiting players (default 2 s).
 	Tick time.Duration
+	// Admit, where set, is asked before an account joins an event; an
+	// error refuses him (a team battle's entrant must be a member of one
+	// of its teams: internal/team).
+	Admit func(ctx context.Context, event string, user int64) error
 }
 
 // Manager runs the events: it keeps them in memory, writes every change to
@@ -514,6 +522,11 @@ type Player struct {
 // before a Swiss's last round or an arena's end. A player who withdrew
 // from an arena comes back.
 func (m *Manager) Join(ctx context.Context, id string, p Player) (*Event, error) {
+	if m.cfg.Admit != nil {
+		if err := m.cfg.Admit(ctx, id, p.UserID); err != nil {
+			return nil, err
+		}
+	}
 	return m.update(ctx, id, func(e *Event) error {
 		if en := e.EntryOf(p.UserID); en != nil {
 			if e.Settings.Kind == Arena && (en.Withdrawn || en.Paused) && e.Status != Finished {

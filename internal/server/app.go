@@ -30,6 +30,7 @@ import (
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/sections"
 	"github.com/toguz/toguz/internal/store"
+	"github.com/toguz/toguz/internal/team"
 	"github.com/toguz/toguz/internal/tournament"
 	"github.com/toguz/toguz/internal/tournament/dutch"
 )
@@ -100,6 +101,9 @@ type Options struct {
 	// key kept in the database, shared by every node), so that guests
 	// keep their identity across restarts and nodes.
 	GuestKeyFile string
+	// EventClock is the events' clock (nil: the time): a browser test
+	// moves it on to the end of an arena.
+	EventClock func() time.Time
 	// Lobby bounds the seeks (live.LobbyConfig: seeks per address, expiry,
 	// the grace after their creator leaves, the number listed; zero fields
 	// take their defaults, a negative PerAddress: no bound).
@@ -222,7 +226,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if swiss == nil {
 		swiss = dutch.Pairer{}
 	}
-	evs, err := events.New(ctx, events.Config{Store: st, Swiss: swiss, Logger: log})
+	evs, err := events.New(ctx, events.Config{Store: st, Swiss: swiss, Logger: log, Now: opts.EventClock, Admit: team.Admitter(st)})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -295,7 +299,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if u, err := url.Parse(opts.SiteURL); err == nil && u.Hostname() != "" && net.ParseIP(u.Hostname()) == nil {
 		settings.PublicURL = strings.TrimRight(opts.SiteURL, "/")
 	}
-	srv, err := New(Config{Settings: settings, Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
+	srv, err := New(Config{Settings: settings, Hub: hub, Reviews: reviews, Lobby: live.NewLobbyWith(hub, opts.Lobby), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Teams: st, Broadcasts: st, Simuls: st, Puzzles: st, GuestKey: guestKey, Accounts: AuthAccounts{A: accounts}, Archive: StoreArchive{S: st},
 		TwoFactor: st, TwoFactorKey: twoFactorKey,
 		Logger: log, Analysis: analysis, Tablebase: opts.Tablebase,
 		Bots: st, BotEvents: botEvents, OAuth: st,

@@ -27,6 +27,7 @@ import (
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/study"
+	"github.com/toguz/toguz/internal/team"
 	"github.com/toguz/toguz/internal/tv"
 	"github.com/toguz/toguz/internal/twofactor"
 )
@@ -62,6 +63,7 @@ func errorKeys() []string {
 	keys = append(keys, review.ErrorKeys()...)
 	keys = append(keys, analysisboard.ErrorKeys()...)
 	keys = append(keys, study.ErrorKeys()...)
+	keys = append(keys, team.ErrorKeys()...)
 	keys = append(keys, explorer.ErrorKeys()...)
 	keys = append(keys, archive.ErrorKeys()...)
 	keys = append(keys, botapi.ErrorKeys()...)

@@ -10,10 +10,10 @@ import (
 
 // forumConfig is the forum's (internal/forum): the moderators' role, their
 // mutes and kid mode from their services. Its Notify (the notices' Sender) and
-// Member (a team's members) are the community's and the teams' features',
-// wired where they are built.
+// Member (a team's members: the teams' own service) are the community's and
+// the teams' features'.
 func (s *Server) forumConfig(st *store.Store) forum.Config {
-	return forum.Config{
+	c := forum.Config{
 		Store:     st,
 		Moderator: s.cfg.Moderation.IsModerator,
 		Kid: func(ctx context.Context, userID int64) bool {
@@ -24,4 +24,8 @@ func (s *Server) forumConfig(st *store.Store) forum.Config {
 		},
 		Logger: s.log,
 	}
+	if s.teams != nil {
+		c.Member = s.teams.Member
+	}
+	return c
 }

@@ -103,7 +103,7 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 		reviews = review.StoreReviews{S: st, J: judge}
 	}
 	accounts := testAccounts(st).(AuthAccounts)
-	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobby(hub), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Broadcasts: st, Simuls: st, Puzzles: st, Accounts: accounts, Archive: StoreArchive{S: st}, TwoFactor: st, Logger: log,
+	srv, err := New(Config{Hub: hub, Reviews: reviews, Lobby: live.NewLobby(hub), LobbyChat: live.NewLobbyChat(hub), Reports: st, Progress: st, Studies: st, Teams: st, Broadcasts: st, Simuls: st, Puzzles: st, Accounts: accounts, Archive: StoreArchive{S: st}, TwoFactor: st, Logger: log,
 		AccountStore: st, Passwords: accounts.A,
 		Settings: Settings{MessageRate: o.msgRate, MessageBurst: o.msgBurst, WritesPerSecond: o.writes, WriteBurst: int(o.writes * 2),
 			AnalysesPerMinute: o.analysesPerMinute, BotLimits: o.botLimits, Ladder: o.ladder},

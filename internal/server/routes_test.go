@@ -76,6 +76,8 @@ const (
 	whyReview    = "a finished game's review is public as the game is (lichess's computer analysis); requests are bounded per requester"
 	whyChallenge = "challenges another account by its name: that is what it does; the challenged one answers"
 	whyBlock     = "blocks and unblocks a public profile by its name: the block is the caller's own"
+	whyTeam      = "teams are public to read; joining, leaving and declining act on the caller's own membership, request or invitation"
+	whyTeamMatch = "a team match is public to watch, as its games are; its lineups and start are its teams' leaders' and coaches'"
 	whyMailLink  = "the token is the capability, a signed single-use link mailed to its owner; a wrong or used one is refused"
 )
 
@@ -197,6 +199,49 @@ var routeRules = map[string]routeRule{
 	"GET /class/{id}":          own(func(w *walk) map[string]string { return map[string]string{"id": w.class()} }),
 	"POST /class/{id}/invite":  own(func(w *walk) map[string]string { return map[string]string{"id": w.class()} }),
 	"POST /class/{id}/answer":  own(func(w *walk) map[string]string { return map[string]string{"id": w.class()} }),
+
+	// teams
+	"GET /team":                        {},
+	"POST /team":                       {},
+	"GET /api/team":                    {},
+	"POST /api/team":                   {},
+	"GET /team/{id}":                   pub(whyTeam),
+	"GET /api/team/{id}":               pub(whyTeam),
+	"POST /team/{id}/join":             pub(whyTeam),
+	"POST /team/{id}/leave":            pub(whyTeam),
+	"POST /team/{id}/decline":          pub(whyTeam),
+	"POST /api/team/{id}/join":         pub(whyTeam),
+	"POST /api/team/{id}/leave":        pub(whyTeam),
+	"POST /api/team/{id}/decline":      pub(whyTeam),
+	"GET /api/team/{id}/requests":      own(walkTeam),
+	"POST /team/{id}/requests":         own(walkTeam),
+	"POST /team/{id}/invite":           own(walkTeam),
+	"POST /team/{id}/kick":             own(walkTeam),
+	"POST /team/{id}/role":             own(walkTeam),
+	"POST /team/{id}/edit":             own(walkTeam),
+	"POST /team/{id}/message":          own(walkTeam),
+	"POST /api/team/{id}/requests":     own(walkTeam),
+	"POST /api/team/{id}/invite":       own(walkTeam),
+	"POST /api/team/{id}/kick":         own(walkTeam),
+	"POST /api/team/{id}/role":         own(walkTeam),
+	"POST /api/team/{id}/edit":         own(walkTeam),
+	"POST /api/team/{id}/message":      own(walkTeam),
+	"POST /team/{id}/close":            own(walkTeam),
+	"POST /api/team/{id}/close":        own(walkTeam),
+	"POST /team/{id}/battle":           own(walkTeam),
+	"POST /api/team/{id}/battle":       own(walkTeam),
+	"GET /team/battle/{event}":         pub(whyEvent),
+	"GET /api/events/{event}/teams":    pub(whyEvent),
+	"GET /api/team/{id}/chat":          {ws: true, private: walkTeam},
+	"POST /team/{id}/match":            own(walkTeam),
+	"POST /api/team/{id}/match":        own(walkTeam),
+	"GET /team/match/{id}":             pub(whyTeamMatch),
+	"GET /api/team-match/{id}":         pub(whyTeamMatch),
+	"POST /team/match/{id}/lineup":     own(walkTeamMatch),
+	"POST /team/match/{id}/start":      own(walkTeamMatch),
+	"POST /api/team-match/{id}/lineup": own(walkTeamMatch),
+	"POST /api/team-match/{id}/start":  own(walkTeamMatch),
+	"POST /class/{id}/team":            own(func(w *walk) map[string]string { return map[string]string{"id": w.class()} }),
 
 	// broadcasts
 	"POST /api/broadcasts":            {},
@@ -653,6 +698,27 @@ func (w *walk) class() string {
 		w.must("carol's invitation", code, http.StatusSeeOther, body)
 		return strings.TrimPrefix(loc, "/class/")
 	})
+}
+
+// walkTeam is alice's team: only its leaders and coaches manage it.
+func walkTeam(w *walk) map[string]string {
+	return map[string]string{"id": w.once("team", func() string {
+		code, loc, body := w.l.form("/team", w.alice, url.Values{"name": {"Walk club"}, "joinMode": {"request"}})
+		w.must("alice's team", code, http.StatusSeeOther, body)
+		return strings.TrimPrefix(loc, "/team/")
+	})}
+}
+
+// walkTeamMatch is a match of alice's team against carol's: bob manages
+// neither.
+func walkTeamMatch(w *walk) map[string]string {
+	return map[string]string{"id": w.once("teamMatch", func() string {
+		code, loc, body := w.l.form("/team", w.carol, url.Values{"name": {"Walk rivals"}, "joinMode": {"open"}})
+		w.must("carol's team", code, http.StatusSeeOther, body)
+		code, loc, body = w.l.form("/team/"+walkTeam(w)["id"]+"/match", w.alice, url.Values{"opponent": {strings.TrimPrefix(loc, "/team/")}, "boards": {"1"}, "tc": {"5+3"}})
+		w.must("alice's team match", code, http.StatusSeeOther, body)
+		return strings.TrimPrefix(loc, "/team/match/")
+	})}
 }
 
 func (w *walk) broadcast() string {

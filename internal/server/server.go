@@ -164,6 +164,7 @@ import (
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/moderation"
+	"github.com/toguz/toguz/internal/notify"
 	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/privacy"
 	"github.com/toguz/toguz/internal/profile"
@@ -173,6 +174,7 @@ import (
 	"github.com/toguz/toguz/internal/simul"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/study"
+	"github.com/toguz/toguz/internal/team"
 	"github.com/toguz/toguz/internal/tv"
 	"github.com/toguz/toguz/internal/twofactor"
 	"github.com/toguz/toguz/internal/web"
@@ -196,6 +198,11 @@ type Config struct {
 	Progress lessons.Progress
 	// Studies keeps the studies and classes (internal/study; nil: none).
 	Studies study.Studies
+	// Teams keeps the clubs and teams (internal/team; nil: none), and
+	// TeamNotices takes their invitations and leaders' messages (nil: no
+	// one is told).
+	Teams       team.Store
+	TeamNotices notify.Sender
 	// Puzzles keeps the puzzle ratings (internal/puzzle; nil: no one is rated).
 	Puzzles  puzzle.Ratings
 	Accounts Accounts
@@ -280,7 +287,10 @@ type Server struct {
 	archive *archive.Site
 	// studies is the studies' pages with the studies being followed.
 	studies *study.Site
-	board   *analysisboard.Board // the analysis board, the editor and the browser engine's server side
+	// teams is the clubs and teams (nil without Config.Teams); its Member
+	// is what the teams' forum asks.
+	teams *team.Service
+	board *analysisboard.Board // the analysis board, the editor and the browser engine's server side
 	// bc is the broadcasts (internal/broadcast).
 	bc *broadcast.Service
 	// simuls holds the simuls and answers their routes (internal/simul).
@@ -333,6 +343,21 @@ func New(cfg Config) (*Server, error) {
 	srv := &Server{cfg: cfg, log: cfg.Logger, cat: cat, pages: pages, guests: guests,
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}
 	srv.studies = study.NewSite(srv, srv.studyConfig())
+	if cfg.Teams != nil {
+		tc := team.Config{Store: cfg.Teams, Notify: cfg.TeamNotices, Kid: func(ctx context.Context, user int64) bool {
+			return srv.kid(ctx, site.Identity{Account: site.Account{ID: user}})
+		}}
+		if cfg.Events != nil {
+			tc.Events = cfg.Events
+		}
+		if cfg.Hub != nil {
+			tc.Games = cfg.Hub
+		}
+		if cfg.Moderation != nil {
+			tc.IsModerator = cfg.Moderation.IsModerator
+		}
+		srv.teams = team.NewService(tc)
+	}
 	srv.archive = archive.NewSite(srv, archive.Config{Store: cfg.Archive, DatabaseDir: cfg.DatabaseDir, ImportsPerMinute: cfg.ImportsPerMinute, ImportsPerDay: cfg.ImportsPerDay, RulesError: rulesError, ParseForm: srv.parseForm})
 	srv.board = analysisboard.New(srv, srv.boardConfig())
 	srv.apps = oauth.New(srv, oauth.Config{Store: cfg.OAuth})
@@ -424,6 +449,9 @@ func (s *Server) Handler() http.Handler {
 	puzzle.NewSite(s, s.cfg.Puzzles, s.pages.RenderPart).Routes(router{s, mux})
 	culture.NewSite(s).Routes(router{s, mux})
 	s.studies.Routes(router{s: s, mux: mux})
+	if s.teams != nil {
+		team.NewSite(s, s.teams, s.cfg.Hub).Routes(router{s, mux})
+	}
 	s.bc.Routes(router{s: s, mux: mux})
 	s.eventsWeb().Routes(router{s: s, mux: mux})
 	s.simuls.Routes(router{s, mux})

@@ -37,6 +37,8 @@ var copyLeftEmpty = []string{
 	"mod_warnings", "privacy_settings", "recovery_codes", "session_devices", "twofactor_failures", "twofactor_pending",
 	// The forum's (its own tests fill them on both databases).
 	"forum_categories", "forum_edits", "forum_posts", "forum_reports", "forum_topics",
+	// The teams' tables (internal/team's own tests fill them).
+	"team_battle_players", "team_battle_teams", "team_battles", "team_invites", "team_match_games", "team_match_players", "team_matches", "team_members", "team_requests", "team_writes", "teams",
 }
 
 // TestCopyToPostgres fills an SQLite store through its API, copies it to

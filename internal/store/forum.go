@@ -499,9 +499,6 @@ func (s *Store) ModerateForum(ctx context.Context, m ForumModeration) error {
 	return err
 }
 
-// likeEscape escapes LIKE's wildcards with a backslash (ESCAPE '\').
-var likeEscape = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
 // SearchForum returns the posts shown (not hidden) in the categories
 // whose text or topic title holds q (any case), the newest first, limit
 // from offset. Each post is read once: the search scans the posts of
@@ -510,7 +507,7 @@ func (s *Store) SearchForum(ctx context.Context, q string, categories []string, 
 	if len(categories) == 0 {
 		return nil, nil
 	}
-	args := []any{"%" + likeEscape.Replace(strings.ToLower(q)) + "%", limit, offset}
+	args := []any{"%" + likeEscape(strings.ToLower(q)) + "%", limit, offset}
 	marks := make([]string, len(categories))
 	for i, c := range categories {
 		args = append(args, c)

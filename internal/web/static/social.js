@@ -182,7 +182,7 @@ function init(root) {
     let retry = 0;
     const connect = () => {
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
-      const ws = new WebSocket(proto + "//" + location.host + "/api/lobby/chat");
+      const ws = new WebSocket(proto + "//" + location.host + (root.dataset.chatUrl || "/api/lobby/chat"));
       sendChat = (m) => {
         if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
       };

@@ -152,7 +152,8 @@ function init(root: HTMLElement): void {
     let retry = 0;
     const connect = (): void => {
       const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-      const ws = new WebSocket(proto + '//' + location.host + '/api/lobby/chat');
+      // A team's page names its own room (data-chat-url).
+      const ws = new WebSocket(proto + '//' + location.host + (root.dataset.chatUrl || '/api/lobby/chat'));
       sendChat = (m) => { if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m)); };
       ws.onopen = () => { retry = 0; };
       ws.onmessage = (ev: MessageEvent<string>) => { const m = parseJSON<Message | null>(ev.data, null); if (m) onChatMessage(m); };
