@@ -129,7 +129,7 @@ var Langs = []string{"kk", "ky", "ru", "en"}
 // teamPrefix starts a team's category id; teamID is what a team's id may be.
 const teamPrefix = "team-"
 
-var teamID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+var teamID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
 // Category is one of the forum's categories.
 type Category struct {
@@ -179,6 +179,9 @@ type Config struct {
 	// Member reports whether user is a member of team: the team's
 	// category is his to read and write (nil: no team has a category).
 	Member func(ctx context.Context, team string, user int64) (bool, error)
+	// TeamName returns a team's name for its category's title, "" when
+	// it has none (the id is shown then).
+	TeamName func(ctx context.Context, team string) string
 	// Moderator reports whether the account has the moderator role (nil: none).
 	Moderator func(userID int64) bool
 	// Kid reports whether the account is in kid mode: it reads, never

@@ -82,7 +82,13 @@ func categoryTitle(cat *i18n.Catalog, lang string, c Category) string {
 }
 
 func (f *Forum) view(r *http.Request, c Category, st store.ForumCategoryStat) CategoryView {
-	return CategoryView{ID: c.ID, Kind: c.Kind, Title: categoryTitle(f.kit.Catalog(), f.kit.Lang(r), c), Topics: st.Topics, Posts: st.Posts, Last: st.Last}
+	title := categoryTitle(f.kit.Catalog(), f.kit.Lang(r), c)
+	if c.Kind == KindTeam && f.cfg.TeamName != nil {
+		if n := f.cfg.TeamName(r.Context(), c.Ref); n != "" {
+			title = f.kit.Catalog().T(f.kit.Lang(r), "forum.cat.team", n)
+		}
+	}
+	return CategoryView{ID: c.ID, Kind: c.Kind, Title: title, Topics: st.Topics, Posts: st.Posts, Last: st.Last}
 }
 
 // TopicView is a topic in a list.

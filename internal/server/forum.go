@@ -26,6 +26,13 @@ func (s *Server) forumConfig(st *store.Store) forum.Config {
 	}
 	if s.teams != nil {
 		c.Member = s.teams.Member
+		c.TeamName = func(ctx context.Context, team string) string {
+			t, _, err := s.teams.Team(ctx, team, 0)
+			if err != nil {
+				return ""
+			}
+			return t.Name
+		}
 	}
 	return c
 }
