@@ -33,6 +33,9 @@ var copyLeftEmpty = []string{
 	"account_links", "closed_accounts", "data_exports", "email_changes", "known_devices", "mail_queue",
 	"mod_accounts", "mod_appeals", "mod_notes", "mod_refunds", "mod_reports", "mod_voided",
 	"mod_warnings", "privacy_settings", "recovery_codes", "session_devices", "twofactor_failures", "twofactor_pending",
+	// The federations' register (internal/federation tests it on both databases' schemas).
+	"fed_claims", "fed_clubs", "fed_federations", "fed_list_entries", "fed_lists", "fed_officers", "fed_player_ranks",
+	"fed_players", "fed_reports",
 }
 
 // TestCopyToPostgres fills an SQLite store through its API, copies it to
