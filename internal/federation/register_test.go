@@ -9,12 +9,28 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz/internal/pgtest"
 	"github.com/toguz/toguz/internal/store"
 )
 
-func newService(t *testing.T) (*Service, *store.Store) {
+// eachStore runs f on an SQLite store and, where TOGUZ_TEST_POSTGRES
+// names a server, on PostgreSQL.
+func eachStore(t *testing.T, f func(t *testing.T, s *Service, st *store.Store)) {
+	for _, be := range []string{"sqlite", "postgres"} {
+		t.Run(be, func(t *testing.T) {
+			s, st := newService(t, be)
+			f(t, s, st)
+		})
+	}
+}
+
+func newService(t *testing.T, be string) (*Service, *store.Store) {
 	t.Helper()
-	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "toguz.db"), store.Options{})
+	dsn := filepath.Join(t.TempDir(), "toguz.db")
+	if be == "postgres" {
+		dsn = pgtest.Schema(t)
+	}
+	st, err := store.Open(t.Context(), dsn, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,207 +67,211 @@ func date(s string) time.Time {
 // checks that the published list stays and the correction reaches the
 // next one.
 func TestListsFromReports(t *testing.T) {
-	s, _ := newService(t)
-	ctx := t.Context()
-	n, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(feb1))
-	if err != nil || n != 4 {
-		t.Fatalf("import: %d, %v", n, err)
-	}
-	p, err := s.Player(ctx, "KAZ-1")
-	if err != nil || p.Rank != "MS" || p.Ratings[Classic] != 2000 || p.NameLatn != "Alikhan Baimenov" {
-		t.Fatalf("KAZ-1 after the import: %+v, %v", p, err)
-	}
-	rep := Report{Event: "kzo-2026", Name: "Asian Cup", Federation: "KAZ", Discipline: Classic,
-		Start: date("2026-02-15"), End: date("2026-02-20"), Games: []Game{
-			{Round: 1, White: "KAZ-1", Black: "KAZ-2", Score: 1},
-			{Round: 1, White: "KAZ-3", Black: "KAZ-4", Score: 0.5},
-			{Round: 2, White: "KAZ-2", Black: "KAZ-3", Score: 0.5},
-			{Round: 2, White: "KAZ-1", Black: "KAZ-4", Score: 1, Forfeit: true},
-		}}
-	if err := s.Submit(ctx, rep); err != nil {
-		t.Fatal(err)
-	}
-	// KAZ-1 (K 20) beats 1900: PD 0.64, +7.2. KAZ-2 (K 20): −0.36 and a draw
-	// with 1800 (PD 0.64): −0.50 × 20 = −10. KAZ-3 (30 games not reached: K 40)
-	// draws with 1900: +0.14 × 40 = 5.6. KAZ-4 is unrated with one game: not
-	// listed; the game against him and the forfeit are not rated.
-	mar, err := s.Publish(ctx, "KAZ", Classic, date("2026-03-01"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []store.FedListEntry{
-		{Player: "KAZ-1", Rating: 2007, Change: 7, Period: 1, Games: 31, K: 20},
-		{Player: "KAZ-2", Rating: 1890, Change: -10, Period: 2, Games: 102, K: 20},
-		{Player: "KAZ-3", Rating: 1806, Change: 6, Period: 1, Games: 11, K: 40},
-	}
-	check := func(name string, got, want []store.FedListEntry, day string) {
-		t.Helper()
-		if len(got) != len(want) {
-			t.Fatalf("%s: %d lines %+v, want %d", name, len(got), got, len(want))
+	eachStore(t, func(t *testing.T, s *Service, _ *store.Store) {
+		ctx := t.Context()
+		n, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(feb1))
+		if err != nil || n != 4 {
+			t.Fatalf("import: %d, %v", n, err)
 		}
-		for i, w := range want {
-			w.Federation, w.Discipline, w.Day = "KAZ", "classic", day
-			if got[i] != w {
-				t.Errorf("%s line %d: %+v, want %+v", name, i+1, got[i], w)
+		p, err := s.Player(ctx, "KAZ-1")
+		if err != nil || p.Rank != "MS" || p.Ratings[Classic] != 2000 || p.NameLatn != "Alikhan Baimenov" {
+			t.Fatalf("KAZ-1 after the import: %+v, %v", p, err)
+		}
+		rep := Report{Event: "kzo-2026", Name: "Asian Cup", Federation: "KAZ", Discipline: Classic,
+			Start: date("2026-02-15"), End: date("2026-02-20"), Games: []Game{
+				{Round: 1, White: "KAZ-1", Black: "KAZ-2", Score: 1},
+				{Round: 1, White: "KAZ-3", Black: "KAZ-4", Score: 0.5},
+				{Round: 2, White: "KAZ-2", Black: "KAZ-3", Score: 0.5},
+				{Round: 2, White: "KAZ-1", Black: "KAZ-4", Score: 1, Forfeit: true},
+			}}
+		if err := s.Submit(ctx, rep); err != nil {
+			t.Fatal(err)
+		}
+		// KAZ-1 (K 20) beats 1900: PD 0.64, +7.2. KAZ-2 (K 20): −0.36 and a draw
+		// with 1800 (PD 0.64): −0.50 × 20 = −10. KAZ-3 (30 games not reached: K 40)
+		// draws with 1900: +0.14 × 40 = 5.6. KAZ-4 is unrated with one game: not
+		// listed; the game against him and the forfeit are not rated.
+		mar, err := s.Publish(ctx, "KAZ", Classic, date("2026-03-01"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []store.FedListEntry{
+			{Player: "KAZ-1", Rating: 2007, Change: 7, Period: 1, Games: 31, K: 20},
+			{Player: "KAZ-2", Rating: 1890, Change: -10, Period: 2, Games: 102, K: 20},
+			{Player: "KAZ-3", Rating: 1806, Change: 6, Period: 1, Games: 11, K: 40},
+		}
+		check := func(name string, got, want []store.FedListEntry, day string) {
+			t.Helper()
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d lines %+v, want %d", name, len(got), got, len(want))
+			}
+			for i, w := range want {
+				w.Federation, w.Discipline, w.Day = "KAZ", "classic", day
+				if got[i] != w {
+					t.Errorf("%s line %d: %+v, want %+v", name, i+1, got[i], w)
+				}
 			}
 		}
-	}
-	check("March", mar, want, "2026-03-01")
-	if _, err := s.Publish(ctx, "KAZ", Classic, date("2026-03-01")); !errors.Is(err, ErrPublished) {
-		t.Errorf("publishing March again: %v", err)
-	}
-	// The arbiter corrects round 1: a draw. March stays; April has it.
-	rep.Games[0].Score = 0.5
-	if err := s.Submit(ctx, rep); err != nil {
-		t.Fatal(err)
-	}
-	apr, err := s.Publish(ctx, "KAZ", Classic, date("2026-04-01"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// KAZ-1: 0.5 − 0.64 = −0.14 × 20 = −2.8: 1997 (−10 from March's 2007);
-	// KAZ-2: +0.14 − 0.14 = 0: 1900. No games in March's period.
-	check("April", apr, []store.FedListEntry{
-		{Player: "KAZ-1", Rating: 1997, Change: -10, Games: 31, K: 20},
-		{Player: "KAZ-2", Rating: 1900, Change: 10, Games: 102, K: 20},
-		{Player: "KAZ-3", Rating: 1806, Games: 11, K: 40},
-	}, "2026-04-01")
-	again, err := s.List(ctx, "KAZ", Classic, "2026-03-01")
-	if err != nil || len(again) != 3 || again[0].Rating != 2007 {
-		t.Errorf("March after the correction: %+v, %v", again, err)
-	}
-	hist, err := s.History(ctx, "KAZ-1")
-	if err != nil || len(hist) != 3 || hist[0].Rating != 2000 || hist[1].Rating != 2007 || hist[2].Rating != 1997 {
-		t.Errorf("history: %+v, %v", hist, err)
-	}
-	played, err := s.EventsPlayed(ctx, "KAZ", "KAZ-1")
-	if err != nil || len(played) != 1 || played[0].Games != 2 || played[0].Score != 1.5 {
-		t.Errorf("events played: %+v, %v", played, err)
-	}
-	if p, _ := s.Player(ctx, "KAZ-1"); p.Ratings[Classic] != 1997 {
-		t.Errorf("KAZ-1's rating %d, want April's 1997", p.Ratings[Classic])
-	}
+		check("March", mar, want, "2026-03-01")
+		if _, err := s.Publish(ctx, "KAZ", Classic, date("2026-03-01")); !errors.Is(err, ErrPublished) {
+			t.Errorf("publishing March again: %v", err)
+		}
+		// The arbiter corrects round 1: a draw. March stays; April has it.
+		rep.Games[0].Score = 0.5
+		if err := s.Submit(ctx, rep); err != nil {
+			t.Fatal(err)
+		}
+		apr, err := s.Publish(ctx, "KAZ", Classic, date("2026-04-01"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// KAZ-1: 0.5 − 0.64 = −0.14 × 20 = −2.8: 1997 (−10 from March's 2007);
+		// KAZ-2: +0.14 − 0.14 = 0: 1900. No games in March's period.
+		check("April", apr, []store.FedListEntry{
+			{Player: "KAZ-1", Rating: 1997, Change: -10, Games: 31, K: 20},
+			{Player: "KAZ-2", Rating: 1900, Change: 10, Games: 102, K: 20},
+			{Player: "KAZ-3", Rating: 1806, Games: 11, K: 40},
+		}, "2026-04-01")
+		again, err := s.List(ctx, "KAZ", Classic, "2026-03-01")
+		if err != nil || len(again) != 3 || again[0].Rating != 2007 {
+			t.Errorf("March after the correction: %+v, %v", again, err)
+		}
+		hist, err := s.History(ctx, "KAZ-1")
+		if err != nil || len(hist) != 3 || hist[0].Rating != 2000 || hist[1].Rating != 2007 || hist[2].Rating != 1997 {
+			t.Errorf("history: %+v, %v", hist, err)
+		}
+		played, err := s.EventsPlayed(ctx, "KAZ", "KAZ-1")
+		if err != nil || len(played) != 1 || played[0].Games != 2 || played[0].Score != 1.5 {
+			t.Errorf("events played: %+v, %v", played, err)
+		}
+		if p, _ := s.Player(ctx, "KAZ-1"); p.Ratings[Classic] != 1997 {
+			t.Errorf("KAZ-1's rating %d, want April's 1997", p.Ratings[Classic])
+		}
 
-	// The files: CSV imports again, TRF has the 001 lines, the PDF is one.
-	lines, err := s.List(ctx, "KAZ", Classic, "2026-04-01")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var csvOut, trf, pdf bytes.Buffer
-	if err := WriteCSV(&csvOut, lines); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(csvOut.String(), "KAZ-1,KAZ,Әлихан Байменов,Alikhan Baimenov,1980,m,KZO,,MS,2019-05-01,1997,31,-10,0,20") {
-		t.Errorf("CSV:\n%s", csvOut.String())
-	}
-	if _, err := s.Import(ctx, "KAZ", Rapid, date("2026-04-01"), bytes.NewReader(csvOut.Bytes())); err != nil {
-		t.Errorf("the export does not import again: %v", err)
-	}
-	f, _ := s.Federation(ctx, "KAZ")
-	if err := WriteTRF(&trf, f, Classic, "2026-04-01", lines); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(trf.String(), "001    2 w    Aigul Serikova                    1900 KAZ       KAZ-2 1990") {
-		t.Errorf("TRF:\n%s", trf.String())
-	}
-	if err := WritePDF(&pdf, f, PDFText{Title: "Rating list", Lang: "kk", No: "№", ID: "ID", Name: "Аты-жөні",
-		Birth: "Туған", Club: "Клуб", Rank: "Разряд", Rating: "Рейтинг", Change: "±", Gms: "Ойын"}, lines); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(pdf.Bytes(), []byte("%PDF-")) {
-		t.Error("not a PDF")
-	}
+		// The files: CSV imports again, TRF has the 001 lines, the PDF is one.
+		lines, err := s.List(ctx, "KAZ", Classic, "2026-04-01")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var csvOut, trf, pdf bytes.Buffer
+		if err := WriteCSV(&csvOut, lines); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(csvOut.String(), "KAZ-1,KAZ,Әлихан Байменов,Alikhan Baimenov,1980,m,KZO,,MS,2019-05-01,1997,31,-10,0,20") {
+			t.Errorf("CSV:\n%s", csvOut.String())
+		}
+		if _, err := s.Import(ctx, "KAZ", Rapid, date("2026-04-01"), bytes.NewReader(csvOut.Bytes())); err != nil {
+			t.Errorf("the export does not import again: %v", err)
+		}
+		f, _ := s.Federation(ctx, "KAZ")
+		if err := WriteTRF(&trf, f, Classic, "2026-04-01", lines); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(trf.String(), "001    2 w    Aigul Serikova                    1900 KAZ       KAZ-2 1990") {
+			t.Errorf("TRF:\n%s", trf.String())
+		}
+		if err := WritePDF(&pdf, f, PDFText{Title: "Rating list", Lang: "kk", No: "№", ID: "ID", Name: "Аты-жөні",
+			Birth: "Туған", Club: "Клуб", Rank: "Разряд", Rating: "Рейтинг", Change: "±", Gms: "Ойын"}, lines); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(pdf.Bytes(), []byte("%PDF-")) {
+			t.Error("not a PDF")
+		}
+	})
 }
 
 // TestImportErrors: a wrong line names its line and field and nothing is
 // stored.
 func TestImportErrors(t *testing.T) {
-	s, _ := newService(t)
-	ctx := t.Context()
-	for _, tt := range []struct{ csv, want string }{
-		{"id,name_latn,rating\nKAZ-1,A,2000\nKAZ-2,B,abc\n", "line 3, field rating"},
-		{"id,name_latn,birth_year\nKAZ-1,A,19x8\n", "line 2, field birth_year"},
-		{"id,name_latn,sex\nKAZ-1,A,x\n", "line 2, field sex"},
-		{"id,name_latn,rank,rank_date\nKAZ-1,A,GM,2020-01-01\n", "line 2, field rank"},
-		{"id,name_latn,rank,rank_date\nKAZ-1,A,MS,2020\n", "line 2, field rank_date"},
-		{"id,name_latn\nKAZ-1,A\nKAZ-1,B\n", "line 3, field id"},
-		{"id,nom\n", "line 1, field nom"},
-		{"id,name_latn\nKAZ-1,\n", "line 2: federation: invalid: player KAZ-1: a name is needed"},
-	} {
-		_, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(tt.csv))
-		var ie *ImportError
-		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), tt.want) {
-			t.Errorf("%q: %v, want %q", tt.csv, err, tt.want)
+	eachStore(t, func(t *testing.T, s *Service, _ *store.Store) {
+		ctx := t.Context()
+		for _, tt := range []struct{ csv, want string }{
+			{"id,name_latn,rating\nKAZ-1,A,2000\nKAZ-2,B,abc\n", "line 3, field rating"},
+			{"id,name_latn,birth_year\nKAZ-1,A,19x8\n", "line 2, field birth_year"},
+			{"id,name_latn,sex\nKAZ-1,A,x\n", "line 2, field sex"},
+			{"id,name_latn,rank,rank_date\nKAZ-1,A,GM,2020-01-01\n", "line 2, field rank"},
+			{"id,name_latn,rank,rank_date\nKAZ-1,A,MS,2020\n", "line 2, field rank_date"},
+			{"id,name_latn\nKAZ-1,A\nKAZ-1,B\n", "line 3, field id"},
+			{"id,nom\n", "line 1, field nom"},
+			{"id,name_latn\nKAZ-1,\n", "line 2: federation: invalid: player KAZ-1: a name is needed"},
+		} {
+			_, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(tt.csv))
+			var ie *ImportError
+			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("%q: %v, want %q", tt.csv, err, tt.want)
+			}
 		}
-	}
-	if _, n, _ := s.Players(ctx, store.FedPlayerFilter{}); n != 0 {
-		t.Errorf("%d players stored after failed imports", n)
-	}
-	if _, err := s.Import(ctx, "KAZ", Classic, date("2026-02-02"), strings.NewReader("id\n")); !errors.Is(err, ErrInvalid) {
-		t.Errorf("a list dated the 2nd: %v", err)
-	}
+		if _, n, _ := s.Players(ctx, store.FedPlayerFilter{}); n != 0 {
+			t.Errorf("%d players stored after failed imports", n)
+		}
+		if _, err := s.Import(ctx, "KAZ", Classic, date("2026-02-02"), strings.NewReader("id\n")); !errors.Is(err, ErrInvalid) {
+			t.Errorf("a list dated the 2nd: %v", err)
+		}
+	})
 }
 
 // TestClaims: an account claims an entry; only an officer of the entry's
 // federation approves it; the entry is then linked.
 func TestClaims(t *testing.T) {
-	s, st := newService(t)
-	ctx := t.Context()
-	if _, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(feb1)); err != nil {
-		t.Fatal(err)
-	}
-	player, _ := st.CreateUser(ctx, "alikhan", "x")
-	officer, _ := st.CreateUser(ctx, "officer", "x")
-	if err := s.Claim(ctx, "KAZ-1", player.ID); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Decide(ctx, officer.ID, "KAZ-1", player.ID, true); !errors.Is(err, ErrNotOfficer) {
-		t.Fatalf("a non-officer approved: %v", err)
-	}
-	if err := s.SetOfficer(ctx, "KAZ", officer.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := s.Claims(ctx, "KAZ")
-	if err != nil || len(cs) != 1 || cs[0].UserName != "alikhan" {
-		t.Fatalf("claims: %+v, %v", cs, err)
-	}
-	if err := s.Decide(ctx, officer.ID, "KAZ-1", player.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	e, err := s.LinkedEntry(ctx, player.ID)
-	if err != nil || e.ID != "KAZ-1" || e.Ratings[Classic] != 2000 {
-		t.Errorf("linked: %+v, %v", e, err)
-	}
-	if err := s.Claim(ctx, "KAZ-1", officer.ID); !errors.Is(err, ErrInvalid) {
-		t.Errorf("claiming a linked entry: %v", err)
-	}
+	eachStore(t, func(t *testing.T, s *Service, st *store.Store) {
+		ctx := t.Context()
+		if _, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(feb1)); err != nil {
+			t.Fatal(err)
+		}
+		player, _ := st.CreateUser(ctx, "alikhan", "x")
+		officer, _ := st.CreateUser(ctx, "officer", "x")
+		if err := s.Claim(ctx, "KAZ-1", player.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Decide(ctx, officer.ID, "KAZ-1", player.ID, true); !errors.Is(err, ErrNotOfficer) {
+			t.Fatalf("a non-officer approved: %v", err)
+		}
+		if err := s.SetOfficer(ctx, "KAZ", officer.ID, true); err != nil {
+			t.Fatal(err)
+		}
+		cs, err := s.Claims(ctx, "KAZ")
+		if err != nil || len(cs) != 1 || cs[0].UserName != "alikhan" {
+			t.Fatalf("claims: %+v, %v", cs, err)
+		}
+		if err := s.Decide(ctx, officer.ID, "KAZ-1", player.ID, true); err != nil {
+			t.Fatal(err)
+		}
+		e, err := s.LinkedEntry(ctx, player.ID)
+		if err != nil || e.ID != "KAZ-1" || e.Ratings[Classic] != 2000 {
+			t.Errorf("linked: %+v, %v", e, err)
+		}
+		if err := s.Claim(ctx, "KAZ-1", officer.ID); !errors.Is(err, ErrInvalid) {
+			t.Errorf("claiming a linked entry: %v", err)
+		}
+	})
 }
 
 // TestSubmitChecks: a report names players of the register only.
 func TestSubmitChecks(t *testing.T) {
-	s, _ := newService(t)
-	ctx := context.Background()
-	if _, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(feb1)); err != nil {
-		t.Fatal(err)
-	}
-	base := Report{Event: "e", Federation: "KAZ", Discipline: Classic, Start: date("2026-02-01"), End: date("2026-02-02")}
-	for _, tt := range []struct {
-		games []Game
-		want  error
-	}{
-		{[]Game{{White: "KAZ-1", Black: "KAZ-9", Score: 1}}, ErrNoPlayer},
-		{[]Game{{White: "KAZ-1", Black: "KAZ-2", Score: 0.7}}, ErrInvalid},
-		{[]Game{{White: "KAZ-1", Black: "KAZ-1", Score: 1}}, ErrInvalid},
-	} {
-		r := base
-		r.Games = tt.games
-		if err := s.Submit(ctx, r); !errors.Is(err, tt.want) {
-			t.Errorf("%+v: %v, want %v", tt.games, err, tt.want)
+	eachStore(t, func(t *testing.T, s *Service, _ *store.Store) {
+		ctx := context.Background()
+		if _, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(feb1)); err != nil {
+			t.Fatal(err)
 		}
-	}
-	r := base
-	r.Federation = "XYZ"
-	if err := s.Submit(ctx, r); !errors.Is(err, ErrNoFederation) {
-		t.Errorf("unknown federation: %v", err)
-	}
+		base := Report{Event: "e", Federation: "KAZ", Discipline: Classic, Start: date("2026-02-01"), End: date("2026-02-02")}
+		for _, tt := range []struct {
+			games []Game
+			want  error
+		}{
+			{[]Game{{White: "KAZ-1", Black: "KAZ-9", Score: 1}}, ErrNoPlayer},
+			{[]Game{{White: "KAZ-1", Black: "KAZ-2", Score: 0.7}}, ErrInvalid},
+			{[]Game{{White: "KAZ-1", Black: "KAZ-1", Score: 1}}, ErrInvalid},
+		} {
+			r := base
+			r.Games = tt.games
+			if err := s.Submit(ctx, r); !errors.Is(err, tt.want) {
+				t.Errorf("%+v: %v, want %v", tt.games, err, tt.want)
+			}
+		}
+		r := base
+		r.Federation = "XYZ"
+		if err := s.Submit(ctx, r); !errors.Is(err, ErrNoFederation) {
+			t.Errorf("unknown federation: %v", err)
+		}
+	})
 }
