@@ -71,6 +71,7 @@ type Store interface {
 	FedRanks(ctx context.Context, federation string, players ...string) ([]store.FedRank, error)
 	ClaimFedPlayer(ctx context.Context, player string, userID int64) error
 	FedClaims(ctx context.Context, federation string) ([]store.FedClaim, error)
+	FedClaimsOf(ctx context.Context, userID int64) (int, error)
 	DecideFedClaim(ctx context.Context, player string, userID int64, approve bool) error
 	SubmitFedReport(ctx context.Context, r store.FedReport) error
 	FedReports(ctx context.Context, federation, discipline, from, to string) ([]store.FedReport, error)

@@ -155,6 +155,7 @@ import (
 	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/explorer"
+	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/insights"
 	"github.com/toguz/toguz/internal/lessons"
@@ -437,6 +438,9 @@ func (s *Server) Handler() http.Handler {
 	}
 	if sa, ok := s.cfg.Archive.(StoreArchive); ok {
 		insights.New(s, sa.S).Routes(router{s: s, mux: mux})
+	}
+	if sa, ok := s.cfg.Archive.(StoreArchive); ok && sa.S != nil {
+		federation.NewHandlers(federation.New(sa.S, nil), s).Routes(router{s: s, mux: mux})
 	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())

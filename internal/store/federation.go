@@ -646,3 +646,10 @@ func capitalize(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[n:]
 }
+
+// FedClaimsOf returns how many open claims account userID has.
+func (s *Store) FedClaimsOf(ctx context.Context, userID int64) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM fed_claims WHERE user_id = $1`, userID).Scan(&n)
+	return n, err
+}
