@@ -3,6 +3,7 @@ package federation
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -60,6 +61,9 @@ func (h *Handlers) Routes(r site.Router) {
 	r.Page("POST /federations/{code}/import", h.pageImport)
 	r.Page("POST /federations/{code}/publish", h.pagePublish)
 	r.Page("POST /federations/{code}/claims", h.pageDecide)
+	r.Page("POST /federations/{code}/config", h.pageConfig)
+	r.Page("POST /federations/{code}/ranks", h.pageAward)
+	r.Page("POST /federations/{code}/clubs", h.pageClub)
 	r.Page("GET /federations/{code}/lists/{discipline}/{day}", h.pageList)
 	r.Page("GET /federations/{code}/lists/{discipline}/{day}/{file}", h.listFile)
 	r.Page("GET /players", h.pageSearch)
@@ -246,6 +250,9 @@ type fedData struct {
 	NextDay     string            `json:"-"`
 	Done        string            `json:"-"` // what the last form did
 	ClaimNames  map[string]string `json:"-"`
+	RanksJSON   string            `json:"-"`
+	RulesJSON   string            `json:"-"`
+	Today       string            `json:"-"`
 }
 
 func (h *Handlers) fedData(r *http.Request, code string) (fedData, error) {
@@ -324,6 +331,9 @@ func (h *Handlers) fedData(r *http.Request, code string) (fedData, error) {
 		if d.Claims, err = h.reg.Claims(ctx, code); err != nil {
 			return d, err
 		}
+		rk, _ := json.MarshalIndent(f.Ranks, "", "  ")
+		rl, _ := json.MarshalIndent(f.Rules, "", "  ")
+		d.RanksJSON, d.RulesJSON, d.Today = string(rk), string(rl), h.now().UTC().Format(time.DateOnly)
 		d.ClaimNames = map[string]string{}
 		for _, c := range d.Claims {
 			if e, err := h.reg.Entry(ctx, c.Player); err == nil {
@@ -837,4 +847,64 @@ func (h *Handlers) pageClaim(w http.ResponseWriter, r *http.Request) error {
 		return asAPI(err)
 	}
 	return site.Redirect(w, r, "/players/"+url.PathEscape(player))
+}
+
+// maxConfigBytes bounds a configuration form.
+const maxConfigBytes = 64 << 10
+
+func (h *Handlers) pageConfig(w http.ResponseWriter, r *http.Request) error {
+	code := r.PathValue("code")
+	if _, err := h.officer(r, code); err != nil {
+		return err
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxConfigBytes)
+	var ranks Ranks
+	if err := json.Unmarshal([]byte(r.FormValue("ranks")), &ranks); err != nil {
+		return asAPI(fmt.Errorf("%w: ranks: %v", ErrInvalid, err))
+	}
+	rules, err := ParseRules(r.FormValue("rules"))
+	if err != nil {
+		return asAPI(fmt.Errorf("%w: %v", ErrInvalid, err))
+	}
+	if err := h.reg.Configure(r.Context(), code, ranks, rules); err != nil {
+		return asAPI(err)
+	}
+	return site.Redirect(w, r, "/federations/"+code+"?done=config")
+}
+
+func (h *Handlers) pageAward(w http.ResponseWriter, r *http.Request) error {
+	code := r.PathValue("code")
+	if _, err := h.officer(r, code); err != nil {
+		return err
+	}
+	player := strings.TrimSpace(r.FormValue("player"))
+	if e, err := h.reg.Entry(r.Context(), player); err != nil {
+		return asAPI(err)
+	} else if e.Federation != code {
+		return asAPI(ErrNotOfficer)
+	}
+	event := strings.TrimSpace(r.FormValue("event"))
+	if len(event) > 200 {
+		return asAPI(fmt.Errorf("%w: the event's name is longer than 200", ErrInvalid))
+	}
+	if err := h.reg.Award(r.Context(), store.FedRank{Player: player, Rank: r.FormValue("rank"), Awarded: r.FormValue("date"), Event: event}); err != nil {
+		return asAPI(err)
+	}
+	return site.Redirect(w, r, "/players/"+url.PathEscape(player))
+}
+
+func (h *Handlers) pageClub(w http.ResponseWriter, r *http.Request) error {
+	code := r.PathValue("code")
+	if _, err := h.officer(r, code); err != nil {
+		return err
+	}
+	c := store.FedClub{Federation: code, Code: strings.TrimSpace(r.FormValue("club")), Name: strings.TrimSpace(r.FormValue("name")),
+		City: strings.TrimSpace(r.FormValue("city"))}
+	if len(c.City) > 120 {
+		return asAPI(fmt.Errorf("%w: the city's name is longer than 120", ErrInvalid))
+	}
+	if err := h.reg.PutClub(r.Context(), c); err != nil {
+		return asAPI(err)
+	}
+	return site.Redirect(w, r, "/federations/"+code+"?done=club")
 }

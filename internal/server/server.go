@@ -339,6 +339,9 @@ func New(cfg Config) (*Server, error) {
 	if srv.privacy = srv.newPrivacy(); srv.privacy != nil {
 		srv.profiles.SetRelations(profileRelations{srv.privacy})
 	}
+	if sa, ok := cfg.Archive.(StoreArchive); ok && sa.S != nil {
+		srv.profiles.SetFederations(profileFederations{st: sa.S, reg: federation.New(sa.S, nil)})
+	}
 	srv.tv = tv.NewSite(srv, tv.Config{Games: cfg.Hub, GamePage: srv.pageGame})
 	if srv.twofa, err = srv.newTwoFactor(); err != nil {
 		return nil, err
