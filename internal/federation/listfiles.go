@@ -285,13 +285,13 @@ type PDFText struct {
 
 // WritePDF writes a published list as a printable A4 paper.
 func WritePDF(w io.Writer, f Federation, t PDFText, lines []ListLine) error {
-	doc, err := papers.New(papers.Portrait, t.Title)
+	doc, err := papers.New(papers.Landscape, t.Title)
 	if err != nil {
 		return err
 	}
 	doc.SetMargins(12, 12, 12)
 	doc.SetAutoPageBreak(true, 14)
-	widths := []float64{10, 26, 62, 14, 20, 32, 14, 14, 12}
+	widths := []float64{10, 28, 80, 22, 30, 50, 18, 18, 17} // 273 mm: A4 across, less the margins
 	head := []string{t.No, t.ID, t.Name, t.Birth, t.Club, t.Rank, t.Rating, t.Change, t.Gms}
 	header := func() {
 		doc.SetFont(papers.Font, "B", 8)

@@ -106,18 +106,18 @@ func fedView(f Federation, lang string) FedView {
 
 // PlayerRow is a register entry in a list of players.
 type PlayerRow struct {
-	ID         string             `json:"id"`
-	Name       string             `json:"name"`
-	NameCyrl   string             `json:"name_cyrl"`
-	NameLatn   string             `json:"name_latn"`
-	Federation string             `json:"federation"`
-	BirthYear  int                `json:"birth_year,omitempty"`
-	Sex        Sex                `json:"sex"`
-	Club       string             `json:"club,omitempty"`
-	Rank       string             `json:"rank,omitempty"`
-	RankName   string             `json:"rank_name,omitempty"`
-	Title      string             `json:"title,omitempty"`
-	Ratings    map[Discipline]int `json:"ratings"`
+	ID         string         `json:"id"`
+	Name       string         `json:"name"`
+	NameCyrl   string         `json:"name_cyrl"`
+	NameLatn   string         `json:"name_latn"`
+	Federation string         `json:"federation"`
+	BirthYear  int            `json:"birth_year,omitempty"`
+	Sex        Sex            `json:"sex"`
+	Club       string         `json:"club,omitempty"`
+	Rank       string         `json:"rank,omitempty"`
+	RankName   string         `json:"rank_name,omitempty"`
+	Title      string         `json:"title,omitempty"`
+	Ratings    map[string]int `json:"ratings"` // by discipline
 }
 
 // displayName is the name a page in lang shows: Latin letters in English
@@ -143,9 +143,9 @@ func (h *Handlers) rows(ctx context.Context, es []Entry, lang string) ([]PlayerR
 		}
 		row := PlayerRow{ID: e.ID, Name: displayName(e.Player, lang), NameCyrl: e.NameCyrl, NameLatn: e.NameLatn,
 			Federation: e.Federation, BirthYear: e.BirthYear, Sex: e.Sex, Club: e.Club, Rank: e.Rank, Title: e.Title,
-			Ratings: e.Ratings}
-		if row.Ratings == nil {
-			row.Ratings = map[Discipline]int{}
+			Ratings: map[string]int{}}
+		for d, r := range e.Ratings {
+			row.Ratings[string(d)] = r
 		}
 		if e.Rank != "" {
 			row.RankName = f.Ranks.Name(e.Rank, lang)
@@ -797,14 +797,23 @@ func historyChart(hist []histRow, fed string, t func(string, ...any) string, day
 	if len(c.Series) == 0 {
 		return ""
 	}
-	c.XFormat = func(x float64) string {
-		tm := time.Unix(int64(x*86400), 0).UTC()
-		return fmt.Sprintf("%s %d", t(fmt.Sprintf("archive.month.%d", int(tm.Month()))), tm.Year()%100)
+	// A tick at each list's date, at most 8 of them, and half a month
+	// either side so that the first and last points are not on the edges.
+	var listDays []string
+	for _, hr := range hist {
+		if hr.Federation == fed && !slices.Contains(listDays, hr.Day) {
+			listDays = append(listDays, hr.Day)
+		}
 	}
-	if first == last {
-		c.FixX, c.XMin, c.XMax = true, days(first)-31, days(first)+31
+	slices.Sort(listDays)
+	step := (len(listDays) + 7) / 8
+	for i := 0; i < len(listDays); i += step {
+		tm, _ := time.Parse(time.DateOnly, listDays[i])
+		c.XTicks = append(c.XTicks, chart.Tick{At: days(listDays[i]), Label: t(fmt.Sprintf("archive.month.%d", int(tm.Month()))),
+			Sub: strconv.Itoa(tm.Year())})
 	}
-	c.Title = t("fed.chart_label", dayText(first), dayText(last), int(lo), int(hi))
+	c.FixX, c.XMin, c.XMax = true, days(first)-15, days(last)+15
+	c.Title = t("fed.chart_label", first, last, int(lo), int(hi))
 	return c.SVG()
 }
 
