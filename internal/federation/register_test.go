@@ -275,3 +275,12 @@ func TestSubmitChecks(t *testing.T) {
 		}
 	})
 }
+
+func TestIsUpload(t *testing.T) {
+	for path, want := range map[string]bool{"/federations/KAZ/import": true, "/federations/KAZ-KZO/import": true,
+		"/federations/KAZ/publish": false, "/federations//import": false, "/federations/KAZ/import/x": false, "/import": false} {
+		if got := IsUpload(path); got != want {
+			t.Errorf("IsUpload(%q) = %v", path, got)
+		}
+	}
+}

@@ -30,7 +30,7 @@ import (
 // only a federation's officers, granted by the site's operator from the
 // command line, import and publish its lists and decide the claims to
 // its entries; an account claims at most maxOpenClaims entries at a time.
-// An imported file is read up to maxImportBytes.
+// An imported file is read up to MaxImportBytes.
 type Handlers struct {
 	reg *Service
 	kit site.Kit
@@ -42,9 +42,20 @@ func NewHandlers(reg *Service, kit site.Kit) *Handlers {
 	return &Handlers{reg: reg, kit: kit, now: reg.now}
 }
 
+// MaxImportBytes bounds an imported list's form (the server reads the
+// import route's body up to it: IsUpload).
+const MaxImportBytes = 8 << 20
+
+// IsUpload reports whether path is the import of a list, whose body may
+// be up to MaxImportBytes.
+func IsUpload(path string) bool {
+	rest, ok := strings.CutPrefix(path, "/federations/")
+	code, tail, _ := strings.Cut(rest, "/")
+	return ok && code != "" && tail == "import"
+}
+
 const (
-	maxImportBytes = 8 << 20
-	maxOpenClaims  = 3
+	maxOpenClaims = 3
 	pageSize       = 50
 )
 
@@ -434,7 +445,7 @@ func (h *Handlers) pageImport(w http.ResponseWriter, r *http.Request) error {
 	if _, err := h.officer(r, code); err != nil {
 		return err
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxImportBytes)
+	r.Body = http.MaxBytesReader(w, r.Body, MaxImportBytes)
 	if err := r.ParseMultipartForm(1 << 20); err != nil {
 		return apierr.BadRequest(apierr.CodeBadRequest, "fed.err.file").WithDetail(err)
 	}

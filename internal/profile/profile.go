@@ -93,7 +93,7 @@ const (
 type Site struct {
 	kit   site.Kit
 	store Store
-	rel   Relations // nil: no account is closed, nobody blocks
+	rel   Relations   // nil: no account is closed, nobody blocks
 	feds  Federations // nil: no register
 }
 
