@@ -109,7 +109,6 @@ var (
 var (
 	fedCode  = regexp.MustCompile(`^[A-Z][A-Z0-9-]{1,15}$`)
 	playerID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,23}$`)
-	dayRe    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 )
 
 func invalid(format string, a ...any) error {
