@@ -56,7 +56,7 @@ func IsUpload(path string) bool {
 
 const (
 	maxOpenClaims = 3
-	pageSize       = 50
+	pageSize      = 50
 )
 
 // Routes registers the pages and API on r.
