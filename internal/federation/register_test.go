@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -283,4 +284,40 @@ func TestIsUpload(t *testing.T) {
 			t.Errorf("IsUpload(%q) = %v", path, got)
 		}
 	}
+}
+
+// TestNormsEarned: a player with 9 wins against 2000-rated opponents
+// performs at 2000 + 800 = 2800 and meets the norm of master of sport of
+// international class (9 games, 2300), the highest with numbers; one who
+// holds it already earns nothing; 8 games are too few for any but the
+// classes needing 7.
+func TestNormsEarned(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Service, _ *store.Store) {
+		ctx := t.Context()
+		var csv strings.Builder
+		csv.WriteString("id,name_latn,rank,rank_date,rating\nA,A,,,1500\nB,B,MSIC,2020-01-01,1500\nC,C,,,1500\n")
+		for i := range 9 {
+			fmt.Fprintf(&csv, "O%d,O%d,,,2000\n", i, i)
+		}
+		if _, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(csv.String())); err != nil {
+			t.Fatal(err)
+		}
+		r := Report{Event: "n", Federation: "KAZ", Discipline: Classic, Start: date("2026-02-10"), End: date("2026-02-12")}
+		for i := range 9 {
+			o := fmt.Sprintf("O%d", i)
+			r.Games = append(r.Games, Game{White: "A", Black: o, Score: 1}, Game{White: o, Black: "B", Score: 0})
+			if i < 8 {
+				// C: 8 games, 4 points: 2000 + 0 = 2000: the 2nd class (7 games, 1550).
+				r.Games = append(r.Games, Game{White: "C", Black: o, Score: float64(i % 2)})
+			}
+		}
+		got, err := s.NormsEarned(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []EarnedNorm{{Player: "A", Rank: "MSIC", Games: 9, Score: 9, Performance: 2800}, {Player: "C", Rank: "2", Games: 8, Score: 4, Performance: 2000}}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("norms: %+v, want %+v", got, want)
+		}
+	})
 }

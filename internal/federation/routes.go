@@ -720,6 +720,7 @@ type cardData struct {
 	CanClaim   bool          `json:"-"`
 	Claimed    bool          `json:"-"`
 	Mine       bool          `json:"-"`
+	ClubName   string        `json:"club_name,omitempty"`
 }
 
 func (h *Handlers) card(r *http.Request) (cardData, error) {
@@ -738,6 +739,17 @@ func (h *Handlers) card(r *http.Request) (cardData, error) {
 	}
 	d := cardData{Player: rows[0], Federation: fedView(f, lang), Ranks: []rankRow{}, History: []histRow{}, Events: []playedRow{},
 		Linked: e.UserID != 0}
+	if e.Club != "" {
+		clubs, err := h.reg.st.FedClubs(ctx, e.Federation)
+		if err != nil {
+			return d, err
+		}
+		for _, c := range clubs {
+			if c.Code == e.Club {
+				d.ClubName = c.Name
+			}
+		}
+	}
 	for _, rk := range e.Ranks {
 		d.Ranks = append(d.Ranks, rankRow{Code: rk.Rank, Name: f.Ranks.Name(rk.Rank, lang), Awarded: rk.Awarded, Event: rk.Event})
 	}
