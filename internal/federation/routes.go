@@ -940,3 +940,10 @@ func (h *Handlers) pageClub(w http.ResponseWriter, r *http.Request) error {
 	}
 	return site.Redirect(w, r, "/federations/"+code+"?done=club")
 }
+
+// ErrorKeys are the messages of the register's errors, for the catalog's
+// completeness test.
+func ErrorKeys() []string {
+	return []string{"fed.err.not_found", "fed.err.not_officer", "fed.err.published", "fed.err.import", "fed.err.invalid",
+		"fed.err.file", "fed.err.claim", "fed.err.no_list", "fed.err.account", "fed.err.claims"}
+}
