@@ -75,6 +75,7 @@ func (h *Handlers) Routes(r site.Router) {
 	r.Page("POST /federations/{code}/config", h.pageConfig)
 	r.Page("POST /federations/{code}/ranks", h.pageAward)
 	r.Page("POST /federations/{code}/clubs", h.pageClub)
+	r.Page("POST /federations/{code}/players", h.pagePutPlayer)
 	r.Page("GET /federations/{code}/lists/{discipline}/{day}", h.pageList)
 	r.Page("GET /federations/{code}/lists/{discipline}/{day}/{file}", h.listFile)
 	r.Page("GET /players", h.pageSearch)
@@ -946,4 +947,31 @@ func (h *Handlers) pageClub(w http.ResponseWriter, r *http.Request) error {
 func ErrorKeys() []string {
 	return []string{"fed.err.not_found", "fed.err.not_officer", "fed.err.published", "fed.err.import", "fed.err.invalid",
 		"fed.err.file", "fed.err.claim", "fed.err.no_list", "fed.err.account", "fed.err.claims"}
+}
+
+// pagePutPlayer adds an entry to the register, or changes one of the
+// officer's federation.
+func (h *Handlers) pagePutPlayer(w http.ResponseWriter, r *http.Request) error {
+	code := r.PathValue("code")
+	if _, err := h.officer(r, code); err != nil {
+		return err
+	}
+	p := Player{ID: strings.TrimSpace(r.FormValue("id")), Federation: code, NameCyrl: strings.TrimSpace(r.FormValue("name_cyrl")),
+		NameLatn: strings.TrimSpace(r.FormValue("name_latn")), Sex: Sex(r.FormValue("sex")), Club: strings.TrimSpace(r.FormValue("club")),
+		Title: strings.TrimSpace(r.FormValue("title"))}
+	if by := strings.TrimSpace(r.FormValue("birth_year")); by != "" {
+		var err error
+		if p.BirthYear, err = strconv.Atoi(by); err != nil {
+			return asAPI(fmt.Errorf("%w: birth year %q", ErrInvalid, by))
+		}
+	}
+	if old, err := h.reg.Entry(r.Context(), p.ID); err == nil && old.Federation != code {
+		return asAPI(ErrNotOfficer) // another federation's entry
+	} else if err != nil && !errors.Is(err, ErrNoPlayer) {
+		return err
+	}
+	if err := h.reg.PutPlayer(r.Context(), p); err != nil {
+		return asAPI(err)
+	}
+	return site.Redirect(w, r, "/players/"+url.PathEscape(p.ID))
 }

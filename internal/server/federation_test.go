@@ -95,6 +95,24 @@ func TestFederationRoutes(t *testing.T) {
 		t.Errorf("publishing March again: %d, want 409", code)
 	}
 
+	// One entry by the form; another federation's entry is not the officer's.
+	entry := url.Values{"id": {"KAZ-NEW"}, "name_cyrl": {"Жаңа Ойыншы"}, "name_latn": {"Zhana Oiynshy"}, "birth_year": {"2012"}, "sex": {"f"}}
+	if code, _ := post("/federations/KAZ/players", other, entry, nil); code != http.StatusForbidden {
+		t.Errorf("another account's entry: %d", code)
+	}
+	if code, body := post("/federations/KAZ/players", officer, entry, nil); code != http.StatusSeeOther || body != "/players/KAZ-NEW" {
+		t.Errorf("the officer's entry: %d %.200s", code, body)
+	}
+	if err := reg.PutPlayer(ctx, federation.Player{ID: "KGZ-1", Federation: "KGZ", NameLatn: "Kyrgyz", Sex: federation.Male}); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := post("/federations/KAZ/players", officer, url.Values{"id": {"KGZ-1"}, "name_latn": {"Taken"}, "sex": {"m"}}, nil); code != http.StatusForbidden {
+		t.Errorf("changing another federation's entry: %d", code)
+	}
+	if e, err := reg.Entry(ctx, "KAZ-NEW"); err != nil || e.BirthYear != 2012 || e.Sex != federation.Female {
+		t.Errorf("the new entry: %+v, %v", e, err)
+	}
+
 	code, m := s.do("GET", "/api/federations", "", nil)
 	if fs, _ := m["federations"].([]any); code != 200 || len(fs) != 3 {
 		t.Errorf("federations: %d %v", code, m)

@@ -335,6 +335,7 @@ var routeRules = map[string]routeRule{
 	"POST /federations/{code}/publish":                        own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
 	"POST /federations/{code}/config":                         own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
 	"POST /federations/{code}/ranks":                          own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
+	"POST /federations/{code}/players":                        own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
 	"POST /federations/{code}/clubs":                          own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
 	"POST /federations/{code}/claims":                         own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
 	"GET /federations/{code}/lists/{discipline}/{day}":        pub(whyRegister),
