@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -111,6 +112,34 @@ func TestFederationRoutes(t *testing.T) {
 	}
 	if e, err := reg.Entry(ctx, "KAZ-NEW"); err != nil || e.BirthYear != 2012 || e.Sex != federation.Female {
 		t.Errorf("the new entry: %+v, %v", e, err)
+	}
+
+	// The federation's configuration: the floor lowered, a rank renamed; a
+	// malformed one refused with its field.
+	ranks, _ := json.Marshal(federation.NationalRanks)
+	cfg := url.Values{"ranks": {strings.Replace(string(ranks), `"3rd class"`, `"third class"`, 1)}, "rules": {`{"floor": 1000}`}}
+	if code, _ := post("/federations/KAZ/config", other, cfg, nil); code != http.StatusForbidden {
+		t.Errorf("another account's configuration: %d", code)
+	}
+	if code, body := post("/federations/KAZ/config", officer, cfg, nil); code != http.StatusSeeOther {
+		t.Errorf("the configuration: %d %.300s", code, body)
+	}
+	if f, err := reg.Federation(ctx, "KAZ"); err != nil || f.Rules.Floor != 1000 || f.Rules.K != 20 || f.Ranks.Name("3", "en") != "third class" {
+		t.Errorf("the configuration stored: %+v, %v", f.Rules, err)
+	}
+	if code, body := post("/federations/KAZ/config", officer, url.Values{"ranks": {string(ranks)}, "rules": {`{"max_difference": 900}`}}, nil); code != http.StatusBadRequest || !strings.Contains(body, "max_difference") {
+		t.Errorf("a wrong configuration: %d %.300s", code, body)
+	}
+
+	// A rank awarded on the page; one the system does not have refused.
+	if code, body := post("/federations/KAZ/ranks", officer, url.Values{"player": {"KAZ-1"}, "rank": {"MS"}, "date": {"2026-02-20"}, "event": {"Cup"}}, nil); code != http.StatusSeeOther {
+		t.Errorf("awarding a rank: %d %.300s", code, body)
+	}
+	if e, err := reg.Entry(ctx, "KAZ-1"); err != nil || e.Rank != "MS" || len(e.Ranks) != 1 || e.Ranks[0].Event != "Cup" {
+		t.Errorf("KAZ-1's ranks: %+v, %v", e.Ranks, err)
+	}
+	if code, _ := post("/federations/KAZ/ranks", officer, url.Values{"player": {"KAZ-1"}, "rank": {"GM"}, "date": {"2026-02-20"}}, nil); code != http.StatusBadRequest {
+		t.Errorf("a rank not of the system: %d", code)
 	}
 
 	code, m := s.do("GET", "/api/federations", "", nil)
