@@ -173,39 +173,54 @@ func (s *Service) List(ctx context.Context, code string, d Discipline, day strin
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ListLine, 0, len(es))
-	for _, e := range es {
-		p, err := s.st.FedPlayerByID(ctx, e.Player)
-		if err != nil {
-			return nil, fmt.Errorf("list %s %s %s: %w", code, d, day, err)
-		}
-		pe, err := s.entriesNoRatings(ctx, p)
+	// The players and their ranks in a few queries, not a few a line: a
+	// national list has thousands.
+	ids := make([]string, len(es))
+	for i, e := range es {
+		ids[i] = e.Player
+	}
+	ps, err := s.st.FedPlayersByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]store.FedPlayer, len(ps))
+	for _, p := range ps {
+		byID[p.ID] = p
+	}
+	ranks := map[string][]store.FedRank{}
+	for chunk := range slices.Chunk(ids, 500) {
+		rs, err := s.st.FedRanks(ctx, "", chunk...)
 		if err != nil {
 			return nil, err
 		}
+		for _, r := range rs {
+			ranks[r.Player] = append(ranks[r.Player], r)
+		}
+	}
+	feds := map[string]Federation{}
+	out := make([]ListLine, 0, len(es))
+	for _, e := range es {
+		p, ok := byID[e.Player]
+		if !ok {
+			return nil, fmt.Errorf("list %s %s %s: player %s: %w", code, d, day, e.Player, ErrNoPlayer)
+		}
+		f, ok := feds[p.Federation]
+		if !ok {
+			if f, err = s.Federation(ctx, p.Federation); err != nil {
+				return nil, err
+			}
+			feds[p.Federation] = f
+		}
+		pe := Entry{Player: Player{ID: p.ID, Federation: p.Federation, NameCyrl: p.NameCyrl, NameLatn: p.NameLatn,
+			BirthYear: p.BirthYear, Sex: Sex(p.Sex), Club: p.Club, Title: p.Title}, UserID: p.UserID, Ranks: ranks[p.ID]}
+		var codes []string
+		for _, r := range pe.Ranks {
+			codes = append(codes, r.Rank)
+		}
+		pe.Rank = f.Ranks.Highest(codes)
 		out = append(out, ListLine{FedListEntry: e, Player: pe})
 	}
 	return out, nil
-}
-
-// entriesNoRatings is a register entry with its ranks, for a list's line.
-func (s *Service) entriesNoRatings(ctx context.Context, p store.FedPlayer) (Entry, error) {
-	ranks, err := s.st.FedRanks(ctx, "", p.ID)
-	if err != nil {
-		return Entry{}, err
-	}
-	f, err := s.Federation(ctx, p.Federation)
-	if err != nil {
-		return Entry{}, err
-	}
-	e := Entry{Player: Player{ID: p.ID, Federation: p.Federation, NameCyrl: p.NameCyrl, NameLatn: p.NameLatn,
-		BirthYear: p.BirthYear, Sex: Sex(p.Sex), Club: p.Club, Title: p.Title}, UserID: p.UserID, Ranks: ranks}
-	var codes []string
-	for _, r := range ranks {
-		codes = append(codes, r.Rank)
-	}
-	e.Rank = f.Ranks.Highest(codes)
-	return e, nil
 }
 
 // History returns a player's lines in every published list, by day.

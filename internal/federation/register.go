@@ -64,6 +64,7 @@ type Store interface {
 	FedClubs(ctx context.Context, code string) ([]store.FedClub, error)
 	PutFedPlayer(ctx context.Context, p store.FedPlayer) error
 	FedPlayerByID(ctx context.Context, id string) (store.FedPlayer, error)
+	FedPlayersByIDs(ctx context.Context, ids []string) ([]store.FedPlayer, error)
 	FedPlayerOfUser(ctx context.Context, userID int64) (store.FedPlayer, error)
 	FedPlayers(ctx context.Context, f store.FedPlayerFilter) ([]store.FedPlayer, int, error)
 	AwardFedRank(ctx context.Context, r store.FedRank) error

@@ -25,6 +25,20 @@ func eachStore(t *testing.T, f func(t *testing.T, s *Service, st *store.Store)) 
 	}
 }
 
+func newServiceB(b *testing.B) (*Service, *store.Store) {
+	b.Helper()
+	st, err := store.Open(b.Context(), filepath.Join(b.TempDir(), "toguz.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	s := New(st, nil)
+	if _, err := s.SeedKnown(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	return s, st
+}
+
 func newService(t *testing.T, be string) (*Service, *store.Store) {
 	t.Helper()
 	dsn := filepath.Join(t.TempDir(), "toguz.db")
@@ -320,4 +334,25 @@ func TestNormsEarned(t *testing.T) {
 			t.Errorf("norms: %+v, want %+v", got, want)
 		}
 	})
+}
+
+func TestFileCache(t *testing.T) {
+	c := fileCache{m: map[string]cachedFile{}}
+	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	c.put("a", []byte("A"), t0)
+	if b, ok := c.get("a", t0.Add(fileTTL)); !ok || string(b) != "A" {
+		t.Errorf("a fresh file: %q %v", b, ok)
+	}
+	if _, ok := c.get("a", t0.Add(fileTTL+time.Second)); ok {
+		t.Error("a stale file served")
+	}
+	for i := range maxCachedFiles + 5 {
+		c.put(fmt.Sprint(i), nil, t0.Add(time.Duration(i)*time.Second))
+	}
+	if len(c.m) != maxCachedFiles {
+		t.Errorf("%d files kept, at most %d", len(c.m), maxCachedFiles)
+	}
+	if _, ok := c.get("0", t0.Add(time.Minute)); ok {
+		t.Error("the oldest file kept past the bound")
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toguz/toguz/internal/apierr"
@@ -32,14 +33,65 @@ import (
 // its entries; an account claims at most maxOpenClaims entries at a time.
 // An imported file is read up to MaxImportBytes.
 type Handlers struct {
-	reg *Service
-	kit site.Kit
-	now func() time.Time
+	reg   *Service
+	kit   site.Kit
+	now   func() time.Time
+	files fileCache
 }
 
 // NewHandlers returns the pages and API of reg.
 func NewHandlers(reg *Service, kit site.Kit) *Handlers {
-	return &Handlers{reg: reg, kit: kit, now: reg.now}
+	return &Handlers{reg: reg, kit: kit, now: reg.now, files: fileCache{m: map[string]cachedFile{}}}
+}
+
+// fileCache keeps the lists' files made lately: a published list never
+// changes, and a national list's PDF takes a quarter of a second to make,
+// so that a stranger asking for it again and again costs a map lookup.
+// Its entries live fileTTL (the names and ranks in them may change), at
+// most maxCachedFiles of them.
+type fileCache struct {
+	mu sync.Mutex
+	m  map[string]cachedFile
+}
+
+type cachedFile struct {
+	body []byte
+	made time.Time
+}
+
+const (
+	fileTTL        = 10 * time.Minute
+	maxCachedFiles = 64
+)
+
+func (c *fileCache) get(key string, now time.Time) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.m[key]
+	if !ok || now.Sub(f.made) > fileTTL {
+		return nil, false
+	}
+	return f.body, true
+}
+
+func (c *fileCache) put(key string, body []byte, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, f := range c.m {
+		if now.Sub(f.made) > fileTTL {
+			delete(c.m, k)
+		}
+	}
+	if len(c.m) >= maxCachedFiles {
+		oldest := ""
+		for k, f := range c.m {
+			if oldest == "" || f.made.Before(c.m[oldest].made) {
+				oldest = k
+			}
+		}
+		delete(c.m, oldest)
+	}
+	c.m[key] = cachedFile{body: body, made: now}
 }
 
 // MaxImportBytes bounds an imported list's form (the server reads the
@@ -601,33 +653,41 @@ func PaperText(cat *i18n.Catalog, lang string, d Discipline, day string) PDFText
 		Gms: t("fed.col.games"), Lang: lang}
 }
 
+// listFiles are the formats of a list's file: their media types.
+var listFiles = map[string]string{"csv": "text/csv; charset=utf-8", "trf": "text/plain; charset=utf-8", "pdf": "application/pdf"}
+
 func (h *Handlers) listFile(w http.ResponseWriter, r *http.Request) error {
-	f, lines, ld, err := h.listOf(r)
-	if err != nil {
-		return err
-	}
-	name := fmt.Sprintf("%s-%s-%s", f.Code, ld.Discipline, ld.Day)
-	var buf bytes.Buffer
-	var ctype string
-	switch r.PathValue("file") {
-	case "csv":
-		err, ctype = WriteCSV(&buf, lines), "text/csv; charset=utf-8"
-		name += ".csv"
-	case "trf":
-		err, ctype = WriteTRF(&buf, f, ld.Discipline, ld.Day, lines), "text/plain; charset=utf-8"
-		name += ".trf"
-	case "pdf":
-		err, ctype = WritePDF(&buf, f, PaperText(h.kit.Catalog(), h.kit.Lang(r), ld.Discipline, ld.Day), lines), "application/pdf"
-		name += ".pdf"
-	default:
+	format := r.PathValue("file")
+	ctype, ok := listFiles[format]
+	if !ok {
 		return apierr.NotFound("fed.err.no_list")
 	}
-	if err != nil {
-		return err
+	code, d, day, lang := r.PathValue("code"), r.PathValue("discipline"), r.PathValue("day"), h.kit.Lang(r)
+	key := strings.Join([]string{code, d, day, format, lang}, "/")
+	body, ok := h.files.get(key, h.now())
+	if !ok {
+		f, lines, ld, err := h.listOf(r)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		switch format {
+		case "csv":
+			err = WriteCSV(&buf, lines)
+		case "trf":
+			err = WriteTRF(&buf, f, ld.Discipline, ld.Day, lines)
+		case "pdf":
+			err = WritePDF(&buf, f, PaperText(h.kit.Catalog(), lang, ld.Discipline, ld.Day), lines)
+		}
+		if err != nil {
+			return err
+		}
+		body = buf.Bytes()
+		h.files.put(key, body, h.now())
 	}
 	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	_, err = w.Write(buf.Bytes())
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s-%s.%s"`, code, d, day, format))
+	_, err := w.Write(body)
 	return err
 }
 

@@ -653,3 +653,32 @@ func (s *Store) FedClaimsOf(ctx context.Context, userID int64) (int, error) {
 	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM fed_claims WHERE user_id = $1`, userID).Scan(&n)
 	return n, err
 }
+
+// FedPlayersByIDs returns the entries of ids that exist, in no order.
+func (s *Store) FedPlayersByIDs(ctx context.Context, ids []string) ([]FedPlayer, error) {
+	var out []FedPlayer
+	for chunk := range slices.Chunk(ids, 500) {
+		ph := make([]string, len(chunk))
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			ph[i], args[i] = fmt.Sprintf("$%d", i+1), id
+		}
+		rows, err := s.r.QueryContext(ctx, `SELECT `+fedPlayerCols+` FROM fed_players p WHERE p.id IN (`+strings.Join(ph, ", ")+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: players by id: %w", err)
+		}
+		for rows.Next() {
+			p, err := scanFedPlayer(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, p)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
