@@ -71,6 +71,7 @@ var commands = []command{
 	{"reports", "list the reported chat messages of a server's database (for its administrators)", runReports},
 	{"account", "the operator's help with accounts: reset-link NAME makes a password-reset link", runAccount},
 	{"mod", "grant or revoke the moderator role of an account, or list the moderators", runMod},
+	{"federation", "the federations' register: the federations, their officers, their rating lists (import, publish, export)", runFederation},
 	{"tournament", "run an event at the arbiter's table: players, pairings, results, standings, TRF", runTournament},
 	{"review-worker", "review games sent on stdin, a JSON line each (serve runs it for its game reviews)", runReviewWorker},
 	{"export-db", "write the open database: every rated game with its review, one compressed record file a month, and the puzzles", runExportDB},

@@ -93,7 +93,8 @@ const (
 type Site struct {
 	kit   site.Kit
 	store Store
-	rel   Relations // nil: no account is closed, nobody blocks
+	rel   Relations   // nil: no account is closed, nobody blocks
+	feds  Federations // nil: no register
 }
 
 // Relations tells a profile page what the site's privacy knows: whether
@@ -108,6 +109,25 @@ type Relations interface {
 
 // SetRelations gives the profile pages the site's privacy.
 func (s *Site) SetRelations(rel Relations) { s.rel = rel }
+
+// FederationEntry is the federations' register entry an account is
+// linked to (internal/federation): its federation id and its ratings in
+// its federation's latest lists by discipline.
+type FederationEntry struct {
+	ID, Federation string
+	Ratings        map[string]int
+}
+
+// Federations finds the register entry linked to a player's account.
+type Federations interface {
+	// LinkedEntry returns the entry linked to the account name; false
+	// when none is.
+	LinkedEntry(ctx context.Context, name string) (FederationEntry, bool, error)
+}
+
+// SetFederations gives the profile pages the federations' register: a
+// linked player's profile shows his federation ratings beside the site's.
+func (s *Site) SetFederations(f Federations) { s.feds = f }
 
 // NewSite returns the players' pages and API over st.
 func NewSite(kit site.Kit, st Store) *Site {
@@ -158,6 +178,8 @@ type profileData struct {
 	// CanBlock: an account other than the player looks; Blocked: it
 	// blocks him.
 	Closed, CanBlock, Blocked bool
+	// Federation is the register entry linked to the account, nil none.
+	Federation *FederationEntry
 }
 
 func (s *Site) pageProfile(w http.ResponseWriter, r *http.Request) error {
@@ -195,6 +217,13 @@ func (s *Site) pageProfile(w http.ResponseWriter, r *http.Request) error {
 		d.CanBlock = true
 		if d.Blocked, err = s.rel.Blocks(ctx, me.ID, prof.Name); err != nil {
 			return err
+		}
+	}
+	if s.feds != nil {
+		if fe, ok, err := s.feds.LinkedEntry(ctx, prof.Name); err != nil {
+			return err
+		} else if ok {
+			d.Federation = &fe
 		}
 	}
 	p.Data = d

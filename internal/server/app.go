@@ -141,8 +141,8 @@ type Options struct {
 	// internal/tournament/dutch).
 	Swiss tournament.Pairer
 	// Federations is the federations' register the championships of
-	// /championships take their players from and report to (nil: no
-	// championships).
+	// /championships take their players from and report to (nil: the
+	// register kept in the site's own store, internal/federation).
 	Federations federation.Register
 	// Metrics, when set, is fed by the store, the hub, the engine and the
 	// handler (internal/metrics; `toguz serve -metrics-addr` serves it).
@@ -544,7 +544,7 @@ func nodeLeases(b live.Bus, st *store.Store) live.Leases {
 // without a register to take their players from.
 func championships(st *store.Store, reg federation.Register, swiss tournament.Pairer, log *slog.Logger) *sections.Desk {
 	if reg == nil {
-		return nil
+		reg = federation.New(st, nil)
 	}
 	return sections.New(sections.Config{Store: st, Register: reg, Swiss: swiss, Logger: log, User: func(ctx context.Context, name string) (int64, error) {
 		u, err := st.UserByName(ctx, name)

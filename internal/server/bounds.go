@@ -19,6 +19,7 @@ import (
 	"github.com/toguz/toguz/internal/archive"
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/broadcast"
+	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/site"
 )
 
@@ -42,6 +43,9 @@ const maxImportBody = archive.MaxImport + 64<<10
 func bodyLimit(r *http.Request) int64 {
 	if r.URL.Path == "/import" || broadcast.IsUpload(r.URL.Path) {
 		return maxImportBody
+	}
+	if federation.IsUpload(r.URL.Path) {
+		return federation.MaxImportBytes
 	}
 	return site.MaxBody
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/toguz/toguz/internal/culture"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/explorer"
+	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/forum"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
@@ -77,6 +78,7 @@ func errorKeys() []string {
 	keys = append(keys, moderation.ErrorKeys()...)
 	keys = append(keys, oauth.ErrorKeys()...)
 	keys = append(keys, forum.ErrorKeys()...)
+	keys = append(keys, federation.ErrorKeys()...)
 	keys = append(keys, "apierr.cross_origin")
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)

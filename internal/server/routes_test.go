@@ -78,6 +78,7 @@ const (
 	whyBlock     = "blocks and unblocks a public profile by its name: the block is the caller's own"
 	whyTeam      = "teams are public to read; joining, leaving and declining act on the caller's own membership, request or invitation"
 	whyTeamMatch = "a team match is public to watch, as its games are; its lineups and start are its teams' leaders' and coaches'"
+	whyRegister  = "the federations' register is their public record: federations, players, ranks, published lists"
 	whyMailLink  = "the token is the capability, a signed single-use link mailed to its owner; a wrong or used one is refused"
 )
 
@@ -381,6 +382,28 @@ var routeRules = map[string]routeRule{
 	"POST /mod/appeals/{id}": own(func(w *walk) map[string]string { return map[string]string{"id": "1"} }),
 	"GET /mod/@/{name}":      own(func(w *walk) map[string]string { return map[string]string{"name": "carol"} }),
 	"POST /mod/@/{name}":     own(func(w *walk) map[string]string { return map[string]string{"name": "carol"} }),
+
+	// the federations' register: public; its officers' forms refuse anyone else
+	"GET /api/federations":                                    {},
+	"GET /api/federations/{code}":                             pub(whyRegister),
+	"GET /api/federations/{code}/players":                     pub(whyRegister),
+	"GET /api/federations/{code}/lists/{discipline}/{day}":    pub(whyRegister),
+	"GET /api/players":                                        {},
+	"GET /api/players/{id}":                                   pub(whyRegister),
+	"GET /federations":                                        {},
+	"GET /federations/{code}":                                 pub(whyRegister),
+	"POST /federations/{code}/import":                         own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
+	"POST /federations/{code}/publish":                        own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
+	"POST /federations/{code}/config":                         own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
+	"POST /federations/{code}/ranks":                          own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
+	"POST /federations/{code}/players":                        own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
+	"POST /federations/{code}/clubs":                          own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
+	"POST /federations/{code}/claims":                         own(func(w *walk) map[string]string { return map[string]string{"code": "KAZ"} }),
+	"GET /federations/{code}/lists/{discipline}/{day}":        pub(whyRegister),
+	"GET /federations/{code}/lists/{discipline}/{day}/{file}": pub(whyRegister),
+	"GET /players":                                            {},
+	"GET /players/{id}":                                       pub(whyRegister),
+	"POST /players/{id}/claim":                                pub("claims a register entry for the caller's own account; an officer of its federation decides"),
 }
 
 // The forum's routes (internal/forum): its public categories are read by

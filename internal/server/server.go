@@ -155,6 +155,7 @@ import (
 	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/explorer"
+	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/forum"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/insights"
@@ -368,6 +369,9 @@ func New(cfg Config) (*Server, error) {
 	if srv.privacy = srv.newPrivacy(); srv.privacy != nil {
 		srv.profiles.SetRelations(profileRelations{srv.privacy})
 	}
+	if sa, ok := cfg.Archive.(StoreArchive); ok && sa.S != nil {
+		srv.profiles.SetFederations(profileFederations{st: sa.S, reg: federation.New(sa.S, nil)})
+	}
 	srv.tv = tv.NewSite(srv, tv.Config{Games: cfg.Hub, GamePage: srv.pageGame})
 	if srv.twofa, err = srv.newTwoFactor(); err != nil {
 		return nil, err
@@ -474,6 +478,9 @@ func (s *Server) Handler() http.Handler {
 	if sa, ok := s.cfg.Archive.(StoreArchive); ok {
 		insights.New(s, sa.S).Routes(router{s: s, mux: mux})
 		forum.New(s, s.forumConfig(sa.S)).Routes(router{s: s, mux: mux})
+	}
+	if sa, ok := s.cfg.Archive.(StoreArchive); ok && sa.S != nil {
+		federation.NewHandlers(federation.New(sa.S, nil), s).Routes(router{s: s, mux: mux})
 	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
