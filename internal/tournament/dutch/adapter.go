@@ -109,6 +109,9 @@ func InputFor(e *tournament.Event) (Input, error) {
 			if en.Code == tournament.PairingBye {
 				dp.ByeReceived = true
 			}
+			if en.Opponent > 0 || en.Code == tournament.PairingBye {
+				dp.PairedBefore = true
+			}
 			if !en.Played() {
 				if en.Code != 0 && sc.Points(en) > sc.Loss {
 					dp.Floats[k-1] = Down // 1.4.3

@@ -515,15 +515,18 @@ func (c *bctx) leaf(down []int, ordered bool) {
 		}
 		return less(v, c.best)
 	}
-	if !better() { // already with the bounds of C7-C9
+	// C9: a single downfloater with the bye's score (restrictBye) is the
+	// bye's receiver, whether he floats from his own bracket, on from a
+	// lower one as an MDP left in the Limbo, or stays unpaired in the last.
+	d := append(slices.Clone(c.limbo), down...)
+	if len(d) == 1 && (c.last || e.ps[d[0]].score == e.byeScore) {
+		v[e.o9()] = e.ps[d[0]].unplayed
+	}
+	if !better() { // already with the bounds of C7 and C8
 		return
 	}
-	d := append(slices.Clone(c.limbo), down...)
 	if c.c7 {
 		c.setC7(v, c.actualC7(d))
-	}
-	if c.last && len(down) == 1 {
-		v[e.o9()] = e.ps[down[0]].unplayed
 	}
 	if !better() {
 		return

@@ -62,6 +62,12 @@ type Player struct {
 	// Absent players (withdrawn, or with a requested H/Z bye for this round)
 	// are not paired.
 	Absent bool
+	// PairedBefore: the player was paired in an earlier round (a game,
+	// played or forfeited, or the pairing-allocated bye). E.5 counts the
+	// pairing numbers among the players paired now or before, as the
+	// endorsed programs do: a late entry who has not yet played and is not
+	// paired now does not shift the numbers of the players below him.
+	PairedBefore bool
 }
 
 // Input is one round to pair.
