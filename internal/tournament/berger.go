@@ -141,6 +141,11 @@ type Pairer interface {
 // connected.
 var ErrNoSwiss = errors.New("the Dutch (Swiss) pairing is not available in this build")
 
+// ErrUnpairable is wrapped by a pairer's error when no pairing of the
+// round satisfies the system's absolute criteria (a small field with many
+// rounds, say).
+var ErrUnpairable = errors.New("no pairing satisfies the absolute criteria")
+
 // PairerFor returns the pairer of a system; swiss is the Dutch pairer,
 // nil while none is connected.
 func PairerFor(s System, swiss Pairer) (Pairer, error) {

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -30,7 +31,8 @@ const maxGeneratePlayers = 5000
 // every round's results entered. Ratings fall evenly from the highest to
 // the lowest with noise; a game's result follows the Elo expectation of
 // the ratings, with draws at DrawRate where the players are equal and
-// fewer as they differ. The same config and seed give the same event.
+// fewer as they differ. The same config and seed give the same event. A
+// round that cannot be paired (ErrUnpairable) ends the event early.
 func Generate(cfg GenerateConfig, p Pairer) (*Event, error) {
 	if cfg.Players < 2 || cfg.Players > maxGeneratePlayers {
 		return nil, fmt.Errorf("players: 2 to %d, not %d", maxGeneratePlayers, cfg.Players)
@@ -131,6 +133,16 @@ func Generate(cfg GenerateConfig, p Pairer) (*Event, error) {
 			break
 		}
 		_, pairs, err := PairNext(e, p)
+		if errors.Is(err, ErrUnpairable) && r > 1 {
+			// The field is too small for the rounds left: the event ends
+			// here, as an arbiter would end it.
+			e.Rounds = r - 1
+			for i := range e.Players {
+				pl := &e.Players[i]
+				pl.Rounds = pl.Rounds[:min(len(pl.Rounds), r-1)]
+			}
+			break
+		}
 		if err != nil {
 			return e, err
 		}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toguz/toguz/internal/tournament"
 )
 
 // Colour is the colour a player had (or gets) in one round.
@@ -96,7 +98,7 @@ type Pairing struct {
 }
 
 // ErrNoPairing: no pairing of the round satisfies the absolute criteria.
-var ErrNoPairing = errors.New("dutch: no pairing satisfies the absolute criteria C1-C3")
+var ErrNoPairing = fmt.Errorf("dutch: %w C1-C3", tournament.ErrUnpairable)
 
 // Format writes a pairing the way the FIDE-endorsed programs print it with
 // -p: the number of pairs (the bye counting as one) on the first line, then
