@@ -29,6 +29,8 @@ var tournamentCommands = []command{
 	{"standings", "show the standings with the event's tie-breaks", tnStandings},
 	{"print", "pairings and standings as HTML for printing, or CSV", tnPrint},
 	{"export", "write the event as TRF, or the rating list's CSV", tnExport},
+	{"check", "pair every round again and report each difference (FIDE's checker)", tnCheck},
+	{"generate", "make a random tournament as TRF (FIDE's random tournament generator)", tnGenerate},
 }
 
 func runTournament(ctx context.Context, e env) error {
