@@ -54,7 +54,8 @@ func PairsText(pairs []Pair) string {
 // absence, a requested bye, a withdrawal, a late entry's missed round),
 // which is how the endorsed programs read a TRF. The colour drawn for
 // round 1 is the event's XXC, else read from round 1 as the programs
-// infer it. e is not changed.
+// infer it; a file without XXR has as many rounds as it pairs (the last
+// round's topscorers, C.04.3 1.7). e is not changed.
 func Check(e *Event, p Pairer) ([]RoundCheck, error) {
 	if err := e.Validate(); err != nil {
 		return nil, err
@@ -64,10 +65,15 @@ func Check(e *Event, p Pairer) ([]RoundCheck, error) {
 	if colour != "white1" && colour != "black1" {
 		colour = inferColour(e)
 	}
+	rounds := e.Rounds
+	if rounds == 0 {
+		rounds = played // without XXR, the file's rounds are all of them
+	}
 	var out []RoundCheck
 	for k := 1; k <= played; k++ {
 		c := e.before(k)
 		c.Colour = colour
+		c.Rounds = rounds
 		c.Withdrawn = nil
 		for i := range c.Players {
 			en := e.Players[i].Entry(k)
