@@ -128,4 +128,3 @@ func tnGenerate(_ context.Context, e env) error {
 	}
 	return ev.WriteTRF(e.stdout)
 }
-
