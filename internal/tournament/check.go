@@ -60,34 +60,10 @@ func Check(e *Event, p Pairer) ([]RoundCheck, error) {
 	if err := e.Validate(); err != nil {
 		return nil, err
 	}
-	played := e.Played()
-	colour := e.Colour
-	if colour != "white1" && colour != "black1" {
-		colour = inferColour(e)
-	}
-	rounds := e.Rounds
-	if rounds == 0 {
-		rounds = played // without XXR, the file's rounds are all of them
-	}
 	var out []RoundCheck
-	for k := 1; k <= played; k++ {
-		c := e.before(k)
-		c.Colour = colour
-		c.Rounds = rounds
-		c.Withdrawn = nil
-		for i := range c.Players {
-			en := e.Players[i].Entry(k)
-			if en.Opponent > 0 || en.Code == PairingBye {
-				continue
-			}
-			code := ZeroBye
-			if en.requested() {
-				code = en.Code
-			}
-			c.Players[i].setEntry(k, Entry{Colour: NoColor, Code: code})
-		}
-		rc := RoundCheck{Round: k, File: e.Pairs(k)}
-		ours, err := p.Pair(c)
+	for k := 1; k <= e.Played(); k++ {
+		rc := RoundCheck{Round: k, File: e.entered(k)}
+		ours, err := p.Pair(e.Before(k))
 		if err != nil {
 			rc.Err = err
 		} else {
@@ -98,12 +74,31 @@ func Check(e *Event, p Pairer) ([]RoundCheck, error) {
 	return out, nil
 }
 
-// before returns a copy of the event with the rounds before k only.
-func (e *Event) before(k int) *Event {
+// Before returns a copy of the event as it stood before round k was
+// paired, k from 1 to e.Played(): the rounds before k, and for round k
+// only the players the event does not pair in it, left out as if they had
+// asked for a zero-point bye (Check says why); the colour drawn for round
+// 1 and the number of rounds filled in as Check does.
+func (e *Event) Before(k int) *Event {
 	c := *e
+	c.Withdrawn = nil
+	if c.Colour != "white1" && c.Colour != "black1" {
+		c.Colour = inferColour(e)
+	}
+	if c.Rounds == 0 {
+		c.Rounds = e.Played() // without XXR, the file's rounds are all of them
+	}
 	c.Players = make([]Player, len(e.Players))
 	for i, pl := range e.Players {
+		en := pl.Entry(k)
 		pl.Rounds = slices.Clone(pl.Rounds[:min(len(pl.Rounds), k-1)])
+		if en.Opponent == 0 && en.Code != PairingBye {
+			code := ZeroBye
+			if en.requested() {
+				code = en.Code
+			}
+			pl.setEntry(k, Entry{Colour: NoColor, Code: code})
+		}
 		c.Players[i] = pl
 	}
 	return &c

@@ -494,6 +494,12 @@ func (e *Event) Pairs(r int) []Pair {
 			return pairs
 		}
 	}
+	return e.entered(r)
+}
+
+// entered returns round r's pairs as the players' entries have them, in
+// Pairs' order for a Swiss.
+func (e *Event) entered(r int) []Pair {
 	var out []Pair
 	for i := range e.Players {
 		p := &e.Players[i]
