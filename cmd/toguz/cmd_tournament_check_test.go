@@ -65,3 +65,27 @@ func TestTournamentCheckReportsDifference(t *testing.T) {
 		t.Errorf("-q printed the rounds that agree:\n%s", out)
 	}
 }
+
+// TestTournamentBaku: a Swiss with the Baku acceleration pairs its first
+// round with GA's virtual point (GA's top half meets GA's bottom half, GB
+// likewise) and checks as generated.
+func TestTournamentBaku(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "baku.trf")
+	tn(t, "generate", "-system", "baku", "-players", "16", "-rounds", "7", "-seed", "4", "-late", "0", "-byes", "0", "-forfeits", "0", "-withdrawals", "0", "-o", file)
+	ev, err := loadEvent(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.System != tournament.DutchBaku || ev.BakuGA() != 8 {
+		t.Fatalf("system %s, GA to %d", ev.System, ev.BakuGA())
+	}
+	for _, p := range ev.Pairs(1) {
+		a, b := min(p.White, p.Black), max(p.White, p.Black)
+		if (a <= 8) != (b <= 8) || b-a != 4 {
+			t.Errorf("round 1 pairs %d-%d across GA and GB", p.White, p.Black)
+		}
+	}
+	if out := tn(t, "check", file); !strings.Contains(out, "7 of 7 rounds paired as the file has them (baku)") {
+		t.Errorf("check: %s", out)
+	}
+}
