@@ -70,6 +70,9 @@ type Settings struct {
 	// publish each round.
 	Publish    bool `json:"publish,omitempty"`
 	MaxPlayers int  `json:"max_players,omitempty"`
+	// Acceleration is a Swiss's: "baku" for the Baku acceleration (FIDE
+	// C.04.5.1), "" for none.
+	Acceleration string `json:"acceleration,omitempty"`
 }
 
 // Error is a refusal with a catalog key (the server translates it) and a
@@ -100,6 +103,9 @@ func (s *Settings) Check() error {
 	}
 	if err := s.checkKind(tc); err != nil {
 		return err
+	}
+	if s.Acceleration != "" && (s.Kind != Swiss || s.Acceleration != "baku") {
+		return bad("apierr.event_acceleration")
 	}
 	if s.Kind != Arena {
 		s.Minutes, s.Berserk = 0, false

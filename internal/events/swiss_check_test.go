@@ -47,11 +47,21 @@ func checkPairings(t *testing.T, trf []byte) {
 }
 
 // TestSwissEventTRFChecks runs a Swiss on the site (a real store and live
-// hub, the Dutch pairer connected) with what an arbiter meets: an odd
-// field (the bye), draws, a forfeit, a withdrawal and a late entry; the
-// arbiter enters the results. The TRF the event page exports, round by
-// round, passes the checker, and so does a round robin's.
+// hub, the Dutch pairer connected), without and with the Baku
+// acceleration, with what an arbiter meets: an odd field (the bye), draws,
+// a forfeit, a withdrawal and a late entry; the arbiter enters the
+// results. The TRF the event page exports, round by round, passes the
+// checker (TestEventPages runs it over a round robin's). The acceleration
+// is for a Swiss only.
 func TestSwissEventTRFChecks(t *testing.T) {
+	for _, acc := range []string{"", "baku"} {
+		t.Run("acceleration="+acc, func(t *testing.T) { swissEventTRFChecks(t, acc) })
+	}
+}
+
+// swissEventTRFChecks runs TestSwissEventTRFChecks' event with the
+// acceleration acc ("" or "baku").
+func swissEventTRFChecks(t *testing.T, acc string) {
 	path := filepath.Join(t.TempDir(), "t.db")
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
@@ -78,7 +88,7 @@ func TestSwissEventTRFChecks(t *testing.T) {
 		}()
 		ids := users(t, st, 12)
 		arbiter := ids[11]
-		ev, err := m.Create(ctx, arbiter, "Swiss open", time.Time{}, events.Settings{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5})
+		ev, err := m.Create(ctx, arbiter, "Swiss open", time.Time{}, events.Settings{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, Acceleration: acc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,6 +143,12 @@ func TestSwissEventTRFChecks(t *testing.T) {
 		e, _ := m.Get(ev.ID)
 		if e.Status != events.Finished {
 			t.Errorf("after 5 rounds: %s", e.Status)
+		}
+		if want := map[string]tournament.System{"": tournament.Dutch, "baku": tournament.DutchBaku}[acc]; e.Tournament(0).System != want {
+			t.Errorf("the event's system %s, want %s", e.Tournament(0).System, want)
+		}
+		if _, err := m.Create(ctx, arbiter, "Round robin", time.Time{}, events.Settings{Kind: events.RoundRobin, Rules: "standard", TC: "5+3", Acceleration: "baku"}); err == nil {
+			t.Error("a round robin with the Baku acceleration")
 		}
 	})
 }
