@@ -1,6 +1,10 @@
 package tournament
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // BakuPoints returns the virtual points the Baku acceleration (FIDE
 // C.04.5.1) gives player start for the pairing of round r, in points:
@@ -71,4 +75,40 @@ func (e *Event) BakuXXA(rounds int) []string {
 		}
 	}
 	return out
+}
+
+// Accelerations reads the event's XXA lines (the pairing programs' manual
+// acceleration: a player's start number in columns 5-8, then from column 10
+// his virtual points for each round, four columns and a space each) and
+// returns each player's points by round, index 0 for round 1.
+func (e *Event) Accelerations() (map[int][]float64, error) {
+	var out map[int][]float64
+	for _, l := range e.Extra {
+		if !strings.HasPrefix(l, "XXA") {
+			continue
+		}
+		if len(l) < 8 {
+			return nil, fmt.Errorf("XXA line %q: no start number in columns 5-8", l)
+		}
+		s, err := strconv.Atoi(strings.TrimSpace(l[4:8]))
+		if err != nil || e.Player(s) == nil {
+			return nil, fmt.Errorf("XXA line %q: no player %q", l, strings.TrimSpace(l[4:8]))
+		}
+		var pts []float64
+		for at := 9; at < len(l); at += 5 {
+			f := strings.TrimSpace(l[at:min(at+4, len(l))])
+			v := 0.0
+			if f != "" {
+				if v, err = strconv.ParseFloat(f, 64); err != nil || v < 0 {
+					return nil, fmt.Errorf("XXA line %q: round %d: %q is not points", l, len(pts)+1, f)
+				}
+			}
+			pts = append(pts, v)
+		}
+		if out == nil {
+			out = map[int][]float64{}
+		}
+		out[s] = pts
+	}
+	return out, nil
 }

@@ -40,7 +40,9 @@ import (
 //     bye, the programs' convention; a late entry's missed rounds).
 //   - The Baku acceleration (the event's system DutchBaku): each player's
 //     virtual points for the round (Event.BakuPoints) are added to his score,
-//     and to the scores that decide the floats of the past rounds.
+//     and to the scores that decide the floats of the past rounds; without
+//     it, the virtual points of the event's XXA lines (another program's
+//     acceleration), if any, count the same way.
 //   - InitialColour: XXC white1 or black1; without it, the colour player 1 had
 //     in round 1, else White.
 type Pairer struct {
@@ -86,8 +88,29 @@ func InputFor(e *tournament.Event) (Input, error) {
 	// The Baku acceleration's virtual points (C.04.5.1) count in the
 	// scores the pairing sees, then and in the floats of past rounds.
 	accel := func(int, int) int { return 0 }
-	if e.System == tournament.DutchBaku {
+	xxa, err := e.Accelerations()
+	if err != nil {
+		return Input{}, err
+	}
+	switch {
+	case e.System == tournament.DutchBaku:
 		accel = func(start, k int) int { return int(2 * e.BakuPoints(start, k)) }
+	case xxa != nil:
+		// Virtual points another program wrote (XXA lines).
+		for start, v := range xxa {
+			for k, x := range v {
+				if _, err := halfPoints(x); err != nil {
+					return Input{}, fmt.Errorf("XXA, player %d, round %d: %w", start, k+1, err)
+				}
+			}
+		}
+		accel = func(start, k int) int {
+			if v := xxa[start]; k-1 < len(v) {
+				h, _ := halfPoints(v[k-1])
+				return h
+			}
+			return 0
+		}
 	}
 	avail := map[int]bool{}
 	for _, s := range e.Available(r) {
