@@ -135,8 +135,8 @@ func Generate(cfg GenerateConfig, p Pairer) (*Event, error) {
 		_, pairs, err := PairNext(e, p)
 		if errors.Is(err, ErrUnpairable) && r > 1 {
 			// The field is too small for the rounds left: the event ends
-			// here, as an arbiter would end it.
-			e.Rounds = r - 1
+			// here, as an arbiter would end it (XXR stays what was planned:
+			// the Baku acceleration and the topscorers depend on it).
 			for i := range e.Players {
 				pl := &e.Players[i]
 				pl.Rounds = pl.Rounds[:min(len(pl.Rounds), r-1)]
