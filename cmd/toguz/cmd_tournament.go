@@ -29,6 +29,8 @@ var tournamentCommands = []command{
 	{"standings", "show the standings with the event's tie-breaks", tnStandings},
 	{"print", "pairings and standings as HTML for printing, or CSV", tnPrint},
 	{"export", "write the event as TRF, or the rating list's CSV", tnExport},
+	{"check", "pair every round again and report each difference (FIDE's checker)", tnCheck},
+	{"generate", "make a random tournament as TRF (FIDE's random tournament generator)", tnGenerate},
 }
 
 func runTournament(ctx context.Context, e env) error {
@@ -110,7 +112,7 @@ func tnNew(_ context.Context, e env) error {
 	end := fs.String("end", "", "end date, YYYY/MM/DD")
 	arbiter := fs.String("arbiter", "", "chief arbiter")
 	tc := fs.String("time", "", "time control, in words")
-	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch")
+	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration)")
 	rounds := fs.Int("rounds", 0, "rounds (a Swiss: required; a round robin: from the players)")
 	tbs := fs.String("tiebreaks", "", `tie-breaks in order, C.07's acronyms: "DE BH/C1 BH SB WIN" (DE WIN WON BPG BWG GE BH SB ARO PS KS, /C1 /C2 /M1)`)
 	ko := fs.String("knockout", "2 rapid:2 blitz:2 armageddon", "a knock-out's match: classical games, then tie-break stages kind:games")
@@ -125,7 +127,7 @@ func tnNew(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	if sys == tournament.Dutch && *rounds < 1 {
+	if sys.Swiss() && *rounds < 1 {
 		return errors.New("-rounds: a Swiss needs its number of rounds")
 	}
 	if *rep < 0 || *rep == 1 {
@@ -202,7 +204,7 @@ func tnAdd(_ context.Context, e env) error {
 
 func tnPair(_ context.Context, e env) error {
 	fs := newFlags(e, "tournament pair", "FILE.trf", "Pairs the next round and prints it the way the FIDE-endorsed pairing programs\ndo with -p: the number of pairs, then one pair a line, White's and Black's start\nnumbers, 0 for the bye. The round is written into the file unless -dry-run.")
-	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch); default the file's XXY")
+	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku); default the file's XXY")
 	dry := fs.Bool("dry-run", false, "print the pairing, leave the file as it is")
 	file, _, err := oneFile(fs, e.args, 0)
 	if err != nil {

@@ -74,6 +74,9 @@ type Settings struct {
 	// (internal/team keeps the teams and admits the entrants by
 	// Config.Admit); only an arena is one.
 	TeamBattle bool `json:"team_battle,omitempty"`
+	// Acceleration is a Swiss's: "baku" for the Baku acceleration (FIDE
+	// C.04.5.1), "" for none.
+	Acceleration string `json:"acceleration,omitempty"`
 }
 
 // Error is a refusal with a catalog key (the server translates it) and a
@@ -104,6 +107,9 @@ func (s *Settings) Check() error {
 	}
 	if err := s.checkKind(tc); err != nil {
 		return err
+	}
+	if s.Acceleration != "" && (s.Kind != Swiss || s.Acceleration != "baku") {
+		return bad("apierr.event_acceleration")
 	}
 	if s.Kind != Arena {
 		s.Minutes, s.Berserk, s.TeamBattle = 0, false, false

@@ -107,8 +107,12 @@ func rounds(e *Event) int {
 	return e.Settings.Rounds
 }
 
-func system(k Kind) tournament.System {
-	switch k {
+// systemOf is the pairing system of an event's settings.
+func systemOf(s Settings) tournament.System {
+	if s.Kind == Swiss && s.Acceleration == "baku" {
+		return tournament.DutchBaku
+	}
+	switch s.Kind {
 	case RoundRobin:
 		return tournament.RoundRobin
 	case DoubleRoundRobin:
@@ -122,7 +126,7 @@ func system(k Kind) tournament.System {
 // tables; upto limits the results counted to the rounds up to it (the
 // published ones), all when ≤ 0.
 func (e *Event) Tournament(upto int) *tournament.Event {
-	te := tournament.New(e.Name, system(e.Settings.Kind), rounds(e))
+	te := tournament.New(e.Name, systemOf(e.Settings), rounds(e))
 	if e.Settings.Repetition > 0 {
 		te.Repetition = e.Settings.Repetition
 	}
@@ -202,7 +206,7 @@ func (m *Manager) pairNext(ctx context.Context, id string) error {
 			e.Status, e.Ended = Finished, m.cfg.Now()
 			return nil
 		}
-		pairer, err := tournament.PairerFor(system(e.Settings.Kind), m.cfg.Swiss)
+		pairer, err := tournament.PairerFor(systemOf(e.Settings), m.cfg.Swiss)
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func ErrorKeys() []string {
 		"apierr.event_no_swiss", "apierr.event_start", "apierr.event_too_many", "apierr.event_joined", "apierr.event_closed",
 		"apierr.event_full", "apierr.event_rating", "apierr.event_section", "apierr.event_not_joined", "apierr.event_started",
 		"apierr.event_unchanged", "apierr.event_berserk", "apierr.event_arbiters", "apierr.event_result",
-		"apierr.event_no_pairing", "apierr.event_no_player", "apierr.event_clock", "apierr.event_repair", "apierr.event_pairs",
+		"apierr.event_acceleration", "apierr.event_no_pairing", "apierr.event_no_player", "apierr.event_clock", "apierr.event_repair", "apierr.event_pairs",
 		"apierr.event_no_round", "apierr.event_account", "apierr.event_no_user", "apierr.events_off", "apierr.event_no_trf"}
 }
 
@@ -204,6 +204,9 @@ func (wb *Web) pageCreateEvent(w http.ResponseWriter, r *http.Request) error {
 		MaxRating: eventInt(r, "max_rating"), MinAge: eventInt(r, "min_age"), MaxAge: eventInt(r, "max_age"),
 		Sex: r.FormValue("sex"), Repetition: eventInt(r, "repetition"), Rated: r.FormValue("rated") != "",
 		Berserk: r.FormValue("berserk") != "", Publish: r.FormValue("publish") != "", MaxPlayers: eventInt(r, "max_players")}
+	if r.FormValue("baku") != "" {
+		st.Acceleration = "baku"
+	}
 	if st.Rules == "" {
 		st.Rules = "standard"
 	}

@@ -178,7 +178,7 @@ func (c *siteClient) checkLive(loc string) {
 }
 
 // checkTRF: the TRF of the event page loc reads back with the standings
-// and the tie-breaks of ev, the API's.
+// and the tie-breaks of ev, the API's, and passes the pairings checker.
 func (c *siteClient) checkTRF(loc string, ev events.EventJSON) {
 	c.t.Helper()
 	resp, trf := c.do("GET", loc+"/trf", "", nil)
@@ -189,6 +189,7 @@ func (c *siteClient) checkTRF(loc string, ev events.EventJSON) {
 	if err != nil {
 		c.t.Fatalf("the exported TRF: %v\n%s", err, trf)
 	}
+	checkPairings(c.t, []byte(trf))
 	st := te.Standings(0)
 	if te.Name != "Club cup" || len(st) != 2 || st[0].Player.Name != "Bolat" || st[0].Points != 1 || len(ev.TieBreaks) == 0 ||
 		strings.Join(ev.TieBreaks, " ") != tieBreakNames(te) || len(ev.Players[0].TieBreaks) != len(ev.TieBreaks) {

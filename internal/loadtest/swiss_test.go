@@ -23,6 +23,7 @@ import (
 	"github.com/toguz/toguz/internal/engine"
 	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/tournament"
+	"github.com/toguz/toguz/internal/tournament/dutch"
 )
 
 // Swiss200's size: the simulated event.
@@ -478,6 +479,18 @@ func checkSwissTRF(t *testing.T, ctx context.Context, c *client, ev swissEvent) 
 	}
 	if te.Played() != swissRounds || len(te.Players) != swissPlayers {
 		t.Fatalf("the TRF has %d rounds and %d players", te.Played(), len(te.Players))
+	}
+	// FIDE's Free Pairings Checker: every round paired again from the
+	// rounds before it comes out as the site paired it.
+	checks, err := tournament.Check(te, dutch.Pairer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range checks {
+		if !c.Same() {
+			t.Errorf("the checker pairs round %d otherwise: the site %s; the checker %s %v", c.Round,
+				tournament.PairsText(c.File), tournament.PairsText(c.Ours), c.Err)
+		}
 	}
 	var names []string
 	for _, tb := range te.TieBreaks {

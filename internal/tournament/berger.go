@@ -141,8 +141,14 @@ type Pairer interface {
 // connected.
 var ErrNoSwiss = errors.New("the Dutch (Swiss) pairing is not available in this build")
 
-// PairerFor returns the pairer of a system; swiss is the Dutch pairer,
-// nil while none is connected.
+// ErrUnpairable is wrapped by a pairer's error when no pairing of the
+// round satisfies the system's absolute criteria (a small field with many
+// rounds, say).
+var ErrUnpairable = errors.New("no pairing satisfies the absolute criteria")
+
+// PairerFor returns the pairer of a system; swiss is the Dutch pairer
+// (which reads the event's system for the acceleration), nil while none is
+// connected.
 func PairerFor(s System, swiss Pairer) (Pairer, error) {
 	switch s {
 	case RoundRobin:
@@ -151,7 +157,7 @@ func PairerFor(s System, swiss Pairer) (Pairer, error) {
 		return RoundRobinPairer{Double: true}, nil
 	case Knockout:
 		return KnockoutPairer{}, nil
-	case Dutch:
+	case Dutch, DutchBaku:
 		if swiss == nil {
 			return nil, ErrNoSwiss
 		}

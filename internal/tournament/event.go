@@ -197,12 +197,19 @@ const (
 	DoubleRoundRobin System = "double"
 	Knockout         System = "knockout"
 	Dutch            System = "dutch"
+	// DutchBaku is the Dutch system with the Baku acceleration (C.04.5.1):
+	// virtual points for the top half in the first half of the rounds.
+	DutchBaku System = "baku"
 )
+
+// Swiss reports a Swiss system: players paired round by round from their
+// scores, late entries allowed, those left out of a round absent.
+func (s System) Swiss() bool { return s == Dutch || s == DutchBaku }
 
 // ParseSystem reads a system's name.
 func ParseSystem(s string) (System, error) {
 	switch sys := System(strings.ToLower(strings.TrimSpace(s))); sys {
-	case RoundRobin, DoubleRoundRobin, Knockout, Dutch:
+	case RoundRobin, DoubleRoundRobin, Knockout, Dutch, DutchBaku:
 		return sys, nil
 	case "rr", "berger":
 		return RoundRobin, nil
@@ -211,7 +218,7 @@ func ParseSystem(s string) (System, error) {
 	case "ko":
 		return Knockout, nil
 	}
-	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch)", s)
+	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku)", s)
 }
 
 // Event is a tournament: the header of its TRF file, its players and their
@@ -315,7 +322,7 @@ func (e *Event) AddPlayer(p Player, missed Code) (*Player, error) {
 	if missed != ZeroBye && missed != HalfBye && missed != ForfeitLoss {
 		return nil, fmt.Errorf("a late entry's missed rounds are %c, %c or %c, not %q", ZeroBye, HalfBye, ForfeitLoss, missed)
 	}
-	if e.System != Dutch && e.System != "" && e.Played() > 0 {
+	if !e.System.Swiss() && e.System != "" && e.Played() > 0 {
 		return nil, fmt.Errorf("a %s event cannot take a player after its first round", e.System)
 	}
 	p.Start = len(e.Players) + 1
@@ -415,7 +422,7 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 	}
 	// Only a Swiss marks the players it left out as absent: a knock-out's
 	// players wait between their matches or are out.
-	if e.System != Dutch && e.System != "" {
+	if !e.System.Swiss() && e.System != "" {
 		return nil
 	}
 	e.markAbsent(r, avail, seen)
@@ -494,6 +501,12 @@ func (e *Event) Pairs(r int) []Pair {
 			return pairs
 		}
 	}
+	return e.entered(r)
+}
+
+// entered returns round r's pairs as the players' entries have them, in
+// Pairs' order for a Swiss.
+func (e *Event) entered(r int) []Pair {
 	var out []Pair
 	for i := range e.Players {
 		p := &e.Players[i]

@@ -65,6 +65,7 @@ func ReadTRF(r io.Reader) (*Event, error) {
 	e := &Event{Scoring: FIDEScoring}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), MaxTRFLine+2)
+	sc.Split(scanTRFLines)
 	lines := map[int]int{} // start number → line
 	n := 0
 	for sc.Scan() {
@@ -92,6 +93,32 @@ func ReadTRF(r io.Reader) (*Event, error) {
 		}
 	}
 	return e, e.checkRounds(lines)
+}
+
+// scanTRFLines splits lines ended by LF, CR LF or a lone CR (some pairing
+// programs write CR alone).
+func scanTRFLines(data []byte, atEOF bool) (int, []byte, error) {
+	for i, b := range data {
+		switch b {
+		case '\n':
+			return i + 1, data[:i], nil
+		case '\r':
+			if i+1 < len(data) {
+				if data[i+1] == '\n' {
+					return i + 2, data[:i], nil
+				}
+				return i + 1, data[:i], nil
+			}
+			if atEOF {
+				return i + 1, data[:i], nil
+			}
+			return 0, nil, nil // a CR at the end of the buffer: LF may follow
+		}
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // readLine reads line n, not blank, into e; lines maps the start numbers

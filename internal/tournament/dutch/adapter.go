@@ -38,6 +38,11 @@ import (
 //   - Absent: the players Event.Available leaves out of the round: withdrawn
 //     (XXW), or with the round's entry already written (a requested H, Z or F
 //     bye, the programs' convention; a late entry's missed rounds).
+//   - The Baku acceleration (the event's system DutchBaku): each player's
+//     virtual points for the round (Event.BakuPoints) are added to his score,
+//     and to the scores that decide the floats of the past rounds; without
+//     it, the virtual points of the event's XXA lines (another program's
+//     acceleration), if any, count the same way.
 //   - InitialColour: XXC white1 or black1; without it, the colour player 1 had
 //     in round 1, else White.
 type Pairer struct {
@@ -80,6 +85,33 @@ func InputFor(e *tournament.Event) (Input, error) {
 		return Input{}, fmt.Errorf("round %d still has games without a result", r-1)
 	}
 	in := Input{Round: r, Rounds: e.Rounds, InitialColour: initialColour(e)}
+	// The Baku acceleration's virtual points (C.04.5.1) count in the
+	// scores the pairing sees, then and in the floats of past rounds.
+	accel := func(int, int) int { return 0 }
+	xxa, err := e.Accelerations()
+	if err != nil {
+		return Input{}, err
+	}
+	switch {
+	case e.System == tournament.DutchBaku:
+		accel = func(start, k int) int { return int(2 * e.BakuPoints(start, k)) }
+	case xxa != nil:
+		// Virtual points another program wrote (XXA lines).
+		for start, v := range xxa {
+			for k, x := range v {
+				if _, err := halfPoints(x); err != nil {
+					return Input{}, fmt.Errorf("XXA, player %d, round %d: %w", start, k+1, err)
+				}
+			}
+		}
+		accel = func(start, k int) int {
+			if v := xxa[start]; k-1 < len(v) {
+				h, _ := halfPoints(v[k-1])
+				return h
+			}
+			return 0
+		}
+	}
 	avail := map[int]bool{}
 	for _, s := range e.Available(r) {
 		avail[s] = true
@@ -101,13 +133,16 @@ func InputFor(e *tournament.Event) (Input, error) {
 	for i := range e.Players {
 		pl := &e.Players[i]
 		h := before[pl.Start]
-		dp := Player{ID: pl.Start, Rating: pl.Rating, Score: h[r-1], Absent: !avail[pl.Start]}
+		dp := Player{ID: pl.Start, Rating: pl.Rating, Score: h[r-1] + accel(pl.Start, r), Absent: !avail[pl.Start]}
 		dp.Colours = make([]Colour, r-1)
 		dp.Floats = make([]Float, r-1)
 		for k := 1; k < r; k++ {
 			en := pl.Entry(k)
 			if en.Code == tournament.PairingBye {
 				dp.ByeReceived = true
+			}
+			if en.Opponent > 0 || en.Code == tournament.PairingBye {
+				dp.PairedBefore = true
 			}
 			if !en.Played() {
 				if en.Code != 0 && sc.Points(en) > sc.Loss {
@@ -129,7 +164,7 @@ func InputFor(e *tournament.Event) (Input, error) {
 			if !ok {
 				return Input{}, fmt.Errorf("player %d, round %d: opponent %d is not a player", pl.Start, k, en.Opponent)
 			}
-			switch mine, theirs := h[k-1], oh[k-1]; {
+			switch mine, theirs := h[k-1]+accel(pl.Start, k), oh[k-1]+accel(en.Opponent, k); {
 			case mine > theirs:
 				dp.Floats[k-1] = Down
 			case mine < theirs:

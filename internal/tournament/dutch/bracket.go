@@ -338,6 +338,9 @@ func (c *bctx) searchRem(x []int, n1 int) {
 		}
 		cnt2, cnt13 := s2c, s23
 		used := make([]bool, len(s2))
+		// The one S2 player this remainder leaves unpaired may be the bye's
+		// receiver (C9): bound C9 by the unpaired S2 players left.
+		byeLeft := len(c.limbo) == 0 && len(s2)-len(s1) == 1 && (c.last || c.e.byeScore >= 0)
 		var rec func(i int)
 		rec = func(i int) {
 			if c.cut {
@@ -359,11 +362,20 @@ func (c *bctx) searchRem(x []int, n1 int) {
 				return
 			}
 			lb, lb13 := c12Bound(suf[i], cnt2), c12Bound(suf13[i], cnt13)
+			o9 := c.cur[e.o9()]
+			if byeLeft {
+				b, ok := c.byeBound(s2, used)
+				if !ok {
+					return
+				}
+				c.cur[e.o9()] = max(o9, b)
+			}
 			c.cur[e.oc(12)] += lb
 			c.cur[e.oc(13)] += lb13
 			cut := c.pruned(c.cur)
 			c.cur[e.oc(12)] -= lb
 			c.cur[e.oc(13)] -= lb13
+			c.cur[e.o9()] = o9
 			if cut {
 				return
 			}
@@ -388,6 +400,35 @@ func (c *bctx) searchRem(x []int, n1 int) {
 	if !done && !c.cut && !global() {
 		c.cut = true // too many exchanges to list: the search is incomplete
 	}
+}
+
+// byeBound is the least C9 a remainder's candidate can have when the one
+// S2 player it leaves unpaired floats alone (see leaf), over the S2
+// players not used yet; false when in the last bracket none of them may
+// have the bye, so no candidate completes the round.
+func (c *bctx) byeBound(s2 []int, used []bool) (int, bool) {
+	b, ok := -1, false
+	for j, y := range s2 {
+		if used[j] {
+			continue
+		}
+		p := &c.e.ps[y]
+		u := 0
+		switch {
+		case c.last:
+			if !p.byeOK {
+				continue
+			}
+			u = p.unplayed
+		case p.score == c.e.byeScore:
+			u = p.unplayed
+		}
+		ok = true
+		if b < 0 || u < b {
+			b = u
+		}
+	}
+	return max(b, 0), ok || !c.last
 }
 
 // dive finds a good candidate fast, to prune the search in the rules' order
@@ -515,15 +556,18 @@ func (c *bctx) leaf(down []int, ordered bool) {
 		}
 		return less(v, c.best)
 	}
-	if !better() { // already with the bounds of C7-C9
+	// C9: a single downfloater with the bye's score (restrictBye) is the
+	// bye's receiver, whether he floats from his own bracket, on from a
+	// lower one as an MDP left in the Limbo, or stays unpaired in the last.
+	d := append(slices.Clone(c.limbo), down...)
+	if len(d) == 1 && (c.last || e.ps[d[0]].score == e.byeScore) {
+		v[e.o9()] = e.ps[d[0]].unplayed
+	}
+	if !better() { // already with the bounds of C7 and C8
 		return
 	}
-	d := append(slices.Clone(c.limbo), down...)
 	if c.c7 {
 		c.setC7(v, c.actualC7(d))
-	}
-	if c.last && len(down) == 1 {
-		v[e.o9()] = e.ps[down[0]].unplayed
 	}
 	if !better() {
 		return

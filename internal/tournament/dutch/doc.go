@@ -47,7 +47,8 @@
 //	       within complete pairings ......... bctx.actualC7 (bctx.bracketC7, else bctx.exactC7:
 //	                                          maxWeightMatching); bounds bctx.idealC7, bctx.bestC7;
 //	                                          segments o7, h8
-//	C9 unplayed games of the bye's receiver . segment o9 (bctx.leaf, last bracket)
+//	C9 unplayed games of the bye's receiver . segment o9 (bctx.leaf: the last bracket's unpaired player, or a
+//	                                          bracket's one downfloater with the bye's score); bound bctx.byeBound
 //	C10, C11 topscorers' colour limits ...... bctx.addPair (allocate, pl.afterGame)
 //	C12, C13 colour preferences, strong ones  bctx.addPair; bounds c12Bound, globalBound
 //	C14-C17 same float as 1 and 2 rounds ago  bctx.addPair (MDP pairs), bctx.addDown (downfloaters, the bye)
@@ -56,7 +57,7 @@
 //	D.2 exchanges in homogeneous brackets ... forExchanges, exchangesK
 //	D.3 exchanges between S1 and the Limbo .. forExchanges over the MDPs (same comparison rules)
 //	collapsed last bracket .................. pairBracket (collapsed: all its players, homogeneous)
-//	E.1-E.5 colour allocation ............... engine.allocate
+//	E.1-E.5 colour allocation ............... engine.allocate (E.5's numbers: pl.tpn, Player.PairedBefore)
 //	C.04.2 board order ...................... engine.boards
 //
 // # The search
@@ -90,7 +91,9 @@
 // (Stats.C7Approx counts what it left to the next bracket alone). TestSameAsBbpPairings replays 33 rounds that bbpPairings,
 // a FIDE-endorsed program, paired, and gets each the same; TestReplayTRFDir
 // replays a directory of TRF files paired by such a program (62 of 62 rounds
-// of nine bbpPairings events with draws, forfeits and byes).
+// of nine bbpPairings events with draws, forfeits and byes); TestOracle
+// compares with bbpPairings itself, built outside the repository, over
+// thousands of generated rounds both ways (TOGUZ_ORACLE names its binary).
 //
 // docs/tournaments-dutch.md says what is covered and what is not.
 package dutch

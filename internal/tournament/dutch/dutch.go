@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toguz/toguz/internal/tournament"
 )
 
 // Colour is the colour a player had (or gets) in one round.
@@ -62,6 +64,12 @@ type Player struct {
 	// Absent players (withdrawn, or with a requested H/Z bye for this round)
 	// are not paired.
 	Absent bool
+	// PairedBefore: the player was paired in an earlier round (a game,
+	// played or forfeited, or the pairing-allocated bye). E.5 counts the
+	// pairing numbers among the players paired now or before, as the
+	// endorsed programs do: a late entry who has not yet played and is not
+	// paired now does not shift the numbers of the players below him.
+	PairedBefore bool
 }
 
 // Input is one round to pair.
@@ -90,7 +98,7 @@ type Pairing struct {
 }
 
 // ErrNoPairing: no pairing of the round satisfies the absolute criteria.
-var ErrNoPairing = errors.New("dutch: no pairing satisfies the absolute criteria C1-C3")
+var ErrNoPairing = fmt.Errorf("dutch: %w C1-C3", tournament.ErrUnpairable)
 
 // Format writes a pairing the way the FIDE-endorsed programs print it with
 // -p: the number of pairs (the bye counting as one) on the first line, then

@@ -201,6 +201,32 @@ func TestWorkedExamples(t *testing.T) {
 			}},
 			want: "3\n2 1\n3 5\n4 0\n",
 		},
+		{
+			// C9 where the bye is decided above the last bracket: 4 and 5
+			// have had the bye (C2), so it goes to a player of the top
+			// scoregroup {1, 2, 3}, its one downfloater. The rules' order
+			// would pair 1-2 and float 3, but 3 lost round 1 by forfeit
+			// (an unplayed game) and 2 has none: C9 (before the colours)
+			// floats 2, who gets the bye; 3 (W due) meets 1, 4 meets 5.
+			name: "C9 chooses the bye's receiver in the bracket he floats from",
+			in: Input{Round: 4, Rounds: 5, InitialColour: White, Players: []Player{
+				pp(1, 4, "WBW", 6, 7, 8), pp(2, 4, "BWB", 9, 10, 11), pp(3, 4, "-WB", 12, 13),
+				noBye(pp(4, 2, "W-B", 14, 15)), noBye(pp(5, 2, "B-W", 16, 17)),
+			}},
+			want: "3\n3 1\n4 5\n2 0\n",
+		},
+		{
+			// E.5 in round 1 with player 2 away (a requested bye): the
+			// pairing numbers E.5 alternates on are those of the players
+			// paired, so 3 is the second (Black), 4 the third (White), as
+			// the endorsed programs give them.
+			name: "E.5 counts the players paired",
+			in: Input{Round: 1, Rounds: 5, InitialColour: White, Players: []Player{
+				pp(1, 0, ""), {ID: 2, Absent: true}, pp(3, 0, ""), pp(4, 0, ""), pp(5, 0, ""),
+				pp(6, 0, ""), pp(7, 0, ""), pp(8, 0, ""), pp(9, 0, ""),
+			}},
+			want: "4\n1 6\n7 3\n4 8\n9 5\n",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -267,6 +267,7 @@ func (e *engine) restrictBye(all []int) {
 		}
 		clear(e.memoC)
 		if e.completable(all) {
+			e.byeScore = scores[k]
 			return
 		}
 	}

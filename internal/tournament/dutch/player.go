@@ -22,6 +22,7 @@ type pl struct {
 	top      bool  // topscorer (1.7), only when pairing the last round
 	byeOK    bool  // may get the bye (C2)
 	unplayed int   // rounds without a game (C9)
+	tpn      int   // the pairing number E.5 uses
 }
 
 type engine struct {
@@ -36,14 +37,31 @@ type engine struct {
 	c7Work int64
 	// exhaustive turns the pruning off (tests compare both searches).
 	exhaustive bool
+	// byeScore is the score of the pairing-allocated bye's receiver (the
+	// lowest score that completes the round, restrictBye), -1 when none.
+	byeScore int
 }
 
 func newEngine(in Input) *engine {
-	e := &engine{in: in, memoC: map[string]bool{}, c7Work: c7WorkBudget}
+	e := &engine{in: in, memoC: map[string]bool{}, c7Work: c7WorkBudget, byeScore: -1}
 	var src []Player
 	for _, p := range in.Players {
 		if !p.Absent {
 			src = append(src, p)
+		}
+	}
+	// E.5's numbers: the rank by ID among the players paired now or before.
+	tpn := map[int]int{}
+	{
+		var ids []int
+		for _, p := range in.Players {
+			if !p.Absent || p.PairedBefore {
+				ids = append(ids, p.ID)
+			}
+		}
+		sort.Ints(ids)
+		for i, id := range ids {
+			tpn[id] = i + 1
 		}
 	}
 	sort.SliceStable(src, func(i, j int) bool {
@@ -57,7 +75,7 @@ func newEngine(in Input) *engine {
 	e.ps = make([]pl, len(src))
 	idx := map[int]int{}
 	for i, p := range src {
-		q := pl{id: p.ID, score: p.Score, hist: p.Colours, byeOK: !p.ByeReceived}
+		q := pl{id: p.ID, score: p.Score, hist: p.Colours, byeOK: !p.ByeReceived, tpn: tpn[p.ID]}
 		q.cd, q.pref, q.strength = preference(p.Colours)
 		if n := len(p.Floats); n >= 1 {
 			q.f1 = p.Floats[n-1]
@@ -196,12 +214,13 @@ func (e *engine) allocate(a, b int) (int, int) {
 		}
 	}
 	// E.5: the higher-ranked player gets the initial colour when his
-	// pairing number is odd, the other colour when even.
+	// pairing number is odd, the other colour when even (tpn: see
+	// Player.PairedBefore).
 	ic := e.in.InitialColour
 	if ic == None {
 		ic = White
 	}
-	if pa.id%2 == 1 {
+	if pa.tpn%2 == 1 {
 		return give(ic)
 	}
 	return give(ic.opposite())

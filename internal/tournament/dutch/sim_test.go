@@ -44,6 +44,7 @@ func (s *sim) input(round int, absent map[int]bool) Input {
 		in.Players = append(in.Players, Player{
 			ID: p.id, Score: p.score, Colours: p.colours, Floats: p.floats,
 			Opponents: p.opps, ByeReceived: p.byeReceived, Absent: p.withdrawn || absent[p.id],
+			PairedBefore: round > 1,
 		})
 	}
 	return in
