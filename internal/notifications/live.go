@@ -1,0 +1,166 @@
+package notifications
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/coder/websocket"
+
+	"github.com/toguz/toguz/internal/apierr"
+	"github.com/toguz/toguz/internal/site"
+	"github.com/toguz/toguz/internal/store"
+)
+
+// subscriber is one open page of an account: the notices for it wait in
+// out (bounded: a socket that falls behind misses notices, and reads the
+// count again with the next one).
+type subscriber struct {
+	lang string
+	out  chan []byte
+}
+
+const subscriberBuffer = 16
+
+// liveMsg is what the socket sends: the unread count, and the notice that
+// changed it (none on connect and after a mark read).
+type liveMsg struct {
+	Type   string `json:"type"` // "unread" or "notice"
+	Unread int    `json:"unread"`
+	Notice *View  `json:"notice,omitempty"`
+}
+
+// publish sends the stored notice n to its account's open pages.
+func (s *Service) publish(ctx context.Context, n store.Notification) {
+	s.mu.Lock()
+	subs := make([]*subscriber, 0, len(s.subs[n.UserID]))
+	for sub := range s.subs[n.UserID] {
+		subs = append(subs, sub)
+	}
+	s.mu.Unlock()
+	if len(subs) == 0 {
+		return
+	}
+	unread := s.Unread(ctx, n.UserID)
+	for _, sub := range subs {
+		v := s.view(sub.lang, n)
+		b, _ := json.Marshal(liveMsg{Type: "notice", Unread: unread, Notice: &v})
+		select {
+		case sub.out <- b:
+		default:
+		}
+	}
+}
+
+// publishCount sends user's unread count to his open pages (after he
+// marked notices read on one of them).
+func (s *Service) publishCount(ctx context.Context, user int64) {
+	s.mu.Lock()
+	subs := make([]*subscriber, 0, len(s.subs[user]))
+	for sub := range s.subs[user] {
+		subs = append(subs, sub)
+	}
+	s.mu.Unlock()
+	if len(subs) == 0 {
+		return
+	}
+	b, _ := json.Marshal(liveMsg{Type: "unread", Unread: s.Unread(ctx, user)})
+	for _, sub := range subs {
+		select {
+		case sub.out <- b:
+		default:
+		}
+	}
+}
+
+func (s *Service) subscribe(user int64, lang string) (*subscriber, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.subs[user]) >= s.cfg.SocketsPerAccount {
+		return nil, false
+	}
+	sub := &subscriber{lang: lang, out: make(chan []byte, subscriberBuffer)}
+	if s.subs[user] == nil {
+		s.subs[user] = map[*subscriber]struct{}{}
+	}
+	s.subs[user][sub] = struct{}{}
+	return sub, true
+}
+
+func (s *Service) unsubscribe(user int64, sub *subscriber) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.subs[user], sub)
+	if len(s.subs[user]) == 0 {
+		delete(s.subs, user)
+	}
+}
+
+// Online reports whether user has a page of the site open (a live
+// notices' socket on this node).
+func (s *Service) Online(user int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.subs[user]) > 0
+}
+
+// serveWS is GET /api/notifications/ws: the account's unread count at
+// once, then each new notice with the count. The client sends nothing but
+// pings ({"type":"ping"}).
+func (s *Service) serveWS(w http.ResponseWriter, r *http.Request) {
+	id := s.cfg.Kit.Identity(r)
+	if id.Account.ID == 0 {
+		s.cfg.Kit.WriteError(w, r, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "notify.err.login"))
+		return
+	}
+	user, lang := id.Account.ID, s.cfg.Kit.Lang(r)
+	sub, ok := s.subscribe(user, lang)
+	if !ok {
+		s.cfg.Kit.WriteError(w, r, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "notify.err.sockets", s.cfg.SocketsPerAccount))
+		return
+	}
+	defer s.unsubscribe(user, sub)
+	c, err := site.AcceptWS(w, r)
+	if err != nil {
+		return
+	}
+	defer c.CloseNow()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stop := site.KeepAlive(ctx, c)
+	defer stop()
+	go func() { // the reader: pings, and the close
+		defer cancel()
+		for {
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			var m struct{ Type string }
+			if json.Unmarshal(b, &m) == nil && m.Type == "ping" {
+				select {
+				case sub.out <- []byte(site.Pong):
+				default:
+				}
+			}
+		}
+	}()
+	first, _ := json.Marshal(liveMsg{Type: "unread", Unread: s.Unread(ctx, user)})
+	if err := site.WriteWS(ctx, c, first); err != nil {
+		return
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			c.Close(websocket.StatusNormalClosure, "")
+			return
+		case <-s.stop:
+			c.Close(websocket.StatusGoingAway, "")
+			return
+		case b := <-sub.out:
+			if err := site.WriteWS(ctx, c, b); err != nil {
+				return
+			}
+		}
+	}
+}
