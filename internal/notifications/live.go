@@ -107,16 +107,16 @@ func (s *Service) Online(user int64) bool {
 // serveWS is GET /api/notifications/ws: the account's unread count at
 // once, then each new notice with the count. The client sends nothing but
 // pings ({"type":"ping"}).
-func (s *Service) serveWS(w http.ResponseWriter, r *http.Request) {
-	id := s.cfg.Kit.Identity(r)
+func (s *Web) serveWS(w http.ResponseWriter, r *http.Request) {
+	id := s.kit.Identity(r)
 	if id.Account.ID == 0 {
-		s.cfg.Kit.WriteError(w, r, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "notify.err.login"))
+		s.kit.WriteError(w, r, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "notify.err.login"))
 		return
 	}
-	user, lang := id.Account.ID, s.cfg.Kit.Lang(r)
+	user, lang := id.Account.ID, s.kit.Lang(r)
 	sub, ok := s.subscribe(user, lang)
 	if !ok {
-		s.cfg.Kit.WriteError(w, r, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "notify.err.sockets", s.cfg.SocketsPerAccount))
+		s.kit.WriteError(w, r, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "notify.err.sockets", s.cfg.SocketsPerAccount))
 		return
 	}
 	defer s.unsubscribe(user, sub)

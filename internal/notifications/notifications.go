@@ -35,7 +35,6 @@ import (
 
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/notify"
-	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -55,9 +54,8 @@ type Store interface {
 
 // Config is what a Service is built from.
 type Config struct {
-	Store Store    // required
-	Kit   site.Kit // the pages' (nil: Send and the count only, as in a feature's test)
-	// Catalog renders the notices' texts (nil: Kit's, else i18n.New()).
+	Store Store // required
+	// Catalog renders the notices' texts (nil: i18n.New()).
 	Catalog *i18n.Catalog
 	// Blocked reports whether a and b are blocked either way (nil: never).
 	Blocked func(ctx context.Context, a, b int64) (bool, error)
@@ -118,16 +116,10 @@ func New(cfg Config) *Service {
 		cfg.SocketsPerAccount = DefaultSocketsPerAccount
 	}
 	log := cfg.Logger
-	if log == nil && cfg.Kit != nil {
-		log = cfg.Kit.Logger()
-	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	cat := cfg.Catalog
-	if cat == nil && cfg.Kit != nil {
-		cat = cfg.Kit.Catalog()
-	}
 	if cat == nil {
 		cat = i18n.New()
 	}

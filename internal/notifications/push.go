@@ -222,7 +222,7 @@ func (p *Pusher) Send(ctx context.Context, sub store.PushSubscription, plaintext
 
 // ---- the subscription's API ----
 
-func (s *Service) apiPushKey(w http.ResponseWriter, r *http.Request) error {
+func (s *Web) apiPushKey(w http.ResponseWriter, r *http.Request) error {
 	if s.cfg.Push == nil {
 		return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "notify.err.push_off")
 	}
@@ -239,7 +239,7 @@ type subscriptionJSON struct {
 	} `json:"keys"`
 }
 
-func (s *Service) readSubscription(w http.ResponseWriter, r *http.Request) (subscriptionJSON, error) {
+func (s *Web) readSubscription(w http.ResponseWriter, r *http.Request) (subscriptionJSON, error) {
 	var sub subscriptionJSON
 	if s.cfg.Push == nil {
 		return sub, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "notify.err.push_off")
@@ -253,7 +253,7 @@ func (s *Service) readSubscription(w http.ResponseWriter, r *http.Request) (subs
 	return sub, nil
 }
 
-func (s *Service) apiSubscribe(w http.ResponseWriter, r *http.Request) error {
+func (s *Web) apiSubscribe(w http.ResponseWriter, r *http.Request) error {
 	user, err := s.account(r)
 	if err != nil {
 		return err
@@ -275,7 +275,7 @@ func (s *Service) apiSubscribe(w http.ResponseWriter, r *http.Request) error {
 	return site.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
-func (s *Service) apiUnsubscribe(w http.ResponseWriter, r *http.Request) error {
+func (s *Web) apiUnsubscribe(w http.ResponseWriter, r *http.Request) error {
 	user, err := s.account(r)
 	if err != nil {
 		return err

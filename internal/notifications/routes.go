@@ -11,9 +11,18 @@ import (
 	"github.com/toguz/toguz/internal/store"
 )
 
+// Web is the pages and the API of a Service.
+type Web struct {
+	*Service
+	kit site.Kit
+}
+
+// NewWeb returns the pages of s, on the site of kit.
+func NewWeb(kit site.Kit, s *Service) *Web { return &Web{Service: s, kit: kit} }
+
 // Routes registers the list (/notifications), its API, the live socket,
 // the settings' form and the Web Push subscription on r.
-func (s *Service) Routes(r site.Router) {
+func (s *Web) Routes(r site.Router) {
 	r.Page("GET /notifications", s.pageList)
 	r.Page("POST /notifications/read", s.pageMarkRead)
 	r.Page("POST /settings/notifications", s.pageSavePrefs)
@@ -36,8 +45,8 @@ func ctxOf(r *http.Request) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(r.Context(), site.StoreTimeout)
 }
 
-func (s *Service) account(r *http.Request) (int64, error) {
-	id := s.cfg.Kit.Identity(r)
+func (s *Web) account(r *http.Request) (int64, error) {
+	id := s.kit.Identity(r)
 	if id.Account.ID == 0 {
 		return 0, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "notify.err.login")
 	}
@@ -84,8 +93,8 @@ type listData struct {
 	Unread     int
 }
 
-func (s *Service) pageList(w http.ResponseWriter, r *http.Request) error {
-	id := s.cfg.Kit.Identity(r)
+func (s *Web) pageList(w http.ResponseWriter, r *http.Request) error {
+	id := s.kit.Identity(r)
 	if id.Account.ID == 0 {
 		return site.Redirect(w, r, "/login")
 	}
@@ -95,7 +104,7 @@ func (s *Service) pageList(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := ctxOf(r)
 	defer cancel()
-	lang := s.cfg.Kit.Lang(r)
+	lang := s.kit.Lang(r)
 	ns, more, err := s.list(ctx, id.Account.ID, lang, p)
 	if err != nil {
 		return err
@@ -104,10 +113,10 @@ func (s *Service) pageList(w http.ResponseWriter, r *http.Request) error {
 	if more {
 		d.Next = p + 1
 	}
-	return s.cfg.Kit.Render(w, http.StatusOK, "notifications", s.cfg.Kit.Page(r, "notify.title", d))
+	return s.kit.Render(w, http.StatusOK, "notifications", s.kit.Page(r, "notify.title", d))
 }
 
-func (s *Service) pageMarkRead(w http.ResponseWriter, r *http.Request) error {
+func (s *Web) pageMarkRead(w http.ResponseWriter, r *http.Request) error {
 	user, err := s.account(r)
 	if err != nil {
 		return err
@@ -141,7 +150,7 @@ type listJSON struct {
 	Unread  int    `json:"unread"`
 }
 
-func (s *Service) apiList(w http.ResponseWriter, r *http.Request) error {
+func (s *Web) apiList(w http.ResponseWriter, r *http.Request) error {
 	user, err := s.account(r)
 	if err != nil {
 		return err
@@ -152,7 +161,7 @@ func (s *Service) apiList(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := ctxOf(r)
 	defer cancel()
-	ns, more, err := s.list(ctx, user, s.cfg.Kit.Lang(r), p)
+	ns, more, err := s.list(ctx, user, s.kit.Lang(r), p)
 	if err != nil {
 		return err
 	}
@@ -166,7 +175,7 @@ func (s *Service) apiList(w http.ResponseWriter, r *http.Request) error {
 	return site.WriteJSON(w, http.StatusOK, out)
 }
 
-func (s *Service) apiUnread(w http.ResponseWriter, r *http.Request) error {
+func (s *Web) apiUnread(w http.ResponseWriter, r *http.Request) error {
 	user, err := s.account(r)
 	if err != nil {
 		return err
@@ -178,7 +187,7 @@ func (s *Service) apiUnread(w http.ResponseWriter, r *http.Request) error {
 
 // apiMarkRead is POST /api/notifications/read: {"id": n} marks one, {}
 // marks all.
-func (s *Service) apiMarkRead(w http.ResponseWriter, r *http.Request) error {
+func (s *Web) apiMarkRead(w http.ResponseWriter, r *http.Request) error {
 	user, err := s.account(r)
 	if err != nil {
 		return err
@@ -241,7 +250,7 @@ func (s *Service) Section(r *http.Request, user int64) Section {
 	return sec
 }
 
-func (s *Service) pageSavePrefs(w http.ResponseWriter, r *http.Request) error {
+func (s *Web) pageSavePrefs(w http.ResponseWriter, r *http.Request) error {
 	user, err := s.account(r)
 	if err != nil {
 		return err

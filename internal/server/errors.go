@@ -19,6 +19,7 @@ import (
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/moderation"
+	"github.com/toguz/toguz/internal/notifications"
 	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/privacy"
 	"github.com/toguz/toguz/internal/profile"
@@ -73,6 +74,7 @@ func errorKeys() []string {
 	keys = append(keys, account.ErrorKeys()...)
 	keys = append(keys, moderation.ErrorKeys()...)
 	keys = append(keys, oauth.ErrorKeys()...)
+	keys = append(keys, notifications.ErrorKeys()...)
 	keys = append(keys, "apierr.cross_origin")
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)

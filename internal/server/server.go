@@ -163,6 +163,7 @@ import (
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/moderation"
+	"github.com/toguz/toguz/internal/notifications"
 	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/privacy"
 	"github.com/toguz/toguz/internal/profile"
@@ -260,6 +261,9 @@ type Config struct {
 	Moderation *moderation.Service
 	// OAuth keeps the apps' codes and tokens (internal/oauth; nil: no apps).
 	OAuth oauth.Store
+	// Notifications keeps and pushes the accounts' notices
+	// (internal/notifications; nil: none, and no count in the header).
+	Notifications *notifications.Service
 }
 
 // Server serves the API and the pages.
@@ -332,7 +336,7 @@ func New(cfg Config) (*Server, error) {
 	srv.board = analysisboard.New(srv, srv.boardConfig())
 	srv.apps = oauth.New(srv, oauth.Config{Store: cfg.OAuth})
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings,
-		Privacy: privacyGate{srv}, TokenEndpoint: srv.apps.TokenEndpoint})
+		Privacy: privacyGate{srv}, TokenEndpoint: srv.apps.TokenEndpoint, Notify: senderOf(cfg.Notifications)})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: archive.MaxImportGames, RulesError: rulesError})
 	srv.profiles = profile.NewSite(srv, cfg.Archive)
 	if srv.privacy = srv.newPrivacy(); srv.privacy != nil {
@@ -434,6 +438,9 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.cfg.Moderation != nil {
 		moderation.NewWeb(s, s.cfg.Moderation).Routes(router{s, mux})
+	}
+	if s.cfg.Notifications != nil {
+		notifications.NewWeb(s, s.cfg.Notifications).Routes(router{s, mux})
 	}
 	if sa, ok := s.cfg.Archive.(StoreArchive); ok {
 		insights.New(s, sa.S).Routes(router{s: s, mux: mux})

@@ -1,0 +1,93 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/toguz/toguz/internal/game"
+	"github.com/toguz/toguz/internal/mail"
+	"github.com/toguz/toguz/internal/notifications"
+	"github.com/toguz/toguz/internal/notify"
+	"github.com/toguz/toguz/internal/store"
+)
+
+// vapidKey returns the private key of the server's Web Push identity
+// (VAPID): kept as the guest key is, in a file of its own beside an
+// SQLite database (opts.DB + ".vapidkey"), and in the database's secrets
+// on PostgreSQL, whose nodes must share it (a browser's subscription is
+// bound to the key it subscribed with).
+func vapidKey(ctx context.Context, opts Options, st *store.Store) ([]byte, error) {
+	if store.IsPostgres(opts.DB) {
+		return st.Secret(ctx, "vapid_key", func() ([]byte, error) {
+			key := make([]byte, 32)
+			_, err := rand.Read(key)
+			return key, err
+		})
+	}
+	key, err := LoadGuestKey(opts.DB + ".vapidkey")
+	if err != nil {
+		return nil, err
+	}
+	if len(key) < 32 {
+		return nil, fmt.Errorf("vapid key %s: %d bytes, want 32", opts.DB+".vapidkey", len(key))
+	}
+	return key[:32], nil
+}
+
+// newNotifications builds the notices' service: the store, blocks, Web
+// Push with the VAPID key, and mail to verified addresses.
+func newNotifications(ctx context.Context, opts Options, st *store.Store, mq *mail.Queue, log *slog.Logger) (*notifications.Service, error) {
+	key, err := vapidKey(ctx, opts, st)
+	if err != nil {
+		return nil, err
+	}
+	subject := siteURL(opts)
+	if !strings.HasPrefix(subject, "https://") {
+		subject = "mailto:webmaster@localhost"
+	}
+	v, err := notifications.NewVAPID(key, subject)
+	if err != nil {
+		return nil, err
+	}
+	push := notifications.NewPusher(notifications.PushConfig{VAPID: v, Store: st, AllowPrivate: opts.PushAllowPrivate, Logger: log})
+	cfg := notifications.Config{Store: st, Push: push, Logger: log, SiteURL: siteURL(opts), Blocked: st.BlockedEither}
+	if mq.Enabled() {
+		cfg.Mail = func(ctx context.Context, user int64, subject, body string) error {
+			e, err := st.EmailOf(ctx, user)
+			if errors.Is(err, store.ErrNotFound) || (err == nil && e.Verified.IsZero()) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			return mq.Send(ctx, mail.Message{To: e.Address, Subject: subject, Body: body})
+		}
+	}
+	return notifications.New(cfg), nil
+}
+
+// yourMove tells the player to move in a correspondence game that his
+// opponent moved (live.Config.OnYourMove; on the game's goroutine: Send
+// only queues).
+func yourMove(n notify.Sender) func(id string, toMove, opponent game.Seat) {
+	return func(id string, toMove, opponent game.Seat) {
+		if toMove.UserID == 0 || n == nil {
+			return
+		}
+		_ = n.Send(context.Background(), notify.Notice{To: toMove.UserID, Actor: opponent.UserID, Kind: notify.YourMove,
+			Key: "notify.your_move", Args: []any{opponent.Name}, URL: "/game/" + id})
+	}
+}
+
+// senderOf is n as a notify.Sender, nil when n is (a nil *Service in an
+// interface is not a nil interface).
+func senderOf(n *notifications.Service) notify.Sender {
+	if n == nil {
+		return nil
+	}
+	return n
+}
