@@ -263,3 +263,20 @@ func TestWebPush(t *testing.T) {
 }
 
 func subs0(_ *testing.T, k *ecdh.PrivateKey) string { return b64.EncodeToString(k.PublicKey().Bytes()) }
+
+// BenchmarkSend is the cost a feature pays on its own goroutine (a live
+// game's, for a correspondence move): a check and a queue's send.
+func BenchmarkSend(b *testing.B) {
+	st, err := store.Open(b.Context(), filepath.Join(b.TempDir(), "toguz.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s := New(Config{Store: st, Queue: 1 << 20})
+	n := notify.Notice{To: 1, Actor: 2, Kind: notify.YourMove, Key: "notify.your_move", Args: []any{"bolat"}, URL: "/game/abc"}
+	for b.Loop() {
+		_ = s.Send(b.Context(), n)
+	}
+	b.StopTimer()
+	s.Close()
+}

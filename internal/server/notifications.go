@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
+	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/notifications"
@@ -90,4 +92,64 @@ func senderOf(n *notifications.Service) notify.Sender {
 		return nil
 	}
 	return n
+}
+
+// EventSoonLead is how long before an event's start its players are told
+// it is about to start; eventSoonEvery is how often the events are read.
+const (
+	EventSoonLead  = 5 * time.Minute
+	eventSoonEvery = 30 * time.Second
+)
+
+// eventSoon tells the players entered in each event that starts within
+// EventSoonLead, once per event and start time. told remembers the events
+// told (by id, their start); those no longer upcoming are forgotten.
+func eventSoon(list []*events.Event, now time.Time, told map[string]time.Time) []notify.Notice {
+	var out []notify.Notice
+	upcoming := make(map[string]bool, len(list))
+	for _, e := range list {
+		if e.Status != events.Upcoming || e.Start.IsZero() {
+			continue
+		}
+		upcoming[e.ID] = true
+		left := e.Start.Sub(now)
+		if left <= 0 || left > EventSoonLead || told[e.ID].Equal(e.Start) {
+			continue
+		}
+		told[e.ID] = e.Start
+		minutes := int((left + time.Minute - 1) / time.Minute)
+		for _, en := range e.Entries {
+			if en.UserID == 0 || en.Withdrawn {
+				continue
+			}
+			out = append(out, notify.Notice{To: en.UserID, Kind: notify.EventSoon, Key: "notify.event_soon", Args: []any{e.Name, minutes}, URL: "/event/" + e.ID})
+		}
+	}
+	for id := range told {
+		if !upcoming[id] {
+			delete(told, id)
+		}
+	}
+	return out
+}
+
+// runEventSoon tells the events' players of their start until ctx ends
+// (each node tells its own players once; with several nodes each does).
+func runEventSoon(ctx context.Context, evs *events.Manager, n notify.Sender) {
+	if evs == nil || n == nil {
+		return
+	}
+	t := time.NewTicker(eventSoonEvery)
+	defer t.Stop()
+	told := map[string]time.Time{}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			for _, notice := range eventSoon(evs.List(), now, told) {
+				_ = n.Send(ctx, notice)
+			}
+		}
+	}
 }

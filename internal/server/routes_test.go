@@ -253,6 +253,18 @@ var routeRules = map[string]routeRule{
 	"GET /review/{id}/learn":      pub(whyReview),
 	"POST /review/{id}/learn":     pub(whyReview),
 
+	// the notices (internal/notifications): each the account's own
+	"GET /notifications":            {},
+	"POST /notifications/read":      {},
+	"POST /settings/notifications":  {},
+	"GET /api/notifications":        {},
+	"GET /api/notifications/unread": {},
+	"POST /api/notifications/read":  {},
+	"GET /api/notifications/ws":     {ws: true},
+	"GET /api/push/key":             {},
+	"POST /api/push/subscribe":      {},
+	"POST /api/push/unsubscribe":    {},
+
 	// privacy, kid mode, closing, the export
 	"GET /account/preferences/privacy":  {},
 	"POST /account/preferences/privacy": {},
