@@ -74,7 +74,20 @@ func TestMay(t *testing.T) {
 	check("rating: 1799 in the category", me, Challenge, 1799, "privacy.refused.rating")
 	check("rating: 1800 in the category", me, Challenge, 1800, "")
 	check("rating: a guest", 0, Challenge, -1, "privacy.refused.rating")
-	check("friends: nobody yet", me, Message, -1, "privacy.refused.friends")
+	check("friends: not followed", me, Message, -1, "privacy.refused.friends")
+	if err := st.Follow(ctx, me, other); err != nil {
+		t.Fatal(err)
+	}
+	check("friends: one way", me, Message, -1, "privacy.refused.friends")
+	if err := st.Follow(ctx, other, me); err != nil {
+		t.Fatal(err)
+	}
+	check("friends: both ways", me, Message, -1, "")
+	check("friends: a guest", 0, Message, -1, "privacy.refused.friends")
+	if err := st.Unfollow(ctx, other, me); err != nil {
+		t.Fatal(err)
+	}
+	check("friends: unfollowed", me, Message, -1, "privacy.refused.friends")
 	check("follow: nobody", me, Follow, -1, "privacy.refused.nobody")
 	check("online: nobody", me, SeeOnline, -1, "privacy.refused.nobody")
 	set(store.Privacy{Challenge: Nobody})
