@@ -94,6 +94,8 @@ type Site struct {
 	kit   site.Kit
 	store Store
 	rel   Relations // nil: no account is closed, nobody blocks
+	// social returns the follows' panel (nil: none).
+	social func(ctx context.Context, viewer int64, name string) (any, error)
 }
 
 // Relations tells a profile page what the site's privacy knows: whether
@@ -108,6 +110,11 @@ type Relations interface {
 
 // SetRelations gives the profile pages the site's privacy.
 func (s *Site) SetRelations(rel Relations) { s.rel = rel }
+
+// SetSocial gives the profile pages the follows' panel of the player name
+// as account viewer (0: nobody) sees it (internal/friends; the template
+// "profile-social" draws it).
+func (s *Site) SetSocial(f func(ctx context.Context, viewer int64, name string) (any, error)) { s.social = f }
 
 // NewSite returns the players' pages and API over st.
 func NewSite(kit site.Kit, st Store) *Site {
@@ -158,6 +165,8 @@ type profileData struct {
 	// CanBlock: an account other than the player looks; Blocked: it
 	// blocks him.
 	Closed, CanBlock, Blocked bool
+	// Social is the follows' panel (internal/friends), nil without one.
+	Social any
 }
 
 func (s *Site) pageProfile(w http.ResponseWriter, r *http.Request) error {
@@ -194,6 +203,11 @@ func (s *Site) pageProfile(w http.ResponseWriter, r *http.Request) error {
 	if me := s.kit.Identity(r).Account; s.rel != nil && me.ID != 0 && !strings.EqualFold(me.Name, prof.Name) {
 		d.CanBlock = true
 		if d.Blocked, err = s.rel.Blocks(ctx, me.ID, prof.Name); err != nil {
+			return err
+		}
+	}
+	if s.social != nil {
+		if d.Social, err = s.social(ctx, s.kit.Identity(r).Account.ID, prof.Name); err != nil {
 			return err
 		}
 	}

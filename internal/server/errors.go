@@ -16,6 +16,7 @@ import (
 	"github.com/toguz/toguz/internal/culture"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/explorer"
+	"github.com/toguz/toguz/internal/friends"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/moderation"
@@ -75,6 +76,7 @@ func errorKeys() []string {
 	keys = append(keys, moderation.ErrorKeys()...)
 	keys = append(keys, oauth.ErrorKeys()...)
 	keys = append(keys, notifications.ErrorKeys()...)
+	keys = append(keys, friends.ErrorKeys()...)
 	keys = append(keys, "apierr.cross_origin")
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/events"
+	"github.com/toguz/toguz/internal/friends"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/notifications"
@@ -152,4 +153,27 @@ func runEventSoon(ctx context.Context, evs *events.Manager, n notify.Sender) {
 			}
 		}
 	}
+}
+
+// newFriends builds following players on the store, the privacy service,
+// the notices' sockets (who is online) and the hub (who plays).
+func (s *Server) newFriends() *friends.Site {
+	sa, ok := s.cfg.Archive.(StoreArchive)
+	if !ok || sa.S == nil || s.privacy == nil {
+		return nil
+	}
+	cfg := friends.Config{Store: sa.S, Privacy: s.privacy}
+	if n := s.cfg.Notifications; n != nil {
+		cfg.Online = n.Online
+	}
+	if h := s.cfg.Hub; h != nil {
+		cfg.Playing = func(seatID string) []string {
+			var ids []string
+			for _, g := range h.GamesOf(seatID) {
+				ids = append(ids, g.ID)
+			}
+			return ids
+		}
+	}
+	return friends.New(s, cfg)
 }

@@ -76,6 +76,7 @@ const (
 	whyReview    = "a finished game's review is public as the game is (lichess's computer analysis); requests are bounded per requester"
 	whyChallenge = "challenges another account by its name: that is what it does; the challenged one answers"
 	whyBlock     = "blocks and unblocks a public profile by its name: the block is the caller's own"
+	whyFollow    = "follows and unfollows a public profile by its name: the follow is the caller's own, the followed player's settings decide"
 	whyMailLink  = "the token is the capability, a signed single-use link mailed to its owner; a wrong or used one is refused"
 )
 
@@ -264,6 +265,14 @@ var routeRules = map[string]routeRule{
 	"GET /api/push/key":             {},
 	"POST /api/push/subscribe":      {},
 	"POST /api/push/unsubscribe":    {},
+
+	// following players (internal/friends)
+	"POST /@/{name}/follow":         pub(whyFollow),
+	"POST /@/{name}/unfollow":       pub(whyFollow),
+	"GET /following":                {},
+	"POST /api/rel/follow/{name}":   pub(whyFollow),
+	"POST /api/rel/unfollow/{name}": pub(whyFollow),
+	"GET /api/rel/following":        {},
 
 	// privacy, kid mode, closing, the export
 	"GET /account/preferences/privacy":  {},

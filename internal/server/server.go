@@ -155,6 +155,7 @@ import (
 	"github.com/toguz/toguz/internal/enginepool"
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/explorer"
+	"github.com/toguz/toguz/internal/friends"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/insights"
 	"github.com/toguz/toguz/internal/lessons"
@@ -305,6 +306,8 @@ type Server struct {
 	apps *oauth.Site
 	// routes is every pattern Handler registered, in order (routes.go).
 	routes []string
+	// friends is following players (internal/friends; nil without a store).
+	friends *friends.Site
 }
 
 // New returns a server.
@@ -341,6 +344,9 @@ func New(cfg Config) (*Server, error) {
 	srv.profiles = profile.NewSite(srv, cfg.Archive)
 	if srv.privacy = srv.newPrivacy(); srv.privacy != nil {
 		srv.profiles.SetRelations(profileRelations{srv.privacy})
+		if srv.friends = srv.newFriends(); srv.friends != nil {
+			srv.profiles.SetSocial(srv.friends.PanelByName)
+		}
 	}
 	srv.tv = tv.NewSite(srv, tv.Config{Games: cfg.Hub, GamePage: srv.pageGame})
 	if srv.twofa, err = srv.newTwoFactor(); err != nil {
@@ -441,6 +447,9 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.cfg.Notifications != nil {
 		notifications.NewWeb(s, s.cfg.Notifications).Routes(router{s, mux})
+	}
+	if s.friends != nil {
+		s.friends.Routes(router{s, mux})
 	}
 	if sa, ok := s.cfg.Archive.(StoreArchive); ok {
 		insights.New(s, sa.S).Routes(router{s: s, mux: mux})
