@@ -18,6 +18,7 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/friends"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/inbox"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/moderation"
 	"github.com/toguz/toguz/internal/notifications"
@@ -77,6 +78,7 @@ func errorKeys() []string {
 	keys = append(keys, oauth.ErrorKeys()...)
 	keys = append(keys, notifications.ErrorKeys()...)
 	keys = append(keys, friends.ErrorKeys()...)
+	keys = append(keys, inbox.ErrorKeys()...)
 	keys = append(keys, "apierr.cross_origin")
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)

@@ -12,6 +12,7 @@ import (
 	"github.com/toguz/toguz/internal/events"
 	"github.com/toguz/toguz/internal/friends"
 	"github.com/toguz/toguz/internal/game"
+	"github.com/toguz/toguz/internal/inbox"
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/notifications"
 	"github.com/toguz/toguz/internal/notify"
@@ -176,4 +177,18 @@ func (s *Server) newFriends() *friends.Site {
 		}
 	}
 	return friends.New(s, cfg)
+}
+
+// newInbox builds the private messages on the store, the privacy service,
+// the notices and the moderators' roles.
+func (s *Server) newInbox() *inbox.Site {
+	sa, ok := s.cfg.Archive.(StoreArchive)
+	if !ok || sa.S == nil || s.privacy == nil {
+		return nil
+	}
+	cfg := inbox.Config{Store: sa.S, Privacy: s.privacy, Notify: senderOf(s.cfg.Notifications)}
+	if m := s.cfg.Moderation; m != nil {
+		cfg.IsModerator = m.IsModerator
+	}
+	return inbox.New(s, cfg)
 }

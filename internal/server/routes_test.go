@@ -76,6 +76,8 @@ const (
 	whyReview    = "a finished game's review is public as the game is (lichess's computer analysis); requests are bounded per requester"
 	whyChallenge = "challenges another account by its name: that is what it does; the challenged one answers"
 	whyBlock     = "blocks and unblocks a public profile by its name: the block is the caller's own"
+	whyInbox     = "names the other side of the caller's own conversation: each account reads only the messages it sent or received"
+	whyModInbox  = "a moderator's page (403 to others) of a conversation one side reported"
 	whyFollow    = "follows and unfollows a public profile by its name: the follow is the caller's own, the followed player's settings decide"
 	whyMailLink  = "the token is the capability, a signed single-use link mailed to its owner; a wrong or used one is refused"
 )
@@ -273,6 +275,18 @@ var routeRules = map[string]routeRule{
 	"POST /api/rel/follow/{name}":   pub(whyFollow),
 	"POST /api/rel/unfollow/{name}": pub(whyFollow),
 	"GET /api/rel/following":        {},
+
+	// private messages (internal/inbox): {name} is the other side of the
+	// caller's own conversation; the moderators' pages check the role
+	"GET /inbox":                {},
+	"GET /inbox/{name}":         pub(whyInbox),
+	"POST /inbox/{name}":        pub(whyInbox),
+	"POST /inbox/{name}/report": pub(whyInbox),
+	"GET /mod/inbox":            {},
+	"GET /mod/inbox/{a}/{b}":    pub(whyModInbox),
+	"GET /api/inbox":            {},
+	"GET /api/inbox/{name}":     pub(whyInbox),
+	"POST /api/inbox/{name}":    pub(whyInbox),
 
 	// privacy, kid mode, closing, the export
 	"GET /account/preferences/privacy":  {},

@@ -451,6 +451,9 @@ func (s *Server) Handler() http.Handler {
 	if s.friends != nil {
 		s.friends.Routes(router{s, mux})
 	}
+	if ib := s.newInbox(); ib != nil {
+		ib.Routes(router{s, mux})
+	}
 	if sa, ok := s.cfg.Archive.(StoreArchive); ok {
 		insights.New(s, sa.S).Routes(router{s: s, mux: mux})
 	}

@@ -33,8 +33,8 @@ var copyLeftEmpty = []string{
 	"account_links", "closed_accounts", "data_exports", "email_changes", "known_devices", "mail_queue",
 	"mod_accounts", "mod_appeals", "mod_notes", "mod_refunds", "mod_reports", "mod_voided",
 	"mod_warnings", "privacy_settings", "recovery_codes", "session_devices", "twofactor_failures", "twofactor_pending",
-	// The community's: notices, their choices, push subscriptions, follows.
-	"follows", "notifications", "notify_prefs", "push_subscriptions",
+	// The community's: notices, their choices, push subscriptions, follows, messages.
+	"follows", "message_reports", "messages", "notifications", "notify_prefs", "push_subscriptions",
 }
 
 // TestCopyToPostgres fills an SQLite store through its API, copies it to

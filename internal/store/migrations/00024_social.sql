@@ -1,6 +1,7 @@
 -- The community between players (internal/notifications): the notices
 -- each account was told, its choices of which kinds it wants and where,
--- its Web Push subscriptions, and the players it follows.
+-- its Web Push subscriptions, the players it follows, and the private
+-- messages.
 --
 -- A notice names its text by a catalog key with its arguments as JSON
 -- (each reader sees it in his own language); read_ms 0 is unread. An
@@ -50,7 +51,33 @@ CREATE TABLE follows (
 );
 CREATE INDEX follows_followed ON follows (followed_id);
 
+-- Private messages (internal/inbox): one-to-one, a conversation being the
+-- messages between two accounts; addr is the sender's address key, for
+-- the bound per address. message_reports marks a conversation one side
+-- reported: the moderators may read it.
+CREATE TABLE messages (
+    id           INTEGER PRIMARY KEY,
+    sender_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    recipient_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    body         TEXT    NOT NULL,
+    addr         TEXT    NOT NULL DEFAULT '',
+    created_ms   BIGINT  NOT NULL,
+    read_ms      BIGINT  NOT NULL DEFAULT 0
+);
+CREATE INDEX messages_pair ON messages (sender_id, recipient_id, id);
+CREATE INDEX messages_to ON messages (recipient_id, id);
+CREATE INDEX messages_addr ON messages (addr, created_ms);
+
+CREATE TABLE message_reports (
+    reporter_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    target_id   INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_ms  BIGINT  NOT NULL,
+    PRIMARY KEY (reporter_id, target_id)
+);
+
 -- +goose Down
+DROP TABLE message_reports;
+DROP TABLE messages;
 DROP TABLE follows;
 DROP TABLE push_subscriptions;
 DROP TABLE notify_prefs;
