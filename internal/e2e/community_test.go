@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/server"
+	"github.com/toguz/toguz/internal/store"
 )
 
 // TestNotificationArrives: in Kazakh and English, a challenge to an
@@ -168,4 +172,93 @@ func TestWebPushServiceWorker(t *testing.T) {
 	}))
 	u.waitFor("the page told", `(document.getElementById('notify-toast')||{}).textContent === 'bolat: your move'`, 10*time.Second)
 	u.waitFor("the notification shown", `(navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => { window.__n = ns.map(n => n.body + '|' + n.data.url) }), (window.__n || []).includes('bolat: your move|/notifications'))`, 10*time.Second)
+}
+
+// TestMessageArrivesAsNotification: in Kazakh and English, a player
+// writes to another from his profile; the message arrives on the other's
+// open page as a notification (the count, the notice) that leads to the
+// conversation; he reports it, and a moderator, and only a moderator,
+// reads the reported conversation. The pages fit 360 px.
+func TestMessageArrivesAsNotification(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "toguz.db")
+	base, b, artifacts := setupWith(t, server.Options{Engines: 1, DB: db})
+	cat := i18n.New()
+	_, modTok := loggedIn(t, base, b, "inbox-mod", "en")
+	st, err := store.Open(context.Background(), db, store.Options{Readers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	modUser, err := st.UserByName(context.Background(), "inbox-mod")
+	if err == nil {
+		err = st.SetModerator(context.Background(), modUser.ID, true)
+	}
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"kk", "en"} {
+		t.Run(lang, func(t *testing.T) {
+			T := func(key string, args ...any) string { return cat.T(lang, key, args...) }
+			from, fromTok := loggedIn(t, base, b, "writer-"+lang, lang)
+			to, _ := loggedIn(t, base, b, "reader-"+lang, lang)
+			to.do("a page open", chromedp.Navigate(base+"/puzzles"), chromedp.WaitReady(chromedp.CSS("#notify-count")))
+			time.Sleep(300 * time.Millisecond)
+			from.do("the profile", chromedp.Navigate(base+"/@/"+to.name), chromedp.WaitVisible(chromedp.CSS("#write-link")),
+				chromedp.Click(chromedp.CSS("#write-link")), chromedp.WaitVisible(chromedp.CSS("#inbox-form")))
+			body := "Сәлем! A game tomorrow at 10?"
+			from.do("write", chromedp.SendKeys(chromedp.CSS("#inbox-body"), body), chromedp.Click(chromedp.CSS("#inbox-send")))
+			from.waitFor("the message in the thread", fmt.Sprintf(`[...document.querySelectorAll('#messages .msg-body')].some(e => e.textContent === %q)`, body), 10*time.Second)
+			want := T("notify.message", from.name)
+			to.waitFor("the notice", fmt.Sprintf(`(document.getElementById('notify-toast')||{}).textContent === %q && document.getElementById('notify-count').textContent === '1'`, want), 10*time.Second)
+			to.do("open it", chromedp.Click(chromedp.CSS("#notify-toast a")))
+			to.waitFor("the conversation", fmt.Sprintf(`[...document.querySelectorAll('#messages .msg-body')].some(e => e.textContent === %q)`, body), 10*time.Second)
+			if got := to.text("inbox-body"); got != "" {
+				t.Errorf("the form holds %q", got)
+			}
+			for _, w := range []int64{1366, 360} {
+				to.do("viewport", chromedp.EmulateViewport(w, 800))
+				fits360(t, to, "the conversation", w)
+				to.shot(artifacts, fmt.Sprintf("inbox-thread-%s-%d.png", lang, w))
+			}
+			to.do("the inbox", chromedp.EmulateViewport(1366, 800), chromedp.Navigate(base+"/inbox"), chromedp.WaitVisible(chromedp.CSS("#conversations")))
+			for _, w := range []int64{1366, 360} {
+				to.do("viewport", chromedp.EmulateViewport(w, 800))
+				fits360(t, to, "the inbox", w)
+				to.shot(artifacts, fmt.Sprintf("inbox-%s-%d.png", lang, w))
+			}
+			to.do("report", chromedp.EmulateViewport(1366, 800), chromedp.Navigate(base+"/inbox/"+from.name), chromedp.WaitVisible(chromedp.CSS("#inbox-report")),
+				chromedp.Click(chromedp.CSS("#inbox-report")))
+			to.waitFor("reported", `document.getElementById('inbox-reported')`, 10*time.Second)
+			if got := to.text("inbox-reported"); got != T("inbox.reported") {
+				t.Errorf("reported %q", got)
+			}
+			// The writer is no moderator: the conversation's moderators' page is refused.
+			if code := statusOf(t, base+"/mod/inbox/"+to.name+"/"+from.name, fromTok); code != 403 {
+				t.Errorf("a player reads the moderators' page: %d", code)
+			}
+			deadline := time.Now().Add(40 * time.Second) // the roles' snapshot is read every 15 s
+			for statusOf(t, base+"/mod/inbox/"+to.name+"/"+from.name, modTok) != 200 {
+				if time.Now().After(deadline) {
+					t.Fatal("the moderator never read the reported conversation")
+				}
+				time.Sleep(time.Second)
+			}
+			if got := apiCall(t, "GET", base+"/api/inbox/"+to.name, fromTok, nil)["messages"].([]any); len(got) != 1 {
+				t.Errorf("the writer's thread %v", got)
+			}
+		})
+	}
+}
+
+// statusOf is the status of GET url as the session tok.
+func statusOf(t *testing.T, url, tok string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.AddCookie(&http.Cookie{Name: "toguz_session", Value: tok})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }

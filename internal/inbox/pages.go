@@ -340,6 +340,9 @@ func (s *Site) apiThread(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if other.ID == me.ID {
+		return apierr.BadRequest(apierr.CodeBadRequest, "inbox.err.self")
+	}
 	ms, more, err := s.thread(ctx, store.User{ID: me.ID, Name: me.Name}, other, p)
 	if err != nil {
 		return err
