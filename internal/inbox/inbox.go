@@ -62,6 +62,9 @@ type Config struct {
 	Notify  notify.Sender
 	// IsModerator reports whether an account is a moderator (nil: none is).
 	IsModerator func(userID int64) bool
+	// Seen marks the notices that lead to a conversation read once its
+	// reader opens it (nil: they stay until he marks them).
+	Seen func(ctx context.Context, user int64, url string)
 	Now         func() time.Time
 }
 

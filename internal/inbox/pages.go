@@ -150,6 +150,9 @@ func (s *Site) renderThread(w http.ResponseWriter, r *http.Request, status int, 
 		if err := s.cfg.Store.MarkThreadRead(ctx, me.ID, other.ID); err != nil {
 			return err
 		}
+		if s.cfg.Seen != nil {
+			s.cfg.Seen(ctx, me.ID, "/inbox/"+other.Name)
+		}
 	}
 	d := threadData{Other: other.Name, Messages: ms, Page: p, Newer: p - 1, MaxRunes: MaxRunes, Body: body, Error: errText}
 	if more {

@@ -44,6 +44,7 @@ type Store interface {
 	Notifications(ctx context.Context, userID int64, limit, offset int) ([]store.Notification, error)
 	UnreadNotifications(ctx context.Context, userID int64, max int) (int, error)
 	MarkNotificationsRead(ctx context.Context, userID, notice int64) (int, error)
+	MarkNotificationsReadAt(ctx context.Context, userID int64, url string) (int, error)
 	NotifyPrefs(ctx context.Context, userID int64) (map[string]store.NotifyPref, error)
 	SetNotifyPrefs(ctx context.Context, userID int64, prefs map[string]store.NotifyPref) error
 	AddPushSubscription(ctx context.Context, sub store.PushSubscription) error
@@ -351,4 +352,20 @@ func (s *Service) langOf(ctx context.Context, user int64) string {
 		return tag
 	}
 	return "kk"
+}
+
+// Seen marks user's unread notices that lead to url read (he opened what
+// they tell), and tells his open pages the new count.
+func (s *Service) Seen(ctx context.Context, user int64, url string) {
+	if s == nil {
+		return
+	}
+	n, err := s.st.MarkNotificationsReadAt(ctx, user, url)
+	if err != nil {
+		s.log.Warn("notifications: seen", "user", user, "err", err)
+		return
+	}
+	if n > 0 {
+		s.publishCount(ctx, user)
+	}
 }

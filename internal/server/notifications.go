@@ -187,6 +187,9 @@ func (s *Server) newInbox() *inbox.Site {
 		return nil
 	}
 	cfg := inbox.Config{Store: sa.S, Privacy: s.privacy, Notify: senderOf(s.cfg.Notifications)}
+	if n := s.cfg.Notifications; n != nil {
+		cfg.Seen = n.Seen
+	}
 	if m := s.cfg.Moderation; m != nil {
 		cfg.IsModerator = m.IsModerator
 	}

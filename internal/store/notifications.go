@@ -321,3 +321,21 @@ func (s *Store) Friends(ctx context.Context, a, b int64) (bool, error) {
 	}
 	return n == 2, nil
 }
+
+// MarkNotificationsReadAt marks user id's unread notices that lead to url
+// read (he has seen what they tell: a conversation he opened).
+func (s *Store) MarkNotificationsReadAt(ctx context.Context, userID int64, url string) (int, error) {
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE notifications SET read_ms = $1 WHERE user_id = $2 AND read_ms = 0 AND url = $3`, ms(s.now()), userID, url)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: mark notifications read: %w", err)
+	}
+	return int(n), nil
+}
