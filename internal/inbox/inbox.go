@@ -65,7 +65,7 @@ type Config struct {
 	// Seen marks the notices that lead to a conversation read once its
 	// reader opens it (nil: they stay until he marks them).
 	Seen func(ctx context.Context, user int64, url string)
-	Now         func() time.Time
+	Now  func() time.Time
 }
 
 // The bounds.

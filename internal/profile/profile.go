@@ -114,7 +114,9 @@ func (s *Site) SetRelations(rel Relations) { s.rel = rel }
 // SetSocial gives the profile pages the follows' panel of the player name
 // as account viewer (0: nobody) sees it (internal/friends; the template
 // "profile-social" draws it).
-func (s *Site) SetSocial(f func(ctx context.Context, viewer int64, name string) (any, error)) { s.social = f }
+func (s *Site) SetSocial(f func(ctx context.Context, viewer int64, name string) (any, error)) {
+	s.social = f
+}
 
 // NewSite returns the players' pages and API over st.
 func NewSite(kit site.Kit, st Store) *Site {
