@@ -61,7 +61,7 @@ func TestSend(t *testing.T) {
 	if err := st.Block(ctx, abai, dana); err != nil {
 		t.Fatal(err)
 	}
-	s := New(Config{Store: st, Blocked: st.BlockedEither})
+	s := New(Config{Store: st, Blocked: st.BlockedEither, Workers: 1}) // one worker: the notices are stored in order
 	sendAll(t, s,
 		notify.Notice{To: abai, Actor: bolat, Kind: notify.YourMove, Key: "notify.your_move", Args: []any{"bolat"}, URL: "/game/abc"},
 		notify.Notice{To: abai, Actor: bolat, Kind: notify.Message, Key: "notify.your_move", Args: []any{"off"}},
@@ -279,4 +279,32 @@ func BenchmarkSend(b *testing.B) {
 	}
 	b.StopTimer()
 	s.Close()
+}
+
+// TestMail: a kind the account wants by mail is mailed in his language
+// with the site's link; one he did not choose is not.
+func TestMail(t *testing.T) {
+	st := openStore(t)
+	ctx := t.Context()
+	to := user(t, st, "abai")
+	if err := st.SetLang(ctx, to, "ru"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetNotifyPrefs(ctx, to, map[string]store.NotifyPref{string(notify.Message): {Site: true, Mail: true}}); err != nil {
+		t.Fatal(err)
+	}
+	type mail struct{ subject, body string }
+	var got []mail
+	s := New(Config{Store: st, SiteURL: "https://toguz.example/", Workers: 1, Mail: func(_ context.Context, user int64, subject, body string) error {
+		if user == to {
+			got = append(got, mail{subject, body})
+		}
+		return nil
+	}})
+	sendAll(t, s,
+		notify.Notice{To: to, Kind: notify.Message, Key: "notify.message", Args: []any{"bolat"}, URL: "/inbox/bolat"},
+		notify.Notice{To: to, Kind: notify.Challenge, Key: "notify.challenge", Args: []any{"bolat"}})
+	if len(got) != 1 || got[0].subject != "Уведомление Тогыз" || got[0].body != "bolat написал(а) вам сообщение.\n\nОткрыть: https://toguz.example/inbox/bolat" {
+		t.Errorf("mail %q", got)
+	}
 }
