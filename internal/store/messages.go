@@ -141,7 +141,7 @@ type Conversation struct {
 func (s *Store) Conversations(ctx context.Context, userID int64, limit, offset int) ([]Conversation, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT c.other, u.name, c.last FROM (
 			SELECT CASE WHEN sender_id = $1 THEN recipient_id ELSE sender_id END AS other, MAX(id) AS last
-			FROM messages WHERE sender_id = $1 OR recipient_id = $1 GROUP BY CASE WHEN sender_id = $1 THEN recipient_id ELSE sender_id END
+			FROM messages WHERE sender_id = $1 OR recipient_id = $1 GROUP BY 1
 		) c JOIN users u ON u.id = c.other ORDER BY c.last DESC LIMIT $2 OFFSET $3`, userID, limit, offset)
 	if err != nil {
 		return nil, fmt.Errorf("store: conversations: %w", err)

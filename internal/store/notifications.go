@@ -192,7 +192,12 @@ func (s *Store) AddPushSubscription(ctx context.Context, sub PushSubscription) e
 // gone, or its account unsubscribed it: userID 0 matches any account).
 func (s *Store) DeletePushSubscription(ctx context.Context, userID int64, endpoint string) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE endpoint = $1 AND ($2 = 0 OR user_id = $2)`, endpoint, userID)
+		var err error
+		if userID == 0 {
+			_, err = tx.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE endpoint = $1`, endpoint)
+		} else {
+			_, err = tx.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE endpoint = $1 AND user_id = $2`, endpoint, userID)
+		}
 		return err
 	})
 }
