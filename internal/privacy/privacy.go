@@ -106,6 +106,10 @@ type Store interface {
 	RatingHistory(ctx context.Context, userID int64, cat rating.Category) ([]store.RatingPoint, error)
 	GamesByUser(ctx context.Context, userID int64, limit, offset int) ([]store.Game, error)
 	Friends(ctx context.Context, a, b int64) (bool, error)
+	Following(ctx context.Context, userID int64, limit, offset int) ([]store.Followed, error)
+	Conversations(ctx context.Context, userID int64, limit, offset int) ([]store.Conversation, error)
+	Thread(ctx context.Context, a, b int64, limit, offset int) ([]store.Message, error)
+	Notifications(ctx context.Context, userID int64, limit, offset int) ([]store.Notification, error)
 }
 
 // refused is May's answer: a 403 whose message says why, in the asker's
