@@ -30,8 +30,76 @@ type liveMsg struct {
 	Notice *View  `json:"notice,omitempty"`
 }
 
-// publish sends the stored notice n to its account's open pages.
+// Bus is the message bus between nodes (live.Bus satisfies it).
+type Bus interface {
+	Publish(subject string, data []byte) error
+	Subscribe(subject string, f func(subject string, data []byte, reply func([]byte))) (unsubscribe func(), err error)
+}
+
+// subjNotice carries busMsg between the nodes.
+const subjNotice = "toguz.notify"
+
+// busMsg is a stored notice, or (Notice nil) a new count, for User's
+// pages on every node.
+type busMsg struct {
+	User   int64               `json:"user"`
+	Notice *store.Notification `json:"notice,omitempty"`
+}
+
+// fromBus hands a node's message to this node's open pages.
+func (s *Service) fromBus(data []byte) {
+	var m busMsg
+	if err := json.Unmarshal(data, &m); err != nil || m.User == 0 {
+		return
+	}
+	s.mu.Lock()
+	here := len(s.subs[m.User]) > 0
+	s.mu.Unlock()
+	if !here {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deliverTimeout)
+	defer cancel()
+	if m.Notice != nil {
+		s.publishLocal(ctx, *m.Notice)
+	} else {
+		s.publishCountLocal(ctx, m.User)
+	}
+}
+
+// toBus publishes m; false when there is no bus or it failed (logged):
+// the caller then reaches this node's pages itself.
+func (s *Service) toBus(m busMsg) bool {
+	if s.cfg.Bus == nil {
+		return false
+	}
+	b, _ := json.Marshal(m)
+	if err := s.cfg.Bus.Publish(subjNotice, b); err != nil {
+		s.log.Warn("notifications: bus", "err", err)
+		return false
+	}
+	return true
+}
+
+// publish sends the stored notice n to its account's open pages, on
+// every node.
 func (s *Service) publish(ctx context.Context, n store.Notification) {
+	if s.toBus(busMsg{User: n.UserID, Notice: &n}) {
+		return
+	}
+	s.publishLocal(ctx, n)
+}
+
+// publishCount sends user's unread count to his open pages, on every
+// node (after he marked notices read on one of them).
+func (s *Service) publishCount(ctx context.Context, user int64) {
+	if s.toBus(busMsg{User: user}) {
+		return
+	}
+	s.publishCountLocal(ctx, user)
+}
+
+func (s *Service) publishLocal(ctx context.Context, n store.Notification) {
 	s.mu.Lock()
 	subs := make([]*subscriber, 0, len(s.subs[n.UserID]))
 	for sub := range s.subs[n.UserID] {
@@ -52,9 +120,7 @@ func (s *Service) publish(ctx context.Context, n store.Notification) {
 	}
 }
 
-// publishCount sends user's unread count to his open pages (after he
-// marked notices read on one of them).
-func (s *Service) publishCount(ctx context.Context, user int64) {
+func (s *Service) publishCountLocal(ctx context.Context, user int64) {
 	s.mu.Lock()
 	subs := make([]*subscriber, 0, len(s.subs[user]))
 	for sub := range s.subs[user] {

@@ -68,6 +68,10 @@ type Config struct {
 	Mail func(ctx context.Context, user int64, subject, body string) error
 	// SiteURL starts the links of the mail ("https://toguz.example").
 	SiteURL string
+	// Bus, when the site runs on several nodes (live.Bus: NATS), carries
+	// each stored notice and each new count to every node, whose open
+	// pages it reaches (nil: this node's pages only).
+	Bus Bus
 	// Queue is how many notices may wait to be stored (0: DefaultQueue);
 	// Workers how many goroutines store them (0: DefaultWorkers).
 	Queue, Workers int
@@ -100,6 +104,7 @@ type Service struct {
 	dropped atomic.Int64 // notices dropped because the queue was full
 	closed  atomic.Bool
 	stop    chan struct{}
+	unsub   func() // the bus's subscription; nil: none
 
 	mu   sync.Mutex
 	subs map[int64]map[*subscriber]struct{} // guarded by mu: the live sockets per account
@@ -130,6 +135,15 @@ func New(cfg Config) *Service {
 		s.wg.Add(1)
 		go s.work()
 	}
+	if cfg.Bus != nil {
+		unsub, err := cfg.Bus.Subscribe(subjNotice, func(_ string, data []byte, _ func([]byte)) { s.fromBus(data) })
+		if err != nil {
+			log.Warn("notifications: bus", "err", err)
+			s.cfg.Bus = nil
+		} else {
+			s.unsub = unsub
+		}
+	}
 	return s
 }
 
@@ -140,6 +154,9 @@ func (s *Service) Close() {
 	}
 	close(s.stop)
 	s.wg.Wait()
+	if s.unsub != nil {
+		s.unsub()
+	}
 	if s.cfg.Push != nil {
 		s.cfg.Push.Close()
 	}

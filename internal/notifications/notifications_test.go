@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -306,5 +308,53 @@ func TestMail(t *testing.T) {
 		notify.Notice{To: to, Kind: notify.Challenge, Key: "notify.challenge", Args: []any{"bolat"}})
 	if len(got) != 1 || got[0].subject != "Уведомление Тогыз" || got[0].body != "bolat написал(а) вам сообщение.\n\nОткрыть: https://toguz.example/inbox/bolat" {
 		t.Errorf("mail %q", got)
+	}
+}
+
+// memBus is the nodes' bus in one process: every subscriber hears every
+// message (as NATS delivers to the publisher's own subscription too).
+type memBus struct {
+	mu   sync.Mutex
+	subs []func(string, []byte, func([]byte))
+}
+
+func (b *memBus) Publish(subject string, data []byte) error {
+	b.mu.Lock()
+	subs := slices.Clone(b.subs)
+	b.mu.Unlock()
+	for _, f := range subs {
+		f(subject, data, nil)
+	}
+	return nil
+}
+
+func (b *memBus) Subscribe(_ string, f func(string, []byte, func([]byte))) (func(), error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.subs = append(b.subs, f)
+	return func() {}, nil
+}
+
+// TestBusReachesOtherNodes: a notice stored by one node reaches the
+// account's page open on another node, with the count.
+func TestBusReachesOtherNodes(t *testing.T) {
+	st := openStore(t)
+	to := user(t, st, "abai")
+	bus := &memBus{}
+	n1, n2 := New(Config{Store: st, Bus: bus}), New(Config{Store: st, Bus: bus})
+	defer n2.Close()
+	sub, ok := n2.subscribe(to, "en")
+	if !ok {
+		t.Fatal("no subscription")
+	}
+	sendAll(t, n1, notify.Notice{To: to, Kind: notify.Challenge, Key: "notify.challenge", Args: []any{"bolat"}, URL: "/@/bolat"})
+	select {
+	case b := <-sub.out:
+		var m liveMsg
+		if err := json.Unmarshal(b, &m); err != nil || m.Type != "notice" || m.Unread != 1 || m.Notice.Text != "bolat challenges you to a game." {
+			t.Errorf("the other node's page got %s (%v)", b, err)
+		}
+	default:
+		t.Fatal("the other node's page got nothing")
 	}
 }

@@ -59,6 +59,9 @@ func newNotifications(ctx context.Context, opts Options, st *store.Store, mq *ma
 	}
 	push := notifications.NewPusher(notifications.PushConfig{VAPID: v, Store: st, AllowPrivate: opts.PushAllowPrivate, Logger: log})
 	cfg := notifications.Config{Store: st, Push: push, Logger: log, SiteURL: siteURL(opts), Blocked: st.BlockedEither}
+	if opts.Bus != nil {
+		cfg.Bus = opts.Bus // the notices reach the pages open on every node
+	}
 	if mq.Enabled() {
 		cfg.Mail = func(ctx context.Context, user int64, subject, body string) error {
 			e, err := st.EmailOf(ctx, user)
