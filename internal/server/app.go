@@ -278,7 +278,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	go evs.Run(hubCtx)
 	go mod.Run(hubCtx)
-	go runEventSoon(hubCtx, evs, notices)
+	go runEventSoon(hubCtx, evs, notices, st)
 	accounts, err := auth.New(auth.Config{Store: st, Logger: log, MaxHashes: opts.MaxHashes, HashWait: opts.HashWait})
 	if err != nil {
 		return fail(err)

@@ -138,9 +138,10 @@ func eventSoon(list []*events.Event, now time.Time, told map[string]time.Time) [
 	return out
 }
 
-// runEventSoon tells the events' players of their start until ctx ends
-// (each node tells its own players once; with several nodes each does).
-func runEventSoon(ctx context.Context, evs *events.Manager, n notify.Sender) {
+// runEventSoon tells the events' players of their start until ctx ends.
+// Every node runs it: a player already told (by another node) in the
+// last lead time is not told again.
+func runEventSoon(ctx context.Context, evs *events.Manager, n notify.Sender, st *store.Store) {
 	if evs == nil || n == nil {
 		return
 	}
@@ -153,6 +154,9 @@ func runEventSoon(ctx context.Context, evs *events.Manager, n notify.Sender) {
 			return
 		case now := <-t.C:
 			for _, notice := range eventSoon(evs.List(), now, told) {
+				if seen, err := st.Notified(ctx, notice.To, string(notice.Kind), notice.URL, now.Add(-2*EventSoonLead)); err != nil || seen {
+					continue
+				}
 				_ = n.Send(ctx, notice)
 			}
 		}

@@ -344,3 +344,15 @@ func (s *Store) MarkNotificationsReadAt(ctx context.Context, userID int64, url s
 	}
 	return int(n), nil
 }
+
+// Notified reports whether user id was told a notice of kind leading to
+// url since t (a notice sent by several nodes is kept once).
+func (s *Store) Notified(ctx context.Context, userID int64, kind, url string, since time.Time) (bool, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM notifications WHERE user_id = $1 AND kind = $2 AND url = $3 AND created_ms >= $4`,
+		userID, kind, url, ms(since)).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("store: notified: %w", err)
+	}
+	return n > 0, nil
+}
