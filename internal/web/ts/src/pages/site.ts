@@ -124,9 +124,9 @@ function connectNotices(count: HTMLElement, delay = 1000): void {
   };
 }
 
-function b64url(s: string): Uint8Array {
+function b64url(s: string): Uint8Array<ArrayBuffer> {
   const b = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4));
-  const out = new Uint8Array(b.length);
+  const out = new Uint8Array(new ArrayBuffer(b.length));
   for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
   return out;
 }
