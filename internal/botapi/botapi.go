@@ -39,6 +39,7 @@ import (
 	"github.com/toguz/toguz/internal/auth"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/notify"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -170,6 +171,9 @@ type Config struct {
 	// token endpoint of OAuth 2 (internal/oauth), at lichess's path beside
 	// the JSON that makes a personal token (nil: none).
 	TokenEndpoint site.Handler
+	// Notify tells a person who is not a bot of a challenge to him
+	// (internal/notifications; nil: only his event stream tells him).
+	Notify notify.Sender
 }
 
 // Privacy is what the API asks of the players' privacy settings, blocks
@@ -199,6 +203,7 @@ type API struct {
 	events   *Events
 	chals    *challenges
 	priv     Privacy // nil: everything is allowed
+	notify   notify.Sender
 
 	mu      sync.Mutex
 	streams map[int64]int // open streams per token id, guarded by mu
@@ -214,7 +219,7 @@ func New(kit site.Kit, cfg Config) *API {
 	}
 	a := &API{kit: kit, st: cfg.Store, hub: cfg.Hub, limits: l, ladder: cfg.Ladder, settings: cfg.Settings, oauth: cfg.TokenEndpoint, events: ev, streams: map[int64]int{},
 		perTok: auth.NewLimiter(rate.Limit(float64(l.RequestsPerMinute)/60), l.RequestsPerMinute, time.Now),
-		chals:  newChallenges(l.Challenges, l.ChallengeExpiry, time.Now), priv: cfg.Privacy}
+		chals:  newChallenges(l.Challenges, l.ChallengeExpiry, time.Now), priv: cfg.Privacy, notify: cfg.Notify}
 	if b := cfg.Store; b != nil {
 		ev.isBot = func(uid int64) bool {
 			ctx, cancel := context.WithTimeout(context.Background(), site.StoreTimeout)

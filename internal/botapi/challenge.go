@@ -17,6 +17,7 @@ import (
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/notify"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -271,6 +272,12 @@ func (a *API) apiChallenge(w http.ResponseWriter, r *http.Request) error {
 	ev := challengeEvent{Type: "challenge", Challenge: ch.json()}
 	a.events.send(ch.To.ID, ev)
 	a.events.send(ch.By.ID, ev)
+	if a.notify != nil && !bot {
+		if err := a.notify.Send(ctx, notify.Notice{To: u.ID, Actor: c.tok.UserID, Kind: notify.Challenge, Key: "notify.challenge",
+			Args: []any{c.tok.UserName}, URL: "/@/" + c.tok.UserName}); err != nil {
+			a.kit.Logger().Warn("challenge notice", "err", err)
+		}
+	}
 	return site.WriteJSON(w, http.StatusOK, ch.json())
 }
 

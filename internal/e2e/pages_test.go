@@ -93,6 +93,9 @@ func newSite(t *testing.T) *site {
 	apiCall(t, "POST", base+"/api/bot/account/upgrade", botToken, nil)
 	apiCall(t, "POST", base+"/api/bot/account/ladder?on=true", botToken, nil)
 	apiCall(t, "POST", base+"/api/token", s.alice, map[string]any{"description": "Board app", "scopes": []string{"board:play", "challenge:read"}})
+	// A follow, a message and its notice for the community's pages.
+	apiCall(t, "POST", base+"/api/rel/follow/bolat", s.alice, nil)
+	apiCall(t, "POST", base+"/api/inbox/aigul", s.bob, map[string]any{"text": "Ертең сағат онда ойнаймыз ба?"})
 	return s
 }
 
@@ -289,6 +292,10 @@ func (s *site) pages() []page {
 		page{"simul-host", "/simul/" + s.simul + "/host", `document.querySelector('#simul-grid .simul-board')`},
 		page{"puzzles", "/puzzles", `document.querySelector('#puzzle button.hole.playable')`},
 		page{"puzzles-streak", "/puzzles?streak=4", `document.querySelector('#puzzle-streak-count')`},
+		page{"notifications", "/notifications", `document.querySelector('#notices .notice')`},
+		page{"following", "/following", `document.querySelector('#following .friend')`},
+		page{"inbox", "/inbox", `document.querySelector('#conversations .conversation')`},
+		page{"inbox-thread", "/inbox/bolat", `document.querySelector('#messages .message')`},
 	)
 }
 

@@ -481,6 +481,9 @@ func (g *actor) play(mv toguz.Move, now time.Time) *Error {
 		return nil
 	}
 	g.afterChange()
+	if f := g.hub.cfg.OnYourMove; f != nil && g.spec.TC.Kind() == clock.Correspondence {
+		f(g.spec.ID, g.spec.Seat(next.Turn()), g.spec.Seat(mover))
+	}
 	return nil
 }
 

@@ -69,6 +69,10 @@ type Config struct {
 	// stored (an event learns its games' results from it). It must not
 	// block: it hands the game on to its own goroutine.
 	OnEnd func(game.Saved)
+	// OnYourMove, if set, is called on a correspondence game's goroutine
+	// after each move that leaves it being played, with the seat to move
+	// (a notice tells him). It must not block.
+	OnYourMove func(gameID string, toMove game.Seat, opponent game.Seat)
 
 	// Bus and Leases, both set, make the hub one node of several sharing
 	// the store (cluster.go); without them it is the only one. Node is

@@ -31,8 +31,9 @@ import (
 //	games.pgn             every game played, as records (our format)
 //	studies/<id>.pgn      each study the account owns: its chapters' records
 //	reports.json          the chat reports the account made
-//
-// Messages do not exist yet; their entry comes with them.
+//	following.json        the players it follows
+//	messages.json         its conversations
+//	notifications.json    its notices
 
 // exportGamesPage is how many games are read from the store at a time.
 const exportGamesPage = 200
@@ -209,7 +210,64 @@ func (s *Service) WriteExport(ctx context.Context, w io.Writer, u store.User) er
 	if err := putJSON("reports.json", rs); err != nil {
 		return err
 	}
+	if err := s.writeCommunity(ctx, u.ID, putJSON); err != nil {
+		return err
+	}
 	return z.Close()
+}
+
+// writeCommunity writes the players the account follows, its
+// conversations and its notices.
+func (s *Service) writeCommunity(ctx context.Context, user int64, putJSON func(string, any) error) error {
+	fs, err := s.st.Following(ctx, user, store.MaxFollows, 0)
+	if err != nil {
+		return err
+	}
+	follows := []map[string]any{}
+	for _, f := range fs {
+		follows = append(follows, map[string]any{"name": f.Name, "since": f.Since})
+	}
+	if err := putJSON("following.json", follows); err != nil {
+		return err
+	}
+	convs := []map[string]any{}
+	for off := 0; ; off += exportGamesPage {
+		cs, err := s.st.Conversations(ctx, user, exportGamesPage, off)
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			msgs := []map[string]any{}
+			for moff := 0; ; moff += exportGamesPage {
+				ms, err := s.st.Thread(ctx, user, c.OtherID, exportGamesPage, moff)
+				if err != nil {
+					return err
+				}
+				for _, m := range ms {
+					msgs = append(msgs, map[string]any{"at": m.Created, "mine": m.SenderID == user, "text": m.Body})
+				}
+				if len(ms) < exportGamesPage {
+					break
+				}
+			}
+			convs = append(convs, map[string]any{"with": c.OtherName, "messages": msgs})
+		}
+		if len(cs) < exportGamesPage {
+			break
+		}
+	}
+	if err := putJSON("messages.json", convs); err != nil {
+		return err
+	}
+	ns, err := s.st.Notifications(ctx, user, store.MaxNotifications, 0)
+	if err != nil {
+		return err
+	}
+	notices := []map[string]any{}
+	for _, n := range ns {
+		notices = append(notices, map[string]any{"at": n.Created, "kind": n.Kind, "text": n.Key, "args": json.RawMessage(n.Args), "url": n.URL, "read": !n.Read.IsZero()})
+	}
+	return putJSON("notifications.json", notices)
 }
 
 // writeGames writes games.pgn a page of games at a time.
@@ -281,4 +339,7 @@ rating-history.json   every change of your ratings, per category
 games.pgn             every game you played, as records (toguz's record format)
 studies/<id>.pgn      each study you own: its chapters' records
 reports.json          the chat messages you reported
+following.json        the players you follow
+messages.json         your conversations, each message newest first
+notifications.json    your notifications (their text as a key of the site's texts, with its arguments)
 `

@@ -7,15 +7,15 @@
 // players' room, seeing him online), Service.Kid before it shows or takes
 // chat, Service.Blocked before two accounts meet (a seek, a rematch), and
 // Service.BlockedWith to leave out the seeks and chat lines of the users
-// an account is blocked with. Messages, follows and friends do not exist yet: their
-// settings are stored and shown, and May answers for them already, so that
-// the code that comes calls it and nothing else.
+// an account is blocked with. Friends are two accounts that follow each
+// other (internal/friends keeps the follows).
 //
 // Invariants:
 //   - A block is one way in the store and both ways in effect: neither
 //     may challenge, message, follow or chat to the other, neither sees
 //     the other's seeks.
-//   - "friends" admits nobody until friends exist (the stricter reading).
+//   - "friends" admits only an account that follows the target and is
+//     followed by it.
 //   - Kid mode refuses chat and messages both ways; switching it on is
 //     free, switching it off takes the account's password, and a coach's
 //     lock (his class) takes the coach.
@@ -105,6 +105,11 @@ type Store interface {
 	Perfs(ctx context.Context, userID int64) ([len(rating.Categories)]store.Perf, error)
 	RatingHistory(ctx context.Context, userID int64, cat rating.Category) ([]store.RatingPoint, error)
 	GamesByUser(ctx context.Context, userID int64, limit, offset int) ([]store.Game, error)
+	Friends(ctx context.Context, a, b int64) (bool, error)
+	Following(ctx context.Context, userID int64, limit, offset int) ([]store.Followed, error)
+	Conversations(ctx context.Context, userID int64, limit, offset int) ([]store.Conversation, error)
+	Thread(ctx context.Context, a, b int64, limit, offset int) ([]store.Message, error)
+	Notifications(ctx context.Context, userID int64, limit, offset int) ([]store.Notification, error)
 }
 
 // refused is May's answer: a 403 whose message says why, in the asker's
@@ -213,7 +218,14 @@ func (s *Service) may(ctx context.Context, actor, target int64, a Action, rated 
 		}
 		return nil
 	case Friends:
-		// Friends (follows both ways) do not exist yet: nobody is one.
+		// Friends are two accounts that follow each other.
+		if actor != 0 {
+			if ok, err := s.st.Friends(ctx, actor, target); err != nil {
+				return err
+			} else if ok {
+				return nil
+			}
+		}
 		return refused("privacy.refused.friends")
 	default:
 		return refused("privacy.refused.nobody")

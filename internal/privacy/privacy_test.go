@@ -74,7 +74,20 @@ func TestMay(t *testing.T) {
 	check("rating: 1799 in the category", me, Challenge, 1799, "privacy.refused.rating")
 	check("rating: 1800 in the category", me, Challenge, 1800, "")
 	check("rating: a guest", 0, Challenge, -1, "privacy.refused.rating")
-	check("friends: nobody yet", me, Message, -1, "privacy.refused.friends")
+	check("friends: not followed", me, Message, -1, "privacy.refused.friends")
+	if err := st.Follow(ctx, me, other); err != nil {
+		t.Fatal(err)
+	}
+	check("friends: one way", me, Message, -1, "privacy.refused.friends")
+	if err := st.Follow(ctx, other, me); err != nil {
+		t.Fatal(err)
+	}
+	check("friends: both ways", me, Message, -1, "")
+	check("friends: a guest", 0, Message, -1, "privacy.refused.friends")
+	if err := st.Unfollow(ctx, other, me); err != nil {
+		t.Fatal(err)
+	}
+	check("friends: unfollowed", me, Message, -1, "privacy.refused.friends")
 	check("follow: nobody", me, Follow, -1, "privacy.refused.nobody")
 	check("online: nobody", me, SeeOnline, -1, "privacy.refused.nobody")
 	set(store.Privacy{Challenge: Nobody})
@@ -209,6 +222,54 @@ func TestExportStreams(t *testing.T) {
 		rc.Close()
 		if got := strings.Count(string(b), "[ID "); got != n {
 			t.Errorf("games.pgn holds %d games, want %d", got, n)
+		}
+	}
+}
+
+// TestExportCommunity: the archive holds the players the account follows,
+// its conversations both ways and its notices.
+func TestExportCommunity(t *testing.T) {
+	st := openStore(t)
+	ctx := t.Context()
+	me, other := user(t, st, "abai"), user(t, st, "bolat")
+	if err := st.Follow(ctx, me, other); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []store.Message{{SenderID: me, RecipientID: other, Body: "Сәлем"}, {SenderID: other, RecipientID: me, Body: "Иә, ойнайық"}} {
+		if _, err := st.AddMessage(ctx, m, store.MessageLimits{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.AddNotification(ctx, store.Notification{UserID: me, ActorID: other, Kind: "message", Key: "notify.message", Args: `["bolat"]`, URL: "/inbox/bolat"}); err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{Store: st})
+	u, _ := st.UserByID(ctx, me)
+	var out bytes.Buffer
+	if err := s.WriteExport(ctx, &out, u); err != nil {
+		t.Fatal(err)
+	}
+	z, err := zip.NewReader(bytes.NewReader(out.Bytes()), int64(out.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range z.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		files[f.Name] = string(b)
+	}
+	for name, want := range map[string][]string{
+		"following.json":     {`"name": "bolat"`},
+		"messages.json":      {`"with": "bolat"`, `"text": "Сәлем"`, `"text": "Иә, ойнайық"`, `"mine": true`},
+		"notifications.json": {`"text": "notify.message"`, `"url": "/inbox/bolat"`},
+		"README.txt":         {"messages.json"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(files[name], w) {
+				t.Errorf("%s lacks %s:\n%s", name, w, files[name])
+			}
 		}
 	}
 }

@@ -95,6 +95,8 @@ type Site struct {
 	store Store
 	rel   Relations   // nil: no account is closed, nobody blocks
 	feds  Federations // nil: no register
+	// social returns the follows' panel (nil: none).
+	social func(ctx context.Context, viewer int64, name string) (any, error)
 }
 
 // Relations tells a profile page what the site's privacy knows: whether
@@ -128,6 +130,13 @@ type Federations interface {
 // SetFederations gives the profile pages the federations' register: a
 // linked player's profile shows his federation ratings beside the site's.
 func (s *Site) SetFederations(f Federations) { s.feds = f }
+
+// SetSocial gives the profile pages the follows' panel of the player name
+// as account viewer (0: nobody) sees it (internal/friends; the template
+// "profile-social" draws it).
+func (s *Site) SetSocial(f func(ctx context.Context, viewer int64, name string) (any, error)) {
+	s.social = f
+}
 
 // NewSite returns the players' pages and API over st.
 func NewSite(kit site.Kit, st Store) *Site {
@@ -180,6 +189,8 @@ type profileData struct {
 	Closed, CanBlock, Blocked bool
 	// Federation is the register entry linked to the account, nil none.
 	Federation *FederationEntry
+	// Social is the follows' panel (internal/friends), nil without one.
+	Social any
 }
 
 func (s *Site) pageProfile(w http.ResponseWriter, r *http.Request) error {
@@ -224,6 +235,11 @@ func (s *Site) pageProfile(w http.ResponseWriter, r *http.Request) error {
 			return err
 		} else if ok {
 			d.Federation = &fe
+		}
+	}
+	if s.social != nil {
+		if d.Social, err = s.social(ctx, s.kit.Identity(r).Account.ID, prof.Name); err != nil {
+			return err
 		}
 	}
 	p.Data = d

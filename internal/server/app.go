@@ -27,6 +27,7 @@ import (
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/moderation"
+	"github.com/toguz/toguz/internal/notifications"
 	"github.com/toguz/toguz/internal/review"
 	"github.com/toguz/toguz/internal/sections"
 	"github.com/toguz/toguz/internal/store"
@@ -104,6 +105,9 @@ type Options struct {
 	// EventClock is the events' clock (nil: the time): a browser test
 	// moves it on to the end of an arena.
 	EventClock func() time.Time
+	// PushAllowPrivate lets Web Push go to loopback and private addresses:
+	// the tests' receiver in their own process (a server refuses them).
+	PushAllowPrivate bool
 	// Lobby bounds the seeks (live.LobbyConfig: seeks per address, expiry,
 	// the grace after their creator leaves, the number listed; zero fields
 	// take their defaults, a negative PerAddress: no bound).
@@ -192,6 +196,9 @@ type App struct {
 	// mailing is the mail queue's sender and the accounts' worker, which
 	// stop before the store closes.
 	mailing sync.WaitGroup
+	// notices is the notifications' service (its queues stop before the
+	// store closes).
+	notices *notifications.Service
 
 	storeReadyMu  sync.Mutex
 	storeReadyAt  time.Time
@@ -237,6 +244,16 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	opts.Lobby.Marked = mod.Marked
+	mailQueue, err := openMail(opts, st, log)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	notices, err := newNotifications(ctx, opts, st, mailQueue, log)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	// The bot API's event streams hear of every game's end (gameFinish).
 	botEvents := botapi.NewEvents()
 	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
@@ -255,8 +272,8 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		MaxEngineGames: opts.MaxEngineGames, MaxEngineGamesPerAddr: opts.MaxEngineGamesPerAddr,
 		SpectatorsPerGame: opts.SpectatorsPerGame, SpectatorsPerAddress: opts.SpectatorsPerAddress,
 		OnEnd: func(s game.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) }, Muted: mod.Muted,
-		Bus: opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st)})
-	a := &App{Store: st, Hub: hub, Moderation: mod, log: log, stopHub: stopHub}
+		Bus: opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st), OnYourMove: yourMove(notices)})
+	a := &App{Store: st, Hub: hub, Moderation: mod, log: log, stopHub: stopHub, notices: notices}
 	fail := func(err error) (*App, error) {
 		a.stop()
 		return nil, err
@@ -271,11 +288,8 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	go evs.Run(hubCtx)
 	go mod.Run(hubCtx)
+	go runEventSoon(hubCtx, evs, notices, st)
 	accounts, err := auth.New(auth.Config{Store: st, Logger: log, MaxHashes: opts.MaxHashes, HashWait: opts.HashWait})
-	if err != nil {
-		return fail(err)
-	}
-	mailQueue, err := openMail(opts, st, log)
 	if err != nil {
 		return fail(err)
 	}
@@ -308,7 +322,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			return u.ID, err
 		},
 		Metrics: m, Ready: a.ready, Moderation: mod, Championships: championships(st, opts.Federations, swiss, log),
-		AccountStore: st, Passwords: accounts, Mail: mailQueue, SiteURL: siteURL(opts)})
+		AccountStore: st, Passwords: accounts, Mail: mailQueue, SiteURL: siteURL(opts), Notifications: notices})
 	if err != nil {
 		return fail(err)
 	}
@@ -504,6 +518,7 @@ func (a *App) stop() error {
 	err := a.Hub.Stop(context.Background())
 	a.stopHub()
 	a.Hub.Wait()
+	a.notices.Close() // what the games queued, before the store closes
 	a.mailing.Wait()
 	if a.Reviews != nil {
 		// A review in progress stays running in the store: the next

@@ -18,9 +18,12 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/forum"
+	"github.com/toguz/toguz/internal/friends"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/inbox"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/moderation"
+	"github.com/toguz/toguz/internal/notifications"
 	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/privacy"
 	"github.com/toguz/toguz/internal/profile"
@@ -79,6 +82,9 @@ func errorKeys() []string {
 	keys = append(keys, oauth.ErrorKeys()...)
 	keys = append(keys, forum.ErrorKeys()...)
 	keys = append(keys, federation.ErrorKeys()...)
+	keys = append(keys, notifications.ErrorKeys()...)
+	keys = append(keys, friends.ErrorKeys()...)
+	keys = append(keys, inbox.ErrorKeys()...)
 	keys = append(keys, "apierr.cross_origin")
 	for _, k := range ruleErrorKeys {
 		keys = append(keys, k)

@@ -23,6 +23,7 @@ func (s *Server) forumConfig(st *store.Store) forum.Config {
 			return s.cfg.Moderation.Muted("u:" + strconv.FormatInt(userID, 10))
 		},
 		Logger: s.log,
+		Notify: senderOf(s.cfg.Notifications),
 	}
 	if s.teams != nil {
 		c.Member = s.teams.Member

@@ -14,7 +14,7 @@ func (s *Server) CheckGuest(r *http.Request) error { return s.forgedGuest(r) }
 // cfg, and the archive's games of a class's students.
 func (s *Server) studyConfig() study.Config {
 	c := study.Config{Studies: s.cfg.Studies, Progress: s.cfg.Progress, Puzzles: s.cfg.Puzzles,
-		MessageRate: s.cfg.MessageRate, MessageBurst: s.cfg.MessageBurst}
+		MessageRate: s.cfg.MessageRate, MessageBurst: s.cfg.MessageBurst, Notify: senderOf(s.cfg.Notifications)}
 	if a := s.cfg.Archive; a != nil {
 		c.Games = func(ctx context.Context, name string, limit int) ([]study.Game, error) {
 			games, err := a.UserGames(ctx, name, limit)

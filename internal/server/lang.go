@@ -10,6 +10,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/botapi"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/notifications"
 	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/site"
 )
@@ -103,7 +104,10 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, account 
 		Current string
 		Tokens  botapi.TokenSection
 		Apps    oauth.Section
-	}{Langs: i18n.Languages(), Current: cmp.Or(account.Lang, p.Lang), Tokens: tokens, Apps: s.apps.Section(r, account.ID)}
+		Notify  notifications.Section
+		Saved   string
+	}{Langs: i18n.Languages(), Current: cmp.Or(account.Lang, p.Lang), Tokens: tokens, Apps: s.apps.Section(r, account.ID),
+		Notify: s.cfg.Notifications.Section(r, account.ID), Saved: r.URL.Query().Get("saved")}
 	return s.Render(w, http.StatusOK, "settings", p)
 }
 

@@ -27,6 +27,9 @@ func (s *Server) Page(r *http.Request, titleKey string, data any, args ...any) *
 		p.User, p.Guest = id.Name(), id.Guest != ""
 		p.Kid = s.kid(r.Context(), id)
 		p.Moderator, p.Warned = s.cfg.Moderation.IsModerator(id.Account.ID), s.cfg.Moderation.Warned(id.Account.ID)
+		if n := s.cfg.Notifications; n != nil && id.Account.ID != 0 {
+			p.Notices, p.Unread = true, n.Unread(r.Context(), id.Account.ID)
+		}
 	}
 	return p
 }

@@ -79,6 +79,9 @@ const (
 	whyTeam      = "teams are public to read; joining, leaving and declining act on the caller's own membership, request or invitation"
 	whyTeamMatch = "a team match is public to watch, as its games are; its lineups and start are its teams' leaders' and coaches'"
 	whyRegister  = "the federations' register is their public record: federations, players, ranks, published lists"
+	whyInbox     = "names the other side of the caller's own conversation: each account reads only the messages it sent or received"
+	whyModInbox  = "a moderator's page (403 to others) of a conversation one side reported"
+	whyFollow    = "follows and unfollows a public profile by its name: the follow is the caller's own, the followed player's settings decide"
 	whyMailLink  = "the token is the capability, a signed single-use link mailed to its owner; a wrong or used one is refused"
 )
 
@@ -314,6 +317,38 @@ var routeRules = map[string]routeRule{
 	"POST /game/{id}/review":      pub(whyReview),
 	"GET /review/{id}/learn":      pub(whyReview),
 	"POST /review/{id}/learn":     pub(whyReview),
+
+	// the notices (internal/notifications): each the account's own
+	"GET /notifications":            {},
+	"POST /notifications/read":      {},
+	"POST /settings/notifications":  {},
+	"GET /api/notifications":        {},
+	"GET /api/notifications/unread": {},
+	"POST /api/notifications/read":  {},
+	"GET /api/notifications/ws":     {ws: true},
+	"GET /api/push/key":             {},
+	"POST /api/push/subscribe":      {},
+	"POST /api/push/unsubscribe":    {},
+
+	// following players (internal/friends)
+	"POST /@/{name}/follow":         pub(whyFollow),
+	"POST /@/{name}/unfollow":       pub(whyFollow),
+	"GET /following":                {},
+	"POST /api/rel/follow/{name}":   pub(whyFollow),
+	"POST /api/rel/unfollow/{name}": pub(whyFollow),
+	"GET /api/rel/following":        {},
+
+	// private messages (internal/inbox): {name} is the other side of the
+	// caller's own conversation; the moderators' pages check the role
+	"GET /inbox":                {},
+	"GET /inbox/{name}":         pub(whyInbox),
+	"POST /inbox/{name}":        pub(whyInbox),
+	"POST /inbox/{name}/report": pub(whyInbox),
+	"GET /mod/inbox":            {},
+	"GET /mod/inbox/{a}/{b}":    pub(whyModInbox),
+	"GET /api/inbox":            {},
+	"GET /api/inbox/{name}":     pub(whyInbox),
+	"POST /api/inbox/{name}":    pub(whyInbox),
 
 	// privacy, kid mode, closing, the export
 	"GET /account/preferences/privacy":  {},

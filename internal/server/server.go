@@ -157,6 +157,7 @@ import (
 	"github.com/toguz/toguz/internal/explorer"
 	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/forum"
+	"github.com/toguz/toguz/internal/friends"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/insights"
 	"github.com/toguz/toguz/internal/lessons"
@@ -165,6 +166,7 @@ import (
 	"github.com/toguz/toguz/internal/mail"
 	"github.com/toguz/toguz/internal/metrics"
 	"github.com/toguz/toguz/internal/moderation"
+	"github.com/toguz/toguz/internal/notifications"
 	"github.com/toguz/toguz/internal/notify"
 	"github.com/toguz/toguz/internal/oauth"
 	"github.com/toguz/toguz/internal/privacy"
@@ -200,7 +202,8 @@ type Config struct {
 	// Studies keeps the studies and classes (internal/study; nil: none).
 	Studies study.Studies
 	// Teams keeps the clubs and teams (internal/team; nil: none), and
-	// TeamNotices takes their invitations and leaders' messages (nil: no
+	// TeamNotices takes their invitations and leaders' messages (nil: the
+	// site's notifications, Notifications; both nil: no
 	// one is told).
 	Teams       team.Store
 	TeamNotices notify.Sender
@@ -273,6 +276,9 @@ type Config struct {
 	Moderation *moderation.Service
 	// OAuth keeps the apps' codes and tokens (internal/oauth; nil: no apps).
 	OAuth oauth.Store
+	// Notifications keeps and pushes the accounts' notices
+	// (internal/notifications; nil: none, and no count in the header).
+	Notifications *notifications.Service
 }
 
 // Server serves the API and the pages.
@@ -317,6 +323,8 @@ type Server struct {
 	apps *oauth.Site
 	// routes is every pattern Handler registered, in order (routes.go).
 	routes []string
+	// friends is following players (internal/friends; nil without a store).
+	friends *friends.Site
 }
 
 // New returns a server.
@@ -345,7 +353,11 @@ func New(cfg Config) (*Server, error) {
 		ips: auth.NewLimiter(rate.Limit(cfg.WritesPerSecond), cfg.WriteBurst, time.Now), bound: newBoundCounters()}
 	srv.studies = study.NewSite(srv, srv.studyConfig())
 	if cfg.Teams != nil {
-		tc := team.Config{Store: cfg.Teams, Notify: cfg.TeamNotices, Kid: func(ctx context.Context, user int64) bool {
+		notices := cfg.TeamNotices
+		if notices == nil {
+			notices = senderOf(cfg.Notifications)
+		}
+		tc := team.Config{Store: cfg.Teams, Notify: notices, Kid: func(ctx context.Context, user int64) bool {
 			return srv.kid(ctx, site.Identity{Account: site.Account{ID: user}})
 		}}
 		if cfg.Events != nil {
@@ -363,11 +375,14 @@ func New(cfg Config) (*Server, error) {
 	srv.board = analysisboard.New(srv, srv.boardConfig())
 	srv.apps = oauth.New(srv, oauth.Config{Store: cfg.OAuth})
 	srv.bots = botapi.New(srv, botapi.Config{Store: cfg.Bots, Hub: cfg.Hub, Events: cfg.BotEvents, Limits: cfg.BotLimits, Ladder: cfg.Ladder, Settings: srv.renderSettings,
-		Privacy: privacyGate{srv}, TokenEndpoint: srv.apps.TokenEndpoint})
+		Privacy: privacyGate{srv}, TokenEndpoint: srv.apps.TokenEndpoint, Notify: senderOf(cfg.Notifications)})
 	srv.bc = broadcast.New(srv, broadcast.Config{Store: cfg.Broadcasts, MaxRecords: archive.MaxImportGames, RulesError: rulesError})
 	srv.profiles = profile.NewSite(srv, cfg.Archive)
 	if srv.privacy = srv.newPrivacy(); srv.privacy != nil {
 		srv.profiles.SetRelations(profileRelations{srv.privacy})
+		if srv.friends = srv.newFriends(); srv.friends != nil {
+			srv.profiles.SetSocial(srv.friends.PanelByName)
+		}
 	}
 	if sa, ok := cfg.Archive.(StoreArchive); ok && sa.S != nil {
 		srv.profiles.SetFederations(profileFederations{st: sa.S, reg: federation.New(sa.S, nil)})
@@ -474,6 +489,15 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.cfg.Moderation != nil {
 		moderation.NewWeb(s, s.cfg.Moderation).Routes(router{s, mux})
+	}
+	if s.cfg.Notifications != nil {
+		notifications.NewWeb(s, s.cfg.Notifications).Routes(router{s, mux})
+	}
+	if s.friends != nil {
+		s.friends.Routes(router{s, mux})
+	}
+	if ib := s.newInbox(); ib != nil {
+		ib.Routes(router{s, mux})
 	}
 	if sa, ok := s.cfg.Archive.(StoreArchive); ok {
 		insights.New(s, sa.S).Routes(router{s: s, mux: mux})

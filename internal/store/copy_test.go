@@ -42,6 +42,8 @@ var copyLeftEmpty = []string{
 	// The federations' register (internal/federation tests it on both databases' schemas).
 	"fed_claims", "fed_clubs", "fed_federations", "fed_list_entries", "fed_lists", "fed_officers", "fed_player_ranks",
 	"fed_players", "fed_reports",
+	// The community's: notices, their choices, push subscriptions, follows, messages.
+	"follows", "message_reports", "messages", "notifications", "notify_prefs", "push_subscriptions",
 }
 
 // TestCopyToPostgres fills an SQLite store through its API, copies it to

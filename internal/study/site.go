@@ -14,6 +14,7 @@ import (
 	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/lessons"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/notify"
 	"github.com/toguz/toguz/internal/rating"
 	"github.com/toguz/toguz/internal/site"
 	"github.com/toguz/toguz/internal/store"
@@ -74,6 +75,20 @@ type Config struct {
 	// connection (per second, and at once).
 	MessageRate  float64
 	MessageBurst int
+	// Notify tells an account invited to a study or a class
+	// (internal/notifications; nil: nobody is told).
+	Notify notify.Sender
+}
+
+// tell sends n when the site has a Sender; a refused notice is the
+// caller's bug, logged.
+func (s *Site) tell(ctx context.Context, n notify.Notice) {
+	if s.cfg.Notify == nil {
+		return
+	}
+	if err := s.cfg.Notify.Send(ctx, n); err != nil {
+		s.kit.Logger().Warn("study notice", "err", err)
+	}
 }
 
 // Site is the studies' and classes' pages and the study's websocket.
@@ -320,6 +335,10 @@ func (s *Site) pageStudyMember(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := s.cfg.Studies.SetStudyMember(ctx, head.ID, u.ID, newRole, MaxMembers); err != nil {
 		return studyError(err)
+	}
+	if newRole != "" {
+		me := s.kit.Identity(r).Account
+		s.tell(ctx, notify.Notice{To: u.ID, Actor: me.ID, Kind: notify.Invitation, Key: "notify.invite_study", Args: []any{me.Name, head.Name}, URL: "/study/" + head.ID})
 	}
 	http.Redirect(w, r, "/study/"+head.ID, http.StatusSeeOther)
 	return nil
@@ -630,6 +649,8 @@ func (s *Site) pageClassInvite(w http.ResponseWriter, r *http.Request) error {
 	if err := s.cfg.Studies.InviteStudent(ctx, c.ID, u.ID, maxClassStudents); err != nil {
 		return studyError(err)
 	}
+	me := s.kit.Identity(r).Account
+	s.tell(ctx, notify.Notice{To: u.ID, Actor: me.ID, Kind: notify.Invitation, Key: "notify.invite_class", Args: []any{me.Name, c.Name}, URL: "/classes"})
 	http.Redirect(w, r, "/class/"+c.ID, http.StatusSeeOther)
 	return nil
 }

@@ -82,6 +82,28 @@ self.addEventListener('message', (e) => {
   }
 });
 
+// A Web Push message (internal/notifications): its JSON shown as a
+// notification, and posted to the site's open pages; a click opens its
+// page (a site path only).
+self.addEventListener('push', (e) => {
+  let m = {};
+  try { m = e.data ? e.data.json() : {}; } catch (err) { m = { body: e.data ? e.data.text() : '' }; }
+  const url = typeof m.url === 'string' && m.url.startsWith('/') && !m.url.startsWith('//') ? m.url : '/notifications';
+  e.waitUntil(Promise.all([
+    self.registration.showNotification(m.title || 'Toguz', { body: m.body || '', tag: m.tag || m.kind || 'toguz', data: { url }, icon: '/favicon.ico' }),
+    self.clients.matchAll({ type: 'window' }).then((cs) => cs.forEach((c) => c.postMessage({ type: 'push', notice: m }))),
+  ]));
+});
+
+self.addEventListener('notificationclick', (e) => {
+  e.notification.close();
+  const url = new URL((e.notification.data && e.notification.data.url) || '/notifications', self.location.origin).href;
+  e.waitUntil(self.clients.matchAll({ type: 'window' }).then((cs) => {
+    for (const c of cs) { if (c.url === url && 'focus' in c) return c.focus(); }
+    return self.clients.openWindow(url);
+  }));
+});
+
 self.addEventListener('fetch', (e) => {
   const req = e.request;
   if (req.method !== 'GET') return;

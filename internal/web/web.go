@@ -106,6 +106,10 @@ type Page struct {
 	// to the queue); Warned: it has a moderator's warning it has not
 	// read (the page says so).
 	Moderator, Warned bool
+	// Notices: the header shows the notices' bell (internal/notifications)
+	// with Unread, the account's unread count.
+	Notices bool
+	Unread  int
 }
 
 // T returns the text of key in the page's language.

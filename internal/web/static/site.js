@@ -54,6 +54,127 @@
       });
     }
   });
+  function setCount(el, n) {
+    el.textContent = n >= 100 ? "99+" : String(n);
+    el.hidden = n === 0;
+  }
+  function toast(text, url) {
+    let box = document.getElementById("notify-toast");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "notify-toast";
+      box.className = "notify-toast";
+      box.setAttribute("role", "status");
+      document.body.appendChild(box);
+    }
+    box.textContent = "";
+    if (url) {
+      const a = document.createElement("a");
+      a.href = url;
+      a.textContent = text;
+      box.appendChild(a);
+    } else {
+      box.textContent = text;
+    }
+    box.hidden = false;
+    const shown = box;
+    window.setTimeout(() => {
+      if (shown.textContent === text) shown.hidden = true;
+    }, 8e3);
+  }
+  function addToList(n) {
+    const list = document.getElementById("notices");
+    const section = document.getElementById("notify-list");
+    if (!section || section.dataset.page !== "1") return;
+    let ul = list;
+    if (!ul) {
+      ul = document.createElement("ul");
+      ul.id = "notices";
+      ul.className = "notices";
+      document.getElementById("notices-none")?.replaceWith(ul);
+    }
+    const li = document.createElement("li");
+    li.className = "notice unread";
+    li.id = "notice-" + n.id;
+    li.dataset.kind = n.kind;
+    const t = document.createElement(n.url ? "a" : "span");
+    t.className = "notice-text";
+    t.textContent = n.text;
+    if (n.url && t instanceof HTMLAnchorElement) t.href = n.url;
+    li.appendChild(t);
+    ul.prepend(li);
+  }
+  function connectNotices(count, delay = 1e3) {
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/notifications/ws");
+    ws.onopen = () => {
+      delay = 1e3;
+    };
+    ws.onmessage = (ev) => {
+      let m;
+      try {
+        m = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      if (typeof m.unread === "number") setCount(count, m.unread);
+      if (m.type === "notice" && m.notice) {
+        toast(m.notice.text, m.notice.url);
+        addToList(m.notice);
+      }
+    };
+    ws.onclose = (ev) => {
+      if (ev.code === 1008) return;
+      window.setTimeout(() => connectNotices(count, Math.min(delay * 2, 6e4)), delay);
+    };
+  }
+  function b64url(s) {
+    const b = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
+    const out = new Uint8Array(new ArrayBuffer(b.length));
+    for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
+    return out;
+  }
+  async function subscribePush(btn, status) {
+    if (await Notification.requestPermission() !== "granted") {
+      status.textContent = btn.dataset.tDenied || "";
+      return;
+    }
+    const reg = await navigator.serviceWorker.ready;
+    const kr = await fetch("/api/push/key");
+    if (!kr.ok) return;
+    const { key: key2 } = await kr.json();
+    const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: b64url(key2) });
+    const r = await fetch("/api/push/subscribe", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sub.toJSON()) });
+    status.textContent = r.ok ? btn.dataset.tOn || "" : btn.dataset.tOff || "";
+    btn.hidden = r.ok;
+  }
+  function wirePush() {
+    const btn = document.getElementById("push-subscribe");
+    const status = document.getElementById("push-status");
+    if (!btn || !status || !("serviceWorker" in navigator) || !("PushManager" in window)) return;
+    void navigator.serviceWorker.ready.then((reg) => reg.pushManager.getSubscription()).then((sub) => {
+      if (sub && Notification.permission === "granted") {
+        status.textContent = btn.dataset.tOn || "";
+        return;
+      }
+      btn.hidden = false;
+      btn.addEventListener("click", () => {
+        void subscribePush(btn, status).catch(() => {
+          status.textContent = btn.dataset.tOff || "";
+        });
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", () => {
+    const count = document.getElementById("notify-count");
+    if (count && "WebSocket" in window) connectNotices(count);
+    wirePush();
+    if ("serviceWorker" in navigator) {
+      navigator.serviceWorker.addEventListener("message", (ev) => {
+        const d = ev.data;
+        if (d && d.type === "push" && d.notice) toast(d.notice.body || "", d.notice.url);
+      });
+    }
+  });
   if ("serviceWorker" in navigator) {
     window.addEventListener("load", () => {
       navigator.serviceWorker.register("/sw.js").catch(() => {
