@@ -28,6 +28,9 @@ type Store interface {
 type Config struct {
 	Store    Store
 	Register federation.Register
+	// Norms computes the ranks' norms the players earned (the register's
+	// service); nil: the championships print no norms.
+	Norms Norms
 	// Swiss pairs a Swiss section's round (the Dutch pairer); nil: only
 	// round robins can be paired.
 	Swiss tournament.Pairer

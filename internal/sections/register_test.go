@@ -1,12 +1,17 @@
 package sections
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/toguz/toguz/internal/federation"
+	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
 )
@@ -209,5 +214,97 @@ func checkList(t *testing.T, name string, got, want []store.FedListEntry) {
 			t.Errorf("%s, line %d: %s %d (%+d) games %d K %d, want %s %d (%+d) games %d K %d", name, i+1,
 				g.Player, g.Rating, g.Change, g.Games, g.K, w.Player, w.Rating, w.Change, w.Games, w.K)
 		}
+	}
+}
+
+// TestNormsEarned: in a round robin of eight on the store-backed
+// register, an unranked 1500 wins his seven games against 2000-rated
+// candidate masters, who draw among themselves: his performance is 2000
+// + 800 = 2800 and his seven games meet the norm of the 2nd class (7
+// games, 1550), the highest needing no more than seven (the 1st needs
+// nine); the candidate masters meet no norm above their rank. The paper
+// and the page name the rank in their language.
+func TestNormsEarned(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	reg := federation.New(st, nil)
+	if err := reg.PutFederation(ctx, federation.Federation{Code: "KAZ", Level: federation.National, Names: map[string]string{"en": "Kazakhstan"}, Founded: 2004}); err != nil {
+		t.Fatal(err)
+	}
+	csv := "id,name_cyrl,name_latn,birth_year,sex,rank,rank_date,rating\nKAZ-0,Жас Ойыншы,Zhas Oiynshy,2000,m,,,1500\n"
+	for i := 1; i < 8; i++ {
+		csv += fmt.Sprintf("KAZ-%d,Шебер %d,Sheber %d,1990,m,CMS,2020-01-01,2000\n", i, i, i)
+	}
+	if _, err := reg.Import(ctx, "KAZ", federation.Classic, date(t, "2026-02-01"), strings.NewReader(csv)); err != nil {
+		t.Fatal(err)
+	}
+	d := New(Config{Store: st, Register: reg, Norms: reg, Now: func() time.Time { return date(t, "2026-02-20") }})
+	id, err := d.Create(ctx, 1, Settings{Name: "Cup", Federation: "KAZ", Start: "2026-02-10", End: "2026-02-16"},
+		[]Spec{{Key: "final", Name: "Final", Discipline: federation.Classic, System: tournament.RoundRobin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 8 {
+		ids = append(ids, fmt.Sprintf("KAZ-%d", i))
+	}
+	if _, err := d.Enter(ctx, id, 1, ids, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := d.Get(ctx, id)
+	if e, err := d.Earned(ctx, c, "en"); err != nil || len(e) != 1 || e[0].Finished || len(e[0].Rows) != 0 {
+		t.Fatalf("norms before the first round: %+v, %v", e, err)
+	}
+	res := map[[2]string]string{}
+	for i := range ids {
+		for j := i + 1; j < len(ids); j++ {
+			res[[2]string{ids[i], ids[j]}] = "="
+			if i == 0 {
+				res[[2]string{ids[i], ids[j]}] = ids[i]
+			}
+		}
+	}
+	for r := 1; r <= 7; r++ {
+		if _, err := d.Pair(ctx, id, 1, ""); err != nil {
+			t.Fatalf("round %d: %v", r, err)
+		}
+		c, _ := d.Get(ctx, id)
+		s := c.Section("final")
+		out := map[int]string{}
+		for _, b := range s.Boards(r) {
+			if b.Black != 0 {
+				out[b.N] = boardResult(t, res, s.ID(b.White), s.ID(b.Black))
+			}
+		}
+		if _, err := d.Results(ctx, id, 1, "arbiter", "final", r, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ = d.Get(ctx, id)
+	for _, tc := range []struct{ lang, name, rank string }{
+		{"en", "Zhas Oiynshy", "2nd class"},
+		{"kk", "Жас Ойыншы", "2-разряд"},
+	} {
+		e, err := d.Earned(ctx, c, tc.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := EarnedRow{EarnedNorm: federation.EarnedNorm{Player: "KAZ-0", Rank: "2", Games: 7, Score: 7, Performance: 2800},
+			Name: tc.name, Federation: "KAZ", Section: "Final", RankName: tc.rank}
+		if len(e) != 1 || !e[0].Finished || len(e[0].Rows) != 1 || e[0].Rows[0] != want {
+			t.Fatalf("%s: norms earned %+v, want %+v", tc.lang, e, want)
+		}
+		var b bytes.Buffer
+		if err := c.WritePaper(&b, i18n.New(), tc.lang, PaperRequest{Paper: NormsPaper, Earned: e}); err != nil || !bytes.HasPrefix(b.Bytes(), []byte("%PDF-")) {
+			t.Fatalf("%s: the paper: %v", tc.lang, err)
+		}
+		if dir := os.Getenv("TOGUZ_PAPERS_DIR"); dir != "" {
+			if err := os.WriteFile(filepath.Join(dir, "norms-"+tc.lang+".pdf"), b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := New(Config{Store: st, Register: reg}).Earned(ctx, c, "en"); !isKey(err, "sections.err_no_norms") {
+		t.Fatalf("a desk without norms: %v", err)
 	}
 }
