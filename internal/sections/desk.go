@@ -49,6 +49,10 @@ type Desk struct {
 	// and writes under it. Another node's write in between is caught by
 	// the store's version and the change is made again on the new copy.
 	mu sync.Mutex
+	// idx keeps the summaries the register's pages list, by id
+	// (index.go), under idxMu.
+	idxMu sync.Mutex
+	idx   map[string]*indexed
 }
 
 // New returns a Desk.

@@ -122,6 +122,19 @@ func TestChampionshipToList(t *testing.T) {
 		}
 		play(pairResult)
 	}
+	// The register's pages: the federation's calendar and a card.
+	if got, err := d.OfFederation(ctx, "KAZ"); err != nil || len(got) != 1 ||
+		got[0] != (federation.Championship{ID: id, Name: "Kyzylorda Cup", Start: "2026-02-10", End: "2026-02-14", Status: "finished"}) {
+		t.Fatalf("KAZ's championships: %+v, %v", got, err)
+	}
+	if got, err := d.OfFederation(ctx, "KGZ"); err != nil || len(got) != 0 {
+		t.Fatalf("KGZ's championships: %+v, %v", got, err)
+	}
+	// KAZ-3: 2½ of 3, first of four.
+	if got, err := d.OfPlayer(ctx, "KAZ-3"); err != nil || len(got) != 1 || got[0].ID != id || got[0].Section != "Final" ||
+		got[0].Discipline != federation.Classic || got[0].Place != 1 || got[0].Players != 4 || got[0].Points != 2.5 {
+		t.Fatalf("KAZ-3's championships: %+v, %v", got, err)
+	}
 	rep, err := d.Submit(ctx, id, 1, federation.Classic)
 	if err != nil {
 		t.Fatal(err)
@@ -163,6 +176,11 @@ func TestChampionshipToList(t *testing.T) {
 	play(fixed)
 	if c, _ := d.Get(ctx, id); len(c.Log) != 1 {
 		t.Fatalf("%d corrections logged, want 1", len(c.Log))
+	}
+	// The card's points follow the correction (the summaries are read
+	// again when a championship's version changes).
+	if got, err := d.OfPlayer(ctx, "KAZ-4"); err != nil || len(got) != 1 || got[0].Points != 2 {
+		t.Fatalf("KAZ-4's championships after the correction: %+v, %v", got, err)
 	}
 	now = date(t, "2026-03-20")
 	if _, err := d.Submit(ctx, id, 1, federation.Classic); err != nil {
