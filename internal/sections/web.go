@@ -162,6 +162,8 @@ type showData struct {
 	Msg       string
 	Errors    []string
 	Players   int
+	// Norms: the site computes the ranks' norms earned (Config.Norms).
+	Norms bool
 }
 
 type discView struct {
@@ -180,7 +182,7 @@ func (h *Web) load(ctx context.Context, r *http.Request, desk bool) (*showData, 
 	lang := h.kit.Lang(r)
 	cat := h.kit.Catalog()
 	d := &showData{C: c, Status: c.Status(), IsArbiter: c.IsArbiter(who.Account.ID), IsCreator: who.Account.ID != 0 && who.Account.ID == c.Creator, Papers: Papers, Results: Results,
-		Msg: r.URL.Query().Get("msg"), Players: len(c.Players)}
+		Msg: r.URL.Query().Get("msg"), Players: len(c.Players), Norms: h.desk.cfg.Norms != nil}
 	if desk && !d.IsArbiter {
 		return nil, APIError(forbidden())
 	}
