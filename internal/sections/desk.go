@@ -125,6 +125,15 @@ func (d *Desk) Create(ctx context.Context, creator int64, s Settings, specs []Sp
 	if err := Check(&s, specs); err != nil {
 		return "", err
 	}
+	// Where the register can say, a federation it lacks is refused now
+	// rather than when the report is sent at the end.
+	if d.cfg.Norms != nil {
+		if _, err := d.cfg.Norms.Federation(ctx, s.Federation); errors.Is(err, federation.ErrNoFederation) {
+			return "", bad("sections.err_no_federation", s.Federation)
+		} else if err != nil {
+			return "", err
+		}
+	}
 	open := 0
 	list, err := d.cfg.Store.Championships(ctx, 200)
 	if err != nil {

@@ -257,6 +257,10 @@ func TestNormsEarned(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := New(Config{Store: st, Register: reg, Norms: reg, Now: func() time.Time { return date(t, "2026-02-20") }})
+	if _, err := d.Create(ctx, 1, Settings{Name: "Cup", Federation: "XYZ", Start: "2026-02-10"},
+		[]Spec{{Key: "final", Name: "Final", Discipline: federation.Classic, System: tournament.RoundRobin}}); !isKey(err, "sections.err_no_federation") {
+		t.Fatalf("a federation the register lacks: %v", err)
+	}
 	id, err := d.Create(ctx, 1, Settings{Name: "Cup", Federation: "KAZ", Start: "2026-02-10", End: "2026-02-16"},
 		[]Spec{{Key: "final", Name: "Final", Discipline: federation.Classic, System: tournament.RoundRobin}})
 	if err != nil {
