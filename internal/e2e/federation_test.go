@@ -199,6 +199,7 @@ func TestFederationRegister(t *testing.T) {
 				{"federation", "/federations/KAZ", "fed-player-table"},
 				{"list", "/federations/KAZ/lists/classic/2026-03-01", "fed-list-table"},
 				{"card", "/players/KAZ-1", "card-ratings"},
+				{"championship", "/championship/" + champ, "champ-norms-link"},
 				{"norms", "/championship/" + champ + "/norms", "norms-title"},
 				{"search", "/players?q=kaz", "players-table"},
 			} {

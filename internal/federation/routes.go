@@ -781,6 +781,7 @@ type playedRow struct {
 	End        string     `json:"end"`
 	Games      int        `json:"games"`
 	Score      float64    `json:"score"`
+	Linked     bool       `json:"-"` // a championship of the site: its page is /championship/{Event}
 }
 
 // cardData is the page /players/{id} and its API.
@@ -852,6 +853,9 @@ func (h *Handlers) card(r *http.Request) (cardData, error) {
 	if h.champs != nil {
 		if d.Championships, err = h.champs.OfPlayer(ctx, e.ID); err != nil {
 			return d, err
+		}
+		for i, p := range d.Events {
+			d.Events[i].Linked = slices.ContainsFunc(d.Championships, func(c ChampionshipPlayed) bool { return c.ID == p.Event })
 		}
 	}
 	d.Chart = historyChart(d.History, e.Federation, func(k string, a ...any) string { return h.kit.Catalog().T(lang, k, a...) },
