@@ -12,6 +12,7 @@ import (
 
 	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/i18n"
+	"github.com/toguz/toguz/internal/pgtest"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
 )
@@ -70,8 +71,25 @@ func boardResult(t *testing.T, res map[[2]string]string, w, b string) string {
 // again: March's list stays as published and April's carries the
 // correction.
 func TestChampionshipToList(t *testing.T) {
+	eachBackend(t, testChampionshipToList)
+}
+
+// eachBackend runs f on an SQLite store and, where TOGUZ_TEST_POSTGRES
+// names a server, on PostgreSQL.
+func eachBackend(t *testing.T, f func(t *testing.T, st *store.Store)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, openStore(t)) })
+	t.Run("postgres", func(t *testing.T) {
+		st, err := store.Open(context.Background(), pgtest.Schema(t), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		f(t, st)
+	})
+}
+
+func testChampionshipToList(t *testing.T, st *store.Store) {
 	ctx := context.Background()
-	st := openStore(t)
 	reg := federation.New(st, nil)
 	if err := reg.PutFederation(ctx, federation.Federation{Code: "KAZ", Level: federation.National,
 		Names: map[string]string{"en": "Togyz Kumalak Federation of Kazakhstan"}, Founded: 2004}); err != nil {
@@ -243,8 +261,11 @@ func checkList(t *testing.T, name string, got, want []store.FedListEntry) {
 // nine); the candidate masters meet no norm above their rank. The paper
 // and the page name the rank in their language.
 func TestNormsEarned(t *testing.T) {
+	eachBackend(t, testNormsEarned)
+}
+
+func testNormsEarned(t *testing.T, st *store.Store) {
 	ctx := context.Background()
-	st := openStore(t)
 	reg := federation.New(st, nil)
 	if err := reg.PutFederation(ctx, federation.Federation{Code: "KAZ", Level: federation.National, Names: map[string]string{"en": "Kazakhstan"}, Founded: 2004}); err != nil {
 		t.Fatal(err)
