@@ -10,7 +10,7 @@ import (
 
 // indexLimit is how many of the latest championships the register's
 // pages list (a federation's calendar, a player's card).
-const indexLimit = 1000
+const indexLimit = 300
 
 // indexed is what the register's pages need of one championship, kept
 // for as long as its version stands.
