@@ -143,6 +143,50 @@ func TestFederationRegister(t *testing.T) {
 	}
 	p.do("the card again", chromedp.Navigate(base+"/players/KAZ-1"), chromedp.WaitVisible(chromedp.CSS("#card-mine")))
 
+	// A championship of KAZ's on the site: its calendar and the cards
+	// list it, and its ranks and norms earned are a page (three games
+	// meet no norm).
+	champ := apiCall(t, "POST", base+"/api/championships", officerSession, map[string]any{
+		"name": "Qyzylorda Open", "federation": "KAZ", "start": "2026-02-15", "end": "2026-02-20",
+		"sections": []map[string]any{{"key": "open", "name": "Open", "discipline": "classic", "system": "roundrobin"}},
+	})["id"].(string)
+	apiCall(t, "POST", base+"/api/championships/"+champ+"/entries", officerSession, map[string]any{"ids": []string{"KAZ-1", "KAZ-2", "KAZ-3", "KAZ-4"}})
+	for r := 1; r <= 3; r++ {
+		apiCall(t, "POST", base+"/api/championships/"+champ+"/pair", officerSession, map[string]any{})
+		var v struct {
+			Sections []struct {
+				Boards []struct {
+					Board int    `json:"board"`
+					Black string `json:"black"`
+				} `json:"boards"`
+			}
+		}
+		getJSON(t, base+"/api/championships/"+champ, &v)
+		res := map[string]string{}
+		for _, b := range v.Sections[0].Boards {
+			if b.Black != "" {
+				res[fmt.Sprint(b.Board)] = "1/2"
+			}
+		}
+		apiCall(t, "POST", base+"/api/championships/"+champ+"/results", officerSession, map[string]any{"section": "open", "round": r, "results": res})
+	}
+	o.do("the calendar", chromedp.Navigate(base+"/federations/KAZ"), chromedp.WaitVisible(chromedp.CSS("#fed-championships")))
+	if txt := o.text("fed-calendar"); !strings.Contains(txt, "Qyzylorda Open") || !strings.Contains(txt, "finished") {
+		t.Errorf("the calendar: %q", txt)
+	}
+	o.do("the card's championships", chromedp.Navigate(base+"/players/KAZ-2"), chromedp.WaitVisible(chromedp.CSS("#card-championships")))
+	if txt := o.text("card-championships"); !strings.Contains(txt, "Qyzylorda Open") || !strings.Contains(txt, "1 of 4") || !strings.Contains(txt, "1.5") {
+		t.Errorf("the card's championships: %q", txt)
+	}
+	o.do("the norms", chromedp.Navigate(base+"/championship/"+champ), chromedp.WaitVisible(chromedp.CSS("#champ-norms-link")),
+		chromedp.Click(chromedp.CSS("#champ-norms-link")), chromedp.WaitVisible(chromedp.CSS("#norms-title")))
+	if txt := eval[string](o, `document.body.innerText`); !strings.Contains(txt, "No norm met.") {
+		t.Errorf("the norms' page: %q", txt)
+	}
+	for _, lang := range []string{"kk", "en"} {
+		fetchPDF(t, base+"/championship/"+champ+"/paper/norms.pdf", lang, artifacts, "champ-norms-"+lang+".pdf")
+	}
+
 	// Every page of the register at both widths in Kazakh and English.
 	cat := i18n.New()
 	for _, lang := range []string{"kk", "en"} {
@@ -155,6 +199,8 @@ func TestFederationRegister(t *testing.T) {
 				{"federation", "/federations/KAZ", "fed-player-table"},
 				{"list", "/federations/KAZ/lists/classic/2026-03-01", "fed-list-table"},
 				{"card", "/players/KAZ-1", "card-ratings"},
+				{"championship", "/championship/" + champ, "champ-norms-link"},
+				{"norms", "/championship/" + champ + "/norms", "norms-title"},
 				{"search", "/players?q=kaz", "players-table"},
 			} {
 				o.do(pg.name, chromedp.Navigate(base+pg.path), chromedp.WaitVisible(chromedp.CSS("#"+pg.ready)))

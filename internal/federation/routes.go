@@ -37,6 +37,8 @@ type Handlers struct {
 	kit   site.Kit
 	now   func() time.Time
 	files fileCache
+	// champs lists the site's championships (nil: none).
+	champs Championships
 }
 
 // NewHandlers returns the pages and API of reg.
@@ -287,6 +289,7 @@ type eventRow struct {
 	Start      string     `json:"start"`
 	End        string     `json:"end"`
 	Games      int        `json:"games"`
+	Linked     bool       `json:"-"` // a championship of the site: its page is /championship/{Event}
 }
 
 // rankOption is a rank of the filter's choice.
@@ -303,10 +306,12 @@ type fedData struct {
 	Total      int             `json:"total"`
 	Lists      []listRow       `json:"lists"`
 	Events     []eventRow      `json:"events"`
-	Filter     Filter          `json:"-"`
-	Ranks      []rankOption    `json:"-"`
-	Newer      int             `json:"-"`
-	Older      int             `json:"-"`
+	// Championships are the site's championships reported to it.
+	Championships []Championship `json:"championships"`
+	Filter        Filter         `json:"-"`
+	Ranks         []rankOption   `json:"-"`
+	Newer         int            `json:"-"`
+	Older         int            `json:"-"`
 	// The officers' panel.
 	Officer     bool              `json:"-"`
 	Claims      []store.FedClaim  `json:"-"`
@@ -385,6 +390,15 @@ func (h *Handlers) fedData(r *http.Request, code string) (fedData, error) {
 		}
 	}
 	slices.SortStableFunc(d.Events, func(a, b eventRow) int { return strings.Compare(b.End, a.End) })
+	d.Championships = []Championship{}
+	if h.champs != nil {
+		if d.Championships, err = h.champs.OfFederation(ctx, code); err != nil {
+			return d, err
+		}
+		for i, e := range d.Events {
+			d.Events[i].Linked = slices.ContainsFunc(d.Championships, func(c Championship) bool { return c.ID == e.Event })
+		}
+	}
 	next := h.now().UTC()
 	d.NextDay = time.Date(next.Year(), next.Month()+1, 1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
 	me := h.kit.Identity(r).Account.ID
@@ -767,21 +781,25 @@ type playedRow struct {
 	End        string     `json:"end"`
 	Games      int        `json:"games"`
 	Score      float64    `json:"score"`
+	Linked     bool       `json:"-"` // a championship of the site: its page is /championship/{Event}
 }
 
 // cardData is the page /players/{id} and its API.
 type cardData struct {
-	Player     PlayerRow     `json:"player"`
-	Federation FedView       `json:"federation"`
-	Ranks      []rankRow     `json:"ranks"`
-	History    []histRow     `json:"history"`
-	Events     []playedRow   `json:"events"`
-	Linked     bool          `json:"linked"`
-	Chart      template.HTML `json:"-"`
-	CanClaim   bool          `json:"-"`
-	Claimed    bool          `json:"-"`
-	Mine       bool          `json:"-"`
-	ClubName   string        `json:"club_name,omitempty"`
+	Player     PlayerRow   `json:"player"`
+	Federation FedView     `json:"federation"`
+	Ranks      []rankRow   `json:"ranks"`
+	History    []histRow   `json:"history"`
+	Events     []playedRow `json:"events"`
+	// Championships are the sections of the site's championships he
+	// played in, with his place.
+	Championships []ChampionshipPlayed `json:"championships"`
+	Linked        bool                 `json:"linked"`
+	Chart         template.HTML        `json:"-"`
+	CanClaim      bool                 `json:"-"`
+	Claimed       bool                 `json:"-"`
+	Mine          bool                 `json:"-"`
+	ClubName      string               `json:"club_name,omitempty"`
 }
 
 func (h *Handlers) card(r *http.Request) (cardData, error) {
@@ -830,6 +848,15 @@ func (h *Handlers) card(r *http.Request) (cardData, error) {
 	for _, p := range played {
 		d.Events = append(d.Events, playedRow{Event: p.Report.Event, Name: p.Report.Name, Discipline: p.Report.Discipline,
 			End: p.Report.End.Format(time.DateOnly), Games: p.Games, Score: p.Score})
+	}
+	d.Championships = []ChampionshipPlayed{}
+	if h.champs != nil {
+		if d.Championships, err = h.champs.OfPlayer(ctx, e.ID); err != nil {
+			return d, err
+		}
+		for i, p := range d.Events {
+			d.Events[i].Linked = slices.ContainsFunc(d.Championships, func(c ChampionshipPlayed) bool { return c.ID == p.Event })
+		}
 	}
 	d.Chart = historyChart(d.History, e.Federation, func(k string, a ...any) string { return h.kit.Catalog().T(lang, k, a...) },
 		func(day string) string { return dayText(h.kit.Catalog(), lang, day) })

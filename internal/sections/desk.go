@@ -28,6 +28,9 @@ type Store interface {
 type Config struct {
 	Store    Store
 	Register federation.Register
+	// Norms computes the ranks' norms the players earned (the register's
+	// service); nil: the championships print no norms.
+	Norms Norms
 	// Swiss pairs a Swiss section's round (the Dutch pairer); nil: only
 	// round robins can be paired.
 	Swiss tournament.Pairer
@@ -46,6 +49,10 @@ type Desk struct {
 	// and writes under it. Another node's write in between is caught by
 	// the store's version and the change is made again on the new copy.
 	mu sync.Mutex
+	// idx keeps the summaries the register's pages list, by id
+	// (index.go), under idxMu.
+	idxMu sync.Mutex
+	idx   map[string]*indexed
 }
 
 // New returns a Desk.
@@ -117,6 +124,15 @@ func (d *Desk) Create(ctx context.Context, creator int64, s Settings, specs []Sp
 	}
 	if err := Check(&s, specs); err != nil {
 		return "", err
+	}
+	// Where the register can say, a federation it lacks is refused now
+	// rather than when the report is sent at the end.
+	if d.cfg.Norms != nil {
+		if _, err := d.cfg.Norms.Federation(ctx, s.Federation); errors.Is(err, federation.ErrNoFederation) {
+			return "", bad("sections.err_no_federation", s.Federation)
+		} else if err != nil {
+			return "", err
+		}
 	}
 	open := 0
 	list, err := d.cfg.Store.Championships(ctx, 200)

@@ -25,6 +25,7 @@ const (
 	ScoreSheets  Paper = "scoresheets"  // a score sheet for every board of a round
 	Certificates Paper = "certificates" // the places of a section
 	RatingReport Paper = "report"       // a discipline's rated games for the federation
+	NormsPaper   Paper = "norms"        // the ranks' norms the players earned
 )
 
 // Papers lists the papers of a section, in the desk's order.
@@ -39,6 +40,8 @@ type PaperRequest struct {
 	Round      int
 	Discipline federation.Discipline
 	Places     int
+	// Earned is what the norms' paper prints (Desk.Earned).
+	Earned []EarnedOf
 }
 
 // printer writes one paper in one language.
@@ -55,7 +58,7 @@ func (p *printer) t(key string, args ...any) string { return p.cat.T(p.lang, key
 func (c *Championship) WritePaper(w io.Writer, cat *i18n.Catalog, lang string, req PaperRequest) error {
 	p := &printer{c: c, cat: cat, lang: lang}
 	var s *Section
-	if req.Paper != RatingReport {
+	if req.Paper != RatingReport && req.Paper != NormsPaper {
 		if s = c.Section(req.Section); s == nil {
 			return bad("sections.err_no_such_section", req.Section)
 		}
@@ -102,6 +105,8 @@ func (c *Championship) WritePaper(w io.Writer, cat *i18n.Catalog, lang string, r
 			return bad("sections.err_discipline", string(req.Discipline))
 		}
 		p.report(req.Discipline)
+	case NormsPaper:
+		p.norms(req.Earned)
 	default:
 		return notFound(string(req.Paper))
 	}

@@ -728,11 +728,21 @@ func (c *Championship) DisciplineFinished(d federation.Discipline) bool {
 // Report returns the rated games of discipline d's sections as a report
 // to the championship's federation: every game paired, by the players'
 // federation ids, forfeits marked (they count for the event, not for
-// ratings).
-func (c *Championship) Report(d federation.Discipline, arbiter int64, end time.Time) federation.Report {
+// ratings). The report ends on the championship's last day where its
+// settings name one (its rating period is the month it ended in, not the
+// month the report was sent), else on the day it is sent (now), and
+// never before its first day.
+func (c *Championship) Report(d federation.Discipline, arbiter int64, now time.Time) federation.Report {
 	start, _ := time.Parse(time.DateOnly, c.Settings.Start)
+	end := now.UTC()
+	if e, err := time.Parse(time.DateOnly, c.Settings.End); err == nil {
+		end = e
+	}
+	if end.Before(start) {
+		end = start
+	}
 	rep := federation.Report{Event: c.ID, Name: c.Settings.Name, Federation: c.Settings.Federation, Discipline: d,
-		Start: start, End: end.UTC(), Arbiter: arbiter}
+		Start: start, End: end, Arbiter: arbiter}
 	for _, s := range c.Sections {
 		if s.Discipline != d {
 			continue

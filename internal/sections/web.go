@@ -33,6 +33,7 @@ func (h *Web) Routes(r site.Router) {
 	r.Page("POST /championship/{id}/desk/{action}", h.pageAction)
 	r.Page("GET /championship/{id}/paper/{paper}", h.paper)
 	r.Page("GET /championship/{id}/trf/{section}", h.trf)
+	r.Page("GET /championship/{id}/norms", h.pageNorms)
 	r.API("POST /api/championships", h.apiCreate)
 	r.API("GET /api/championships/{id}", h.apiShow)
 	r.API("POST /api/championships/{id}/entries", h.apiEnter)
@@ -161,6 +162,8 @@ type showData struct {
 	Msg       string
 	Errors    []string
 	Players   int
+	// Norms: the site computes the ranks' norms earned (Config.Norms).
+	Norms bool
 }
 
 type discView struct {
@@ -179,7 +182,7 @@ func (h *Web) load(ctx context.Context, r *http.Request, desk bool) (*showData, 
 	lang := h.kit.Lang(r)
 	cat := h.kit.Catalog()
 	d := &showData{C: c, Status: c.Status(), IsArbiter: c.IsArbiter(who.Account.ID), IsCreator: who.Account.ID != 0 && who.Account.ID == c.Creator, Papers: Papers, Results: Results,
-		Msg: r.URL.Query().Get("msg"), Players: len(c.Players)}
+		Msg: r.URL.Query().Get("msg"), Players: len(c.Players), Norms: h.desk.cfg.Norms != nil}
 	if desk && !d.IsArbiter {
 		return nil, APIError(forbidden())
 	}
@@ -259,6 +262,24 @@ func (h *Web) pageDesk(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return h.kit.Render(w, http.StatusOK, "championship_desk", h.kit.Page(r, "sections.desk_title", d, d.C.Settings.Name))
+}
+
+// normsData is the page of the ranks' norms earned.
+type normsData struct {
+	C      *Championship
+	Earned []EarnedOf
+}
+
+func (h *Web) pageNorms(w http.ResponseWriter, r *http.Request) error {
+	c, err := h.desk.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return APIError(err)
+	}
+	earned, err := h.desk.Earned(r.Context(), c, h.kit.Lang(r))
+	if err != nil {
+		return APIError(err)
+	}
+	return h.kit.Render(w, http.StatusOK, "championship_norms", h.kit.Page(r, "sections.norms_title", normsData{C: c, Earned: earned}, c.Settings.Name))
 }
 
 // splitIDs reads federation ids one a line (or separated by commas or
@@ -367,6 +388,11 @@ func (h *Web) paper(w http.ResponseWriter, r *http.Request) error {
 	}
 	req := PaperRequest{Paper: Paper(name), Section: r.URL.Query().Get("s"), Round: atoi(r.URL.Query().Get("round")),
 		Discipline: federation.Discipline(r.URL.Query().Get("d")), Places: atoi(r.URL.Query().Get("places"))}
+	if req.Paper == NormsPaper {
+		if req.Earned, err = h.desk.Earned(r.Context(), c, h.kit.Lang(r)); err != nil {
+			return APIError(err)
+		}
+	}
 	var b bytes.Buffer
 	if err := c.WritePaper(&b, h.kit.Catalog(), h.kit.Lang(r), req); err != nil {
 		return APIError(err)

@@ -561,7 +561,10 @@ func championships(st *store.Store, reg federation.Register, swiss tournament.Pa
 	if reg == nil {
 		reg = federation.New(st, nil)
 	}
-	return sections.New(sections.Config{Store: st, Register: reg, Swiss: swiss, Logger: log, User: func(ctx context.Context, name string) (int64, error) {
+	// The norms earned come from the register's service; another
+	// register prints none.
+	norms, _ := reg.(sections.Norms)
+	return sections.New(sections.Config{Store: st, Register: reg, Norms: norms, Swiss: swiss, Logger: log, User: func(ctx context.Context, name string) (int64, error) {
 		u, err := st.UserByName(ctx, name)
 		return u.ID, err
 	}})

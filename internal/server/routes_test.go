@@ -299,6 +299,7 @@ var routeRules = map[string]routeRule{
 	"GET /championship/{id}":                pub(whyChampionship),
 	"GET /championship/{id}/paper/{paper}":  pub(whyChampionship),
 	"GET /championship/{id}/trf/{section}":  pub(whyChampionship),
+	"GET /championship/{id}/norms":          pub(whyChampionship),
 	"GET /championship/{id}/desk":           own(championshipOf),
 	"POST /championship/{id}/desk/{action}": own(func(w *walk) map[string]string { return map[string]string{"id": w.championship(), "action": "pair"} }),
 	"POST /api/championships":               {},

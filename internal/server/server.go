@@ -504,7 +504,11 @@ func (s *Server) Handler() http.Handler {
 		forum.New(s, s.forumConfig(sa.S)).Routes(router{s: s, mux: mux})
 	}
 	if sa, ok := s.cfg.Archive.(StoreArchive); ok && sa.S != nil {
-		federation.NewHandlers(federation.New(sa.S, nil), s).Routes(router{s: s, mux: mux})
+		fh := federation.NewHandlers(federation.New(sa.S, nil), s)
+		if s.cfg.Championships != nil {
+			fh.ShowChampionships(s.cfg.Championships)
+		}
+		fh.Routes(router{s: s, mux: mux})
 	}
 	mux.Handle("GET /static/", s.pages.Static())
 	mux.Handle("GET /favicon.ico", s.pages.Favicon())
