@@ -70,7 +70,8 @@ const (
 	subjAlive = "toguz.alive" // every node, every LeaseRenew: its id
 	// toguz.node.N.join (request: joinReq → joinResp), toguz.node.N.cmd
 	// (cmdMsg: a proxied socket's message or leave), toguz.node.N.state
-	// (request: a game id → stateResp), toguz.conn.N.C (the owner's
+	// (request: a game id → stateResp), toguz.node.N.op (request: a
+	// gameOp → opResp, gameops.go), toguz.conn.N.C (the owner's
 	// messages to the socket: 'm' and the message, or 'c' and the reason
 	// it closed).
 	subjNode = "toguz.node."
@@ -182,6 +183,7 @@ func (cl *cluster) start() error {
 		{subjNode + cl.node + ".join", cl.onJoin},
 		{subjNode + cl.node + ".cmd", cl.onCmd},
 		{subjNode + cl.node + ".state", cl.onState},
+		{subjNode + cl.node + ".op", cl.onOp},
 		{subjConn + cl.node + ".>", cl.onConn},
 	}
 	for _, s := range subs {
@@ -428,7 +430,7 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 		if errors.As(err, &le) {
 			return nil, le
 		}
-		return nil, errorf(apierr.CodeInternal, "the node running game %s did not answer (%v); reconnect", id, err)
+		return nil, errMoving(id, err)
 	}
 	return c, nil
 }
@@ -611,7 +613,7 @@ func (cl *cluster) remoteState(ctx context.Context, owner, id string) (State, er
 	defer cancel()
 	b, err := cl.bus.Request(rctx, subjNode+owner+".state", []byte(id))
 	if err != nil {
-		return State{}, errorf(apierr.CodeInternal, "the node running game %s did not answer (%v)", id, err)
+		return State{}, errMoving(id, err)
 	}
 	var resp stateResp
 	if err := json.Unmarshal(b, &resp); err != nil {
