@@ -302,6 +302,12 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if opts.Bus != nil {
+		// The bots' events and challenges reach every node.
+		if err := srv.bots.JoinNodes(opts.Bus, hub.Node()); err != nil {
+			return fail(err)
+		}
+	}
 	go srv.bots.RunLadder(hubCtx)
 	a.mailing.Go(func() { mailQueue.Run(hubCtx) })
 	a.mailing.Go(func() { srv.RunAccounts(hubCtx) })
