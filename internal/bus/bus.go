@@ -145,8 +145,14 @@ func NoResponders(err error) bool { return errors.Is(err, nats.ErrNoResponders) 
 // Flush waits until the server has received everything published so far.
 func (b *Bus) Flush(ctx context.Context) error { return b.nc.FlushWithContext(ctx) }
 
-// Close closes the connection.
-func (b *Bus) Close() { b.nc.Close() }
+// Close closes the connection, after sending what was published (a
+// stopping node's goodbye; for a second at most).
+func (b *Bus) Close() {
+	if b.nc.IsConnected() {
+		b.nc.FlushTimeout(time.Second)
+	}
+	b.nc.Close()
+}
 
 // Embedded is a NATS server running in this process.
 type Embedded struct {

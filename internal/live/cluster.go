@@ -126,6 +126,9 @@ type cluster struct {
 	// case the owner made the connection after all.
 	forgotten map[uint64]forgotten
 	unsub     []func()
+	// kick wakes the sweep at once (a node said goodbye: its games are
+	// free now).
+	kick chan struct{}
 }
 
 type forgotten struct {
@@ -152,7 +155,7 @@ func newCluster(h *Hub) *cluster {
 	cfg := h.cfg
 	cl := &cluster{h: h, node: cfg.Node, bus: cfg.Bus, leases: cfg.Leases, ttl: cfg.LeaseTTL, renew: cfg.LeaseRenew,
 		proxies: map[uint64]*proxy{}, served: map[string]*served{}, heard: map[string]time.Time{},
-		forgotten: map[uint64]forgotten{}}
+		forgotten: map[uint64]forgotten{}, kick: make(chan struct{}, 1)}
 	if cl.node == "" {
 		cl.node = NewID()
 	}
@@ -180,6 +183,7 @@ func (cl *cluster) start() error {
 		f    func(string, []byte, func([]byte))
 	}{
 		{subjAlive, cl.onAlive},
+		{subjBye, cl.onBye},
 		{subjNode + cl.node + ".join", cl.onJoin},
 		{subjNode + cl.node + ".cmd", cl.onCmd},
 		{subjNode + cl.node + ".state", cl.onState},
@@ -351,6 +355,10 @@ func (cl *cluster) sweepLoop() {
 				h.log.Error("sweep orphaned games", "err", err)
 			}
 			cl.dropSilent(now)
+		case <-cl.kick:
+			if _, err := cl.resume(h.ctx); err != nil && h.ctx.Err() == nil {
+				h.log.Error("sweep orphaned games", "err", err)
+			}
 		}
 	}
 }

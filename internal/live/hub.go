@@ -290,6 +290,10 @@ func (h *Hub) Stop(ctx context.Context) error {
 	h.cancel()
 	h.wg.Wait()
 	if h.cl != nil {
+		// Every lease is released (expired at the stop): the other nodes
+		// take the games now, not once this node has been silent for a
+		// lease's time.
+		h.cl.bye()
 		h.cl.stop()
 	}
 	if !h.resumed.Load() {
