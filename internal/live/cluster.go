@@ -40,6 +40,9 @@ type Leases interface {
 	// ReleaseLease deletes node's lease of game (at zero), or expires it
 	// at at (a clean stop).
 	ReleaseLease(ctx context.Context, game, node string, at time.Time) error
+	// HandLease hands node from's lease of game to node to, expired at
+	// at, for to to take (a handover: handover.go).
+	HandLease(ctx context.Context, game, from, to string, at time.Time) error
 	// Orphans returns the games being played whose lease is missing or
 	// expired at now.
 	Orphans(ctx context.Context, now time.Time) ([]string, error)
@@ -129,6 +132,14 @@ type cluster struct {
 	// kick wakes the sweep at once (a node said goodbye: its games are
 	// free now).
 	kick chan struct{}
+	// loads: the games each node said it runs, and when (handover.go);
+	// handed: the games this node handed over, and when.
+	loads  map[string]nodeLoad
+	handed map[string]handedTo
+	every  time.Duration // Config.Rebalance
+	// balancing: a handover is under way; balanced: when the last ended.
+	balancing bool
+	balanced  time.Time
 }
 
 type forgotten struct {
@@ -155,7 +166,11 @@ func newCluster(h *Hub) *cluster {
 	cfg := h.cfg
 	cl := &cluster{h: h, node: cfg.Node, bus: cfg.Bus, leases: cfg.Leases, ttl: cfg.LeaseTTL, renew: cfg.LeaseRenew,
 		proxies: map[uint64]*proxy{}, served: map[string]*served{}, heard: map[string]time.Time{},
-		forgotten: map[uint64]forgotten{}, kick: make(chan struct{}, 1)}
+		forgotten: map[uint64]forgotten{}, kick: make(chan struct{}, 1),
+		loads: map[string]nodeLoad{}, handed: map[string]handedTo{}, every: cfg.Rebalance}
+	if cl.every == 0 {
+		cl.every = DefaultRebalance
+	}
 	if cl.node == "" {
 		cl.node = NewID()
 	}
@@ -184,6 +199,8 @@ func (cl *cluster) start() error {
 	}{
 		{subjAlive, cl.onAlive},
 		{subjBye, cl.onBye},
+		{subjLoad, cl.onLoad},
+		{subjNode + cl.node + ".adopt", cl.onAdopt},
 		{subjNode + cl.node + ".join", cl.onJoin},
 		{subjNode + cl.node + ".cmd", cl.onCmd},
 		{subjNode + cl.node + ".state", cl.onState},
@@ -219,6 +236,9 @@ func (cl *cluster) own(ctx context.Context, id string) (*actor, error) {
 	cur, err := cl.leases.Lease(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("live: lease of %s: %w", id, err)
+	}
+	if to, ok := cl.handedAway(id); ok {
+		return nil, &elsewhere{node: to} // being handed over: asked there
 	}
 	if cur.Node != "" && cur.Node != cl.node && cl.alive(cur.Node) {
 		return nil, &elsewhere{node: cur.Node}
@@ -283,8 +303,8 @@ func (cl *cluster) resume(ctx context.Context) (int, error) {
 		cl.h.mu.Lock()
 		_, running := cl.h.games[id]
 		cl.h.mu.Unlock()
-		if running {
-			continue // ours, its renewal late: the next one renews it
+		if _, handed := cl.handedAway(id); running || handed {
+			continue // ours, its renewal late; or handed to another node, which takes it
 		}
 		if _, err := cl.own(ctx, id); err == nil {
 			n++
@@ -318,6 +338,7 @@ func (cl *cluster) renewLoop() {
 			if err := cl.bus.Publish(subjAlive, []byte(cl.node)); err != nil {
 				h.log.Error("bus: alive", "err", err)
 			}
+			cl.publishLoad()
 			// Now, not the tick's time, which may be late: the lease
 			// runs from the renewal, and the fence compares with it.
 			now := time.Now()
@@ -346,6 +367,7 @@ func (cl *cluster) sweepLoop() {
 	defer h.wg.Done()
 	t := time.NewTicker(cl.renew)
 	defer t.Stop()
+	var balanced time.Time
 	for {
 		select {
 		case <-h.ctx.Done():
@@ -355,6 +377,10 @@ func (cl *cluster) sweepLoop() {
 				h.log.Error("sweep orphaned games", "err", err)
 			}
 			cl.dropSilent(now)
+			if cl.every > 0 && now.Sub(balanced) >= cl.every {
+				balanced = now
+				cl.rebalance(now)
+			}
 		case <-cl.kick:
 			if _, err := cl.resume(h.ctx); err != nil && h.ctx.Err() == nil {
 				h.log.Error("sweep orphaned games", "err", err)
@@ -389,14 +415,20 @@ func (cl *cluster) fence(now time.Time, held []string) {
 // when the hub stops (so that the next owner charges the clocks until
 // now), deleted when the game needs no owner any more.
 func (cl *cluster) release(g *actor) {
+	var at time.Time
 	select {
 	case <-g.kill:
+		if to := g.handoff.Load(); to != nil {
+			// Handed over: to takes it, charging the clocks until now.
+			if err := cl.leases.HandLease(g.storeCtx(), g.spec.ID, cl.node, *to, time.Now()); err != nil {
+				g.log.Error("hand lease over", "to", *to, "err", err)
+			}
+		}
 		return // not ours any more
 	default:
-	}
-	var at time.Time
-	if cl.h.ctx.Err() != nil {
-		at = time.Now()
+		if cl.h.ctx.Err() != nil {
+			at = time.Now()
+		}
 	}
 	if err := cl.leases.ReleaseLease(g.storeCtx(), g.spec.ID, cl.node, at); err != nil {
 		g.log.Error("release lease", "err", err)

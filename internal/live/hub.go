@@ -80,6 +80,10 @@ type Config struct {
 	Node       string
 	LeaseTTL   time.Duration
 	LeaseRenew time.Duration
+	// Rebalance is how often a node compares its games with the others'
+	// and hands the excess to the least loaded (handover.go; default
+	// DefaultRebalance, negative: never).
+	Rebalance time.Duration
 }
 
 // Hub holds the live games.
