@@ -145,6 +145,10 @@ func NoResponders(err error) bool { return errors.Is(err, nats.ErrNoResponders) 
 // Flush waits until the server has received everything published so far.
 func (b *Bus) Flush(ctx context.Context) error { return b.nc.FlushWithContext(ctx) }
 
+// Connected reports whether the connection to NATS is up (it reconnects
+// by itself; meanwhile publishes are buffered and requests fail).
+func (b *Bus) Connected() bool { return b.nc.IsConnected() }
+
 // Close closes the connection, after sending what was published (a
 // stopping node's goodbye; for a second at most).
 func (b *Bus) Close() {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toguz/toguz/internal/apierr"
@@ -90,6 +91,8 @@ type joinReq struct {
 
 type joinResp struct {
 	Err *Error `json:"err,omitempty"`
+	// Color is the joined connection's player (-1: a spectator).
+	Color int8 `json:"color"`
 }
 
 type cmdMsg struct {
@@ -140,6 +143,10 @@ type cluster struct {
 	// balancing: a handover is under way; balanced: when the last ended.
 	balancing bool
 	balanced  time.Time
+
+	// The counters of ClusterStats.
+	held                           atomic.Int64
+	takeovers, handedOver, adopted atomic.Int64
 }
 
 type forgotten struct {
@@ -283,6 +290,7 @@ func (cl *cluster) own(ctx context.Context, id string) (*actor, error) {
 		}
 	}
 	if rs != nil && prev.Node != "" && prev.Node != cl.node {
+		cl.takeovers.Add(1)
 		h.log.Info("game taken over", "game", id, "from", prev.Node, "renewed", prev.Renewed)
 	}
 	// After the lease is stored, so that a renewal that does not list
@@ -346,6 +354,7 @@ func (cl *cluster) renewLoop() {
 			switch {
 			case err == nil:
 				lastOK = now
+				cl.held.Store(int64(len(held)))
 				cl.fence(now, held)
 			case h.ctx.Err() != nil:
 				return
@@ -472,6 +481,7 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 		}
 		return nil, errMoving(id, err)
 	}
+	c.color = resp.Color
 	return c, nil
 }
 
@@ -597,7 +607,7 @@ func (cl *cluster) onJoin(_ string, data []byte, reply func([]byte)) {
 		cl.served[key] = &served{c: c, from: req.From}
 		cl.heard[req.From] = time.Now()
 		cl.mu.Unlock()
-		b, _ := json.Marshal(joinResp{})
+		b, _ := json.Marshal(joinResp{Color: c.color})
 		reply(b)
 		subj := subjConn + req.From + "." + strconv.FormatUint(req.Conn, 10)
 		for m := range c.Out() {

@@ -44,6 +44,21 @@ func TestTwoNodesAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	await(t, watch, "state")
+	// Sockets relayed from B count as what they are on A (the metrics'
+	// kind of socket).
+	relayedWatch, err := b.h.Join(ctx, id, "someone else")
+	if err != nil {
+		t.Fatal(err)
+	}
+	relayedBlack, err := b.h.Join(ctx, id, bl.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !relayedWatch.Spectator() || relayedBlack.Spectator() {
+		t.Errorf("relayed through B: the spectator's Spectator() = %v, the player's %v", relayedWatch.Spectator(), relayedBlack.Spectator())
+	}
+	relayedWatch.Leave()
+	relayedBlack.Leave()
 
 	// Moves through B, the owner A's refusals as they are.
 	if err := b.h.PlayPly(ctx, id, white, toguz.Ply{Move: 7}); err != nil {

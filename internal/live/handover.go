@@ -238,6 +238,7 @@ func (cl *cluster) rebalance(now time.Time) {
 			cl.h.log.Warn("rebalance: handing games over", "to", to, "games", len(ids), "err", err)
 			return
 		}
+		cl.handedOver.Add(int64(len(ids)))
 		cl.h.log.Info("rebalanced: games handed over", "to", to, "games", len(ids), "taken", resp.Taken)
 	}()
 }
@@ -255,6 +256,7 @@ func (cl *cluster) onAdopt(_ string, data []byte, reply func([]byte)) {
 		for _, id := range req.Games {
 			if _, err := cl.own(ctx, id); err == nil {
 				resp.Taken++
+				cl.adopted.Add(1)
 				cl.closeProxies(id)
 			} else if !isElsewhere(err) {
 				cl.h.log.Error("adopt game", "game", id, "from", req.From, "err", err)
@@ -263,4 +265,22 @@ func (cl *cluster) onAdopt(_ string, data []byte, reply func([]byte)) {
 		b, _ := json.Marshal(resp)
 		reply(b)
 	}()
+}
+
+// ClusterStats are a node's counters of its part in a cluster (its
+// metrics: toguz_leases and the takeover counters).
+type ClusterStats struct {
+	Leases     int64 // the leases held at the last renewal
+	Takeovers  int64 // games taken over from a node that died or stopped
+	HandedOver int64 // games handed to another node by a rebalance
+	Adopted    int64 // games another node handed over to this one
+}
+
+// ClusterStats returns the node's counters (zero without a bus).
+func (h *Hub) ClusterStats() ClusterStats {
+	cl := h.cl
+	if cl == nil {
+		return ClusterStats{}
+	}
+	return ClusterStats{Leases: cl.held.Load(), Takeovers: cl.takeovers.Load(), HandedOver: cl.handedOver.Load(), Adopted: cl.adopted.Load()}
 }

@@ -186,6 +186,9 @@ type App struct {
 	storeReadyMu  sync.Mutex
 	storeReadyAt  time.Time
 	storeReadyErr error
+	// bus is the nodes' bus when it tells its connection (internal/bus);
+	// nil otherwise.
+	bus connectedBus
 }
 
 // Open opens (creating and migrating) the database, resumes its live games
@@ -247,6 +250,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		OnEnd: func(s game.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) }, Muted: mod.Muted,
 		Bus: opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st)})
 	a := &App{Store: st, Hub: hub, Moderation: mod, log: log, stopHub: stopHub}
+	a.bus, _ = opts.Bus.(connectedBus)
 	fail := func(err error) (*App, error) {
 		a.stop()
 		return nil, err
@@ -379,6 +383,7 @@ func (a *App) registerMetrics(m *metrics.Metrics, player *enginepool.LivePlayer)
 	}
 	m.GaugeFunc("toguz_live_games", "Games with a running actor on this node.", func() float64 { return float64(a.Hub.Live()) })
 	m.GaugeFunc("toguz_engine_queue", "Searches of the live games waiting for an engine.", func() float64 { return float64(player.Waiting()) })
+	a.registerClusterMetrics(m)
 	for _, c := range []struct {
 		name, help string
 		v          func(BoundStats) int64
@@ -402,6 +407,10 @@ func (a *App) ready(ctx context.Context) error {
 		return errors.New("shutting down")
 	case !a.Hub.Accepting():
 		return errors.New("the live hub has stopped")
+	case a.bus != nil && !a.bus.Connected():
+		// Sockets relayed to other nodes would hang and moves reach
+		// them late: the balancer sends new players elsewhere.
+		return errors.New("the bus (NATS) is down")
 	}
 	a.storeReadyMu.Lock()
 	defer a.storeReadyMu.Unlock()
