@@ -91,8 +91,8 @@ type joinReq struct {
 
 type joinResp struct {
 	Err *Error `json:"err,omitempty"`
-	// Color is the joined connection's player (-1: a spectator).
-	Color int8 `json:"color"`
+	// Spectator: the connection joined is a spectator's.
+	Spectator bool `json:"spectator,omitempty"`
 }
 
 type cmdMsg struct {
@@ -161,6 +161,9 @@ type proxy struct {
 	owner  string
 	game   string
 	closed bool // guarded by cluster.mu
+	// spectator: the owner made a spectator's connection (set before the
+	// connection is returned).
+	spectator bool
 }
 
 // served is another node's socket to a game this node owns.
@@ -481,7 +484,7 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 		}
 		return nil, errMoving(id, err)
 	}
-	c.color = resp.Color
+	px.spectator = resp.Spectator
 	return c, nil
 }
 
@@ -607,7 +610,7 @@ func (cl *cluster) onJoin(_ string, data []byte, reply func([]byte)) {
 		cl.served[key] = &served{c: c, from: req.From}
 		cl.heard[req.From] = time.Now()
 		cl.mu.Unlock()
-		b, _ := json.Marshal(joinResp{Color: c.color})
+		b, _ := json.Marshal(joinResp{Spectator: c.Spectator()})
 		reply(b)
 		subj := subjConn + req.From + "." + strconv.FormatUint(req.Conn, 10)
 		for m := range c.Out() {

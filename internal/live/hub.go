@@ -625,7 +625,7 @@ func (c *Conn) Leave() {
 }
 
 // Spectator reports whether c watches the game rather than plays in it.
-func (c *Conn) Spectator() bool { return c.fan != nil || c.px != nil && c.color < 0 }
+func (c *Conn) Spectator() bool { return c.fan != nil || c.px != nil && c.px.spectator }
 
 // Reason returns why the game closed c's channel, when it says more than
 // "reconnect and sync": "" otherwise.
