@@ -1,7 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"net"
+	"os"
+	"regexp"
+	"strings"
 	"net/http"
 	"testing"
 	"time"
@@ -70,6 +74,7 @@ func TestServeNodeMetrics(t *testing.T) {
 			t.Errorf("%s: not exposed", name)
 		}
 	}
+	checkMonitoringDocs(t, m)
 	if m["toguz_nats_connected"] != 1 {
 		t.Errorf("toguz_nats_connected = %v with NATS up", m["toguz_nats_connected"])
 	}
@@ -96,4 +101,47 @@ func TestServeNodeMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitReady(200)
+}
+
+// checkMonitoringDocs: the Grafana dashboard and the alert rules in
+// docs/monitoring read only metrics a node exposes (exposed: a scrape),
+// and the dashboard is a dashboard Grafana can import.
+func checkMonitoringDocs(t *testing.T, exposed map[string]float64) {
+	t.Helper()
+	dash, err := os.ReadFile("../../docs/monitoring/grafana-dashboard.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Title  string `json:"title"`
+		UID    string `json:"uid"`
+		Panels []struct {
+			Title   string `json:"title"`
+			Targets []struct {
+				Expr string `json:"expr"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal(dash, &d); err != nil || d.UID == "" || len(d.Panels) == 0 {
+		t.Fatalf("the dashboard: %v (uid %q, %d panels)", err, d.UID, len(d.Panels))
+	}
+	rules, err := os.ReadFile("../../docs/monitoring/alerts.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(rules), "- alert: "); n == 0 || n != strings.Count(string(rules), "expr: ") {
+		t.Errorf("alerts.yml: %d alerts, %d exprs", n, strings.Count(string(rules), "expr: "))
+	}
+	name := regexp.MustCompile(`toguz_[a-z_]+`)
+	for _, f := range []struct {
+		file string
+		text []byte
+	}{{"grafana-dashboard.json", dash}, {"alerts.yml", rules}} {
+		for _, n := range name.FindAllString(string(f.text), -1) {
+			base := strings.TrimSuffix(n, "_bucket")
+			if _, ok := exposed[base]; !ok {
+				t.Errorf("%s reads %s, which no node exposes", f.file, n)
+			}
+		}
+	}
 }
