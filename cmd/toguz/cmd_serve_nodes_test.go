@@ -3,10 +3,10 @@ package main
 import (
 	"encoding/json"
 	"net"
+	"net/http"
 	"os"
 	"regexp"
 	"strings"
-	"net/http"
 	"testing"
 	"time"
 
