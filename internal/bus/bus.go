@@ -5,12 +5,14 @@
 package bus
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -166,18 +168,39 @@ type Embedded struct {
 // StartEmbedded starts a NATS server listening on addr (host:port; port 0
 // picks a free one) and waits until it accepts connections.
 func StartEmbedded(addr string) (*Embedded, error) {
-	host, port, err := net.SplitHostPort(addr)
+	return StartClustered(addr, ClusterConfig{})
+}
+
+// ClusterConfig makes an embedded server one of a NATS cluster: it
+// listens for the other servers' routes on Addr (host:port) and connects
+// to Routes (nats://host:port of the others' Addr; its own may be among
+// them). Every server of the cluster has the same Name. A client (a node's
+// Connect with the servers' client URLs, comma-separated) fails over to
+// another server when its own stops. The zero ClusterConfig: no cluster.
+type ClusterConfig struct {
+	Name   string
+	Addr   string
+	Routes []string
+}
+
+// StartClustered is StartEmbedded, one server of the cluster c.
+func StartClustered(addr string, c ClusterConfig) (*Embedded, error) {
+	host, p, err := hostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("bus: embedded server address %q: %w", addr, err)
+		return nil, err
 	}
-	p, err := strconv.Atoi(port)
-	if err != nil {
-		return nil, fmt.Errorf("bus: embedded server port %q: %w", port, err)
+	opts := &server.Options{Host: host, Port: p, NoSigs: true, NoLog: true, MaxPayload: 8 << 20}
+	if c.Addr != "" {
+		ch, cp, err := hostPort(c.Addr)
+		if err != nil {
+			return nil, err
+		}
+		opts.Cluster = server.ClusterOpts{Name: cmp.Or(c.Name, "toguz"), Host: ch, Port: cp}
+		if len(c.Routes) > 0 {
+			opts.Routes = server.RoutesFromStr(strings.Join(c.Routes, ","))
+		}
 	}
-	if p == 0 {
-		p = server.RANDOM_PORT
-	}
-	s, err := server.NewServer(&server.Options{Host: host, Port: p, NoSigs: true, NoLog: true, MaxPayload: 8 << 20})
+	s, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("bus: embedded server: %w", err)
 	}
@@ -188,6 +211,35 @@ func StartEmbedded(addr string) (*Embedded, error) {
 	}
 	return &Embedded{s: s}, nil
 }
+
+// hostPort splits an address (port 0: a free one).
+func hostPort(addr string) (string, int, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("bus: embedded server address %q: %w", addr, err)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		return "", 0, fmt.Errorf("bus: embedded server port %q: %w", port, err)
+	}
+	if p == 0 {
+		p = server.RANDOM_PORT
+	}
+	return host, p, nil
+}
+
+// ClusterAddr returns the address the server takes routes on ("" when
+// it is in no cluster).
+func (e *Embedded) ClusterAddr() string {
+	if a := e.s.ClusterAddr(); a != nil {
+		return a.String()
+	}
+	return ""
+}
+
+// Routes returns how many other servers of its cluster it is connected
+// to.
+func (e *Embedded) Routes() int { return e.s.NumRoutes() }
 
 // URL returns the address clients connect to (nats://host:port).
 func (e *Embedded) URL() string { return e.s.ClientURL() }

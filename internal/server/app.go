@@ -113,6 +113,10 @@ type Options struct {
 	// SyncFull makes every commit wait for the disk, so that acknowledged
 	// moves survive a power loss too (store.Options.SyncFull).
 	SyncFull bool
+	// DBConns is the store's read pool (store.Options.Readers): on
+	// PostgreSQL the node opens DBConns+3 connections; 0: the store's
+	// default (on PostgreSQL 4 per CPU, at least 16).
+	DBConns int
 	// ReviewWorkers is the number of games reviewed at once (internal/review),
 	// at most the CPUs (0: one; negative: no reviews, no job is queued and
 	// the pages show none). ReviewDepth is the search of every ply (0:
@@ -199,7 +203,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	sopts := store.Options{SyncFull: opts.SyncFull, Reviews: opts.ReviewWorkers > 0}
+	sopts := store.Options{SyncFull: opts.SyncFull, Reviews: opts.ReviewWorkers > 0, Readers: opts.DBConns}
 	m := opts.Metrics
 	if m != nil {
 		sopts.Observer = m
