@@ -85,3 +85,29 @@ func CarrySecrets(ctx context.Context, db string, st *store.Store) ([]CarriedSec
 	}
 	return out, nil
 }
+
+// CopyKeyFiles copies the key files beside the SQLite database from
+// (FileSecrets) beside to, a backup of it, and returns the files made.
+// A key file already beside to is an error: it would not match.
+func CopyKeyFiles(from, to string) ([]string, error) {
+	var made []string
+	for _, fsec := range FileSecrets() {
+		b, err := os.ReadFile(from + fsec.Suffix)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return made, fmt.Errorf("secret %s: %w", fsec.Name, err)
+		}
+		f, err := os.OpenFile(to+fsec.Suffix, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return made, fmt.Errorf("secret %s: %w", fsec.Name, err)
+		}
+		_, err = f.Write(b)
+		if err := errors.Join(err, f.Close()); err != nil {
+			return made, fmt.Errorf("secret %s: %w", fsec.Name, err)
+		}
+		made = append(made, to+fsec.Suffix)
+	}
+	return made, nil
+}
