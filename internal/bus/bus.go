@@ -13,6 +13,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -24,7 +25,14 @@ type Bus struct {
 	nc  *nats.Conn
 	log *slog.Logger
 	obs Observer
+	// reconnected is called after each reconnection (OnReconnect).
+	reconnected atomic.Pointer[func()]
 }
+
+// OnReconnect sets f to be called after each reconnection to NATS: what
+// was published to this connection meanwhile is lost, and the caller may
+// want to resync (live's hub does).
+func (b *Bus) OnReconnect(f func()) { b.reconnected.Store(&f) }
 
 // Observer is told how long each publish, request and handled message
 // took (internal/metrics' *Metrics is one: toguz_bus_seconds).
@@ -63,7 +71,12 @@ func Connect(url, name string, log *slog.Logger) (*Bus, error) {
 				log.Warn("bus: disconnected", "err", err)
 			}
 		}),
-		nats.ReconnectHandler(func(nc *nats.Conn) { log.Info("bus: reconnected", "url", nc.ConnectedUrl()) }))
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			log.Info("bus: reconnected", "url", nc.ConnectedUrl())
+			if f := b.reconnected.Load(); f != nil {
+				go (*f)()
+			}
+		}))
 	if err != nil {
 		return nil, fmt.Errorf("bus: connect %s: %w", url, err)
 	}

@@ -209,6 +209,7 @@ func (cl *cluster) start() error {
 	}{
 		{subjAlive, cl.onAlive},
 		{subjBye, cl.onBye},
+		{subjHello, cl.onHello},
 		{subjLoad, cl.onLoad},
 		{subjNode + cl.node + ".adopt", cl.onAdopt},
 		{subjNode + cl.node + ".join", cl.onJoin},
@@ -225,6 +226,12 @@ func (cl *cluster) start() error {
 		}
 		cl.unsub = append(cl.unsub, un)
 	}
+	if rb, ok := cl.bus.(interface{ OnReconnect(func()) }); ok {
+		rb.OnReconnect(cl.reset)
+	}
+	// The sockets relayed to and from an earlier run of this node's id
+	// are gone: the others close their ends.
+	cl.hello()
 	return nil
 }
 

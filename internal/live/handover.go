@@ -284,3 +284,58 @@ func (h *Hub) ClusterStats() ClusterStats {
 	}
 	return ClusterStats{Leases: cl.held.Load(), Takeovers: cl.takeovers.Load(), HandedOver: cl.handedOver.Load(), Adopted: cl.adopted.Load()}
 }
+
+// A node that starts, or whose bus reconnects, says hello on toguz.hello:
+// the sockets relayed to or from it before are gone (a restarted node
+// with the same id knows none of them; over a reconnection the messages
+// published to it meanwhile were lost), so the other nodes close their
+// proxies to it and the connections they served it, and it closes its
+// own; their clients reconnect and get the state afresh. Without this a
+// relayed socket waited in silence until its client gave up on it.
+
+const subjHello = "toguz.hello"
+
+func (cl *cluster) hello() {
+	if err := cl.bus.Publish(subjHello, []byte(cl.node)); err != nil {
+		cl.h.log.Error("bus: hello", "err", err)
+	}
+}
+
+func (cl *cluster) onHello(_ string, data []byte, _ func([]byte)) {
+	if node := string(data); node != cl.node {
+		cl.closeRelayed(node)
+	}
+}
+
+// reset closes every socket relayed to or from this node and says hello
+// (the bus reconnected).
+func (cl *cluster) reset() {
+	cl.h.log.Info("bus reconnected: closing the relayed sockets, whose messages may have been lost")
+	cl.closeRelayed("")
+	cl.hello()
+}
+
+// closeRelayed closes this node's proxies to node and the connections it
+// serves node ("": every node).
+func (cl *cluster) closeRelayed(node string) {
+	cl.mu.Lock()
+	var ps []*proxy
+	for _, px := range cl.proxies {
+		if node == "" || px.owner == node {
+			ps = append(ps, px)
+		}
+	}
+	var ss []*served
+	for _, s := range cl.served {
+		if node == "" || s.from == node {
+			ss = append(ss, s)
+		}
+	}
+	cl.mu.Unlock()
+	for _, px := range ps {
+		cl.closeProxy(px, node == "")
+	}
+	for _, s := range ss {
+		s.c.Leave()
+	}
+}

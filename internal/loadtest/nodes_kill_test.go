@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -77,6 +78,13 @@ type nodeSeat struct {
 	conn  *websocket.Conn
 	on    string // the node it is connected to
 	dials atomic.Int64
+	// pace is the wait before each move (0: 40 ms); sent, if set, hears
+	// of each move sent (the chaos test's history).
+	pace time.Duration
+	sent func(ply, hole int)
+	// refused, if set, hears of each error message; the seat then
+	// reconnects and resyncs instead of failing (faults make errors).
+	refused func(code string)
 }
 
 // connect dials the seat's nodes in turn until one gives the game's state.
@@ -133,8 +141,11 @@ func (s *nodeSeat) play(ctx context.Context, color string, rng *rand.Rand, acked
 		sent := -1
 		for {
 			if turn == color && sent != ply && len(legal) > 0 {
-				time.Sleep(40 * time.Millisecond) // within the server's message rate
+				time.Sleep(cmp.Or(s.pace, 40*time.Millisecond)) // within the server's message rate
 				hole := legal[rng.IntN(len(legal))]
+				if s.sent != nil {
+					s.sent(ply, hole)
+				}
 				if err := send(ctx, s.conn, map[string]any{"type": "move", "ply": ply, "hole": hole}); err != nil {
 					break
 				}
@@ -163,7 +174,12 @@ func (s *nodeSeat) play(ctx context.Context, color string, rng *rand.Rand, acked
 				s.conn.Close(websocket.StatusNormalClosure, "")
 				return nil
 			case "error":
-				if m.Code != "duplicate_move" && m.Code != "stale_move" {
+				if s.refused != nil {
+					s.refused(m.Code)
+					if m.Code != "duplicate_move" && m.Code != "stale_move" {
+						s.conn.CloseNow() // resync on a fresh connection
+					}
+				} else if m.Code != "duplicate_move" && m.Code != "stale_move" {
 					return fmt.Errorf("%s at ply %d: error %s", color, ply, m.Code)
 				}
 			}

@@ -16,6 +16,12 @@ import (
 	"github.com/toguz/toguz/internal/testbin"
 )
 
+// timedAck is an acknowledged move and when it was seen.
+type timedAck struct {
+	nodeAck
+	at time.Time
+}
+
 // TestTwoNodesStop is a rolling restart's step: two `toguz serve`
 // processes on one store and one NATS; games sought on node 1 and
 // accepted on node 2 (so node 1 owns them), each game's White on node 1
@@ -56,10 +62,6 @@ func TestTwoNodesStop(t *testing.T) {
 		return c
 	}
 	const games = 4
-	type timedAck struct {
-		nodeAck
-		at time.Time
-	}
 	var mu sync.Mutex
 	acks := make([][]timedAck, games)
 	total := func() int {
