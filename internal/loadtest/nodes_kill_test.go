@@ -90,6 +90,7 @@ type nodeSeat struct {
 // connect dials the seat's nodes in turn until one gives the game's state.
 func (s *nodeSeat) connect(ctx context.Context) (nodeMsg, error) {
 	deadline := time.Now().Add(30 * time.Second)
+	last := "" // the last answer that was not the state, for the error
 	for attempt := 0; ; attempt++ {
 		for _, base := range s.bases {
 			s.c.base = base
@@ -100,6 +101,7 @@ func (s *nodeSeat) connect(ctx context.Context) (nodeMsg, error) {
 				continue
 			}
 			s.dials.Add(1)
+			conn.SetReadLimit(4 << 20) // a long game's state is over the default 32 KiB
 			rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			m, err := s.read(rctx, conn)
 			cancel()
@@ -107,10 +109,15 @@ func (s *nodeSeat) connect(ctx context.Context) (nodeMsg, error) {
 				s.conn, s.on = conn, base
 				return m, nil
 			}
+			if err != nil {
+				last = err.Error()
+			} else {
+				last = m.Type + " " + m.Code
+			}
 			conn.CloseNow()
 		}
 		if time.Now().After(deadline) {
-			return nodeMsg{}, fmt.Errorf("seat of game %s: no node gave its state in 30 s", s.id)
+			return nodeMsg{}, fmt.Errorf("seat of game %s: no node gave its state in 30 s (last: %s)", s.id, last)
 		}
 		time.Sleep(min(100*time.Millisecond<<min(attempt, 3), time.Second))
 	}
