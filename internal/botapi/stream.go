@@ -71,7 +71,7 @@ func (a *API) apiEventStream(w http.ResponseWriter, r *http.Request) error {
 // writeCurrent writes c's games being played and open challenges to the
 // event stream out; false when the client has gone.
 func (a *API) writeCurrent(ctx context.Context, out *ndjson, c caller) bool {
-	for _, spec := range a.hub.GamesOf(c.seat().ID) {
+	for _, spec := range a.hub.GamesOfAll(ctx, c.seat().ID) {
 		if !out.json(a.gameEvent(ctx, "gameStart", spec, c.tok.UserID, nil)) {
 			return false
 		}

@@ -216,6 +216,7 @@ func (cl *cluster) start() error {
 		{subjNode + cl.node + ".cmd", cl.onCmd},
 		{subjNode + cl.node + ".state", cl.onState},
 		{subjNode + cl.node + ".op", cl.onOp},
+		{subjNode + cl.node + ".gamesof", cl.onGamesOf},
 		{subjConn + cl.node + ".>", cl.onConn},
 	}
 	for _, s := range subs {

@@ -92,6 +92,10 @@ func TestTwoNodesAPI(t *testing.T) {
 	if b.h.Live() != 0 {
 		t.Errorf("B runs %d games; want none (A owns the game)", b.h.Live())
 	}
+	// A bot's event stream on B lists the game A runs.
+	if gs := b.h.GamesOfAll(ctx, w.ID); len(gs) != 1 || gs[0].ID != id || gs[0].TC != tc || gs[0].White.ID != w.ID {
+		t.Errorf("GamesOfAll on B: %+v; want game %s", gs, id)
+	}
 
 	// A stops: B's requests are game_moving until B has taken the game
 	// over (TestAPIGameMoving: a lease held by a node that does not
