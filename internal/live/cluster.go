@@ -473,7 +473,7 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 	req, _ := json.Marshal(joinReq{Game: id, Who: who, From: cl.node, Conn: c.seq})
 	rctx, cancel := context.WithTimeout(ctx, cl.ttl)
 	defer cancel()
-	b, err := cl.bus.Request(rctx, subjNode+owner+".join", req)
+	b, err := cl.request(rctx, subjNode+owner+".join", req)
 	var resp joinResp
 	if err == nil {
 		err = json.Unmarshal(b, &resp)
@@ -672,7 +672,7 @@ func (cl *cluster) onState(_ string, data []byte, reply func([]byte)) {
 func (cl *cluster) remoteState(ctx context.Context, owner, id string) (State, error) {
 	rctx, cancel := context.WithTimeout(ctx, cl.ttl)
 	defer cancel()
-	b, err := cl.bus.Request(rctx, subjNode+owner+".state", []byte(id))
+	b, err := cl.request(rctx, subjNode+owner+".state", []byte(id))
 	if err != nil {
 		return State{}, errMoving(id, err)
 	}

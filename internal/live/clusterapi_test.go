@@ -165,3 +165,31 @@ func code(err error) apierr.Code {
 	}
 	return ""
 }
+
+// TestBusDownFailsFast: while NATS is down a request for a game another
+// node runs is refused as game_moving at once, not after waiting its
+// whole timeout.
+func TestBusDownFailsFast(t *testing.T) {
+	em, err := bus.StartEmbedded("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.db")
+	a := startNode(t, path, em.URL(), "A")
+	b := startNode(t, path, em.URL(), "B")
+	ctx := context.Background()
+	id, err := a.h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w1, Black: b1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // B hears A
+	em.Close()
+	for b.b.Connected() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	err = b.h.PlayPly(ctx, id, live.Chatter{ID: w1.ID, Name: w1.Name}, toguz.Ply{Move: 7})
+	if code(err) != apierr.CodeGameMoving || time.Since(start) > 100*time.Millisecond {
+		t.Errorf("a move through B with NATS down: %v after %v; want game_moving at once", err, time.Since(start))
+	}
+}

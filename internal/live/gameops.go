@@ -125,7 +125,7 @@ func (cl *cluster) remoteOp(ctx context.Context, owner string, op gameOp) error 
 	req, _ := json.Marshal(op)
 	rctx, cancel := context.WithTimeout(ctx, cl.ttl)
 	defer cancel()
-	b, err := cl.bus.Request(rctx, subjNode+owner+".op", req)
+	b, err := cl.request(rctx, subjNode+owner+".op", req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -157,4 +157,17 @@ func (cl *cluster) onOp(_ string, data []byte, reply func([]byte)) {
 		b, _ := json.Marshal(resp)
 		reply(b)
 	}()
+}
+
+// errBusDown: the bus is reconnecting, and a request would wait its whole
+// timeout for nothing.
+var errBusDown = errors.New("the bus (NATS) is down")
+
+// request is Bus.Request, refused at once while a bus that tells its
+// connection (internal/bus) is disconnected.
+func (cl *cluster) request(ctx context.Context, subject string, data []byte) ([]byte, error) {
+	if b, ok := cl.bus.(interface{ Connected() bool }); ok && !b.Connected() {
+		return nil, errBusDown
+	}
+	return cl.bus.Request(ctx, subject, data)
 }
