@@ -35,7 +35,8 @@ func startNDJSON(w http.ResponseWriter) *ndjson {
 
 // line writes b and a newline; false when the client has gone.
 func (n *ndjson) line(b []byte) bool {
-	if _, err := n.w.Write(append(b, '\n')); err != nil {
+	// b is shared by every stream it is queued on: append to a copy.
+	if _, err := n.w.Write(append(b[:len(b):len(b)], '\n')); err != nil {
 		return false
 	}
 	return n.rc.Flush() == nil
