@@ -63,15 +63,10 @@ func runBot(ctx context.Context, e env) error {
 	cfg := botclient.Config{URL: *srv, Token: *token, NewEngine: newEngine, MaxGames: *games, Logger: log,
 		Policy: botclient.Policy{Rated: *rated, Casual: *casual, Bots: *bots, People: *people, MinBase: *minBase,
 			MaxBase: *maxBase, Unlimited: *unlimited, Rulesets: strings.Split(*rulesets, ",")},
-		OnGameOver: func(id, status string) { fmt.Fprintf(e.stdout, "game %s over: %s\n", id, status) }}
+		OnGameOver: func(id, status string) { fmt.Fprintf(e.stdout, "game %s over: %s\n", id, status) }, Upgrade: *upgrade}
 	b, err := botclient.New(ctx, cfg)
 	if err != nil {
 		return err
-	}
-	if *upgrade {
-		if err := b.Upgrade(ctx); err != nil {
-			return fmt.Errorf("upgrade: %w", err)
-		}
 	}
 	if *ladder {
 		if err := b.SetLadder(ctx, true); err != nil {

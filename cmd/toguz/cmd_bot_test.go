@@ -113,6 +113,10 @@ func TestBotCommand(t *testing.T) {
 	}
 	cancel()
 	wg.Wait()
+	// -upgrade upgrades without first warning that the account is not a bot.
+	if o := outs["builtinbot"].String(); strings.Contains(o, "not a bot") || !strings.Contains(o, "is a bot now") {
+		t.Errorf("builtinbot with -upgrade said:\n%s", o)
+	}
 	line := outs["processbot"].String()
 	id := strings.Fields(line[strings.Index(line, "game "):])[1]
 	closed = true

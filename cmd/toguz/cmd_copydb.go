@@ -6,13 +6,14 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/store"
 )
 
 // runCopyDB copies a server's SQLite database to PostgreSQL
 // (store.CopyToPostgres): the move from one machine to several nodes.
 func runCopyDB(ctx context.Context, e env) error {
-	fs := newFlags(e, "copy-db", "", "Copy a server's SQLite database to a new, empty PostgreSQL database (migrated first), in one transaction, printing each table's rows. The source is only read; stop the server first.")
+	fs := newFlags(e, "copy-db", "", "Copy a server's SQLite database to a new, empty PostgreSQL database (migrated first), in one transaction, printing each table's rows, then the keys kept in files beside the database (the guest key, the two-factor key) into the new database's secrets, so that guests stay signed in and sealed secrets stay readable. The source is only read; stop the server first.")
 	from := fs.String("from", "toguz.db", "the SQLite database file to copy")
 	to := fs.String("to", "", "the PostgreSQL database to copy to: postgres://…")
 	if err := fs.Parse(e.args); err != nil {
@@ -39,5 +40,18 @@ func runCopyDB(ctx context.Context, e env) error {
 		total += c.Rows
 	}
 	fmt.Fprintf(e.stdout, "%d tables, %d rows copied to %s\n", len(counts), total, store.Redact(*to))
-	return nil
+	st, err := store.Open(ctx, *to, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	carried, err := server.CarrySecrets(ctx, *from, st)
+	for _, c := range carried {
+		if c.Carried {
+			fmt.Fprintf(e.stdout, "secret %-18s carried from %s\n", c.Name, c.Path)
+		} else {
+			fmt.Fprintf(e.stdout, "secret %-18s none (no %s)\n", c.Name, c.Path)
+		}
+	}
+	return err
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toguz/toguz/internal/pgtest"
+	"github.com/toguz/toguz/internal/server"
 	"github.com/toguz/toguz/internal/store"
 )
 
@@ -23,6 +26,10 @@ func TestCopyDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
+	guestKey, err := server.LoadGuestKey(db + ".guestkey")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if code, _, _ := runRecordCmd(t, "copy-db", "-from", db); code != 2 {
 		t.Errorf("copy-db without -to: exit %d; want 2", code)
 	}
@@ -39,5 +46,19 @@ func TestCopyDB(t *testing.T) {
 	}
 	if users != "1" {
 		t.Errorf("users: %q rows; want 1 in %q", users, out)
+	}
+	// The guest key beside the file is carried; the two-factor key was
+	// never made.
+	if !strings.Contains(out, "secret guest_key") || !strings.Contains(out, "carried from "+db+".guestkey") ||
+		!strings.Contains(out, "none (no "+db+".twofactorkey)") {
+		t.Errorf("the secrets copy-db reports: %q", out)
+	}
+	pg, err := store.Open(ctx, to, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	if k, err := pg.Secret(ctx, "guest_key", func() ([]byte, error) { return nil, errors.New("not carried") }); err != nil || !bytes.Equal(k, guestKey) {
+		t.Errorf("the guest key in PostgreSQL: %x, %v; want %x", k, err, guestKey)
 	}
 }

@@ -25,7 +25,10 @@ import (
 
 // serveSummary is the text of `toguz serve -h` above its flags.
 const serveSummary = `Serves the web interface and the HTTP + websocket API (docs/api.md), storing
-everything in an SQLite database. Stops gracefully on SIGTERM or SIGINT.
+everything in an SQLite database file, or in PostgreSQL when -db is a postgres:// URL.
+With -nats, any number of nodes share one database and one NATS server behind any
+load balancer (docs/deploy.md, "Several nodes"). Stops gracefully on SIGTERM or
+SIGINT: its games move to the other nodes at once.
 
 Every flag can also be set in the environment: -addr as TOGUZ_ADDR, -first-move as
 TOGUZ_FIRST_MOVE and so on (a flag on the command line wins; docs/deploy.md).

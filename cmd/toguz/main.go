@@ -76,6 +76,7 @@ var commands = []command{
 	{"review-worker", "review games sent on stdin, a JSON line each (serve runs it for its game reviews)", runReviewWorker},
 	{"export-db", "write the open database: every rated game with its review, one compressed record file a month, and the puzzles", runExportDB},
 	{"copy-db", "copy a server's SQLite database to a new PostgreSQL database (the move to several nodes)", runCopyDB},
+	{"backup", "back a server's SQLite database up while it serves (on PostgreSQL: pg_dump)", runBackup},
 }
 
 // errUsage is returned when the arguments are wrong; the flag set has

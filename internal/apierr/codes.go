@@ -38,6 +38,10 @@ const (
 	CodeCannotClaim   Code = "cannot_claim"  // the opponent has not been gone long enough
 	CodeNoDrawOffer   Code = "no_draw_offer" // accepting a draw nobody offered
 	CodeInternal      Code = "internal"      // the server's fault
+	// CodeGameMoving: the game's node is changing (a node stopped or
+	// died, another takes the game over) or did not answer in time: the
+	// same request succeeds once it has (503, Retry-After).
+	CodeGameMoving Code = "game_moving"
 
 	CodeChatEmpty       Code = "chat_empty"        // a chat message with no text
 	CodeChatAnonymous   Code = "chat_anonymous"    // chatting with no identity (not even a guest's)
@@ -81,7 +85,7 @@ func GameCodes() []Code {
 		CodeFuturePly, CodeNotYourTurn, CodeIllegalMove, CodeCannotAbort, CodeCannotClaim, CodeNoDrawOffer,
 		CodeRateLimited, CodeBadMessage, CodeInternal,
 		CodeChatEmpty, CodeChatTooLong, CodeChatRateLimited, CodeNotOver, CodeNoOffer, CodeCannotTakeBack, CodeChatAnonymous,
-		CodeChatMuted}
+		CodeChatMuted, CodeGameMoving}
 }
 
 // LiveCodes returns the codes of the live games: GameCodes and those of
@@ -115,6 +119,8 @@ func Status(c Code) int {
 		return http.StatusTooManyRequests
 	case CodeInternal:
 		return http.StatusInternalServerError
+	case CodeGameMoving:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusBadRequest
 }

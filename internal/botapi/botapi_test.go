@@ -99,14 +99,14 @@ func TestChallenges(t *testing.T) {
 		t.Errorf("of(1) = %d challenges, want 3, oldest first", len(of))
 	}
 	refuse := errors.New("not yours")
-	if _, err := cs.take(c1.ID, func(*challenge) error { return refuse }); err != refuse {
+	if _, err := cs.takeLocal(c1.ID, func(*challenge) error { return refuse }); err != refuse {
 		t.Errorf("take refused by check: %v", err)
 	}
-	if got, err := cs.take(c1.ID, func(*challenge) error { return nil }); err != nil || got.ID != c1.ID {
+	if got, err := cs.takeLocal(c1.ID, func(*challenge) error { return nil }); err != nil || got.ID != c1.ID {
 		t.Errorf("take = %v, %v", got, err)
 	}
 	var ae *apierr.Error
-	if _, err := cs.take(c1.ID, func(*challenge) error { return nil }); !errors.As(err, &ae) || ae.Status != 404 {
+	if _, err := cs.takeLocal(c1.ID, func(*challenge) error { return nil }); !errors.As(err, &ae) || ae.Status != 404 {
 		t.Errorf("take of a taken challenge: %v, want 404", err)
 	}
 	// c2 expires a minute after it was made, the newer one not yet; the

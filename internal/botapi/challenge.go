@@ -35,6 +35,7 @@ type challenge struct {
 	Status   string // created, accepted, declined, canceled
 	GameID   string
 	Declined string // the reason of a decline
+	Home     string // the node it lives on ("": one node; nodes.go)
 }
 
 type challengeUser struct {
@@ -98,13 +99,16 @@ type challenges struct {
 	expiry time.Duration
 	now    func() time.Time
 
-	mu   sync.Mutex
-	m    map[string]*challenge
-	byBy map[int64]int // open challenges per challenger
+	mu     sync.Mutex
+	m      map[string]*challenge
+	byBy   map[int64]int         // open challenges per challenger
+	nodes  *botNodes             // nil: one node
+	copies map[string]*challenge // other nodes' open challenges
 }
 
 func newChallenges(max int, expiry time.Duration, now func() time.Time) *challenges {
-	return &challenges{max: max, expiry: expiry, now: now, m: map[string]*challenge{}, byBy: map[int64]int{}}
+	return &challenges{max: max, expiry: expiry, now: now, m: map[string]*challenge{}, byBy: map[int64]int{},
+		copies: map[string]*challenge{}}
 }
 
 // sweepLocked removes the expired challenges and returns them.
@@ -115,6 +119,11 @@ func (cs *challenges) sweepLocked() []*challenge {
 		if now.Sub(c.Created) >= cs.expiry {
 			gone = append(gone, c)
 			cs.removeLocked(id)
+		}
+	}
+	for id, c := range cs.copies {
+		if now.Sub(c.Created) >= cs.expiry {
+			delete(cs.copies, id) // its home tells its sides
 		}
 	}
 	return gone
@@ -141,25 +150,48 @@ func (cs *challenges) add(c *challenge) (bool, []*challenge) {
 		return false, gone
 	}
 	c.ID, c.Created, c.Status = live.NewID(), cs.now(), "created"
+	if cs.nodes != nil {
+		c.Home = cs.nodes.node
+	}
 	cs.m[c.ID] = c
 	cs.byBy[c.By.ID]++
 	return true, gone
 }
 
-// take removes and returns challenge id if check allows it (check's
-// error is returned otherwise, and the challenge stays).
-func (cs *challenges) take(id string, check func(*challenge) error) (*challenge, error) {
+// take removes and returns challenge id for user uid's answer what
+// (accept, decline, cancel) if it is his to give: here, or on its home
+// node. A challenge not his is not found, and stays.
+func (cs *challenges) take(ctx context.Context, id string, uid int64, what string) (*challenge, error) {
 	cs.mu.Lock()
-	defer cs.mu.Unlock()
+	_, local := cs.m[id]
+	cp, remote := cs.copies[id]
+	n := cs.nodes
+	cs.mu.Unlock()
+	if !local && remote && n != nil {
+		return n.takeRemote(ctx, cp.Home, id, uid, what)
+	}
+	return cs.takeLocal(id, mineCheck(id, uid, what))
+}
+
+// takeLocal removes and returns this node's challenge id if check allows
+// it (check's error is returned otherwise, and the challenge stays), and
+// tells the other nodes it is gone.
+func (cs *challenges) takeLocal(id string, check func(*challenge) error) (*challenge, error) {
+	cs.mu.Lock()
 	cs.sweepLocked()
 	c, ok := cs.m[id]
 	if !ok {
-		return nil, apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_challenge", site.Excerpt(id))
+		cs.mu.Unlock()
+		return nil, errNoChallenge(id)
 	}
 	if err := check(c); err != nil {
+		cs.mu.Unlock()
 		return nil, err
 	}
 	cs.removeLocked(id)
+	n := cs.nodes
+	cs.mu.Unlock()
+	n.publishNote(challengeNote{Op: "gone", ID: id})
 	cp := *c
 	return &cp, nil
 }
@@ -170,10 +202,12 @@ func (cs *challenges) of(uid int64) []*challenge {
 	defer cs.mu.Unlock()
 	cs.sweepLocked()
 	var out []*challenge
-	for _, c := range cs.m {
-		if c.By.ID == uid || c.To.ID == uid {
-			cp := *c
-			out = append(out, &cp)
+	for _, m := range []map[string]*challenge{cs.m, cs.copies} {
+		for _, c := range m {
+			if c.By.ID == uid || c.To.ID == uid {
+				cp := *c
+				out = append(out, &cp)
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b *challenge) int { return a.Created.Compare(b.Created) })
@@ -269,6 +303,10 @@ func (a *API) apiChallenge(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "apierr.bot.challenges", a.limits.Challenges)
 	}
+	// The copy goes before the events, so that a node that hears of the
+	// challenge knows it.
+	wire := wireOf(ch)
+	a.chals.notes().publishNote(challengeNote{Op: "open", Ch: &wire})
 	ev := challengeEvent{Type: "challenge", Challenge: ch.json()}
 	a.events.send(ch.To.ID, ev)
 	a.events.send(ch.By.ID, ev)
@@ -284,6 +322,7 @@ func (a *API) apiChallenge(w http.ResponseWriter, r *http.Request) error {
 // tellExpired tells both sides of each expired challenge that it is gone.
 func (a *API) tellExpired(gone []*challenge) {
 	for _, c := range gone {
+		a.chals.notes().publishNote(challengeNote{Op: "gone", ID: c.ID})
 		c.Status = "canceled"
 		ev := challengeEvent{Type: "challengeCanceled", Challenge: c.json()}
 		a.events.send(c.By.ID, ev)
@@ -317,18 +356,7 @@ func (a *API) apiChallengeAnswer(what string) func(http.ResponseWriter, *http.Re
 		if err != nil {
 			return err
 		}
-		id := r.PathValue("id")
-		ch, err := a.chals.take(id, func(ch *challenge) error {
-			mine := ch.To.ID
-			if what == "cancel" {
-				mine = ch.By.ID
-			}
-			if mine != c.tok.UserID {
-				// As lichess: another's challenge is not found.
-				return apierr.New(http.StatusNotFound, apierr.CodeNotFound, "apierr.bot.no_challenge", site.Excerpt(id))
-			}
-			return nil
-		})
+		ch, err := a.chals.take(r.Context(), r.PathValue("id"), c.tok.UserID, what)
 		if err != nil {
 			return err
 		}
@@ -369,8 +397,21 @@ func (a *API) acceptChallenge(ctx context.Context, ch *challenge) (string, error
 }
 
 // WithdrawUser cancels every open challenge to or from user uid (his
-// account closes) and tells both sides.
+// account closes), on every node, and tells both sides.
 func (a *API) WithdrawUser(uid int64) {
+	a.chals.notes().publishNote(challengeNote{Op: "withdraw", UID: uid})
+	a.withdrawLocal(uid)
+}
+
+// notes returns the cluster's part (nil: one node).
+func (cs *challenges) notes() *botNodes {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.nodes
+}
+
+// withdrawLocal is WithdrawUser on this node's challenges.
+func (a *API) withdrawLocal(uid int64) {
 	a.chals.mu.Lock()
 	var gone []*challenge
 	for id, c := range a.chals.m {

@@ -18,8 +18,9 @@ type Events struct {
 	// is known).
 	isBot func(uid int64) bool
 
-	mu   sync.Mutex
-	subs map[int64]map[*botSub]struct{}
+	mu    sync.Mutex
+	subs  map[int64]map[*botSub]struct{}
+	nodes *botNodes // nil: one node (nodes.go)
 }
 
 type botSub struct {
@@ -61,7 +62,7 @@ func (e *Events) Online(uid int64) bool {
 	return len(e.subs[uid]) > 0
 }
 
-// send queues v for every stream of user uid.
+// send queues v for every stream of user uid, on every node.
 func (e *Events) send(uid int64, v any) {
 	if uid == 0 {
 		return
@@ -70,6 +71,35 @@ func (e *Events) send(uid int64, v any) {
 	if err != nil {
 		return
 	}
+	e.mu.Lock()
+	n := e.nodes
+	e.mu.Unlock()
+	if n != nil {
+		m, _ := json.Marshal(busEvent{From: n.node, UID: uid, Msg: b})
+		n.bus.Publish(subjBotEvent, m)
+	}
+	e.deliver(uid, b)
+}
+
+// node returns this node's id ("": one node).
+func (e *Events) node() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.nodes == nil {
+		return ""
+	}
+	return e.nodes.node
+}
+
+// clustered reports whether the streams may be on other nodes.
+func (e *Events) clustered() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.nodes != nil
+}
+
+// deliver queues the encoded event b on this node's streams of uid.
+func (e *Events) deliver(uid int64, b []byte) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for sub := range e.subs[uid] {
@@ -88,7 +118,7 @@ func (e *Events) send(uid int64, v any) {
 // (live.Config.OnEnd). It does not block: the events are made on a
 // goroutine of their own, since the perf asks the store.
 func (e *Events) GameEnded(sv game.Saved) {
-	if sv.End == nil || (!e.Online(sv.White.UserID) && !e.Online(sv.Black.UserID)) {
+	if sv.End == nil || (!e.clustered() && !e.Online(sv.White.UserID) && !e.Online(sv.Black.UserID)) {
 		return
 	}
 	go func() {

@@ -35,7 +35,8 @@ func startNDJSON(w http.ResponseWriter) *ndjson {
 
 // line writes b and a newline; false when the client has gone.
 func (n *ndjson) line(b []byte) bool {
-	if _, err := n.w.Write(append(b, '\n')); err != nil {
+	// b is shared by every stream it is queued on: append to a copy.
+	if _, err := n.w.Write(append(b[:len(b):len(b)], '\n')); err != nil {
 		return false
 	}
 	return n.rc.Flush() == nil
@@ -71,7 +72,7 @@ func (a *API) apiEventStream(w http.ResponseWriter, r *http.Request) error {
 // writeCurrent writes c's games being played and open challenges to the
 // event stream out; false when the client has gone.
 func (a *API) writeCurrent(ctx context.Context, out *ndjson, c caller) bool {
-	for _, spec := range a.hub.GamesOf(c.seat().ID) {
+	for _, spec := range a.hub.GamesOfAll(ctx, c.seat().ID) {
 		if !out.json(a.gameEvent(ctx, "gameStart", spec, c.tok.UserID, nil)) {
 			return false
 		}

@@ -120,6 +120,9 @@ type Config struct {
 	// OnGameOver, if set, is called with each game's id and its last
 	// gameState's status once the bot stops playing it.
 	OnGameOver func(id, status string)
+	// Upgrade makes the account a bot when it is not one yet (New; the
+	// server refuses an account that has played).
+	Upgrade bool
 }
 
 // Bot is a running bot.
@@ -168,7 +171,14 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("botclient: account: %w", err)
 	}
 	b.name = acct.Username
-	if acct.Title != "BOT" {
+	switch {
+	case acct.Title == "BOT":
+	case cfg.Upgrade:
+		if err := b.Upgrade(ctx); err != nil {
+			return nil, fmt.Errorf("botclient: upgrade %s to a bot: %w", b.name, err)
+		}
+		b.log.Info("the account is a bot now", "account", b.name)
+	default:
 		b.log.Warn("the account is not a bot: upgrade it with `toguz bot -upgrade`", "account", b.name)
 	}
 	return b, nil

@@ -5,12 +5,15 @@
 package bus
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -22,7 +25,14 @@ type Bus struct {
 	nc  *nats.Conn
 	log *slog.Logger
 	obs Observer
+	// reconnected is called after each reconnection (OnReconnect).
+	reconnected atomic.Pointer[func()]
 }
+
+// OnReconnect sets f to be called after each reconnection to NATS: what
+// was published to this connection meanwhile is lost, and the caller may
+// want to resync (live's hub does).
+func (b *Bus) OnReconnect(f func()) { b.reconnected.Store(&f) }
 
 // Observer is told how long each publish, request and handled message
 // took (internal/metrics' *Metrics is one: toguz_bus_seconds).
@@ -61,7 +71,12 @@ func Connect(url, name string, log *slog.Logger) (*Bus, error) {
 				log.Warn("bus: disconnected", "err", err)
 			}
 		}),
-		nats.ReconnectHandler(func(nc *nats.Conn) { log.Info("bus: reconnected", "url", nc.ConnectedUrl()) }))
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			log.Info("bus: reconnected", "url", nc.ConnectedUrl())
+			if f := b.reconnected.Load(); f != nil {
+				go (*f)()
+			}
+		}))
 	if err != nil {
 		return nil, fmt.Errorf("bus: connect %s: %w", url, err)
 	}
@@ -145,8 +160,18 @@ func NoResponders(err error) bool { return errors.Is(err, nats.ErrNoResponders) 
 // Flush waits until the server has received everything published so far.
 func (b *Bus) Flush(ctx context.Context) error { return b.nc.FlushWithContext(ctx) }
 
-// Close closes the connection.
-func (b *Bus) Close() { b.nc.Close() }
+// Connected reports whether the connection to NATS is up (it reconnects
+// by itself; meanwhile publishes are buffered and requests fail).
+func (b *Bus) Connected() bool { return b.nc.IsConnected() }
+
+// Close closes the connection, after sending what was published (a
+// stopping node's goodbye; for a second at most).
+func (b *Bus) Close() {
+	if b.nc.IsConnected() {
+		b.nc.FlushTimeout(time.Second)
+	}
+	b.nc.Close()
+}
 
 // Embedded is a NATS server running in this process.
 type Embedded struct {
@@ -156,18 +181,39 @@ type Embedded struct {
 // StartEmbedded starts a NATS server listening on addr (host:port; port 0
 // picks a free one) and waits until it accepts connections.
 func StartEmbedded(addr string) (*Embedded, error) {
-	host, port, err := net.SplitHostPort(addr)
+	return StartClustered(addr, ClusterConfig{})
+}
+
+// ClusterConfig makes an embedded server one of a NATS cluster: it
+// listens for the other servers' routes on Addr (host:port) and connects
+// to Routes (nats://host:port of the others' Addr; its own may be among
+// them). Every server of the cluster has the same Name. A client (a node's
+// Connect with the servers' client URLs, comma-separated) fails over to
+// another server when its own stops. The zero ClusterConfig: no cluster.
+type ClusterConfig struct {
+	Name   string
+	Addr   string
+	Routes []string
+}
+
+// StartClustered is StartEmbedded, one server of the cluster c.
+func StartClustered(addr string, c ClusterConfig) (*Embedded, error) {
+	host, p, err := hostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("bus: embedded server address %q: %w", addr, err)
+		return nil, err
 	}
-	p, err := strconv.Atoi(port)
-	if err != nil {
-		return nil, fmt.Errorf("bus: embedded server port %q: %w", port, err)
+	opts := &server.Options{Host: host, Port: p, NoSigs: true, NoLog: true, MaxPayload: 8 << 20}
+	if c.Addr != "" {
+		ch, cp, err := hostPort(c.Addr)
+		if err != nil {
+			return nil, err
+		}
+		opts.Cluster = server.ClusterOpts{Name: cmp.Or(c.Name, "toguz"), Host: ch, Port: cp}
+		if len(c.Routes) > 0 {
+			opts.Routes = server.RoutesFromStr(strings.Join(c.Routes, ","))
+		}
 	}
-	if p == 0 {
-		p = server.RANDOM_PORT
-	}
-	s, err := server.NewServer(&server.Options{Host: host, Port: p, NoSigs: true, NoLog: true, MaxPayload: 8 << 20})
+	s, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("bus: embedded server: %w", err)
 	}
@@ -178,6 +224,35 @@ func StartEmbedded(addr string) (*Embedded, error) {
 	}
 	return &Embedded{s: s}, nil
 }
+
+// hostPort splits an address (port 0: a free one).
+func hostPort(addr string) (string, int, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("bus: embedded server address %q: %w", addr, err)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		return "", 0, fmt.Errorf("bus: embedded server port %q: %w", port, err)
+	}
+	if p == 0 {
+		p = server.RANDOM_PORT
+	}
+	return host, p, nil
+}
+
+// ClusterAddr returns the address the server takes routes on ("" when
+// it is in no cluster).
+func (e *Embedded) ClusterAddr() string {
+	if a := e.s.ClusterAddr(); a != nil {
+		return a.String()
+	}
+	return ""
+}
+
+// Routes returns how many other servers of its cluster it is connected
+// to.
+func (e *Embedded) Routes() int { return e.s.NumRoutes() }
 
 // URL returns the address clients connect to (nats://host:port).
 func (e *Embedded) URL() string { return e.s.ClientURL() }

@@ -19,20 +19,23 @@ import (
 // game's current ply ("my move now", as the API's move endpoint means it).
 // who chats for a chat message (its ID is viewer).
 func (h *Hub) Act(ctx context.Context, id string, who Chatter, m ClientMsg) error {
-	return h.onGame(ctx, id, func(g *actor) error {
-		c, err := g.apiConn(who)
-		if err != nil {
-			return err
-		}
-		if m.Type == "move" && m.Ply == nil {
-			n := len(g.moves)
-			m.Ply = &n
-		}
-		if err := g.act(c, m); err != nil {
-			return err
-		}
-		return nil
-	})
+	return h.runOp(ctx, gameOp{Op: opAct, Game: id, Who: who, Msg: m})
+}
+
+// apiAct is Act on the game goroutine.
+func (g *actor) apiAct(who Chatter, m ClientMsg) error {
+	c, err := g.apiConn(who)
+	if err != nil {
+		return err
+	}
+	if m.Type == "move" && m.Ply == nil {
+		n := len(g.moves)
+		m.Ply = &n
+	}
+	if err := g.act(c, m); err != nil {
+		return err
+	}
+	return nil
 }
 
 // GamesOf returns the specs of the games being played in which viewer (a
@@ -55,22 +58,25 @@ func (h *Hub) GamesOf(viewer string) []game.Spec {
 // written, must be the rules' (CodeIllegalMove otherwise, saying what the
 // rules give). Its other refusals are Act's.
 func (h *Hub) PlayPly(ctx context.Context, id string, who Chatter, y toguz.Ply) error {
-	return h.onGame(ctx, id, func(g *actor) error {
-		if g.plays(who.ID) && g.status == game.Playing && g.spec.Seat(g.pos.Turn()).ID == who.ID {
-			if _, err := g.pos.PlayPly(y); err != nil {
-				return errorf(apierr.CodeIllegalMove, "%v", err)
-			}
+	return h.runOp(ctx, gameOp{Op: opPly, Game: id, Who: who, Ply: y.String()})
+}
+
+// apiPly is PlayPly on the game goroutine.
+func (g *actor) apiPly(who Chatter, y toguz.Ply) error {
+	if g.plays(who.ID) && g.status == game.Playing && g.spec.Seat(g.pos.Turn()).ID == who.ID {
+		if _, err := g.pos.PlayPly(y); err != nil {
+			return errorf(apierr.CodeIllegalMove, "%v", err)
 		}
-		c, err := g.apiConn(who)
-		if err != nil {
-			return err
-		}
-		n := len(g.moves)
-		if err := g.act(c, ClientMsg{Type: "move", Ply: &n, Hole: int(y.Move)}); err != nil {
-			return err
-		}
-		return nil
-	})
+	}
+	c, err := g.apiConn(who)
+	if err != nil {
+		return err
+	}
+	n := len(g.moves)
+	if err := g.act(c, ClientMsg{Type: "move", Ply: &n, Hole: int(y.Move)}); err != nil {
+		return err
+	}
+	return nil
 }
 
 // apiConn returns a connection in control for who, which no message

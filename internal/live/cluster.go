@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toguz/toguz/internal/apierr"
@@ -40,6 +41,9 @@ type Leases interface {
 	// ReleaseLease deletes node's lease of game (at zero), or expires it
 	// at at (a clean stop).
 	ReleaseLease(ctx context.Context, game, node string, at time.Time) error
+	// HandLease hands node from's lease of game to node to, expired at
+	// at, for to to take (a handover: handover.go).
+	HandLease(ctx context.Context, game, from, to string, at time.Time) error
 	// Orphans returns the games being played whose lease is missing or
 	// expired at now.
 	Orphans(ctx context.Context, now time.Time) ([]string, error)
@@ -70,7 +74,8 @@ const (
 	subjAlive = "toguz.alive" // every node, every LeaseRenew: its id
 	// toguz.node.N.join (request: joinReq → joinResp), toguz.node.N.cmd
 	// (cmdMsg: a proxied socket's message or leave), toguz.node.N.state
-	// (request: a game id → stateResp), toguz.conn.N.C (the owner's
+	// (request: a game id → stateResp), toguz.node.N.op (request: a
+	// gameOp → opResp, gameops.go), toguz.conn.N.C (the owner's
 	// messages to the socket: 'm' and the message, or 'c' and the reason
 	// it closed).
 	subjNode = "toguz.node."
@@ -86,6 +91,8 @@ type joinReq struct {
 
 type joinResp struct {
 	Err *Error `json:"err,omitempty"`
+	// Spectator: the connection joined is a spectator's.
+	Spectator bool `json:"spectator,omitempty"`
 }
 
 type cmdMsg struct {
@@ -125,6 +132,21 @@ type cluster struct {
 	// case the owner made the connection after all.
 	forgotten map[uint64]forgotten
 	unsub     []func()
+	// kick wakes the sweep at once (a node said goodbye: its games are
+	// free now).
+	kick chan struct{}
+	// loads: the games each node said it runs, and when (handover.go);
+	// handed: the games this node handed over, and when.
+	loads  map[string]nodeLoad
+	handed map[string]handedTo
+	every  time.Duration // Config.Rebalance
+	// balancing: a handover is under way; balanced: when the last ended.
+	balancing bool
+	balanced  time.Time
+
+	// The counters of ClusterStats.
+	held                           atomic.Int64
+	takeovers, handedOver, adopted atomic.Int64
 }
 
 type forgotten struct {
@@ -139,6 +161,9 @@ type proxy struct {
 	owner  string
 	game   string
 	closed bool // guarded by cluster.mu
+	// spectator: the owner made a spectator's connection (set before the
+	// connection is returned).
+	spectator bool
 }
 
 // served is another node's socket to a game this node owns.
@@ -151,7 +176,11 @@ func newCluster(h *Hub) *cluster {
 	cfg := h.cfg
 	cl := &cluster{h: h, node: cfg.Node, bus: cfg.Bus, leases: cfg.Leases, ttl: cfg.LeaseTTL, renew: cfg.LeaseRenew,
 		proxies: map[uint64]*proxy{}, served: map[string]*served{}, heard: map[string]time.Time{},
-		forgotten: map[uint64]forgotten{}}
+		forgotten: map[uint64]forgotten{}, kick: make(chan struct{}, 1),
+		loads: map[string]nodeLoad{}, handed: map[string]handedTo{}, every: cfg.Rebalance}
+	if cl.every == 0 {
+		cl.every = DefaultRebalance
+	}
 	if cl.node == "" {
 		cl.node = NewID()
 	}
@@ -179,9 +208,15 @@ func (cl *cluster) start() error {
 		f    func(string, []byte, func([]byte))
 	}{
 		{subjAlive, cl.onAlive},
+		{subjBye, cl.onBye},
+		{subjHello, cl.onHello},
+		{subjLoad, cl.onLoad},
+		{subjNode + cl.node + ".adopt", cl.onAdopt},
 		{subjNode + cl.node + ".join", cl.onJoin},
 		{subjNode + cl.node + ".cmd", cl.onCmd},
 		{subjNode + cl.node + ".state", cl.onState},
+		{subjNode + cl.node + ".op", cl.onOp},
+		{subjNode + cl.node + ".gamesof", cl.onGamesOf},
 		{subjConn + cl.node + ".>", cl.onConn},
 	}
 	for _, s := range subs {
@@ -192,6 +227,12 @@ func (cl *cluster) start() error {
 		}
 		cl.unsub = append(cl.unsub, un)
 	}
+	if rb, ok := cl.bus.(interface{ OnReconnect(func()) }); ok {
+		rb.OnReconnect(cl.reset)
+	}
+	// The sockets relayed to and from an earlier run of this node's id
+	// are gone: the others close their ends.
+	cl.hello()
 	return nil
 }
 
@@ -213,6 +254,9 @@ func (cl *cluster) own(ctx context.Context, id string) (*actor, error) {
 	cur, err := cl.leases.Lease(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("live: lease of %s: %w", id, err)
+	}
+	if to, ok := cl.handedAway(id); ok {
+		return nil, &elsewhere{node: to} // being handed over: asked there
 	}
 	if cur.Node != "" && cur.Node != cl.node && cl.alive(cur.Node) {
 		return nil, &elsewhere{node: cur.Node}
@@ -257,6 +301,7 @@ func (cl *cluster) own(ctx context.Context, id string) (*actor, error) {
 		}
 	}
 	if rs != nil && prev.Node != "" && prev.Node != cl.node {
+		cl.takeovers.Add(1)
 		h.log.Info("game taken over", "game", id, "from", prev.Node, "renewed", prev.Renewed)
 	}
 	// After the lease is stored, so that a renewal that does not list
@@ -277,8 +322,8 @@ func (cl *cluster) resume(ctx context.Context) (int, error) {
 		cl.h.mu.Lock()
 		_, running := cl.h.games[id]
 		cl.h.mu.Unlock()
-		if running {
-			continue // ours, its renewal late: the next one renews it
+		if _, handed := cl.handedAway(id); running || handed {
+			continue // ours, its renewal late; or handed to another node, which takes it
 		}
 		if _, err := cl.own(ctx, id); err == nil {
 			n++
@@ -312,6 +357,7 @@ func (cl *cluster) renewLoop() {
 			if err := cl.bus.Publish(subjAlive, []byte(cl.node)); err != nil {
 				h.log.Error("bus: alive", "err", err)
 			}
+			cl.publishLoad()
 			// Now, not the tick's time, which may be late: the lease
 			// runs from the renewal, and the fence compares with it.
 			now := time.Now()
@@ -319,6 +365,7 @@ func (cl *cluster) renewLoop() {
 			switch {
 			case err == nil:
 				lastOK = now
+				cl.held.Store(int64(len(held)))
 				cl.fence(now, held)
 			case h.ctx.Err() != nil:
 				return
@@ -340,6 +387,7 @@ func (cl *cluster) sweepLoop() {
 	defer h.wg.Done()
 	t := time.NewTicker(cl.renew)
 	defer t.Stop()
+	var balanced time.Time
 	for {
 		select {
 		case <-h.ctx.Done():
@@ -349,6 +397,14 @@ func (cl *cluster) sweepLoop() {
 				h.log.Error("sweep orphaned games", "err", err)
 			}
 			cl.dropSilent(now)
+			if cl.every > 0 && now.Sub(balanced) >= cl.every {
+				balanced = now
+				cl.rebalance(now)
+			}
+		case <-cl.kick:
+			if _, err := cl.resume(h.ctx); err != nil && h.ctx.Err() == nil {
+				h.log.Error("sweep orphaned games", "err", err)
+			}
 		}
 	}
 }
@@ -379,14 +435,20 @@ func (cl *cluster) fence(now time.Time, held []string) {
 // when the hub stops (so that the next owner charges the clocks until
 // now), deleted when the game needs no owner any more.
 func (cl *cluster) release(g *actor) {
+	var at time.Time
 	select {
 	case <-g.kill:
+		if to := g.handoff.Load(); to != nil {
+			// Handed over: to takes it, charging the clocks until now.
+			if err := cl.leases.HandLease(g.storeCtx(), g.spec.ID, cl.node, *to, time.Now()); err != nil {
+				g.log.Error("hand lease over", "to", *to, "err", err)
+			}
+		}
 		return // not ours any more
 	default:
-	}
-	var at time.Time
-	if cl.h.ctx.Err() != nil {
-		at = time.Now()
+		if cl.h.ctx.Err() != nil {
+			at = time.Now()
+		}
 	}
 	if err := cl.leases.ReleaseLease(g.storeCtx(), g.spec.ID, cl.node, at); err != nil {
 		g.log.Error("release lease", "err", err)
@@ -411,7 +473,7 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 	req, _ := json.Marshal(joinReq{Game: id, Who: who, From: cl.node, Conn: c.seq})
 	rctx, cancel := context.WithTimeout(ctx, cl.ttl)
 	defer cancel()
-	b, err := cl.bus.Request(rctx, subjNode+owner+".join", req)
+	b, err := cl.request(rctx, subjNode+owner+".join", req)
 	var resp joinResp
 	if err == nil {
 		err = json.Unmarshal(b, &resp)
@@ -428,8 +490,9 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 		if errors.As(err, &le) {
 			return nil, le
 		}
-		return nil, errorf(apierr.CodeInternal, "the node running game %s did not answer (%v); reconnect", id, err)
+		return nil, errMoving(id, err)
 	}
+	px.spectator = resp.Spectator
 	return c, nil
 }
 
@@ -555,7 +618,7 @@ func (cl *cluster) onJoin(_ string, data []byte, reply func([]byte)) {
 		cl.served[key] = &served{c: c, from: req.From}
 		cl.heard[req.From] = time.Now()
 		cl.mu.Unlock()
-		b, _ := json.Marshal(joinResp{})
+		b, _ := json.Marshal(joinResp{Spectator: c.Spectator()})
 		reply(b)
 		subj := subjConn + req.From + "." + strconv.FormatUint(req.Conn, 10)
 		for m := range c.Out() {
@@ -609,9 +672,9 @@ func (cl *cluster) onState(_ string, data []byte, reply func([]byte)) {
 func (cl *cluster) remoteState(ctx context.Context, owner, id string) (State, error) {
 	rctx, cancel := context.WithTimeout(ctx, cl.ttl)
 	defer cancel()
-	b, err := cl.bus.Request(rctx, subjNode+owner+".state", []byte(id))
+	b, err := cl.request(rctx, subjNode+owner+".state", []byte(id))
 	if err != nil {
-		return State{}, errorf(apierr.CodeInternal, "the node running game %s did not answer (%v)", id, err)
+		return State{}, errMoving(id, err)
 	}
 	var resp stateResp
 	if err := json.Unmarshal(b, &resp); err != nil {

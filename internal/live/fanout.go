@@ -38,8 +38,9 @@ type fanout struct {
 	wake chan struct{} // one pending wake-up of the goroutine
 
 	mu      sync.Mutex
-	n       int    // spectators joined and not gone
-	state   []byte // the spectators' state after the last message queued; nil while n == 0
+	n       int       // spectators joined and not gone
+	state   []byte    // the spectators' state after the last message queued; nil while n == 0
+	stateAt time.Time // when state was encoded: its running clock is reclocked from then
 	events  []fanEvent
 	resync  bool // queued messages were dropped: send everyone the state
 	running bool
@@ -49,6 +50,7 @@ type fanout struct {
 	// ---- owned by the fan-out goroutine ----
 	subs     map[*Conn]*spectator
 	cur      []byte             // the state as of the last event handled
+	curAt    time.Time          // when cur was encoded
 	deferred map[*Conn]struct{} // spectators whose sync waits for stateEvery
 	now      time.Time          // the time of the round
 	sent     int                // deliveries in the round
@@ -76,8 +78,10 @@ type fanEvent struct {
 	kind       fanKind
 	c          *Conn
 	msg, state []byte
-	history    []byte // a join's: the spectators' chat history, nil if none
-	move       bool   // msg is a move message
+	at         time.Time // when state (a join's: msg) was encoded
+	coalesced  bool      // msg is state, standing for moves in a row
+	history    []byte    // a join's: the spectators' chat history, nil if none
+	move       bool      // msg is a move message
 }
 
 // moveType starts every move message (moveMsg, encoded by mustJSON).
@@ -139,8 +143,8 @@ func (f *fanout) publish(msg, state []byte) {
 	if f.n == 0 || f.closed {
 		return
 	}
-	f.state = state
-	f.pushLocked(fanEvent{kind: fanMsg, msg: msg, state: state, move: bytes.HasPrefix(msg, moveType)})
+	f.state, f.stateAt = state, time.Now()
+	f.pushLocked(fanEvent{kind: fanMsg, msg: msg, state: state, at: f.stateAt, move: bytes.HasPrefix(msg, moveType)})
 }
 
 // pushLocked queues e and wakes (or starts) the goroutine.
@@ -184,7 +188,7 @@ func (f *fanout) join(c *Conn, max int) error {
 		return errorf(apierr.CodeTooManySpectators, "this game has %d spectators, the most it may have", f.n)
 	case f.state != nil:
 		f.n++
-		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: f.state, history: f.chat.history(RoomSpectators)})
+		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: f.state, at: f.stateAt, history: f.chat.history(RoomSpectators)})
 		f.mu.Unlock()
 		return nil
 	}
@@ -197,8 +201,8 @@ func (f *fanout) join(c *Conn, max int) error {
 			return errorf(apierr.CodeTooManySpectators, "this game has %d spectators, the most it may have", f.n)
 		}
 		f.n++
-		f.state = st
-		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: st, history: f.chat.history(RoomSpectators)})
+		f.state, f.stateAt = st, time.Now()
+		f.pushLocked(fanEvent{kind: fanJoin, c: c, msg: st, at: f.stateAt, history: f.chat.history(RoomSpectators)})
 		return nil
 	})
 	if !ok {
@@ -290,7 +294,7 @@ func (f *fanout) run() {
 	var wait *time.Timer
 	for {
 		f.mu.Lock()
-		events, resync, latest, closed := f.events, f.resync, f.state, f.closed
+		events, resync, latest, latestAt, closed := f.events, f.resync, f.state, f.stateAt, f.closed
 		f.events, f.resync = nil, false
 		if closed {
 			f.mu.Unlock()
@@ -328,11 +332,11 @@ func (f *fanout) run() {
 			case <-f.wake:
 			case <-wait.C:
 			}
-			f.round(nil, false, nil)
+			f.round(nil, false, nil, time.Time{})
 			continue
 		}
 		f.mu.Unlock()
-		f.round(events, resync, latest)
+		f.round(events, resync, latest, latestAt)
 		// The spectators' work waits: what happens meanwhile is sent in
 		// the next round, coalesced into the state when it is more than
 		// one message.
@@ -343,7 +347,7 @@ func (f *fanout) run() {
 // round handles one batch of events in order, moves in a row replaced by
 // the state after the last of them when it is shorter than they are; after a resync (the fan-out fell
 // behind and its messages were dropped) everyone gets latest.
-func (f *fanout) round(events []fanEvent, resync bool, latest []byte) {
+func (f *fanout) round(events []fanEvent, resync bool, latest []byte, latestAt time.Time) {
 	f.now = time.Now()
 	f.sent = 0
 	if !resync {
@@ -357,26 +361,27 @@ func (f *fanout) round(events []fanEvent, resync bool, latest []byte) {
 			if j > i && size >= len(events[j].state) {
 				// Moves in a row, longer than the state after the last,
 				// which says it all.
-				e, i = fanEvent{kind: fanMsg, msg: events[j].state, state: events[j].state}, j
+				e, i = fanEvent{kind: fanMsg, msg: events[j].state, state: events[j].state, at: events[j].at, coalesced: true}, j
 			}
 			f.handleEvent(e)
 		}
 	} else {
+		f.cur, f.curAt = latest, latestAt
 		for _, e := range events {
 			switch e.kind {
 			case fanJoin:
 				f.subs[e.c] = &spectator{}
 				if e.history != nil {
-					f.deliver(e.c, e.history, latest)
+					f.deliver(e.c, e.history)
 				}
 			case fanMsg:
 			default:
 				f.handleEvent(e)
 			}
 		}
-		f.cur = latest
+		st := f.fresh()
 		for c, sp := range f.subs {
-			f.deliver(c, latest, latest)
+			f.deliver(c, st)
 			sp.lastState = f.now
 			delete(f.deferred, c)
 		}
@@ -386,32 +391,44 @@ func (f *fanout) round(events []fanEvent, resync bool, latest []byte) {
 			delete(f.deferred, c)
 		} else if f.now.Sub(sp.lastState) >= stateEvery {
 			delete(f.deferred, c)
-			f.deliver(c, f.cur, f.cur)
+			f.deliver(c, f.fresh())
 			sp.lastState = f.now
 		}
 	}
 }
 
+// fresh returns the state as of the last event handled, its running clock
+// (and the first-move countdown) told as of now: a state encoded at a move
+// and sent later (to a spectator who joins or syncs) must not show the
+// clocks as they were at the move.
+func (f *fanout) fresh() []byte {
+	return reclock(f.cur, f.curAt, f.now)
+}
+
 func (f *fanout) handleEvent(e fanEvent) {
 	if e.kind == fanMsg {
-		f.cur = e.state
+		f.cur, f.curAt = e.state, e.at
+		msg := e.msg
+		if e.coalesced {
+			msg = f.fresh()
+		}
 		for c := range f.subs {
-			f.deliver(c, e.msg, e.state)
+			f.deliver(c, msg)
 		}
 		return
 	}
 	if e.kind == fanJoin {
 		f.subs[e.c] = &spectator{lastState: f.now}
-		f.cur = e.msg
-		f.deliver(e.c, e.msg, e.msg)
+		f.cur, f.curAt = e.msg, e.at
+		f.deliver(e.c, f.fresh())
 		if e.history != nil {
-			f.deliver(e.c, e.history, e.msg)
+			f.deliver(e.c, e.history)
 		}
 		return
 	}
 	if e.kind == fanAll {
 		for c := range f.subs {
-			f.deliver(c, e.msg, f.cur)
+			f.deliver(c, e.msg)
 		}
 		return
 	}
@@ -432,18 +449,18 @@ func (f *fanout) handleEvent(e fanEvent) {
 			return
 		}
 		sp.lastState = f.now
-		f.deliver(e.c, f.cur, f.cur)
+		f.deliver(e.c, f.fresh())
 	case fanReply:
-		f.deliver(e.c, e.msg, f.cur)
+		f.deliver(e.c, e.msg)
 	}
 }
 
 // deliver queues b for c without blocking. When c's queue is full its
-// backlog is replaced by latest, the state after b; a spectator that keeps
+// backlog is replaced by the latest state (f.cur, after b); a spectator that keeps
 // falling behind is dropped. Every fanChunk deliveries the fan-out pauses,
 // so that the connections' writers it wakes are never so many at once
 // that the players' goroutines queue behind them.
-func (f *fanout) deliver(c *Conn, b, latest []byte) {
+func (f *fanout) deliver(c *Conn, b []byte) {
 	if f.sent++; f.sent%fanChunk == 0 {
 		time.Sleep(fanPause)
 	}
@@ -468,7 +485,7 @@ func (f *fanout) deliver(c *Conn, b, latest []byte) {
 		}
 	}
 	select {
-	case c.out <- latest:
+	case c.out <- f.fresh():
 		sp.lastState = f.now
 	default: // the writer took one meanwhile and the queue refilled: unlikely; it resyncs next time
 	}

@@ -31,6 +31,9 @@ type actor struct {
 	leased   time.Time
 	kill     chan struct{}
 	killOnce sync.Once
+	// handoff: kill was closed to hand the game to this node, which takes
+	// its lease once the actor has handed it over (handover.go).
+	handoff atomic.Pointer[string]
 
 	// ---- owned by the game goroutine ----
 	start     toguz.Position

@@ -84,6 +84,10 @@ type Config struct {
 	Node       string
 	LeaseTTL   time.Duration
 	LeaseRenew time.Duration
+	// Rebalance is how often a node compares its games with the others'
+	// and hands the excess to the least loaded (handover.go; default
+	// DefaultRebalance, negative: never).
+	Rebalance time.Duration
 }
 
 // Hub holds the live games.
@@ -294,6 +298,10 @@ func (h *Hub) Stop(ctx context.Context) error {
 	h.cancel()
 	h.wg.Wait()
 	if h.cl != nil {
+		// Every lease is released (expired at the stop): the other nodes
+		// take the games now, not once this node has been silent for a
+		// lease's time.
+		h.cl.bye()
 		h.cl.stop()
 	}
 	if !h.resumed.Load() {
@@ -453,7 +461,7 @@ func (h *Hub) join(ctx context.Context, id string, who Chatter, local bool) (*Co
 		var e *elsewhere
 		if errors.As(err, &e) {
 			if local {
-				return nil, errorf(apierr.CodeInternal, "game %s moved to another node; reconnect", id)
+				return nil, errMoving(id, nil)
 			}
 			return h.cl.joinRemote(ctx, e.node, id, who)
 		}
@@ -496,7 +504,7 @@ func (h *Hub) state(ctx context.Context, id string, local bool) (State, error) {
 		var e *elsewhere
 		if errors.As(err, &e) {
 			if local {
-				return State{}, errorf(apierr.CodeInternal, "game %s moved to another node; try again", id)
+				return State{}, errMoving(id, nil)
 			}
 			return h.cl.remoteState(ctx, e.node, id)
 		}
@@ -513,45 +521,27 @@ func (h *Hub) state(ctx context.Context, id string, local bool) (State, error) {
 	return State{}, errors.New("live: game keeps stopping")
 }
 
-// onGame runs f on the goroutine of the running game id and waits for it.
-func (h *Hub) onGame(ctx context.Context, id string, f func(g *actor) error) error {
-	g, err := h.lookup(ctx, id)
-	if e := (*elsewhere)(nil); errors.As(err, &e) {
-		// Not forwarded (yet): an arbiter's decision is made where the
-		// game runs.
-		return errorf(apierr.CodeInternal, "game %s runs on node %s; try again there", id, e.node)
-	}
-	if err != nil {
-		return err
-	}
-	if err, ok := ask(ctx, g, func() error { return f(g) }); ok {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return errorf(apierr.CodeGameOver, "the game is over")
-}
-
 // Adjudicate ends the running game id with result res (toguz.NoResult
 // aborts it), as an event's arbiter decides: termination adjudication,
 // reason ReasonArbiter. The players hear it as any ending.
 func (h *Hub) Adjudicate(ctx context.Context, id string, res toguz.Result) error {
-	return h.onGame(ctx, id, func(g *actor) error {
-		if g.status != game.Playing {
-			return errorf(apierr.CodeGameOver, "the game is over")
-		}
-		e := game.Ending{Status: game.Ended, Result: res, Termination: toguz.ByAdjudication, Reason: game.ReasonArbiter,
-			Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}
-		if res == toguz.NoResult {
-			e = game.Ending{Status: game.Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated, Reason: game.ReasonArbiter}
-		}
-		g.finish(e, time.Now())
-		if g.status == game.Playing {
-			return errorf(apierr.CodeInternal, "the ending could not be stored; try again")
-		}
-		return nil
-	})
+	return h.runOp(ctx, gameOp{Op: opAdjudicate, Game: id, Result: res.String()})
+}
+
+func (g *actor) adjudicate(res toguz.Result) error {
+	if g.status != game.Playing {
+		return errorf(apierr.CodeGameOver, "the game is over")
+	}
+	e := game.Ending{Status: game.Ended, Result: res, Termination: toguz.ByAdjudication, Reason: game.ReasonArbiter,
+		Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}
+	if res == toguz.NoResult {
+		e = game.Ending{Status: game.Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated, Reason: game.ReasonArbiter}
+	}
+	g.finish(e, time.Now())
+	if g.status == game.Playing {
+		return errorf(apierr.CodeInternal, "the ending could not be stored; try again")
+	}
+	return nil
 }
 
 // AdjustClock gives pl's clock of the running game id delta more time
@@ -559,35 +549,38 @@ func (h *Hub) Adjudicate(ctx context.Context, id string, res toguz.Result) error
 // the new clock is stored and sent to everyone. An untimed game has no
 // clock to adjust.
 func (h *Hub) AdjustClock(ctx context.Context, id string, pl toguz.Player, delta time.Duration) error {
-	return h.onGame(ctx, id, func(g *actor) error {
-		if g.status != game.Playing {
-			return errorf(apierr.CodeGameOver, "the game is over")
-		}
-		if g.spec.TC.Kind() == clock.Unlimited {
-			return errorf(apierr.CodeBadTC, "the game has no clock")
-		}
-		st := g.clock.State()
-		if st.Running && st.Turn == pl {
-			// The running side's remaining time is as of Since: charge it
-			// first, so the adjustment counts from now.
-			now := time.Now()
-			st.Remaining[pl] -= now.Sub(st.Since)
-			st.Since = now
-		}
-		st.Remaining[pl] = max(st.Remaining[pl]+delta, 0)
-		if err := h.cfg.Store.SaveClocks(g.storeCtx(), map[string]clock.State{g.spec.ID: st}, time.Now()); err != nil {
-			return errorf(apierr.CodeInternal, "the clock could not be stored: %v", err)
-		}
-		g.clock = clock.Restore(g.spec.TC, st, time.Now)
-		g.log.Info("clock adjusted by the arbiter", "player", pl, "delta", delta)
-		// Every board takes the new clocks from a fresh state, as after a
-		// reconnection.
-		for c := range g.conns {
-			g.send(c, g.stateJSON(c))
-		}
-		g.afterChange()
-		return nil
-	})
+	return h.runOp(ctx, gameOp{Op: opAdjust, Game: id, Player: pl, Delta: delta})
+}
+
+func (g *actor) adjustClock(pl toguz.Player, delta time.Duration) error {
+	h := g.hub
+	if g.status != game.Playing {
+		return errorf(apierr.CodeGameOver, "the game is over")
+	}
+	if g.spec.TC.Kind() == clock.Unlimited {
+		return errorf(apierr.CodeBadTC, "the game has no clock")
+	}
+	st := g.clock.State()
+	if st.Running && st.Turn == pl {
+		// The running side's remaining time is as of Since: charge it
+		// first, so the adjustment counts from now.
+		now := time.Now()
+		st.Remaining[pl] -= now.Sub(st.Since)
+		st.Since = now
+	}
+	st.Remaining[pl] = max(st.Remaining[pl]+delta, 0)
+	if err := h.cfg.Store.SaveClocks(g.storeCtx(), map[string]clock.State{g.spec.ID: st}, time.Now()); err != nil {
+		return errorf(apierr.CodeInternal, "the clock could not be stored: %v", err)
+	}
+	g.clock = clock.Restore(g.spec.TC, st, time.Now)
+	g.log.Info("clock adjusted by the arbiter", "player", pl, "delta", delta)
+	// Every board takes the new clocks from a fresh state, as after a
+	// reconnection.
+	for c := range g.conns {
+		g.send(c, g.stateJSON(c))
+	}
+	g.afterChange()
+	return nil
 }
 
 // Conn is one client connection to a game: a websocket, or a test. Its
@@ -636,7 +629,7 @@ func (c *Conn) Leave() {
 }
 
 // Spectator reports whether c watches the game rather than plays in it.
-func (c *Conn) Spectator() bool { return c.fan != nil }
+func (c *Conn) Spectator() bool { return c.fan != nil || c.px != nil && c.px.spectator }
 
 // Reason returns why the game closed c's channel, when it says more than
 // "reconnect and sync": "" otherwise.

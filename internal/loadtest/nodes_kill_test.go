@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -77,11 +78,19 @@ type nodeSeat struct {
 	conn  *websocket.Conn
 	on    string // the node it is connected to
 	dials atomic.Int64
+	// pace is the wait before each move (0: 40 ms); sent, if set, hears
+	// of each move sent (the chaos test's history).
+	pace time.Duration
+	sent func(ply, hole int)
+	// refused, if set, hears of each error message; the seat then
+	// reconnects and resyncs instead of failing (faults make errors).
+	refused func(code string)
 }
 
 // connect dials the seat's nodes in turn until one gives the game's state.
 func (s *nodeSeat) connect(ctx context.Context) (nodeMsg, error) {
 	deadline := time.Now().Add(30 * time.Second)
+	last := "" // the last answer that was not the state, for the error
 	for attempt := 0; ; attempt++ {
 		for _, base := range s.bases {
 			s.c.base = base
@@ -92,6 +101,7 @@ func (s *nodeSeat) connect(ctx context.Context) (nodeMsg, error) {
 				continue
 			}
 			s.dials.Add(1)
+			conn.SetReadLimit(4 << 20) // a long game's state is over the default 32 KiB
 			rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			m, err := s.read(rctx, conn)
 			cancel()
@@ -99,10 +109,15 @@ func (s *nodeSeat) connect(ctx context.Context) (nodeMsg, error) {
 				s.conn, s.on = conn, base
 				return m, nil
 			}
+			if err != nil {
+				last = err.Error()
+			} else {
+				last = m.Type + " " + m.Code
+			}
 			conn.CloseNow()
 		}
 		if time.Now().After(deadline) {
-			return nodeMsg{}, fmt.Errorf("seat of game %s: no node gave its state in 30 s", s.id)
+			return nodeMsg{}, fmt.Errorf("seat of game %s: no node gave its state in 30 s (last: %s)", s.id, last)
 		}
 		time.Sleep(min(100*time.Millisecond<<min(attempt, 3), time.Second))
 	}
@@ -133,8 +148,11 @@ func (s *nodeSeat) play(ctx context.Context, color string, rng *rand.Rand, acked
 		sent := -1
 		for {
 			if turn == color && sent != ply && len(legal) > 0 {
-				time.Sleep(40 * time.Millisecond) // within the server's message rate
+				time.Sleep(cmp.Or(s.pace, 40*time.Millisecond)) // within the server's message rate
 				hole := legal[rng.IntN(len(legal))]
+				if s.sent != nil {
+					s.sent(ply, hole)
+				}
 				if err := send(ctx, s.conn, map[string]any{"type": "move", "ply": ply, "hole": hole}); err != nil {
 					break
 				}
@@ -163,7 +181,12 @@ func (s *nodeSeat) play(ctx context.Context, color string, rng *rand.Rand, acked
 				s.conn.Close(websocket.StatusNormalClosure, "")
 				return nil
 			case "error":
-				if m.Code != "duplicate_move" && m.Code != "stale_move" {
+				if s.refused != nil {
+					s.refused(m.Code)
+					if m.Code != "duplicate_move" && m.Code != "stale_move" {
+						s.conn.CloseNow() // resync on a fresh connection
+					}
+				} else if m.Code != "duplicate_move" && m.Code != "stale_move" {
 					return fmt.Errorf("%s at ply %d: error %s", color, ply, m.Code)
 				}
 			}

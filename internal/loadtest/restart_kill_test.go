@@ -56,7 +56,14 @@ func startServe(t *testing.T, bin, addr, db string, more ...string) *serveProces
 			}
 			log.WriteString(lines.Text() + "\n")
 		}
-		io.Copy(io.Discard, stderr)
+		var rest io.Writer = io.Discard
+		if d := os.Getenv("TOGUZ_NODE_LOGS"); d != "" { // a test's nodes' logs, for its author
+			if f, err := os.OpenFile(filepath.Join(d, strings.ReplaceAll(addr, ":", "_")+".log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
+				defer f.Close()
+				rest = f
+			}
+		}
+		io.Copy(rest, stderr)
 		cmd.Wait()
 		close(p.done)
 	}()

@@ -123,6 +123,10 @@ type Options struct {
 	// SyncFull makes every commit wait for the disk, so that acknowledged
 	// moves survive a power loss too (store.Options.SyncFull).
 	SyncFull bool
+	// DBConns is the store's read pool (store.Options.Readers): on
+	// PostgreSQL the node opens DBConns+3 connections; 0: the store's
+	// default (on PostgreSQL 4 per CPU, at least 16).
+	DBConns int
 	// ReviewWorkers is the number of games reviewed at once (internal/review),
 	// at most the CPUs (0: one; negative: no reviews, no job is queued and
 	// the pages show none). ReviewDepth is the search of every ply (0:
@@ -203,6 +207,9 @@ type App struct {
 	storeReadyMu  sync.Mutex
 	storeReadyAt  time.Time
 	storeReadyErr error
+	// bus is the nodes' bus when it tells its connection (internal/bus);
+	// nil otherwise.
+	bus connectedBus
 }
 
 // Open opens (creating and migrating) the database, resumes its live games
@@ -213,7 +220,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	sopts := store.Options{SyncFull: opts.SyncFull, Reviews: opts.ReviewWorkers > 0}
+	sopts := store.Options{SyncFull: opts.SyncFull, Reviews: opts.ReviewWorkers > 0, Readers: opts.DBConns}
 	m := opts.Metrics
 	if m != nil {
 		sopts.Observer = m
@@ -274,6 +281,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		OnEnd: func(s game.Saved) { go evs.GameEnded(s); botEvents.GameEnded(s) }, Muted: mod.Muted,
 		Bus: opts.Bus, Node: opts.Node, Leases: nodeLeases(opts.Bus, st), OnYourMove: yourMove(notices)})
 	a := &App{Store: st, Hub: hub, Moderation: mod, log: log, stopHub: stopHub, notices: notices}
+	a.bus, _ = opts.Bus.(connectedBus)
 	fail := func(err error) (*App, error) {
 		a.stop()
 		return nil, err
@@ -325,6 +333,12 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		AccountStore: st, Passwords: accounts, Mail: mailQueue, SiteURL: siteURL(opts), Notifications: notices})
 	if err != nil {
 		return fail(err)
+	}
+	if opts.Bus != nil {
+		// The bots' events and challenges reach every node.
+		if err := srv.bots.JoinNodes(opts.Bus, hub.Node()); err != nil {
+			return fail(err)
+		}
 	}
 	go srv.bots.RunLadder(hubCtx)
 	a.mailing.Go(func() { mailQueue.Run(hubCtx) })
@@ -397,6 +411,7 @@ func (a *App) registerMetrics(m *metrics.Metrics, player *enginepool.LivePlayer)
 	}
 	m.GaugeFunc("toguz_live_games", "Games with a running actor on this node.", func() float64 { return float64(a.Hub.Live()) })
 	m.GaugeFunc("toguz_engine_queue", "Searches of the live games waiting for an engine.", func() float64 { return float64(player.Waiting()) })
+	a.registerClusterMetrics(m)
 	for _, c := range []struct {
 		name, help string
 		v          func(BoundStats) int64
@@ -420,6 +435,10 @@ func (a *App) ready(ctx context.Context) error {
 		return errors.New("shutting down")
 	case !a.Hub.Accepting():
 		return errors.New("the live hub has stopped")
+	case a.bus != nil && !a.bus.Connected():
+		// Sockets relayed to other nodes would hang and moves reach
+		// them late: the balancer sends new players elsewhere.
+		return errors.New("the bus (NATS) is down")
 	}
 	a.storeReadyMu.Lock()
 	defer a.storeReadyMu.Unlock()

@@ -59,12 +59,20 @@ type serverOpts struct {
 	// botLimits and ladder are Config's (botapi_test.go).
 	botLimits botapi.Limits
 	ladder    botapi.LadderConfig
+	// db, bus and node make the server one node of several: its database
+	// file (shared; "": a new one), the bus and its id.
+	db   string
+	bus  live.Bus
+	node string
 }
 
 func newTestServer(t testing.TB, o serverOpts) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "toguz.db"), store.Options{Reviews: o.reviews})
+	if o.db == "" {
+		o.db = filepath.Join(t.TempDir(), "toguz.db")
+	}
+	st, err := store.Open(ctx, o.db, store.Options{Reviews: o.reviews})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +101,7 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 	}
 	botEvents := botapi.NewEvents()
 	hub := live.NewHub(hubCtx, live.Config{Store: store.LiveStore{S: st}, Engine: eng, Logger: log, Grace: o.grace, FirstMoveTimeout: o.firstMove,
-		OnEnd: botEvents.GameEnded})
+		OnEnd: botEvents.GameEnded, Bus: o.bus, Node: o.node, Leases: nodeLeases(o.bus, st)})
 	var reviews review.Reviews
 	if o.reviews {
 		judge, err := review.NewJudge(1, reviewTestDepth)
@@ -112,6 +120,14 @@ func newTestServer(t testing.TB, o serverOpts) *testServer {
 		Bots: st, BotEvents: botEvents, OAuth: st})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if o.bus != nil {
+		if _, err := hub.Resume(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := srv.bots.JoinNodes(o.bus, hub.Node()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ts := httptest.NewServer(srv.Handler())
 	s := &testServer{t: t, URL: ts.URL, st: st, hub: hub, server: srv, ts: ts}

@@ -166,6 +166,8 @@ var optionsTable = concat(
 			func(o *Options) *string { return &o.Node }),
 		row("sync", "normal", "how durable a commit is: normal (survives the process being killed) or full\n(also a power loss: an fsync per commit, slower)",
 			func(o *Options) *string { return &o.Command.Sync }),
+		row("db-conns", 0, "the database connections this node reads with: on PostgreSQL it opens this many and 3 more for\nwrites (0: 4 per CPU, at least 16; several nodes together must stay under the server's max_connections)",
+			func(o *Options) *int { return &o.DBConns }),
 		row("metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics, a listener of their own (e.g. 127.0.0.1:9090;\n\"\": no metrics)",
 			func(o *Options) *string { return &o.Command.MetricsAddr }),
 		row("procs", 0, "threads running Go code at once, Go's GOMAXPROCS (0: twice the CPUs, so that a game's move waits for the OS\nto share a CPU, not behind a search or a password hash; a GOMAXPROCS in the environment is kept unless this flag is given)",
