@@ -12,7 +12,8 @@ import (
 
 // TestCarrySecrets: every key a server on SQLite keeps beside its file is,
 // once carried, the key the same server reads on PostgreSQL (so guests
-// stay who they were and the sealed two-factor secrets open); a missing
+// stay who they were, the sealed two-factor secrets open and the browsers'
+// push subscriptions go on); a missing
 // file is reported, and a database that keeps another value already is
 // left as it was, with an error.
 func TestCarrySecrets(t *testing.T) {
@@ -27,7 +28,11 @@ func TestCarrySecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(FileSecrets()) != 2 {
+	vapid, err := vapidKey(ctx, onSQLite, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(FileSecrets()) != 3 {
 		t.Fatalf("FileSecrets has %d secrets: check each in this test", len(FileSecrets()))
 	}
 
@@ -38,7 +43,7 @@ func TestCarrySecrets(t *testing.T) {
 	}
 	defer st.Close()
 	carried, err := CarrySecrets(ctx, db, st)
-	if err != nil || len(carried) != 2 || !carried[0].Carried || !carried[1].Carried {
+	if err != nil || len(carried) != 3 || !carried[0].Carried || !carried[1].Carried || !carried[2].Carried {
 		t.Fatalf("CarrySecrets: %+v, %v", carried, err)
 	}
 	onPostgres := Options{DB: to}
@@ -47,6 +52,9 @@ func TestCarrySecrets(t *testing.T) {
 	}
 	if k, err := twoFactorKey(ctx, onPostgres, st); err != nil || !bytes.Equal(k, twoFactor) {
 		t.Errorf("the two-factor key on PostgreSQL: %x, %v; want the file's %x", k, err, twoFactor)
+	}
+	if k, err := vapidKey(ctx, onPostgres, st); err != nil || !bytes.Equal(k, vapid) {
+		t.Errorf("the Web Push key on PostgreSQL: %x, %v; want the file's %x", k, err, vapid)
 	}
 	// Carried twice: the same values, nothing changes.
 	if _, err := CarrySecrets(ctx, db, st); err != nil {
@@ -66,7 +74,7 @@ func TestCarrySecrets(t *testing.T) {
 	}
 	// No files at all: nothing carried, each reported.
 	none, err := CarrySecrets(ctx, filepath.Join(t.TempDir(), "none.db"), st)
-	if err != nil || len(none) != 2 || none[0].Carried || none[1].Carried {
+	if err != nil || len(none) != 3 || none[0].Carried || none[1].Carried || none[2].Carried {
 		t.Errorf("no files: %+v, %v", none, err)
 	}
 }
