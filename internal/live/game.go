@@ -463,7 +463,7 @@ func (g *actor) play(mv toguz.Move, now time.Time) *Error {
 	// The move is durable before anyone hears of it.
 	if err := g.hub.cfg.Store.AddMove(g.storeCtx(), g.spec.ID, n+1, e.PlayedMove); err != nil {
 		g.log.Error("store move", "ply", n+1, "err", err)
-		return errorf(apierr.CodeInternal, "the move could not be stored; try again")
+		return errStore("move")
 	}
 	trail := Trail(g.pos, mv)
 	g.clock, g.pos, g.activity = clk, next, now

@@ -285,7 +285,7 @@ func (g *actor) takeBack(pl toguz.Player) *Error {
 	}
 	if err := g.hub.cfg.Store.TakeBack(g.storeCtx(), g.spec.ID, keep, clk); err != nil {
 		g.log.Error("store takeback", "plies", keep, "err", err)
-		return errorf(apierr.CodeInternal, "the takeback could not be stored; try again")
+		return errStore("takeback")
 	}
 	g.stopEngine()
 	g.engineHeld = false
