@@ -29,10 +29,18 @@ func (s downStore) AddMove(ctx context.Context, id string, ply int, m game.Playe
 	return s.LiveStore.AddMove(ctx, id, ply, m)
 }
 
-// TestStoreDownMove: a move the store does not take, from a socket or the
-// API, is refused as store_unavailable (503, retryable), not internal; the
-// game is as it was, and the same move is played once the store is back.
-func TestStoreDownMove(t *testing.T) {
+func (s downStore) EndGame(ctx context.Context, g game.Saved) (*[2]int, error) {
+	if s.down.Load() {
+		return nil, errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
+	}
+	return s.LiveStore.EndGame(ctx, g)
+}
+
+// TestStoreDown: a move or a resignation the store does not take, from a
+// socket or the API, is refused as store_unavailable (503, retryable), not
+// internal nor (a resignation) acknowledged; the game is as it was, and the
+// same request succeeds once the store is back.
+func TestStoreDown(t *testing.T) {
 	st := openStore(t, filepath.Join(t.TempDir(), "t.db"))
 	defer st.Close()
 	var down atomic.Bool
@@ -81,5 +89,24 @@ func TestStoreDownMove(t *testing.T) {
 	}
 	if moves, err := st.Moves(ctx, id); err != nil || len(moves) != 1 {
 		t.Fatalf("stored moves: %d, %v; want 1", len(moves), err)
+	}
+
+	down.Store(true)
+	cw.Send(live.ClientMsg{Type: "resign"})
+	if m, ok := await(t, cw, "error", "end"); !ok || m.Type != "error" || m.Code != string(apierr.CodeStoreUnavailable) {
+		t.Fatalf("a resignation from the socket while the store is down: %+v, want the error store_unavailable", m)
+	}
+	if err := h.Act(ctx, id, white, live.ClientMsg{Type: "resign"}); code(err) != apierr.CodeStoreUnavailable {
+		t.Fatalf("a resignation from the API while the store is down: %v, want store_unavailable", err)
+	}
+	if s, err := h.State(ctx, id); err != nil || s.Status != "playing" {
+		t.Fatalf("the game after the refused resignations: %q, %v; want playing", s.Status, err)
+	}
+	down.Store(false)
+	if err := h.Act(ctx, id, white, live.ClientMsg{Type: "resign"}); err != nil {
+		t.Fatalf("the resignation once the store is back: %v", err)
+	}
+	if g, err := (store.LiveStore{S: st}).Game(ctx, id); err != nil || g.End == nil || g.End.Termination != toguz.ByResignation {
+		t.Fatalf("stored ending: %+v, %v; want a resignation", g.End, err)
 	}
 }
