@@ -42,6 +42,11 @@ const (
 	// died, another takes the game over) or did not answer in time: the
 	// same request succeeds once it has (503, Retry-After).
 	CodeGameMoving Code = "game_moving"
+	// CodeStoreUnavailable: the database did not take a move (or an
+	// ending, a takeback) and the game is as it was (the database is
+	// restarting): the same request succeeds once it is back (503,
+	// Retry-After).
+	CodeStoreUnavailable Code = "store_unavailable"
 
 	CodeChatEmpty       Code = "chat_empty"        // a chat message with no text
 	CodeChatAnonymous   Code = "chat_anonymous"    // chatting with no identity (not even a guest's)
@@ -85,7 +90,7 @@ func GameCodes() []Code {
 		CodeFuturePly, CodeNotYourTurn, CodeIllegalMove, CodeCannotAbort, CodeCannotClaim, CodeNoDrawOffer,
 		CodeRateLimited, CodeBadMessage, CodeInternal,
 		CodeChatEmpty, CodeChatTooLong, CodeChatRateLimited, CodeNotOver, CodeNoOffer, CodeCannotTakeBack, CodeChatAnonymous,
-		CodeChatMuted, CodeGameMoving}
+		CodeChatMuted, CodeGameMoving, CodeStoreUnavailable}
 }
 
 // LiveCodes returns the codes of the live games: GameCodes and those of
@@ -119,7 +124,7 @@ func Status(c Code) int {
 		return http.StatusTooManyRequests
 	case CodeInternal:
 		return http.StatusInternalServerError
-	case CodeGameMoving:
+	case CodeGameMoving, CodeStoreUnavailable:
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusBadRequest

@@ -139,7 +139,10 @@ type cluster struct {
 	// handed: the games this node handed over, and when.
 	loads  map[string]nodeLoad
 	handed map[string]handedTo
-	every  time.Duration // Config.Rebalance
+	// lists: the last summary of its games each node published
+	// (gamelist.go).
+	lists map[string]nodeGames
+	every time.Duration // Config.Rebalance
 	// balancing: a handover is under way; balanced: when the last ended.
 	balancing bool
 	balanced  time.Time
@@ -177,7 +180,7 @@ func newCluster(h *Hub) *cluster {
 	cl := &cluster{h: h, node: cfg.Node, bus: cfg.Bus, leases: cfg.Leases, ttl: cfg.LeaseTTL, renew: cfg.LeaseRenew,
 		proxies: map[uint64]*proxy{}, served: map[string]*served{}, heard: map[string]time.Time{},
 		forgotten: map[uint64]forgotten{}, kick: make(chan struct{}, 1),
-		loads: map[string]nodeLoad{}, handed: map[string]handedTo{}, every: cfg.Rebalance}
+		loads: map[string]nodeLoad{}, handed: map[string]handedTo{}, lists: map[string]nodeGames{}, every: cfg.Rebalance}
 	if cl.every == 0 {
 		cl.every = DefaultRebalance
 	}
@@ -211,6 +214,7 @@ func (cl *cluster) start() error {
 		{subjBye, cl.onBye},
 		{subjHello, cl.onHello},
 		{subjLoad, cl.onLoad},
+		{subjGames, cl.onGames},
 		{subjNode + cl.node + ".adopt", cl.onAdopt},
 		{subjNode + cl.node + ".join", cl.onJoin},
 		{subjNode + cl.node + ".cmd", cl.onCmd},
@@ -358,6 +362,7 @@ func (cl *cluster) renewLoop() {
 				h.log.Error("bus: alive", "err", err)
 			}
 			cl.publishLoad()
+			cl.publishGames()
 			// Now, not the tick's time, which may be late: the lease
 			// runs from the renewal, and the fence compares with it.
 			now := time.Now()

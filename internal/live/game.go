@@ -334,7 +334,7 @@ func (g *actor) act(c *Conn, m ClientMsg) *Error {
 		err = g.onMove(c, m)
 	case "resign":
 		if err = g.mustPlay(c); err == nil {
-			g.finishWin(toguz.Player(c.color).Other(), toguz.ByResignation, time.Now())
+			err = g.finishWin(toguz.Player(c.color).Other(), toguz.ByResignation, time.Now())
 		}
 	case "draw_offer":
 		err = g.onDrawOffer(c)
@@ -343,7 +343,7 @@ func (g *actor) act(c *Conn, m ClientMsg) *Error {
 			if g.drawOffer != int8(toguz.Player(c.color).Other()) {
 				err = errorf(apierr.CodeNoDrawOffer, "your opponent has not offered a draw")
 			} else {
-				g.finishDraw(time.Now())
+				err = g.finishDraw(time.Now())
 			}
 		}
 	case "draw_decline":
@@ -360,7 +360,7 @@ func (g *actor) act(c *Conn, m ClientMsg) *Error {
 			if !g.canAbort(toguz.Player(c.color)) {
 				err = errorf(apierr.CodeCannotAbort, "a game can only be aborted before your first move")
 			} else {
-				g.finish(game.Ending{Status: game.Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, time.Now())
+				err = g.finish(game.Ending{Status: game.Aborted, Result: toguz.NoResult, Termination: toguz.Unterminated}, time.Now())
 			}
 		}
 	case "claim_win":
@@ -463,7 +463,7 @@ func (g *actor) play(mv toguz.Move, now time.Time) *Error {
 	// The move is durable before anyone hears of it.
 	if err := g.hub.cfg.Store.AddMove(g.storeCtx(), g.spec.ID, n+1, e.PlayedMove); err != nil {
 		g.log.Error("store move", "ply", n+1, "err", err)
-		return errorf(apierr.CodeInternal, "the move could not be stored; try again")
+		return errStore("move")
 	}
 	trail := Trail(g.pos, mv)
 	g.clock, g.pos, g.activity = clk, next, now
@@ -522,8 +522,7 @@ func (g *actor) onDrawOffer(c *Conn) *Error {
 	me := toguz.Player(c.color)
 	switch g.drawOffer {
 	case int8(me.Other()):
-		g.finishDraw(time.Now())
-		return nil
+		return g.finishDraw(time.Now())
 	case int8(me):
 		return nil // already offered
 	}
@@ -555,23 +554,24 @@ func (g *actor) onClaim(c *Conn) *Error {
 		return errorf(apierr.CodeCannotClaim, "your opponent left %s ago; you can claim after %s",
 			now.Sub(g.gone[opp]).Round(time.Second), g.hub.cfg.Grace)
 	}
-	g.finishWin(me, toguz.ByAdjudication, now)
-	return nil
+	return g.finishWin(me, toguz.ByAdjudication, now)
 }
 
-func (g *actor) finishWin(winner toguz.Player, t toguz.Termination, now time.Time) {
-	g.finish(game.Ending{Status: game.Ended, Result: toguz.WinFor(winner), Termination: t,
+func (g *actor) finishWin(winner toguz.Player, t toguz.Termination, now time.Time) *Error {
+	return g.finish(game.Ending{Status: game.Ended, Result: toguz.WinFor(winner), Termination: t,
 		Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}, now)
 }
 
-func (g *actor) finishDraw(now time.Time) {
-	g.finish(game.Ending{Status: game.Ended, Result: toguz.Draw, Termination: toguz.ByAgreement,
+func (g *actor) finishDraw(now time.Time) *Error {
+	return g.finish(game.Ending{Status: game.Ended, Result: toguz.Draw, Termination: toguz.ByAgreement,
 		Score: [2]int{g.pos.Kazan(toguz.White), g.pos.Kazan(toguz.Black)}}, now)
 }
 
 // finish stores the ending, then tells everyone. If the store fails the
-// game goes on (a flag is retried by the timer a second later).
-func (g *actor) finish(e game.Ending, now time.Time) {
+// game goes on (a flag is retried by the timer a second later) and the
+// refusal says so, for the player who resigned, agreed or aborted to try
+// again.
+func (g *actor) finish(e game.Ending, now time.Time) *Error {
 	clk := clock.Restore(g.spec.TC, g.clock.State(), time.Now)
 	clk.Stop()
 	e.Clock, e.At = clk.State().Remaining, now
@@ -582,7 +582,7 @@ func (g *actor) finish(e game.Ending, now time.Time) {
 		g.log.Error("store ending", "err", err)
 		g.timer.Reset(time.Second)
 		g.timerOn = true
-		return
+		return errStore("ending")
 	}
 	e.RatingDiff = diff
 	g.clock, g.status, g.end, g.drawOffer = clk, e.Status, &e, -1
@@ -600,6 +600,7 @@ func (g *actor) finish(e game.Ending, now time.Time) {
 	if f := g.hub.cfg.OnEnd; f != nil {
 		f(g.saved())
 	}
+	return nil
 }
 
 func (g *actor) saved() game.Saved {

@@ -34,6 +34,7 @@ func (cl *cluster) onBye(_ string, data []byte, _ func([]byte)) {
 	// Heard long ago: alive reports false, and dropSilent closes what
 	// is left of the node's proxies and served sockets.
 	cl.heard[node] = time.Time{}
+	delete(cl.lists, node) // its games are gone from the list until their next owner publishes them
 	cl.mu.Unlock()
 	select {
 	case cl.kick <- struct{}{}:

@@ -539,7 +539,7 @@ func (g *actor) adjudicate(res toguz.Result) error {
 	}
 	g.finish(e, time.Now())
 	if g.status == game.Playing {
-		return errorf(apierr.CodeInternal, "the ending could not be stored; try again")
+		return errStore("ending")
 	}
 	return nil
 }

@@ -32,6 +32,15 @@ func errorf(code apierr.Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// errStore is the refusal of a change (what: "move", "ending",
+// "takeback") the store did not take (the caller logs why; the database's
+// error is not shown, since it may name hosts): the game is as it was and
+// the same request succeeds once the database is back (a restart), so it
+// is retryable, never internal.
+func errStore(what string) *Error {
+	return errorf(apierr.CodeStoreUnavailable, "the %s could not be stored; try again in a moment", what)
+}
+
 // SeatJSON is a seat as the API shows it.
 type SeatJSON struct {
 	Name        string `json:"name"`

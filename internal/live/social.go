@@ -285,7 +285,7 @@ func (g *actor) takeBack(pl toguz.Player) *Error {
 	}
 	if err := g.hub.cfg.Store.TakeBack(g.storeCtx(), g.spec.ID, keep, clk); err != nil {
 		g.log.Error("store takeback", "plies", keep, "err", err)
-		return errorf(apierr.CodeInternal, "the takeback could not be stored; try again")
+		return errStore("takeback")
 	}
 	g.stopEngine()
 	g.engineHeld = false
@@ -336,10 +336,21 @@ const ListIdle = 15 * time.Minute
 
 // Games returns the games being played, the highest rated first (the
 // TV's order): each with its seats, time control, ruleset and spectators;
-// an untimed game only while someone has moved within ListIdle. It reads
-// only what any goroutine may (the spec, the fan-out's count, the last
-// activity), so listing costs the games nothing.
+// an untimed game only while someone has moved within ListIdle. On one
+// node of several it lists every node's games: its own and those the
+// others published last (gamelist.go). It reads only what any goroutine
+// may (the spec, the fan-out's count, the last activity), so listing
+// costs the games nothing.
 func (h *Hub) Games() []LiveGame {
+	out := h.localGames()
+	if h.cl != nil {
+		out = h.cl.mergeGames(out)
+	}
+	return out
+}
+
+// localGames is Games of this node's own games.
+func (h *Hub) localGames() []LiveGame {
 	idle := time.Now().Add(-ListIdle).UnixMilli()
 	h.mu.Lock()
 	gs := make([]*actor, 0, len(h.games))
@@ -360,11 +371,16 @@ func (h *Hub) Games() []LiveGame {
 		}
 		out[i] = lg
 	}
-	slices.SortFunc(out, func(a, b LiveGame) int {
+	sortGames(out)
+	return out
+}
+
+// sortGames puts gs in the TV's order.
+func sortGames(gs []LiveGame) {
+	slices.SortFunc(gs, func(a, b LiveGame) int {
 		return cmp.Or(cmp.Compare(b.rank(), a.rank()), cmp.Compare(b.Spectators, a.Spectators),
 			b.Created.Compare(a.Created), cmp.Compare(a.ID, b.ID))
 	})
-	return out
 }
 
 // TV returns the game the TV shows: the highest rated being played.

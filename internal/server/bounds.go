@@ -142,7 +142,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *apierr.Er
 func setBoundHeaders(w http.ResponseWriter, e *apierr.Error) {
 	switch e.Status {
 	case http.StatusServiceUnavailable:
-		if e.Code == apierr.CodeBusy || e.Code == apierr.CodeGameMoving {
+		if e.Code == apierr.CodeBusy || e.Code == apierr.CodeGameMoving || e.Code == apierr.CodeStoreUnavailable {
 			w.Header().Set("Retry-After", strconv.Itoa(int(busyRetryAfter/time.Second)))
 		}
 	case http.StatusRequestEntityTooLarge:
