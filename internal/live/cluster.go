@@ -86,6 +86,7 @@ type joinReq struct {
 	Game string  `json:"game"`
 	Who  Chatter `json:"who"`
 	From string  `json:"from"` // the proxy's node
+	Boot string  `json:"boot"` // its run (handover.go's hello)
 	Conn uint64  `json:"conn"` // its number there
 }
 
@@ -93,6 +94,8 @@ type joinResp struct {
 	Err *Error `json:"err,omitempty"`
 	// Spectator: the connection joined is a spectator's.
 	Spectator bool `json:"spectator,omitempty"`
+	// Boot is the owner's run (handover.go's hello).
+	Boot string `json:"boot,omitempty"`
 }
 
 type cmdMsg struct {
@@ -128,6 +131,9 @@ type cluster struct {
 	proxies map[uint64]*proxy // this node's sockets to games other nodes own
 	served  map[string]*served
 	heard   map[string]time.Time // when each other node was last heard of
+	// boot is this node's run: new at each start and bus reconnection, sent
+	// with its hello and its joins (handover.go).
+	boot string
 	// forgotten: the proxies whose join failed, for a lease's time, in
 	// case the owner made the connection after all.
 	forgotten map[uint64]forgotten
@@ -164,6 +170,9 @@ type proxy struct {
 	owner  string
 	game   string
 	closed bool // guarded by cluster.mu
+	// ownerBoot is the owner's run that answered the join, "" until it
+	// answers (guarded by cluster.mu).
+	ownerBoot string
 	// spectator: the owner made a spectator's connection (set before the
 	// connection is returned).
 	spectator bool
@@ -173,6 +182,7 @@ type proxy struct {
 type served struct {
 	c    *Conn
 	from string
+	boot string // the run of from that joined
 }
 
 func newCluster(h *Hub) *cluster {
@@ -187,6 +197,7 @@ func newCluster(h *Hub) *cluster {
 	if cl.node == "" {
 		cl.node = NewID()
 	}
+	cl.boot = NewID()
 	if cl.ttl <= 0 {
 		cl.ttl = DefaultLeaseTTL
 	}
@@ -474,8 +485,9 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 	if _, ok := cl.heard[owner]; !ok {
 		cl.heard[owner] = time.Now()
 	}
+	boot := cl.boot
 	cl.mu.Unlock()
-	req, _ := json.Marshal(joinReq{Game: id, Who: who, From: cl.node, Conn: c.seq})
+	req, _ := json.Marshal(joinReq{Game: id, Who: who, From: cl.node, Boot: boot, Conn: c.seq})
 	rctx, cancel := context.WithTimeout(ctx, cl.ttl)
 	defer cancel()
 	b, err := cl.request(rctx, subjNode+owner+".join", req)
@@ -498,6 +510,9 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 		return nil, errMoving(id, err)
 	}
 	px.spectator = resp.Spectator
+	cl.mu.Lock()
+	px.ownerBoot = resp.Boot
+	cl.mu.Unlock()
 	return c, nil
 }
 
@@ -620,10 +635,11 @@ func (cl *cluster) onJoin(_ string, data []byte, reply func([]byte)) {
 		}
 		key := servedKey(req.From, req.Conn)
 		cl.mu.Lock()
-		cl.served[key] = &served{c: c, from: req.From}
+		cl.served[key] = &served{c: c, from: req.From, boot: req.Boot}
 		cl.heard[req.From] = time.Now()
+		boot := cl.boot
 		cl.mu.Unlock()
-		b, _ := json.Marshal(joinResp{Spectator: c.Spectator()})
+		b, _ := json.Marshal(joinResp{Spectator: c.Spectator(), Boot: boot})
 		reply(b)
 		subj := subjConn + req.From + "." + strconv.FormatUint(req.Conn, 10)
 		for m := range c.Out() {

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -293,42 +294,56 @@ func (h *Hub) ClusterStats() ClusterStats {
 // proxies to it and the connections they served it, and it closes its
 // own; their clients reconnect and get the state afresh. Without this a
 // relayed socket waited in silence until its client gave up on it.
+//
+// A hello names the node's run (its boot, new at each start and
+// reconnection), and so does every join between two nodes: a hello closes
+// only what an earlier run of its node joined. Messages of different
+// subjects are handled in no set order, so a hello may arrive after the
+// joins its run made since; those stay open.
 
 const subjHello = "toguz.hello"
 
 func (cl *cluster) hello() {
-	if err := cl.bus.Publish(subjHello, []byte(cl.node)); err != nil {
+	cl.mu.Lock()
+	b := []byte(cl.node + " " + cl.boot)
+	cl.mu.Unlock()
+	if err := cl.bus.Publish(subjHello, b); err != nil {
 		cl.h.log.Error("bus: hello", "err", err)
 	}
 }
 
 func (cl *cluster) onHello(_ string, data []byte, _ func([]byte)) {
-	if node := string(data); node != cl.node {
-		cl.closeRelayed(node)
+	node, boot, _ := strings.Cut(string(data), " ")
+	if node != cl.node {
+		cl.closeRelayed(node, boot)
 	}
 }
 
 // reset closes every socket relayed to or from this node and says hello
-// (the bus reconnected).
+// as a new run (the bus reconnected).
 func (cl *cluster) reset() {
 	cl.h.log.Info("bus reconnected: closing the relayed sockets, whose messages may have been lost")
-	cl.closeRelayed("")
+	cl.mu.Lock()
+	cl.boot = NewID()
+	cl.mu.Unlock()
+	cl.closeRelayed("", "")
 	cl.hello()
 }
 
 // closeRelayed closes this node's proxies to node and the connections it
-// serves node ("": every node).
-func (cl *cluster) closeRelayed(node string) {
+// serves node ("": every node), but those joined with node's run boot
+// (a proxy whose join is not answered yet is answered by the run now).
+func (cl *cluster) closeRelayed(node, boot string) {
 	cl.mu.Lock()
 	var ps []*proxy
 	for _, px := range cl.proxies {
-		if node == "" || px.owner == node {
+		if node == "" || px.owner == node && px.ownerBoot != "" && px.ownerBoot != boot {
 			ps = append(ps, px)
 		}
 	}
 	var ss []*served
 	for _, s := range cl.served {
-		if node == "" || s.from == node {
+		if node == "" || s.from == node && s.boot != boot {
 			ss = append(ss, s)
 		}
 	}
