@@ -171,6 +171,9 @@ type Stats struct {
 	// BestC7 counts the searches bounded by the best C7/C8 of all their
 	// candidates (one maximum-weight matching each).
 	BestC7 int
+	// NodeC7 counts the nodes of a search bounded by a maximum-weight
+	// matching of the players they leave (nodeC7).
+	NodeC7 int
 }
 
 // PairRound pairs one round by the Dutch system.
