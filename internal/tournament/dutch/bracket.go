@@ -342,6 +342,9 @@ func (c *bctx) searchRem(x []int, n1 int) {
 		// The one S2 player this remainder leaves unpaired may be the bye's
 		// receiver (C9): bound C9 by the unpaired S2 players left.
 		byeLeft := len(c.limbo) == 0 && len(s2)-len(s1) == 1 && (c.last || c.e.byeScore >= 0)
+		// The assignment bound (assign.go), built once the search is big.
+		var ac *assignCosts
+		acTried := false
 		var rec func(i int)
 		rec = func(i int) {
 			if c.cut {
@@ -380,6 +383,17 @@ func (c *bctx) searchRem(x []int, n1 int) {
 			c.cur[e.oc(12)] -= lb
 			c.cur[e.oc(13)] -= lb13
 			c.cur[e.o9()] = o9
+			// The assignment counts C12 and C13 itself: from the vector
+			// without their counting bounds.
+			if !cut && c.nodes >= e.assignAfter && !e.exhaustive {
+				if !acTried {
+					ac, _ = c.buildAssign(s1, s2)
+					acTried = true
+				}
+				if ac != nil {
+					cut = c.assignPruned(ac, i, used)
+				}
+			}
 			if cut {
 				return
 			}

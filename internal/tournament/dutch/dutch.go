@@ -174,6 +174,8 @@ type Stats struct {
 	// NodeC7 counts the nodes of a search bounded by a maximum-weight
 	// matching of the players they leave (nodeC7).
 	NodeC7 int
+	// Assign counts the nodes bounded by an assignment problem (assign.go).
+	Assign int
 }
 
 // PairRound pairs one round by the Dutch system.

@@ -41,13 +41,16 @@ type engine struct {
 	exhaustive bool
 	// noNodeBound turns nodeC7's bounds off (tests compare with and without).
 	noNodeBound bool
+	// assignAfter is the count of a bracket search's nodes after which
+	// the remainder's nodes are bounded by an assignment (assign.go).
+	assignAfter int
 	// byeScore is the score of the pairing-allocated bye's receiver (the
 	// lowest score that completes the round, restrictBye), -1 when none.
 	byeScore int
 }
 
 func newEngine(in Input) *engine {
-	e := &engine{in: in, memoC: map[string]bool{}, c7Work: c7WorkBudget, nodeWork: nodeWorkBudget, byeScore: -1}
+	e := &engine{in: in, memoC: map[string]bool{}, c7Work: c7WorkBudget, nodeWork: nodeWorkBudget, assignAfter: assignAfterNodes, byeScore: -1}
 	var src []Player
 	for _, p := range in.Players {
 		if !p.Absent {

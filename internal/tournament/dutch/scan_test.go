@@ -62,7 +62,7 @@ func TestBudgetScan(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
-	for s := uint64(1); s <= uint64(n) && bin != ""; s++ {
+	for s := uint64(1); s <= uint64(n) && bin != "" && os.Getenv("TOGUZ_SCAN_ONLY") == ""; s++ {
 		np, r := size(rng)
 		cfg := fmt.Sprintf("PlayersNumber=%d\nRoundsNumber=%d\nDrawPercentage=%d\nForfeitRate=%d\nRetiredRate=%d\nHalfPointByeRate=%d\nHighestRating=2700\nLowestRating=1000\n",
 			np, r, rng.IntN(60), 8+rng.IntN(40), 20+rng.IntN(80), 8+rng.IntN(40))
@@ -103,10 +103,56 @@ func TestBudgetScan(t *testing.T) {
 		if np <= 120 {
 			continue
 		}
+		if only := os.Getenv("TOGUZ_SCAN_ONLY"); only != "" && only != strconv.FormatUint(s, 10) {
+			continue
+		}
 		name := fmt.Sprintf("ours%d", s)
-		if _, err := tournament.Generate(cfg, statsPairer{note(name, 0)}); err != nil {
+		ev, err := tournament.Generate(cfg, statsPairer{note(name, 0)})
+		if err != nil {
 			t.Logf("generate %s: %v", name, err)
+			continue
+		}
+		if ev.System == tournament.DutchBaku {
+			ev.Extra = append(ev.Extra, ev.BakuXXA(ev.Rounds)...)
+		}
+		var b bytes.Buffer
+		if err := ev.WriteTRF(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".trf"), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 	t.Logf("%d rounds over the budget", hits)
+}
+
+// TestScanOne pairs round TOGUZ_SCAN_ROUND of the TRF file TOGUZ_SCAN_TRF
+// again and logs the search's statistics and the difference from the file.
+func TestScanOne(t *testing.T) {
+	f := os.Getenv("TOGUZ_SCAN_TRF")
+	if f == "" {
+		t.Skip("TOGUZ_SCAN_TRF not set")
+	}
+	k, _ := strconv.Atoi(os.Getenv("TOGUZ_SCAN_ROUND"))
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := tournament.ReadTRF(bytes.NewReader(bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := InputFor(ev.Before(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := os.Getenv("TOGUZ_SCAN_NODES"); s != "" {
+		in.MaxNodes, _ = strconv.Atoi(s)
+	}
+	p, st, err := PairRoundStats(in)
+	t.Logf("%+v %v", st, err)
+	res, _ := tournament.Check(ev, Pairer{MaxNodes: in.MaxNodes})
+	c := res[k-1]
+	t.Logf("same as the file: %v\n ours %s\n file %s", c.Same(), tournament.PairsText(c.Ours), tournament.PairsText(c.File))
+	_ = p
 }
