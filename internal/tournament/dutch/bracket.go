@@ -68,6 +68,7 @@ type bctx struct {
 	budget      int
 	cut         bool
 	memo7       map[string][]int
+	memoNode    map[string]nodeBound
 	mmNext      int // matching size among the next bracket's residents, -1 until known
 
 	// The search's p and m1, and the bound on C7/C8 over all its
@@ -79,7 +80,7 @@ type bctx struct {
 
 // pairBracket pairs one bracket and returns its pairs and downfloaters.
 func (e *engine) pairBracket(mdps, res, lower, nextRes []int, last, c7 bool) ([][2]int, []int, error) {
-	c := &bctx{e: e, mdps: mdps, res: res, lower: lower, last: last, c7: c7, nextRes: nextRes, memo7: map[string][]int{}, mmNext: -1}
+	c := &bctx{e: e, mdps: mdps, res: res, lower: lower, last: last, c7: c7, nextRes: nextRes, memo7: map[string][]int{}, memoNode: map[string]nodeBound{}, mmNext: -1}
 	c.budget = e.in.MaxNodes
 	if c.budget <= 0 {
 		c.budget = DefaultMaxNodes
@@ -341,6 +342,9 @@ func (c *bctx) searchRem(x []int, n1 int) {
 		// The one S2 player this remainder leaves unpaired may be the bye's
 		// receiver (C9): bound C9 by the unpaired S2 players left.
 		byeLeft := len(c.limbo) == 0 && len(s2)-len(s1) == 1 && (c.last || c.e.byeScore >= 0)
+		// The assignment bound (assign.go), built once the search is big.
+		var ac *assignCosts
+		acTried := false
 		var rec func(i int)
 		rec = func(i int) {
 			if c.cut {
@@ -373,9 +377,23 @@ func (c *bctx) searchRem(x []int, n1 int) {
 			c.cur[e.oc(12)] += lb
 			c.cur[e.oc(13)] += lb13
 			cut := c.pruned(c.cur)
+			if !cut && c.g7Tried && c.c7 && !e.exhaustive && !e.noNodeBound {
+				cut = c.nodePruned(s1[i:], s2, used)
+			}
 			c.cur[e.oc(12)] -= lb
 			c.cur[e.oc(13)] -= lb13
 			c.cur[e.o9()] = o9
+			// The assignment counts C12 and C13 itself: from the vector
+			// without their counting bounds.
+			if !cut && c.nodes >= e.assignAfter && !e.exhaustive {
+				if !acTried {
+					ac, _ = c.buildAssign(s1, s2)
+					acTried = true
+				}
+				if ac != nil {
+					cut = c.assignPruned(ac, i, used)
+				}
+			}
 			if cut {
 				return
 			}
@@ -1239,3 +1257,119 @@ func (e *engine) run() ([][2]int, int, error) {
 	}
 	return nil, -1, ErrNoPairing
 }
+
+// nodeC7 bounds C7/C8 below a node of the remainder's search, where the
+// pairs made so far are fixed, rest are the bracket's players still to be
+// paired, and need the pairs still to be made among them: bestC7's
+// maximum-weight matching over rest (the Limbo's MDPs float: they are no
+// longer paired in the bracket), the next bracket's residents and the
+// lower players. It returns the best C7/C8 segment any candidate below the
+// node can have, nil when it does not know (budget, weights, a matching
+// with other than need pairs in the bracket), and dead when no pairing
+// below the node completes the round (C4).
+func (c *bctx) nodeC7(rest []int, need int) (seg []int, dead bool) {
+	e := c.e
+	b := append(slices.Clone(c.limbo), rest...)
+	nm, nb := len(c.limbo), len(c.limbo)+len(rest)
+	nq := nb + len(c.nextRes)
+	all := append(append(slices.Clone(b), c.nextRes...), c.lower[len(c.nextRes):]...)
+	cost := int64(len(all)+1) * int64(len(all)+1) * int64(len(all)+1)
+	if cost > e.nodeWork {
+		return nil, false
+	}
+	e.nodeWork -= cost
+	e.st.NodeC7++
+	cw, ok := e.c7WeightsOf(b, c.limbo, nq)
+	if !ok {
+		return nil, false
+	}
+	var edges []wEdge
+	for _, ed := range e.c7Edges(all, nm, nb, nq, cw) {
+		if ed.i < nm && ed.j < nb {
+			continue // a Limbo MDP is not paired in the bracket
+		}
+		edges = append(edges, ed)
+	}
+	mate := e.matchRound(all, edges)
+	gp, n7 := 0, 0
+	var down []int
+	pairedDown := map[int]bool{}
+	for i := range all {
+		j := mate[i]
+		if j < 0 {
+			return nil, true // no complete pairing: C4 fails below the node
+		}
+		if i >= nq {
+			continue
+		}
+		switch {
+		case i < nb && j < nb && !(i < nm && j < nm):
+			if i < j {
+				gp++
+			}
+		case i < nb:
+			down = append(down, all[i])
+			if nb <= j && j < nq {
+				pairedDown[all[i]] = true
+				n7++
+			}
+		case j < nq && j >= nb && i < j:
+			n7++
+		}
+	}
+	if gp != need {
+		return nil, false
+	}
+	ds := c.sortDown(down)
+	paired := make([]bool, len(ds))
+	for i, x := range ds {
+		paired[i] = pairedDown[x]
+	}
+	return c.c7Part(ds, paired, n7), false
+}
+
+// nodeBound is a memoised nodeC7.
+type nodeBound struct {
+	seg  []int
+	dead bool
+}
+
+// nodePruned reports whether the node of the remainder's search whose S1
+// players s1 are still to be paired, with the S2 players not used yet,
+// cannot beat the best candidate once its C7/C8 are bounded by nodeC7 (the
+// bound depends only on the players left, so it is memoised on them).
+func (c *bctx) nodePruned(s1, s2 []int, used []bool) bool {
+	e := c.e
+	rest := slices.Clone(s1)
+	for j, y := range s2 {
+		if !used[j] {
+			rest = append(rest, y)
+		}
+	}
+	sort.Ints(rest)
+	k := key(c.limbo) + "|" + key(rest)
+	nb, ok := c.memoNode[k]
+	if !ok {
+		nb.seg, nb.dead = c.nodeC7(rest, len(s1))
+		c.memoNode[k] = nb
+	}
+	if nb.dead {
+		return true
+	}
+	if nb.seg == nil {
+		return false
+	}
+	seg := c.cur[e.o7() : e.o7()+1+e.k]
+	if !less(seg, nb.seg) {
+		return false
+	}
+	save := slices.Clone(seg)
+	copy(seg, nb.seg)
+	cut := c.pruned(c.cur)
+	copy(seg, save)
+	return cut
+}
+
+// nodeWorkBudget bounds, per round, the matchings of nodeC7, in vertices
+// cubed: about a second of CPU.
+const nodeWorkBudget = 400_000_000

@@ -171,6 +171,11 @@ type Stats struct {
 	// BestC7 counts the searches bounded by the best C7/C8 of all their
 	// candidates (one maximum-weight matching each).
 	BestC7 int
+	// NodeC7 counts the nodes of a search bounded by a maximum-weight
+	// matching of the players they leave (nodeC7).
+	NodeC7 int
+	// Assign counts the nodes bounded by an assignment problem (assign.go).
+	Assign int
 }
 
 // PairRound pairs one round by the Dutch system.

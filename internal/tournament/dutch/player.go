@@ -35,15 +35,22 @@ type engine struct {
 	// c7Work is what is left of the round's budget for the matchings of
 	// C7/C8 within complete pairings, in vertices cubed (their cost's order).
 	c7Work int64
+	// nodeWork is the same budget for the bounds of nodeC7.
+	nodeWork int64
 	// exhaustive turns the pruning off (tests compare both searches).
 	exhaustive bool
+	// noNodeBound turns nodeC7's bounds off (tests compare with and without).
+	noNodeBound bool
+	// assignAfter is the count of a bracket search's nodes after which
+	// the remainder's nodes are bounded by an assignment (assign.go).
+	assignAfter int
 	// byeScore is the score of the pairing-allocated bye's receiver (the
 	// lowest score that completes the round, restrictBye), -1 when none.
 	byeScore int
 }
 
 func newEngine(in Input) *engine {
-	e := &engine{in: in, memoC: map[string]bool{}, c7Work: c7WorkBudget, byeScore: -1}
+	e := &engine{in: in, memoC: map[string]bool{}, c7Work: c7WorkBudget, nodeWork: nodeWorkBudget, assignAfter: assignAfterNodes, byeScore: -1}
 	var src []Player
 	for _, p := range in.Players {
 		if !p.Absent {

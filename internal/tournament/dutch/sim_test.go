@@ -232,6 +232,7 @@ func runSim(n, rounds int, r rng, absentRate int, check func(round int, in Input
 		s.stats.Brackets += st.Brackets
 		s.stats.ExactC7 += st.ExactC7
 		s.stats.BestC7 += st.BestC7
+		s.stats.NodeC7 += st.NodeC7
 		s.stats.C7Approx += st.C7Approx
 		if err == ErrNoPairing {
 			return s, nil // possible late in small events: nothing left to check
@@ -301,10 +302,11 @@ func TestThousandsOfTournaments(t *testing.T) {
 		total.Collapsed += s.stats.Collapsed
 		total.ExactC7 += s.stats.ExactC7
 		total.BestC7 += s.stats.BestC7
+		total.NodeC7 += s.stats.NodeC7
 		total.C7Approx += s.stats.C7Approx
 	}
-	t.Logf("%d events, %d brackets, %d budget cuts, %d collapsed last brackets; C7/C8 within complete pairings: %d downfloater sets by matching, %d searches bounded",
-		count, total.Brackets, total.BudgetHits, total.Collapsed, total.ExactC7, total.BestC7)
+	t.Logf("%d events, %d brackets, %d budget cuts, %d collapsed last brackets; C7/C8 within complete pairings: %d downfloater sets by matching, %d searches bounded, %d nodes bounded",
+		count, total.Brackets, total.BudgetHits, total.Collapsed, total.ExactC7, total.BestC7, total.NodeC7)
 	if total.BudgetHits > 0 {
 		t.Errorf("%d brackets cut by the search budget: their pairing may not be the rules' best", total.BudgetHits)
 	}
