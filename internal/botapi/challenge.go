@@ -307,9 +307,12 @@ func (a *API) apiChallenge(w http.ResponseWriter, r *http.Request) error {
 	// challenge knows it.
 	wire := wireOf(ch)
 	a.chals.notes().publishNote(challengeNote{Op: "open", Ch: &wire})
+	// The challenger's first: the challenged may accept at once (on
+	// another node, too), and the challenger's gameStart must not come
+	// before the challenge, nor the challenge be told open after it.
 	ev := challengeEvent{Type: "challenge", Challenge: ch.json()}
-	a.events.send(ch.To.ID, ev)
 	a.events.send(ch.By.ID, ev)
+	a.events.send(ch.To.ID, ev)
 	if a.notify != nil && !bot {
 		if err := a.notify.Send(ctx, notify.Notice{To: u.ID, Actor: c.tok.UserID, Kind: notify.Challenge, Key: "notify.challenge",
 			Args: []any{c.tok.UserName}, URL: "/@/" + c.tok.UserName}); err != nil {
