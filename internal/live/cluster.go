@@ -128,6 +128,9 @@ type cluster struct {
 	proxies map[uint64]*proxy // this node's sockets to games other nodes own
 	served  map[string]*served
 	heard   map[string]time.Time // when each other node was last heard of
+	// left: the nodes that said goodbye, and when (handover.go): what
+	// they sent before it and is handled after it is not news of them.
+	left map[string]time.Time
 	// forgotten: the proxies whose join failed, for a lease's time, in
 	// case the owner made the connection after all.
 	forgotten map[uint64]forgotten
@@ -176,7 +179,7 @@ func newCluster(h *Hub) *cluster {
 	cfg := h.cfg
 	cl := &cluster{h: h, node: cfg.Node, bus: cfg.Bus, leases: cfg.Leases, ttl: cfg.LeaseTTL, renew: cfg.LeaseRenew,
 		proxies: map[uint64]*proxy{}, served: map[string]*served{}, heard: map[string]time.Time{},
-		forgotten: map[uint64]forgotten{}, kick: make(chan struct{}, 1),
+		left: map[string]time.Time{}, forgotten: map[uint64]forgotten{}, kick: make(chan struct{}, 1),
 		loads: map[string]nodeLoad{}, handed: map[string]handedTo{}, every: cfg.Rebalance}
 	if cl.every == 0 {
 		cl.every = DefaultRebalance
@@ -467,7 +470,7 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 	cl.mu.Lock()
 	cl.proxies[c.seq] = px
 	if _, ok := cl.heard[owner]; !ok {
-		cl.heard[owner] = time.Now()
+		cl.hearLocked(owner)
 	}
 	cl.mu.Unlock()
 	req, _ := json.Marshal(joinReq{Game: id, Who: who, From: cl.node, Conn: c.seq})
@@ -569,7 +572,7 @@ func (cl *cluster) onConn(subject string, data []byte, _ func([]byte)) {
 		}
 		return
 	}
-	cl.heard[px.owner] = time.Now()
+	cl.hearLocked(px.owner)
 	full := false
 	switch data[0] {
 	case 'm':
@@ -616,7 +619,7 @@ func (cl *cluster) onJoin(_ string, data []byte, reply func([]byte)) {
 		key := servedKey(req.From, req.Conn)
 		cl.mu.Lock()
 		cl.served[key] = &served{c: c, from: req.From}
-		cl.heard[req.From] = time.Now()
+		cl.hearLocked(req.From)
 		cl.mu.Unlock()
 		b, _ := json.Marshal(joinResp{Spectator: c.Spectator()})
 		reply(b)
@@ -638,7 +641,7 @@ func (cl *cluster) onCmd(_ string, data []byte, _ func([]byte)) {
 	}
 	cl.mu.Lock()
 	s := cl.served[servedKey(m.From, m.Conn)]
-	cl.heard[m.From] = time.Now()
+	cl.hearLocked(m.From)
 	cl.mu.Unlock()
 	if s == nil {
 		return
@@ -691,7 +694,7 @@ func (cl *cluster) remoteState(ctx context.Context, owner, id string) (State, er
 
 func (cl *cluster) onAlive(_ string, data []byte, _ func([]byte)) {
 	cl.mu.Lock()
-	cl.heard[string(data)] = time.Now()
+	cl.hearLocked(string(data))
 	cl.mu.Unlock()
 }
 
