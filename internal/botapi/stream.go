@@ -1,6 +1,7 @@
 package botapi
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -74,26 +75,37 @@ func (a *API) apiEventStream(w http.ResponseWriter, r *http.Request) error {
 // challenge's challenge.
 type toldKey struct{ typ, id string }
 
+// told is what writeCurrent told, and the number of the last challenge
+// that had ended when it listed the open ones (challenges.endedBy).
+type told struct {
+	keys  map[toldKey]bool
+	ended uint64
+}
+
 // writeCurrent writes c's games being played and open challenges to the
 // event stream out and returns what it wrote; false when the client has
 // gone. The stream is subscribed before: a game or challenge that began
 // meanwhile is both written here and queued, and relay leaves its queued
-// event out (a client is told each once).
-func (a *API) writeCurrent(ctx context.Context, out *ndjson, c caller) (map[toldKey]bool, bool) {
-	told := map[toldKey]bool{}
+// event out (a client is told each once); a challenge that ended
+// meanwhile is not listed, and relay leaves out its queued "challenge"
+// (a client is not told an accepted challenge is open, after its game).
+func (a *API) writeCurrent(ctx context.Context, out *ndjson, c caller) (told, bool) {
+	tl := told{keys: map[toldKey]bool{}}
 	for _, spec := range a.hub.GamesOfAll(ctx, c.seat().ID) {
 		if !out.json(a.gameEvent(ctx, "gameStart", spec, c.tok.UserID, nil)) {
-			return nil, false
+			return tl, false
 		}
-		told[toldKey{"gameStart", spec.ID}] = true
+		tl.keys[toldKey{"gameStart", spec.ID}] = true
 	}
-	for _, ch := range a.chals.of(c.tok.UserID) {
+	chs, ended := a.chals.ofNow(c.tok.UserID)
+	tl.ended = ended
+	for _, ch := range chs {
 		if !out.json(challengeEvent{Type: "challenge", Challenge: ch.json()}) {
-			return nil, false
+			return tl, false
 		}
-		told[toldKey{"challenge", ch.ID}] = true
+		tl.keys[toldKey{"challenge", ch.ID}] = true
 	}
-	return told, true
+	return tl, true
 }
 
 // toldAlready reports whether the queued event b is one of told (and
@@ -125,10 +137,25 @@ func toldAlready(told map[toldKey]bool, b []byte) bool {
 	return true
 }
 
+// staleChallenge reports whether the queued event b tells of a
+// challenge that had ended when writeCurrent listed the open ones (the
+// number of the last ended then): a client must not see it as open.
+func (a *API) staleChallenge(b []byte, ended uint64) bool {
+	if !bytes.HasPrefix(b, []byte(`{"type":"challenge",`)) {
+		return false
+	}
+	var ev struct {
+		Challenge struct {
+			ID string `json:"id"`
+		} `json:"challenge"`
+	}
+	return json.Unmarshal(b, &ev) == nil && a.chals.endedBy(ev.Challenge.ID, ended)
+}
+
 // relay writes sub's events to the event stream out, and an empty line
 // when idle, until the client goes or the stream is too slow; the events
 // writeCurrent told already (told) are left out.
-func (a *API) relay(ctx context.Context, out *ndjson, sub *botSub, told map[toldKey]bool) {
+func (a *API) relay(ctx context.Context, out *ndjson, sub *botSub, tl told) {
 	ping := time.NewTicker(a.limits.Ping)
 	defer ping.Stop()
 	for {
@@ -138,7 +165,7 @@ func (a *API) relay(ctx context.Context, out *ndjson, sub *botSub, told map[told
 		case <-sub.gone:
 			return // too slow: the client reconnects and gets the state again
 		case b := <-sub.ch:
-			if toldAlready(told, b) {
+			if toldAlready(tl.keys, b) || a.staleChallenge(b, tl.ended) {
 				continue
 			}
 			if !out.line(b) {
