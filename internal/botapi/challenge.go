@@ -104,11 +104,29 @@ type challenges struct {
 	byBy   map[int64]int         // open challenges per challenger
 	nodes  *botNodes             // nil: one node
 	copies map[string]*challenge // other nodes' open challenges
+	// ended: the challenges, here or copies, that were answered,
+	// cancelled or expired, for an expiry's time, numbered in the order
+	// they ended (endSeq the last): an event stream leaves out a queued
+	// "challenge" event of one that had ended when it listed the open
+	// ones (a client is not told an accepted challenge is open).
+	ended  map[string]endedAt
+	endSeq uint64
+}
+
+type endedAt struct {
+	at  time.Time
+	seq uint64
+}
+
+// endLocked notes that challenge id ended.
+func (cs *challenges) endLocked(id string) {
+	cs.endSeq++
+	cs.ended[id] = endedAt{at: cs.now(), seq: cs.endSeq}
 }
 
 func newChallenges(max int, expiry time.Duration, now func() time.Time) *challenges {
 	return &challenges{max: max, expiry: expiry, now: now, m: map[string]*challenge{}, byBy: map[int64]int{},
-		copies: map[string]*challenge{}}
+		copies: map[string]*challenge{}, ended: map[string]endedAt{}}
 }
 
 // sweepLocked removes the expired challenges and returns them.
@@ -124,6 +142,12 @@ func (cs *challenges) sweepLocked() []*challenge {
 	for id, c := range cs.copies {
 		if now.Sub(c.Created) >= cs.expiry {
 			delete(cs.copies, id) // its home tells its sides
+			cs.endLocked(id)
+		}
+	}
+	for id, e := range cs.ended {
+		if now.Sub(e.at) >= cs.expiry {
+			delete(cs.ended, id)
 		}
 	}
 	return gone
@@ -135,6 +159,7 @@ func (cs *challenges) removeLocked(id string) {
 		return
 	}
 	delete(cs.m, id)
+	cs.endLocked(id)
 	if cs.byBy[c.By.ID]--; cs.byBy[c.By.ID] <= 0 {
 		delete(cs.byBy, c.By.ID)
 	}
@@ -168,7 +193,13 @@ func (cs *challenges) take(ctx context.Context, id string, uid int64, what strin
 	n := cs.nodes
 	cs.mu.Unlock()
 	if !local && remote && n != nil {
-		return n.takeRemote(ctx, cp.Home, id, uid, what)
+		c, err := n.takeRemote(ctx, cp.Home, id, uid, what)
+		if err == nil {
+			cs.mu.Lock()
+			cs.endLocked(id)
+			cs.mu.Unlock()
+		}
+		return c, err
 	}
 	return cs.takeLocal(id, mineCheck(id, uid, what))
 }
@@ -196,8 +227,24 @@ func (cs *challenges) takeLocal(id string, check func(*challenge) error) (*chall
 	return &cp, nil
 }
 
+// endedBy reports whether challenge id had ended (answered, cancelled or
+// expired, within an expiry's time) when the seq'th ended.
+func (cs *challenges) endedBy(id string, seq uint64) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	e, ok := cs.ended[id]
+	return ok && e.seq <= seq
+}
+
 // of returns the open challenges made by or to user uid, oldest first.
 func (cs *challenges) of(uid int64) []*challenge {
+	out, _ := cs.ofNow(uid)
+	return out
+}
+
+// ofNow is of, and the number of the last challenge that had ended then
+// (endedBy).
+func (cs *challenges) ofNow(uid int64) ([]*challenge, uint64) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	cs.sweepLocked()
@@ -211,7 +258,7 @@ func (cs *challenges) of(uid int64) []*challenge {
 		}
 	}
 	slices.SortFunc(out, func(a, b *challenge) int { return a.Created.Compare(b.Created) })
-	return out
+	return out, cs.endSeq
 }
 
 // challengeForm reads a challenge's fields, lichess's (clock.limit and
@@ -307,9 +354,12 @@ func (a *API) apiChallenge(w http.ResponseWriter, r *http.Request) error {
 	// challenge knows it.
 	wire := wireOf(ch)
 	a.chals.notes().publishNote(challengeNote{Op: "open", Ch: &wire})
+	// The challenger's first: the challenged may accept at once (on
+	// another node, too), and the challenger's gameStart must not come
+	// before the challenge, nor the challenge be told open after it.
 	ev := challengeEvent{Type: "challenge", Challenge: ch.json()}
-	a.events.send(ch.To.ID, ev)
 	a.events.send(ch.By.ID, ev)
+	a.events.send(ch.To.ID, ev)
 	if a.notify != nil && !bot {
 		if err := a.notify.Send(ctx, notify.Notice{To: u.ID, Actor: c.tok.UserID, Kind: notify.Challenge, Key: "notify.challenge",
 			Args: []any{c.tok.UserName}, URL: "/@/" + c.tok.UserName}); err != nil {

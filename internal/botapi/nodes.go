@@ -164,6 +164,7 @@ func (a *API) onChallengeNote(_ string, data []byte, _ func([]byte)) {
 		}
 	case "gone":
 		delete(cs.copies, n.ID)
+		cs.endLocked(n.ID)
 	}
 }
 

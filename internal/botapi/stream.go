@@ -1,6 +1,7 @@
 package botapi
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -62,32 +63,99 @@ func (a *API) apiEventStream(w http.ResponseWriter, r *http.Request) error {
 	sub := a.events.subscribe(c.tok.UserID)
 	defer a.events.unsubscribe(c.tok.UserID, sub)
 	out := startNDJSON(w)
-	if !a.writeCurrent(r.Context(), out, c) {
+	told, ok := a.writeCurrent(r.Context(), out, c)
+	if !ok {
 		return nil
 	}
-	a.relay(r.Context(), out, sub)
+	a.relay(r.Context(), out, sub, told)
 	return nil
 }
 
+// toldKey names what writeCurrent told: a game's gameStart or a
+// challenge's challenge.
+type toldKey struct{ typ, id string }
+
+// told is what writeCurrent told, and the number of the last challenge
+// that had ended when it listed the open ones (challenges.endedBy).
+type told struct {
+	keys  map[toldKey]bool
+	ended uint64
+}
+
 // writeCurrent writes c's games being played and open challenges to the
-// event stream out; false when the client has gone.
-func (a *API) writeCurrent(ctx context.Context, out *ndjson, c caller) bool {
+// event stream out and returns what it wrote; false when the client has
+// gone. The stream is subscribed before: a game or challenge that began
+// meanwhile is both written here and queued, and relay leaves its queued
+// event out (a client is told each once); a challenge that ended
+// meanwhile is not listed, and relay leaves out its queued "challenge"
+// (a client is not told an accepted challenge is open, after its game).
+func (a *API) writeCurrent(ctx context.Context, out *ndjson, c caller) (told, bool) {
+	tl := told{keys: map[toldKey]bool{}}
 	for _, spec := range a.hub.GamesOfAll(ctx, c.seat().ID) {
 		if !out.json(a.gameEvent(ctx, "gameStart", spec, c.tok.UserID, nil)) {
-			return false
+			return tl, false
 		}
+		tl.keys[toldKey{"gameStart", spec.ID}] = true
 	}
-	for _, ch := range a.chals.of(c.tok.UserID) {
+	chs, ended := a.chals.ofNow(c.tok.UserID)
+	tl.ended = ended
+	for _, ch := range chs {
 		if !out.json(challengeEvent{Type: "challenge", Challenge: ch.json()}) {
-			return false
+			return tl, false
 		}
+		tl.keys[toldKey{"challenge", ch.ID}] = true
 	}
+	return tl, true
+}
+
+// toldAlready reports whether the queued event b is one of told (and
+// forgets it: each is queued once).
+func toldAlready(told map[toldKey]bool, b []byte) bool {
+	if len(told) == 0 {
+		return false
+	}
+	var ev struct {
+		Type      string `json:"type"`
+		Challenge struct {
+			ID string `json:"id"`
+		} `json:"challenge"`
+		Game struct {
+			ID string `json:"id"`
+		} `json:"game"`
+	}
+	if json.Unmarshal(b, &ev) != nil {
+		return false
+	}
+	k := toldKey{ev.Type, ev.Game.ID}
+	if ev.Type == "challenge" {
+		k.id = ev.Challenge.ID
+	}
+	if !told[k] {
+		return false
+	}
+	delete(told, k)
 	return true
 }
 
+// staleChallenge reports whether the queued event b tells of a
+// challenge that had ended when writeCurrent listed the open ones (the
+// number of the last ended then): a client must not see it as open.
+func (a *API) staleChallenge(b []byte, ended uint64) bool {
+	if !bytes.HasPrefix(b, []byte(`{"type":"challenge",`)) {
+		return false
+	}
+	var ev struct {
+		Challenge struct {
+			ID string `json:"id"`
+		} `json:"challenge"`
+	}
+	return json.Unmarshal(b, &ev) == nil && a.chals.endedBy(ev.Challenge.ID, ended)
+}
+
 // relay writes sub's events to the event stream out, and an empty line
-// when idle, until the client goes or the stream is too slow.
-func (a *API) relay(ctx context.Context, out *ndjson, sub *botSub) {
+// when idle, until the client goes or the stream is too slow; the events
+// writeCurrent told already (told) are left out.
+func (a *API) relay(ctx context.Context, out *ndjson, sub *botSub, tl told) {
 	ping := time.NewTicker(a.limits.Ping)
 	defer ping.Stop()
 	for {
@@ -97,6 +165,9 @@ func (a *API) relay(ctx context.Context, out *ndjson, sub *botSub) {
 		case <-sub.gone:
 			return // too slow: the client reconnects and gets the state again
 		case b := <-sub.ch:
+			if toldAlready(tl.keys, b) || a.staleChallenge(b, tl.ended) {
+				continue
+			}
 			if !out.line(b) {
 				return
 			}

@@ -134,6 +134,9 @@ type cluster struct {
 	// boot is this node's run: new at each start and bus reconnection, sent
 	// with its hello and its joins (handover.go).
 	boot string
+	// left: the nodes that said goodbye, and when (handover.go): what
+	// they sent before it and is handled after it is not news of them.
+	left map[string]time.Time
 	// forgotten: the proxies whose join failed, for a lease's time, in
 	// case the owner made the connection after all.
 	forgotten map[uint64]forgotten
@@ -189,7 +192,7 @@ func newCluster(h *Hub) *cluster {
 	cfg := h.cfg
 	cl := &cluster{h: h, node: cfg.Node, bus: cfg.Bus, leases: cfg.Leases, ttl: cfg.LeaseTTL, renew: cfg.LeaseRenew,
 		proxies: map[uint64]*proxy{}, served: map[string]*served{}, heard: map[string]time.Time{},
-		forgotten: map[uint64]forgotten{}, kick: make(chan struct{}, 1),
+		left: map[string]time.Time{}, forgotten: map[uint64]forgotten{}, kick: make(chan struct{}, 1),
 		loads: map[string]nodeLoad{}, handed: map[string]handedTo{}, lists: map[string]nodeGames{}, every: cfg.Rebalance}
 	if cl.every == 0 {
 		cl.every = DefaultRebalance
@@ -483,7 +486,7 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 	cl.mu.Lock()
 	cl.proxies[c.seq] = px
 	if _, ok := cl.heard[owner]; !ok {
-		cl.heard[owner] = time.Now()
+		cl.hearLocked(owner)
 	}
 	boot := cl.boot
 	cl.mu.Unlock()
@@ -589,7 +592,7 @@ func (cl *cluster) onConn(subject string, data []byte, _ func([]byte)) {
 		}
 		return
 	}
-	cl.heard[px.owner] = time.Now()
+	cl.hearLocked(px.owner)
 	full := false
 	switch data[0] {
 	case 'm':
@@ -636,7 +639,7 @@ func (cl *cluster) onJoin(_ string, data []byte, reply func([]byte)) {
 		key := servedKey(req.From, req.Conn)
 		cl.mu.Lock()
 		cl.served[key] = &served{c: c, from: req.From, boot: req.Boot}
-		cl.heard[req.From] = time.Now()
+		cl.hearLocked(req.From)
 		boot := cl.boot
 		cl.mu.Unlock()
 		b, _ := json.Marshal(joinResp{Spectator: c.Spectator(), Boot: boot})
@@ -659,7 +662,7 @@ func (cl *cluster) onCmd(_ string, data []byte, _ func([]byte)) {
 	}
 	cl.mu.Lock()
 	s := cl.served[servedKey(m.From, m.Conn)]
-	cl.heard[m.From] = time.Now()
+	cl.hearLocked(m.From)
 	cl.mu.Unlock()
 	if s == nil {
 		return
@@ -712,7 +715,7 @@ func (cl *cluster) remoteState(ctx context.Context, owner, id string) (State, er
 
 func (cl *cluster) onAlive(_ string, data []byte, _ func([]byte)) {
 	cl.mu.Lock()
-	cl.heard[string(data)] = time.Now()
+	cl.hearLocked(string(data))
 	cl.mu.Unlock()
 }
 

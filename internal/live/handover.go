@@ -36,11 +36,29 @@ func (cl *cluster) onBye(_ string, data []byte, _ func([]byte)) {
 	// is left of the node's proxies and served sockets.
 	cl.heard[node] = time.Time{}
 	delete(cl.lists, node) // its games are gone from the list until their next owner publishes them
+	cl.left[node] = time.Now()
 	cl.mu.Unlock()
 	select {
 	case cl.kick <- struct{}{}:
 	default:
 	}
+}
+
+// hearLocked notes that node was heard of now, unless it said goodbye
+// within a lease's time and has not said hello since. Each subject's
+// handler runs on its own goroutine: a message the node sent before its
+// goodbye (an alive, the close of a socket it served, which it sends
+// after its actors have exited) may be handled after the goodbye, and
+// must not make it look alive again, or its released games would wait
+// for the crash delay. cl.mu is held.
+func (cl *cluster) hearLocked(node string) {
+	if at, ok := cl.left[node]; ok {
+		if time.Since(at) <= cl.ttl {
+			return
+		}
+		delete(cl.left, node)
+	}
+	cl.heard[node] = time.Now()
 }
 
 // Rebalancing: every node publishes how many games it runs on toguz.load
@@ -315,6 +333,10 @@ func (cl *cluster) hello() {
 func (cl *cluster) onHello(_ string, data []byte, _ func([]byte)) {
 	node, boot, _ := strings.Cut(string(data), " ")
 	if node != cl.node {
+		// Started again: what it sends is news of it.
+		cl.mu.Lock()
+		delete(cl.left, node)
+		cl.mu.Unlock()
 		cl.closeRelayed(node, boot)
 	}
 }

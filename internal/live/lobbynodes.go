@@ -96,7 +96,7 @@ func (l *Lobby) onLobby(_ string, data []byte, _ func([]byte)) {
 		return
 	}
 	cl.mu.Lock()
-	cl.heard[m.Node] = time.Now()
+	cl.hearLocked(m.Node)
 	cl.mu.Unlock()
 	l.mu.Lock()
 	defer l.mu.Unlock()
