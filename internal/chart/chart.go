@@ -58,9 +58,12 @@ type Point struct {
 
 // A Series is one line of a Line chart.
 type Series struct {
-	Name   string // in the legend ("" when the chart has one series)
-	Class  string // its CSS class; "" is s<index>
-	Points []Point
+	Name string // in the legend ("" when the chart has one series)
+	// NameData says the name is data (a player's name), not words: its
+	// legend text is marked translate="no".
+	NameData bool
+	Class    string // its CSS class; "" is s<index>
+	Points   []Point
 	// Area fills between the line and the zero line (or the bottom).
 	Area bool
 	// Dots draws a dot at every point (a series of few points).
@@ -321,8 +324,12 @@ func (c *Line) SVG() template.HTML {
 		}
 		fmt.Fprintf(&b, `<g class="series %s">`, esc(cls))
 		if s.Name != "" {
-			fmt.Fprintf(&b, `<rect class="key" x="%s" y="%s" width="10" height="10" aria-hidden="true"/><text x="%s" y="%s">%s</text>`,
-				f(legend), f(padTop), f(legend+13), f(padTop+9), esc(s.Name))
+			no := ""
+			if s.NameData {
+				no = ` translate="no"`
+			}
+			fmt.Fprintf(&b, `<rect class="key" x="%s" y="%s" width="10" height="10" aria-hidden="true"/><text x="%s" y="%s"%s>%s</text>`,
+				f(legend), f(padTop), f(legend+13), f(padTop+9), no, esc(s.Name))
 			legend += 13 + 6.5*float64(len([]rune(s.Name))) + 12
 		}
 		if len(s.Points) > 0 {

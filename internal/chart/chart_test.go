@@ -61,6 +61,9 @@ func TestGolden(t *testing.T) {
 		{"dates", string((&Line{Title: "Rating", FixX: true, XMin: 0, XMax: 100, Height: 220,
 			XTicks: []Tick{{At: 10, Label: "Feb", Sub: "2026"}, {At: 40, Label: "Mar"}, {At: 70, Label: "Apr"}, {At: 100, Label: "May"}},
 			Series: []Series{{Name: "Blitz", Class: "s1", Points: []Point{{X: 20, Y: 1500}, {X: 60, Y: 1562}}}, {Name: "Rapid", Class: "s2", Dots: true, Points: []Point{{X: 90, Y: 1480, Label: "1480"}}}}}).SVG())},
+		{"players", string((&Line{Title: "Points by round", Series: []Series{
+			{Name: "Айгүл", NameData: true, Dots: true, Points: []Point{{X: 0, Y: 0}, {X: 1, Y: 1}}},
+			{Name: "Bolat", NameData: true, Dots: true, Points: []Point{{X: 0, Y: 0}, {X: 1, Y: 0.5}}}}}).SVG())},
 		{"dots", string((&Line{Title: "Ratings", Series: []Series{{Dots: true, Points: []Point{{X: 10, Y: 1500, Label: "1500"}}}}}).SVG())},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -42,7 +42,7 @@ func (v *eventView) pictures(cat *i18n.Catalog, lang string, e *Event) {
 			if p == nil {
 				continue
 			}
-			s := chart.Series{Name: row.Name, Dots: played <= 12}
+			s := chart.Series{Name: row.Name, NameData: true, Dots: played <= 12}
 			for r := 0; r <= played; r++ {
 				sc := te.Score(p, r)
 				s.Points = append(s.Points, chart.Point{X: float64(r), Y: sc,
