@@ -200,11 +200,22 @@ const (
 	// DutchBaku is the Dutch system with the Baku acceleration (C.04.5.1):
 	// virtual points for the top half in the first half of the rounds.
 	DutchBaku System = "baku"
+	// Burstein is the Burstein system (C.04.4.2): Dutch seeding rounds,
+	// then the brackets' players ranked by an Index of their opposition.
+	Burstein System = "burstein"
 )
 
 // Swiss reports a Swiss system: players paired round by round from their
 // scores, late entries allowed, those left out of a round absent.
-func (s System) Swiss() bool { return s == Dutch || s == DutchBaku }
+func (s System) Swiss() bool {
+	switch s {
+	case Dutch, DutchBaku:
+		return true
+	case Burstein:
+		return true
+	}
+	return false
+}
 
 // ParseSystem reads a system's name.
 func ParseSystem(s string) (System, error) {
@@ -217,8 +228,10 @@ func ParseSystem(s string) (System, error) {
 		return DoubleRoundRobin, nil
 	case "ko":
 		return Knockout, nil
+	case Burstein:
+		return sys, nil
 	}
-	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku)", s)
+	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, burstein)", s)
 }
 
 // Event is a tournament: the header of its TRF file, its players and their
