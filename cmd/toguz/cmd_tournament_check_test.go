@@ -89,3 +89,29 @@ func TestTournamentBaku(t *testing.T) {
 		t.Errorf("check: %s", out)
 	}
 }
+
+// TestTournamentBurstein: a Burstein Swiss pairs its seeding rounds as the
+// Dutch system does and the rounds after them by the Index, checks as
+// generated, and `pair --system burstein` pairs the next round of a file
+// that names another system by the Burstein rules.
+func TestTournamentBurstein(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "burstein.trf")
+	tn(t, "generate", "-system", "burstein", "-players", "24", "-rounds", "8", "-seed", "5", "-o", file)
+	if out := tn(t, "check", file); !strings.Contains(out, "8 of 8 rounds paired as the file has them (burstein)") {
+		t.Errorf("check: %s", out)
+	}
+	dutchFile := filepath.Join(dir, "dutch.trf")
+	tn(t, "generate", "-system", "dutch", "-players", "24", "-rounds", "8", "-seed", "5", "-o", dutchFile)
+	// The first four rounds are the seeding rounds: the same pairs.
+	a, _ := loadEvent(file)
+	b, _ := loadEvent(dutchFile)
+	if tournament.PairsText(a.Pairs(1)) != tournament.PairsText(b.Pairs(1)) {
+		t.Errorf("round 1: Burstein %s, Dutch %s", tournament.PairsText(a.Pairs(1)), tournament.PairsText(b.Pairs(1)))
+	}
+	// Checked as Burstein, the Dutch file's later rounds differ.
+	code, out, _ := runRecordCmd(t, "tournament", "check", "-q", "-system", "burstein", dutchFile)
+	if code == 0 || !strings.Contains(out, "rounds paired as the file has them (burstein)") {
+		t.Errorf("check -system burstein of a Dutch file: exit %d\n%s", code, out)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
+	"github.com/toguz/toguz/internal/tournament/burstein"
 	"github.com/toguz/toguz/internal/tournament/dutch"
 )
 
@@ -27,7 +28,7 @@ func checkPairings(t *testing.T, trf []byte) {
 	if err != nil {
 		t.Fatalf("the exported TRF: %v", err)
 	}
-	p, err := tournament.PairerFor(te.System, dutch.Pairer{})
+	p, err := tournament.PairerFor(te.System, swissPairer())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,22 +47,30 @@ func checkPairings(t *testing.T, trf []byte) {
 	}
 }
 
+// swissPairer is the Swiss pairer the server connects: each Swiss
+// system's package by the event's system.
+func swissPairer() tournament.Pairer {
+	return tournament.BySystem{tournament.Dutch: dutch.Pairer{}, tournament.DutchBaku: dutch.Pairer{}, tournament.Burstein: burstein.Pairer{}}
+}
+
 // TestSwissEventTRFChecks runs a Swiss on the site (a real store and live
-// hub, the Dutch pairer connected), without and with the Baku
-// acceleration, with what an arbiter meets: an odd field (the bye), draws,
+// hub, the Swiss pairer connected), without and with the Baku
+// acceleration, and by the Burstein system, with what an arbiter meets: an odd field (the bye), draws,
 // a forfeit, a withdrawal and a late entry; the arbiter enters the
 // results. The TRF the event page exports, round by round, passes the
 // checker (TestEventPages runs it over a round robin's). The acceleration
 // is for a Swiss only.
 func TestSwissEventTRFChecks(t *testing.T) {
 	for _, acc := range []string{"", "baku"} {
-		t.Run("acceleration="+acc, func(t *testing.T) { swissEventTRFChecks(t, acc) })
+		t.Run("acceleration="+acc, func(t *testing.T) { swissEventTRFChecks(t, acc, "") })
 	}
+	t.Run("system=burstein", func(t *testing.T) { swissEventTRFChecks(t, "", "burstein") })
 }
 
 // swissEventTRFChecks runs TestSwissEventTRFChecks' event with the
-// acceleration acc ("" or "baku").
-func swissEventTRFChecks(t *testing.T, acc string) {
+// acceleration acc ("" or "baku") and the pairing system sys ("" or
+// "burstein").
+func swissEventTRFChecks(t *testing.T, acc, sys string) {
 	path := filepath.Join(t.TempDir(), "t.db")
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
@@ -70,7 +79,7 @@ func swissEventTRFChecks(t *testing.T, acc string) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		m, err := events.New(ctx, events.Config{Store: st, Swiss: dutch.Pairer{}})
+		m, err := events.New(ctx, events.Config{Store: st, Swiss: swissPairer()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +97,7 @@ func swissEventTRFChecks(t *testing.T, acc string) {
 		}()
 		ids := users(t, st, 12)
 		arbiter := ids[11]
-		ev, err := m.Create(ctx, arbiter, "Swiss open", time.Time{}, events.Settings{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, Acceleration: acc})
+		ev, err := m.Create(ctx, arbiter, "Swiss open", time.Time{}, events.Settings{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, Acceleration: acc, System: sys})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +153,7 @@ func swissEventTRFChecks(t *testing.T, acc string) {
 		if e.Status != events.Finished {
 			t.Errorf("after 5 rounds: %s", e.Status)
 		}
-		if want := map[string]tournament.System{"": tournament.Dutch, "baku": tournament.DutchBaku}[acc]; e.Tournament(0).System != want {
+		if want := map[string]tournament.System{"": tournament.Dutch, "baku": tournament.DutchBaku, "burstein": tournament.Burstein}[acc+sys]; e.Tournament(0).System != want {
 			t.Errorf("the event's system %s, want %s", e.Tournament(0).System, want)
 		}
 		if _, err := m.Create(ctx, arbiter, "Round robin", time.Time{}, events.Settings{Kind: events.RoundRobin, Rules: "standard", TC: "5+3", Acceleration: "baku"}); err == nil {

@@ -274,11 +274,11 @@ func chooseBye(ps []pl, ok [][]bool) int {
 	return -1
 }
 
-// field is one criterion's place in an edge's weight: its lowest bit.
+// layout is the criteria's places in an edge's weight: each field's
+// lowest bit.
 type layout struct {
 	ord, c8, c7pairs, c5 int
 	c7lvl, c6lvl         map[int]int // score -> lowest bit of its field
-	total                int
 }
 
 func width(n int) int { return bits.Len(uint(n)) }
@@ -455,7 +455,6 @@ func newLayout(ps []pl, res, low []int) (layout, error) {
 	}
 	l.c5 = at
 	at += width(len(res)/2 + 1)
-	l.total = at
 	if at > 58 {
 		return l, errTooWide
 	}
