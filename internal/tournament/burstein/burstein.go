@@ -277,8 +277,12 @@ func chooseBye(ps []pl, ok [][]bool) int {
 // layout is the criteria's places in an edge's weight: each field's
 // lowest bit.
 type layout struct {
-	ord, c8, c7pairs, c5 int
-	c7lvl, c6lvl         map[int]int // score -> lowest bit of its field
+	// ordW is the width of one resident's field of the order of 4; the
+	// fields of group residents at once lie at the bottom, the first
+	// resident's highest.
+	ordW, group     int
+	c8, c7pairs, c5 int
+	c7lvl, c6lvl    map[int]int // score -> lowest bit of its field
 }
 
 func width(n int) int { return bits.Len(uint(n)) }
@@ -340,9 +344,18 @@ func pairBracket(ps []pl, ok [][]bool, left, res, low []int) ([][2]int, error) {
 	}
 	floats := map[int]bool{} // residents fixed as floaters
 	var pairs [][2]int
-	for _, i := range res {
-		if !alive[i] || floats[i] {
-			continue
+	for k := 0; k < len(res); {
+		// The next group of residents not yet fixed, in BSN order.
+		var group []int
+		gi := map[int]int{} // resident -> lowest bit of his order field
+		for ; k < len(res) && len(group) < lay.group; k++ {
+			if i := res[k]; alive[i] && !floats[i] {
+				gi[i] = (lay.group - 1 - len(group)) * lay.ordW
+				group = append(group, i)
+			}
+		}
+		if len(group) == 0 {
+			break
 		}
 		idx := map[int]int{}
 		var verts []int
@@ -363,11 +376,14 @@ func pairBracket(ps []pl, ok [][]bool, left, res, low []int) ([][2]int, error) {
 					continue // a floater leaves the bracket unpaired
 				}
 				w := base(a, b)
-				switch {
-				case a == i && role[b] == 2:
-					w += int64(bsn[b]-bsn[i]) << lay.ord
-				case b == i && role[a] == 2:
-					w += int64(bsn[a]-bsn[i]) << lay.ord
+				if role[a] == 2 && role[b] == 2 {
+					hi, lo := a, b
+					if bsn[lo] < bsn[hi] {
+						hi, lo = lo, hi
+					}
+					if off, in := gi[hi]; in {
+						w += int64(bsn[lo]-bsn[hi]) << off
+					}
 				}
 				es = append(es, dutch.MatchEdge{I: x, J: y, W: w})
 			}
@@ -378,14 +394,19 @@ func pairBracket(ps []pl, ok [][]bool, left, res, low []int) ([][2]int, error) {
 				return nil, ErrNoPairing // cannot happen: C4 was checked
 			}
 		}
-		m := verts[mate[idx[i]]]
-		if role[m] == 2 {
-			pairs = append(pairs, [2]int{i, m})
-			delete(alive, i)
-			delete(alive, m)
-			continue
+		for _, i := range group {
+			if !alive[i] {
+				continue // paired by a resident above him in the group
+			}
+			m := verts[mate[idx[i]]]
+			if role[m] == 2 {
+				pairs = append(pairs, [2]int{i, m})
+				delete(alive, i)
+				delete(alive, m)
+				continue
+			}
+			floats[i] = true
 		}
-		floats[i] = true
 	}
 	return pairs, nil
 }
@@ -423,11 +444,13 @@ func brackets(ps []pl, left []int, prev int) (res, low []int) {
 }
 
 // newLayout places the criteria's fields in an edge's weight, lowest
-// first: the order of 4 (a BSN difference), C8 (pairs where both get their
+// first: the order of 4 (a BSN difference per resident, for as many
+// residents at once as the bits allow), C8 (pairs where both get their
 // colour preference), C7 (the next bracket's pairs, then its floaters'
 // scores: a field per score of the residents, the highest above), C6 (the
 // residents paired, a field per score, the highest above), C5 (the pairs).
 func newLayout(ps []pl, res, low []int) (layout, error) {
+	const maxBits = 58
 	cnt := map[int]int{}
 	for _, i := range res {
 		cnt[ps[i].Score]++
@@ -437,10 +460,8 @@ func newLayout(ps []pl, res, low []int) (layout, error) {
 		scores = append(scores, s)
 	}
 	sort.Ints(scores)
-	l := layout{c7lvl: map[int]int{}, c6lvl: map[int]int{}}
+	l := layout{c7lvl: map[int]int{}, c6lvl: map[int]int{}, ordW: width(len(res))}
 	at := 0
-	l.ord = at
-	at += width(len(res))
 	l.c8 = at
 	at += width(len(res)/2 + 1)
 	for _, s := range scores {
@@ -455,8 +476,18 @@ func newLayout(ps []pl, res, low []int) (layout, error) {
 	}
 	l.c5 = at
 	at += width(len(res)/2 + 1)
-	if at > 58 {
+	if at+l.ordW > maxBits {
 		return l, errTooWide
+	}
+	l.group = max(1, min(len(res), (maxBits-at)/l.ordW))
+	// The order's fields go below the others.
+	shift := l.group * l.ordW
+	l.c8 += shift
+	l.c7pairs += shift
+	l.c5 += shift
+	for s := range cnt {
+		l.c7lvl[s] += shift
+		l.c6lvl[s] += shift
 	}
 	return l, nil
 }
