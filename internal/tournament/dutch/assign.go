@@ -229,6 +229,20 @@ func hungarian(n, m int, cost func(r, k int) int64) (int64, bool) {
 // assignPruned reports whether the node of the remainder's search at S1's
 // i-th player cannot beat the best candidate, bounded by ac on C9-C21.
 func (c *bctx) assignPruned(ac *assignCosts, i int, used []bool) bool {
+	// The Hungarian method's cost, rows² × columns, out of the round's
+	// budget: past it the node is not bounded this way.
+	cols := 0
+	for _, u := range used {
+		if !u {
+			cols++
+		}
+	}
+	rows := int64(len(ac.pair) - i)
+	work := rows * rows * int64(cols)
+	if c.e.assignWork < work {
+		return false
+	}
+	c.e.assignWork -= work
 	x, ok := ac.bound(i, used)
 	if !ok {
 		return true
@@ -244,3 +258,11 @@ func (c *bctx) assignPruned(ac *assignCosts, i int, used []bool) bool {
 // bounds are cheaper; above it the assignment's cost (O(n³) a node) is
 // small beside the nodes it cuts.
 const assignAfterNodes = 20_000
+
+// assignWorkBudget bounds, per round, the Hungarian method's work (rows²
+// × columns summed, a few nanoseconds each). The brackets whose answer
+// lies deep in the order (a bracket of 35 in an event of 150 to 300
+// players) need a few million; in a bracket of 500 (round 2 of a
+// 1,000-player open) each assignment costs tens of millions and cuts
+// little, and unbounded they took a minute.
+const assignWorkBudget = 100_000_000

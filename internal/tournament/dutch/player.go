@@ -44,13 +44,16 @@ type engine struct {
 	// assignAfter is the count of a bracket search's nodes after which
 	// the remainder's nodes are bounded by an assignment (assign.go).
 	assignAfter int
+	// assignWork is what is left of the round's budget for those
+	// assignments (assignWorkBudget).
+	assignWork int64
 	// byeScore is the score of the pairing-allocated bye's receiver (the
 	// lowest score that completes the round, restrictBye), -1 when none.
 	byeScore int
 }
 
 func newEngine(in Input) *engine {
-	e := &engine{in: in, memoC: map[string]bool{}, c7Work: c7WorkBudget, nodeWork: nodeWorkBudget, assignAfter: assignAfterNodes, byeScore: -1}
+	e := &engine{in: in, memoC: map[string]bool{}, c7Work: c7WorkBudget, nodeWork: nodeWorkBudget, assignAfter: assignAfterNodes, assignWork: assignWorkBudget, byeScore: -1}
 	var src []Player
 	for _, p := range in.Players {
 		if !p.Absent {
