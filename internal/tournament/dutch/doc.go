@@ -73,8 +73,8 @@
 // candidate has a lower bound (its criteria so far, the best the next
 // bracket could do for C7/C8, counting bounds for C12 and C13; in a
 // search past 20,000 nodes and within a per-round budget, an assignment
-// problem over C10-C21 solved by
-// the Hungarian method, assign.go; where the completion binds C7/C8, a
+// problem over C10-C21 solved by the Hungarian method, assign.go; where
+// the completion binds C7/C8, a
 // maximum-weight matching of the players a node leaves, nodeC7), a greedy
 // dive finds a good candidate first, and a subtree whose bound cannot beat
 // the best is skipped. TestPruningMatchesExhaustiveSearch checks that the
