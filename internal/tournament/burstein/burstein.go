@@ -321,8 +321,12 @@ func pairBracket(ps []pl, ok [][]bool, left, res, low []int) ([][2]int, error) {
 		ra, rb := role[a], role[b]
 		if ra == 2 && rb == 2 {
 			w |= 1 << lay.c5
-			w += 1 << lay.c6lvl[pa.Score]
-			w += 1 << lay.c6lvl[pb.Score]
+			if f, ok := lay.c6lvl[pa.Score]; ok {
+				w += 1 << f
+			}
+			if f, ok := lay.c6lvl[pb.Score]; ok {
+				w += 1 << f
+			}
 			if !(pa.pref != dutch.None && pa.pref == pb.pref) {
 				w += 1 << lay.c8
 			}
@@ -448,7 +452,8 @@ func brackets(ps []pl, left []int, prev int) (res, low []int) {
 // residents at once as the bits allow), C8 (pairs where both get their
 // colour preference), C7 (the next bracket's pairs, then its floaters'
 // scores: a field per score of the residents, the highest above), C6 (the
-// residents paired, a field per score, the highest above), C5 (the pairs).
+// residents paired, a field per score of the incoming floaters, the
+// highest above), C5 (the pairs).
 func newLayout(ps []pl, res, low []int) (layout, error) {
 	const maxBits = 58
 	cnt := map[int]int{}
@@ -470,9 +475,11 @@ func newLayout(ps []pl, res, low []int) (layout, error) {
 	}
 	l.c7pairs = at
 	at += width(len(low) + 1)
-	for _, s := range scores {
+	// The bracket's own score needs no field: with C5's pairs fixed, the
+	// residents it pairs are those the other fields leave.
+	for _, s := range scores[1:] {
 		l.c6lvl[s] = at
-		at += width(2 * cnt[s])
+		at += width(cnt[s])
 	}
 	l.c5 = at
 	at += width(len(res)/2 + 1)
@@ -485,8 +492,10 @@ func newLayout(ps []pl, res, low []int) (layout, error) {
 	l.c8 += shift
 	l.c7pairs += shift
 	l.c5 += shift
-	for s := range cnt {
+	for s := range l.c7lvl {
 		l.c7lvl[s] += shift
+	}
+	for s := range l.c6lvl {
 		l.c6lvl[s] += shift
 	}
 	return l, nil
