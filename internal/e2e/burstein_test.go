@@ -1,0 +1,51 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/toguz/toguz/internal/i18n"
+)
+
+// TestEventBursteinForm, in kk and en at 1366 and 360 px: the event form
+// offers the Swiss's pairing system in the page's language and fits the
+// phone; an arbiter creates a Burstein Swiss and its page names the
+// system.
+func TestEventBursteinForm(t *testing.T) {
+	base, browser, artifacts := setup(t)
+	cat := i18n.New()
+	for _, lang := range []string{"kk", "en"} {
+		u := newUser(t, browser, base, "burstein-"+lang)
+		u.signup()
+		u.do("language", setCookie(base, "lang", lang))
+		for _, w := range []int64{1366, 360} {
+			u.do("the form", chromedp.EmulateViewport(w, 800), chromedp.Navigate(base+"/events"), chromedp.WaitVisible(chromedp.CSS("#event-create")))
+			opts := eval[string](u, `Array.from(document.querySelectorAll('#event-system option')).map(o => o.value + '=' + o.textContent).join('|')`)
+			want := fmt.Sprintf("dutch=%s|burstein=%s", cat.T(lang, "events.system.dutch"), cat.T(lang, "events.system.burstein"))
+			if opts != want {
+				t.Errorf("%s %d px: the system's options %q, want %q", lang, w, opts, want)
+			}
+			type widths struct{ Doc, Win int }
+			if got := eval[widths](u, `({Doc: document.documentElement.scrollWidth, Win: innerWidth})`); got.Doc > got.Win {
+				t.Errorf("%s: the events page is %d px wide at %d px", lang, got.Doc, got.Win)
+			}
+			u.shot(artifacts, fmt.Sprintf("events-form-%s-%d.png", lang, w))
+		}
+		u.do("a Burstein Swiss",
+			chromedp.EmulateViewport(1366, 800),
+			chromedp.SendKeys(chromedp.CSS("#event-name"), "Burstein "+lang),
+			chromedp.SetValue(chromedp.CSS("#event-kind"), "swiss"),
+			chromedp.SetValue(chromedp.CSS("#event-system"), "burstein"),
+			chromedp.Click(chromedp.CSS("#event-submit")),
+		)
+		u.waitFor("the event page", `location.pathname.startsWith('/event/')`, 10*time.Second)
+		if text := eval[string](u, `document.body.innerText`); !strings.Contains(text, cat.T(lang, "events.system.burstein")) {
+			t.Errorf("%s: the event page does not name the system %q", lang, cat.T(lang, "events.system.burstein"))
+		}
+		u.shot(artifacts, fmt.Sprintf("event-burstein-%s.png", lang))
+	}
+}
