@@ -525,6 +525,9 @@ func (e *Event) entered(r int) []Pair {
 	}
 	score := func(s int) float64 { return e.Score(e.Player(s), r-1) }
 	slices.SortStableFunc(out, func(a, b Pair) int {
+		if a.Black == 0 && b.Black == 0 { // a team's bye: its players' byes
+			return a.White - b.White
+		}
 		if (a.Black == 0) != (b.Black == 0) {
 			if a.Black == 0 {
 				return 1
