@@ -91,6 +91,7 @@ func (h *Web) pageCreate(w http.ResponseWriter, r *http.Request) error {
 		req.Sections = append(req.Sections, Spec{Key: f("key"), Name: f("name"), Discipline: federation.Discipline(f("disc")),
 			Sex: federation.Sex(f("sex")), MinAge: atoi(f("min_age")), MaxAge: atoi(f("max_age")), MinRating: atoi(f("min_rating")),
 			MaxRating: atoi(f("max_rating")), System: tournament.System(f("system")), Rounds: atoi(f("rounds")), TC: f("tc")})
+		req.Sections[len(req.Sections)-1].TeamBoards, req.Sections[len(req.Sections)-1].TeamsBy = atoi(f("boards")), f("teams_by")
 	}
 	id, err := h.desk.Create(r.Context(), who.Account.ID, req.Settings, req.Sections)
 	if err != nil {
@@ -131,6 +132,9 @@ type sectionView struct {
 	Finished  bool
 	Open      bool // its boards shown unfolded on the desk
 	Entries   []entryView
+	// A team Swiss's matches of the round shown and its team standings.
+	TeamMatches []TeamMatch
+	TeamRows    []TeamRow
 }
 
 type boardView struct {
@@ -205,6 +209,9 @@ func (h *Web) load(ctx context.Context, r *http.Request, desk bool) (*showData, 
 				v.Boards = append(v.Boards, boardView{Board: b, WhiteName: c.Name(s.ID(b.White), lang), BlackName: c.Name(s.ID(b.Black), lang),
 					WhiteID: s.ID(b.White), BlackID: s.ID(b.Black)})
 			}
+		}
+		if desk || s.Key == sel {
+			v.TeamMatches, v.TeamRows = s.TeamRound(v.Shown), s.TeamRows()
 		}
 		if s.Key == sel && !desk {
 			v.TieBreaks, v.Standings = c.StandingRows(s, lang)

@@ -140,6 +140,7 @@ func SettingsOf(e *tournament.Event, rosters []Roster) (Settings, error) {
 type Round struct {
 	Opponent int    // the opponent team's number, 0 for none
 	Colour   Colour // the first board's colour in a match played, else None
+	First    Colour // the first board's colour as paired, played or not
 	Played   bool   // at least one game of the match was played
 	Bye      bool   // the pairing-allocated bye
 	MP, GP   int    // match points; game points in half points
@@ -173,7 +174,7 @@ func HistoryOf(e *tournament.Event) (*History, error) {
 		}
 	}
 	for i := range e.Players {
-		if teamOf[e.Players[i].Start] == 0 {
+		if teamOf[e.Players[i].Start] == 0 && !slices.Contains(e.Withdrawn, e.Players[i].Start) {
 			return nil, fmt.Errorf("player %d (%s) is in no team (013)", e.Players[i].Start, e.Players[i].Name)
 		}
 	}
@@ -200,6 +201,7 @@ func HistoryOf(e *tournament.Event) (*History, error) {
 				}
 				if tr.Opponent == 0 { // the first board: the first player paired
 					tr.Colour = colourOf(en.Colour)
+					tr.First = tr.Colour
 				}
 				tr.Opponent = o
 				switch en.Code {

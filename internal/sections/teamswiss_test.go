@@ -1,0 +1,128 @@
+package sections
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/toguz/toguz/internal/federation"
+	"github.com/toguz/toguz/internal/tournament"
+)
+
+// TestTeamSwissSection runs a team Swiss at the desk: five clubs of three
+// (two boards and a reserve), a player without a club refused, four rounds
+// paired by C.04.6 with the boards' results entered, the matches and the
+// team standings (match points, then game points) from them, the TRF with
+// the teams.
+func TestTeamSwissSection(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(30, 30))
+	reg := &memRegister{players: map[string]federation.Player{}}
+	var ids []string
+	for c, club := range []string{"ALA-1", "AST-1", "BSK-1", "OSH-1", "KZO-1"} {
+		for j := range 3 {
+			p := federation.Player{ID: fmt.Sprintf("KAZ-%d", 100+10*c+j), Federation: "KAZ", Sex: federation.Male, Club: club,
+				NameLatn: fmt.Sprintf("Player %s %d", club, j+1), BirthYear: 1990, Ratings: map[federation.Discipline]int{federation.Classic: 2000 - 100*c - 10*j}}
+			reg.players[p.ID] = p
+			ids = append(ids, p.ID)
+		}
+	}
+	reg.players["KAZ-999"] = federation.Player{ID: "KAZ-999", Federation: "KAZ", Sex: federation.Male, NameLatn: "No Club", BirthYear: 1990}
+	d := New(Config{Store: openStore(t), Register: reg})
+	spec := Spec{Key: "teams", Name: "Clubs", Discipline: federation.Classic, System: tournament.TeamSwiss, Rounds: 4, TeamBoards: 2}
+	if _, err := d.Create(ctx, 1, Settings{Name: "Club cup", Federation: "KAZ", Start: "2026-06-01"}, []Spec{{Key: "x", Name: "X", Discipline: federation.Classic, System: tournament.TeamSwiss, Rounds: 4, TeamBoards: 11}}); !isKey(err, "teamswiss.err_boards") {
+		t.Fatalf("11 boards: %v", err)
+	}
+	id, err := d.Create(ctx, 1, Settings{Name: "Club cup", Federation: "KAZ", Start: "2026-06-01"}, []Spec{spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err := d.Enter(ctx, id, 1, []string{"KAZ-999"}, []string{"teams"}); err != nil || e[0].Error == nil || e[0].Error.Why != "teamswiss.why_team" {
+		t.Fatalf("a player without a club entered a team Swiss: %+v %v", e, err)
+	}
+	if _, err := d.Enter(ctx, id, 1, ids, []string{"teams"}); err != nil {
+		t.Fatal(err)
+	}
+	for r := 1; r <= 4; r++ {
+		if _, err := d.Pair(ctx, id, 1, ""); err != nil {
+			t.Fatalf("round %d: %v", r, err)
+		}
+		c, _ := d.Get(ctx, id)
+		s := c.Section("teams")
+		ms := s.TeamRound(r)
+		if len(ms) != 3 || ms[2].Black != "" {
+			t.Fatalf("round %d: matches %+v, want two and a bye", r, ms)
+		}
+		res := map[int]string{}
+		games := 0
+		for _, b := range s.Boards(r) {
+			if b.Black != 0 {
+				res[b.N] = randomResult(rng, 0, 0)
+				games++
+			}
+		}
+		if games != 4 {
+			t.Fatalf("round %d: %d games, want 2 matches of 2 boards", r, games)
+		}
+		if _, err := d.Results(ctx, id, 1, "A", "teams", r, res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := d.Get(ctx, id)
+	s := c.Section("teams")
+	rows := s.TeamRows()
+	mp, matches := 0, 0
+	for i, row := range rows {
+		mp += row.MP
+		matches += row.Matches
+		if i > 0 && row.Rank < rows[i-1].Rank {
+			t.Fatalf("standings out of order: %+v", rows)
+		}
+	}
+	if len(rows) != 5 || mp != 4*5 || matches != 4*5 {
+		t.Fatalf("team standings %+v: %d MP, %d matches; want 5 teams, 20 and 20", rows, mp, matches)
+	}
+	for _, m := range s.TeamRound(4) {
+		if m.Black != "" && m.Score == "" {
+			t.Fatalf("round 4 %+v: a match without its score", m)
+		}
+	}
+	var trf bytes.Buffer
+	if err := s.Event.WriteTRF(&trf); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(trf.String(), "\n013 "); n != 5 || !strings.Contains(trf.String(), "XXT 2 A MP") {
+		t.Fatalf("TRF with %d team lines:\n%s", n, trf.String())
+	}
+	if !c.Section("teams").Finished() {
+		t.Fatal("the section is not finished after its four rounds")
+	}
+}
+
+// TestTeamSwissShortTeam: a club with fewer players than boards stops the
+// first pairing with an error naming it.
+func TestTeamSwissShortTeam(t *testing.T) {
+	ctx := context.Background()
+	reg := &memRegister{players: map[string]federation.Player{}}
+	var ids []string
+	for i, club := range []string{"ALA-1", "ALA-1", "AST-1", "AST-1", "BSK-1"} {
+		p := federation.Player{ID: fmt.Sprintf("KAZ-%d", i+1), Federation: "KAZ", Sex: federation.Male, Club: club, NameLatn: fmt.Sprint("P", i), BirthYear: 1990}
+		reg.players[p.ID] = p
+		ids = append(ids, p.ID)
+	}
+	d := New(Config{Store: openStore(t), Register: reg})
+	id, err := d.Create(ctx, 1, Settings{Name: "Cup", Federation: "KAZ", Start: "2026-06-01"},
+		[]Spec{{Key: "t", Name: "T", Discipline: federation.Classic, System: tournament.TeamSwiss, Rounds: 3, TeamBoards: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Enter(ctx, id, 1, ids, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Pair(ctx, id, 1, ""); !isKey(err, "teamswiss.err_short") {
+		t.Fatalf("a club of one for two boards: %v", err)
+	}
+}
