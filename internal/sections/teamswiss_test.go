@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -124,5 +126,61 @@ func TestTeamSwissShortTeam(t *testing.T) {
 	}
 	if _, err := d.Pair(ctx, id, 1, ""); !isKey(err, "teamswiss.err_short") {
 		t.Fatalf("a club of one for two boards: %v", err)
+	}
+}
+
+// TestTeamSwissPages creates a team Swiss through the creation form, pairs
+// and enters a round through the desk's forms, and reads the pages: the
+// matches and team standings in English and Kazakh, the TRF with the
+// teams.
+func TestTeamSwissPages(t *testing.T) {
+	reg := &memRegister{players: map[string]federation.Player{}}
+	var ids []string
+	for c, club := range []string{"ALA-1", "AST-1", "BSK-1", "OSH-1"} {
+		for j := range 2 {
+			p := federation.Player{ID: fmt.Sprintf("KAZ-%d", 100+10*c+j), Federation: "KAZ", Sex: federation.Male, Club: club,
+				NameLatn: fmt.Sprintf("Player %s %d", club, j+1), BirthYear: 1990, Ratings: map[federation.Discipline]int{federation.Rapid: 1900 - 100*c - 10*j}}
+			reg.players[p.ID] = p
+			ids = append(ids, p.ID)
+		}
+	}
+	s := newTestSite(t, reg)
+	const arb = "7:Arbiter Aliev"
+	code, loc := s.post("/championships", arb, url.Values{"name": {"Club cup"}, "federation": {"KAZ"}, "start": {"2026-06-01"},
+		"s0_key": {"clubs"}, "s0_name": {"Clubs"}, "s0_disc": {"rapid"}, "s0_system": {"teamswiss"}, "s0_rounds": {"3"}, "s0_boards": {"2"}, "s0_teams_by": {"club"}})
+	if code != http.StatusSeeOther {
+		t.Fatalf("create: %d %s", code, loc)
+	}
+	base := strings.TrimSuffix(loc, "/desk")
+	if code, m := s.do("POST", "/api"+strings.Replace(base, "/championship/", "/championships/", 1)+"/entries", arb, map[string]any{"ids": ids}); code != 200 {
+		t.Fatalf("entries: %d %v", code, m)
+	}
+	if code, loc := s.post(base+"/desk/pair", arb, nil); code != http.StatusSeeOther {
+		t.Fatalf("pair: %d %s", code, loc)
+	}
+	// Round 1: ALA-1 (1) against BSK-1 (3), AST-1 (2) against OSH-1 (4);
+	// the first match's boards 1 and 2, the second's 3 and 4.
+	if code, loc := s.post(base+"/desk/results", arb, url.Values{"section": {"clubs"}, "round": {"1"}, "b1": {"1-0"}, "b2": {"1/2"}, "b3": {"0-1"}, "b4": {"0-1"}}); code != http.StatusSeeOther {
+		t.Fatalf("results: %d %s", code, loc)
+	}
+	_, en, _ := s.get(base+"?lang=en", "")
+	for _, want := range []string{"Matches of round 1", "Team standings", "1½–½", "Team Swiss (FIDE Swiss Team Pairing System)", `<td translate="no">ALA-1</td>`} {
+		if !bytes.Contains(en, []byte(want)) {
+			t.Errorf("the English page has no %q", want)
+		}
+	}
+	_, kk, _ := s.get(base+"?lang=kk", "")
+	for _, want := range []string{"1-турдың кездесулері", "Командалық турнир кестесі", "КҰ"} {
+		if !bytes.Contains(kk, []byte(want)) {
+			t.Errorf("the Kazakh page has no %q", want)
+		}
+	}
+	_, desk, _ := s.get(base+"/desk?lang=en", arb)
+	if !bytes.Contains(desk, []byte("Matches of round 1")) {
+		t.Error("the desk does not show the round's matches")
+	}
+	_, trf, _ := s.get(base+"/trf/clubs", "")
+	if !bytes.Contains(trf, []byte("\n013 ALA-1")) {
+		t.Errorf("the TRF has no team lines:\n%s", trf)
 	}
 }
