@@ -1,7 +1,6 @@
 package teamswiss
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -89,7 +88,7 @@ type Input struct {
 }
 
 // DefaultMaxNodes is the search budget of one bracket.
-const DefaultMaxNodes = 2_000_000
+const DefaultMaxNodes = 100_000
 
 // Match is one pairing of two teams: the team with White on the first
 // board first.
@@ -330,5 +329,3 @@ func (e *engine) pab(ts []*team) *team {
 	}
 	return nil
 }
-
-var errBudget = errors.New("budget")

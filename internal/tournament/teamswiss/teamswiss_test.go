@@ -156,10 +156,7 @@ func TestUpfloaterSetOrder(t *testing.T) {
 		{ID: 1, Primary: 5}, {ID: 2, Primary: 6}, {ID: 3, Primary: 5}, {ID: 5, Primary: 5},
 		{ID: 6, Primary: 6}, {ID: 8, Primary: 6},
 	}})
-	var cands []*team
-	for _, t := range e.teams {
-		cands = append(cands, t)
-	}
+	cands := append([]*team(nil), e.teams...)
 	slices.SortFunc(cands, byScoreTPN)
 	groups := groupByScore(cands)
 	profs := profiles(groups, 3)
