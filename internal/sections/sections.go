@@ -571,7 +571,7 @@ type Board struct {
 // Boards returns round r's boards of s in board order.
 func (s *Section) Boards(r int) []Board {
 	var out []Board
-	for i, pr := range s.Event.Pairs(r) {
+	for i, pr := range s.teamOrder(s.Event.Pairs(r)) {
 		out = append(out, Board{N: i + 1, White: pr.White, Black: pr.Black, Result: s.result(r, pr)})
 	}
 	return out

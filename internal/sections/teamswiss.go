@@ -148,7 +148,7 @@ func (s *Section) TeamRound(r int) []TeamMatch {
 	}
 	var out, bye []TeamMatch
 	seen := map[int]bool{}
-	for _, pr := range s.Event.Pairs(r) {
+	for _, pr := range s.teamOrder(s.Event.Pairs(r)) {
 		t := team[pr.White]
 		if seen[t] {
 			continue
@@ -233,4 +233,50 @@ func (c *Championship) lateMembers(s *Section) error {
 		}
 	}
 	return nil
+}
+
+// teamOrder puts a team Swiss round's boards match by match, each match's
+// first board first (a lineup is its team's players in roster order, so
+// the board's two roster places grow with the board); the matches in the
+// order their first boards come in pairs, the byes last. Other sections'
+// pairs are returned as they are.
+func (s *Section) teamOrder(pairs []tournament.Pair) []tournament.Pair {
+	if s.System != tournament.TeamSwiss {
+		return pairs
+	}
+	rosters, err := teamswiss.Rosters(s.Event)
+	if err != nil {
+		return pairs
+	}
+	team, place := map[int]int{}, map[int]int{}
+	for t, ro := range rosters {
+		for i, m := range ro.Members {
+			team[m], place[m] = t+1, i
+		}
+	}
+	match := map[int]int{} // a team's match's place in the order
+	for _, pr := range pairs {
+		if pr.Black == 0 {
+			continue
+		}
+		if _, ok := match[team[pr.White]]; !ok {
+			n := len(match) / 2
+			match[team[pr.White]], match[team[pr.Black]] = n, n
+		}
+	}
+	out := slices.Clone(pairs)
+	slices.SortStableFunc(out, func(a, b tournament.Pair) int {
+		if (a.Black == 0) != (b.Black == 0) {
+			if a.Black == 0 {
+				return 1
+			}
+			return -1
+		}
+		if a.Black == 0 {
+			return cmp.Or(cmp.Compare(team[a.White], team[b.White]), cmp.Compare(place[a.White], place[b.White]))
+		}
+		return cmp.Or(cmp.Compare(match[team[a.White]], match[team[b.White]]),
+			cmp.Compare(place[a.White]+place[a.Black], place[b.White]+place[b.Black]))
+	})
+	return out
 }

@@ -69,6 +69,17 @@ func TestTeamSwissSection(t *testing.T) {
 		if games != 4 {
 			t.Fatalf("round %d: %d games, want 2 matches of 2 boards", r, games)
 		}
+		// The boards come match by match: boards 1-2 one match, 3-4 the other,
+		// each board's players in the same places of their teams.
+		club := func(n int) string { return c.Players[s.ID(n)].Club }
+		bs := s.Boards(r)
+		for m := range 2 {
+			b1, b2 := bs[2*m], bs[2*m+1]
+			t1 := map[string]bool{club(b1.White): true, club(b1.Black): true}
+			if !t1[club(b2.White)] || !t1[club(b2.Black)] || club(b1.White) != club(b2.Black) {
+				t.Fatalf("round %d: boards %d and %d are not one match with alternating colours: %+v %+v", r, b1.N, b2.N, b1, b2)
+			}
+		}
 		if _, err := d.Results(ctx, id, 1, "A", "teams", r, res); err != nil {
 			t.Fatal(err)
 		}
