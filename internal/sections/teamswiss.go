@@ -118,17 +118,18 @@ func (c *Championship) formTeams(s *Section) error {
 
 // TeamMatch is one match of a team Swiss round as the pages show it.
 type TeamMatch struct {
-	White, Black string // the teams, White on the first board first; Black "" for the bye
-	Score        string // "2½–1½", "" while a board has no result
+	White string `json:"white"`           // the team with White on the first board
+	Black string `json:"black,omitempty"` // the other, "" for the bye
+	Score string `json:"score,omitempty"` // "2½–1½", "" while a board has no result
 }
 
 // TeamRow is one team's line of a team Swiss's standings.
 type TeamRow struct {
-	Rank    int
-	Name    string
-	Matches int
-	MP      int
-	GP      string
+	Rank    int    `json:"rank"`
+	Name    string `json:"team"`
+	Matches int    `json:"matches"`
+	MP      int    `json:"match_points"`
+	GP      string `json:"game_points"`
 }
 
 // TeamRound returns round r's matches of a team Swiss section.

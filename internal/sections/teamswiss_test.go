@@ -190,6 +190,12 @@ func TestTeamSwissPages(t *testing.T) {
 	if !bytes.Contains(desk, []byte("Matches of round 1")) {
 		t.Error("the desk does not show the round's matches")
 	}
+	_, api, _ := s.get("/api"+strings.Replace(base, "/championship/", "/championships/", 1), "")
+	for _, want := range []string{`"matches":[{"white":"`, `"team_standings":[{"rank":1,`, `"match_points":2`} {
+		if !bytes.Contains(api, []byte(want)) {
+			t.Errorf("the API's championship has no %s: %s", want, api)
+		}
+	}
 	_, trf, _ := s.get(base+"/trf/clubs", "")
 	if !bytes.Contains(trf, []byte("\n013 ALA-1")) {
 		t.Errorf("the TRF has no team lines:\n%s", trf)

@@ -444,6 +444,9 @@ type apiSectionView struct {
 	Ready   bool       `json:"ready"`
 	Players []string   `json:"players"` // federation ids by start number
 	Boards  []apiBoard `json:"boards"`  // the current round's
+	// A team Swiss's: the current round's matches, the team standings.
+	Matches       []TeamMatch `json:"matches,omitempty"`
+	TeamStandings []TeamRow   `json:"team_standings,omitempty"`
 }
 
 type apiBoard struct {
@@ -464,6 +467,7 @@ func (h *Web) apiShow(w http.ResponseWriter, r *http.Request) error {
 		for _, b := range s.Boards(s.Round()) {
 			sv.Boards = append(sv.Boards, apiBoard{Board: b.N, White: s.ID(b.White), Black: s.ID(b.Black), Result: b.Result})
 		}
+		sv.Matches, sv.TeamStandings = s.TeamRound(s.Round()), s.TeamRows()
 		v.Sections = append(v.Sections, sv)
 	}
 	return site.WriteJSON(w, http.StatusOK, v)
