@@ -363,7 +363,7 @@ func (c *Championship) Enter(p federation.Player, keys []string) ([]string, erro
 				return nil, conflict("sections.err_entered", p.ID, o.Name)
 			}
 		}
-		if s.System != tournament.Dutch {
+		if !s.System.Swiss() {
 			if s.Round() > 0 {
 				return nil, conflict("sections.err_late_rr", s.Name)
 			}
@@ -467,7 +467,7 @@ func (c *Championship) RequestBye(key, id string, r int, half bool) error {
 	if n == 0 {
 		return bad("sections.err_not_in", id, s.Name)
 	}
-	if s.System != tournament.Dutch {
+	if !s.System.Swiss() {
 		return conflict("sections.err_bye_rr", s.Name)
 	}
 	if r <= s.Round() || (s.Rounds > 0 && r > s.Rounds) {

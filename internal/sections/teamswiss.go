@@ -53,9 +53,21 @@ func teamOf(s *Section, p federation.Player) string {
 }
 
 // teamEligible: a team Swiss takes only players with a team.
+// Once it has begun, only players of its teams (a late entry joins his
+// team as a reserve).
 func (c *Championship) teamEligible(s *Section, p federation.Player) (bool, string) {
-	if s.System == tournament.TeamSwiss && teamOf(s, p) == "" {
+	if s.System != tournament.TeamSwiss {
+		return true, ""
+	}
+	name := teamOf(s, p)
+	if name == "" {
 		return false, "teamswiss.why_team"
+	}
+	if s.Round() > 0 {
+		rosters, err := teamswiss.Rosters(s.Event)
+		if err != nil || !slices.ContainsFunc(rosters, func(r teamswiss.Roster) bool { return r.Name == name }) {
+			return false, "teamswiss.why_team"
+		}
 	}
 	return true, ""
 }

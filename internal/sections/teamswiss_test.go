@@ -52,6 +52,16 @@ func TestTeamSwissSection(t *testing.T) {
 		if _, err := d.Pair(ctx, id, 1, ""); err != nil {
 			t.Fatalf("round %d: %v", r, err)
 		}
+		if r == 2 {
+			// A late entry of a club in the event joins it as a reserve; one
+			// of a club that is not is refused.
+			reg.players["KAZ-500"] = federation.Player{ID: "KAZ-500", Federation: "KAZ", Sex: federation.Male, Club: "AST-1", NameLatn: "Late Reserve", BirthYear: 1990}
+			reg.players["KAZ-501"] = federation.Player{ID: "KAZ-501", Federation: "KAZ", Sex: federation.Male, Club: "NEW-1", NameLatn: "New Club", BirthYear: 1990}
+			e, err := d.Enter(ctx, id, 1, []string{"KAZ-500", "KAZ-501"}, []string{"teams"})
+			if err != nil || e[0].Error != nil || e[1].Error == nil || e[1].Error.Why != "teamswiss.why_team" {
+				t.Fatalf("late entries: %+v %v", e, err)
+			}
+		}
 		c, _ := d.Get(ctx, id)
 		s := c.Section("teams")
 		ms := s.TeamRound(r)
@@ -109,6 +119,15 @@ func TestTeamSwissSection(t *testing.T) {
 	}
 	if n := strings.Count(trf.String(), "\n013 "); n != 5 || !strings.Contains(trf.String(), "XXT 2 A MP") {
 		t.Fatalf("TRF with %d team lines:\n%s", n, trf.String())
+	}
+	ast := ""
+	for _, l := range strings.Split(trf.String(), "\n") {
+		if strings.HasPrefix(l, "013 AST-1") {
+			ast = l
+		}
+	}
+	if s.Start("KAZ-500") == 0 || !strings.HasSuffix(ast, fmt.Sprintf(" %4d", s.Start("KAZ-500"))) {
+		t.Fatalf("the late entry is not in his team's roster:\n%s", trf.String())
 	}
 	if !c.Section("teams").Finished() {
 		t.Fatal("the section is not finished after its four rounds")

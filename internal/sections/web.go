@@ -91,7 +91,9 @@ func (h *Web) pageCreate(w http.ResponseWriter, r *http.Request) error {
 		req.Sections = append(req.Sections, Spec{Key: f("key"), Name: f("name"), Discipline: federation.Discipline(f("disc")),
 			Sex: federation.Sex(f("sex")), MinAge: atoi(f("min_age")), MaxAge: atoi(f("max_age")), MinRating: atoi(f("min_rating")),
 			MaxRating: atoi(f("max_rating")), System: tournament.System(f("system")), Rounds: atoi(f("rounds")), TC: f("tc")})
-		req.Sections[len(req.Sections)-1].TeamBoards, req.Sections[len(req.Sections)-1].TeamsBy = atoi(f("boards")), f("teams_by")
+		if sp := &req.Sections[len(req.Sections)-1]; sp.System == tournament.TeamSwiss {
+			sp.TeamBoards, sp.TeamsBy = atoi(f("boards")), f("teams_by")
+		}
 	}
 	id, err := h.desk.Create(r.Context(), who.Account.ID, req.Settings, req.Sections)
 	if err != nil {

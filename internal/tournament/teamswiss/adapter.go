@@ -173,9 +173,17 @@ func HistoryOf(e *tournament.Event) (*History, error) {
 			teamOf[s] = t + 1
 		}
 	}
+	// A player in no team is not paired (one added before his team, a late
+	// entry not yet in it); one who played for none is an error.
 	for i := range e.Players {
-		if teamOf[e.Players[i].Start] == 0 && !slices.Contains(e.Withdrawn, e.Players[i].Start) {
-			return nil, fmt.Errorf("player %d (%s) is in no team (013)", e.Players[i].Start, e.Players[i].Name)
+		p := &e.Players[i]
+		if teamOf[p.Start] != 0 {
+			continue
+		}
+		for r, en := range p.Rounds {
+			if en.Opponent > 0 || en.Code == tournament.PairingBye {
+				return nil, fmt.Errorf("player %d (%s) played round %d but is in no team (013)", p.Start, p.Name, r+1)
+			}
 		}
 	}
 	played := e.Played()
