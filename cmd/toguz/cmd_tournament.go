@@ -31,6 +31,7 @@ var tournamentCommands = []command{
 	{"export", "write the event as TRF, or the rating list's CSV", tnExport},
 	{"check", "pair every round again and report each difference (FIDE's checker)", tnCheck},
 	{"generate", "make a random tournament as TRF (FIDE's random tournament generator)", tnGenerate},
+	{"team", "add a team of a team Swiss, or set its boards and colour rules", tnTeam},
 }
 
 func runTournament(ctx context.Context, e env) error {
@@ -58,7 +59,7 @@ func runTournament(ctx context.Context, e env) error {
 
 // dutchPairer returns the Swiss pairer: the FIDE Dutch system of package
 // dutch, through its adapter of the event.
-func dutchPairer() tournament.Pairer { return dutch.Pairer{} }
+func dutchPairer() tournament.Pairer { return swissPairer{dutch.Pairer{}} }
 
 // updateEvent reads an event file, changes it with change and writes it
 // back; nothing is written when change fails.
@@ -112,7 +113,7 @@ func tnNew(_ context.Context, e env) error {
 	end := fs.String("end", "", "end date, YYYY/MM/DD")
 	arbiter := fs.String("arbiter", "", "chief arbiter")
 	tc := fs.String("time", "", "time control, in words")
-	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration)")
+	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration), teamswiss (FIDE's team Swiss)")
 	rounds := fs.Int("rounds", 0, "rounds (a Swiss: required; a round robin: from the players)")
 	tbs := fs.String("tiebreaks", "", `tie-breaks in order, C.07's acronyms: "DE BH/C1 BH SB WIN" (DE WIN WON BPG BWG GE BH SB ARO PS KS, /C1 /C2 /M1)`)
 	ko := fs.String("knockout", "2 rapid:2 blitz:2 armageddon", "a knock-out's match: classical games, then tie-break stages kind:games")
@@ -204,7 +205,7 @@ func tnAdd(_ context.Context, e env) error {
 
 func tnPair(_ context.Context, e env) error {
 	fs := newFlags(e, "tournament pair", "FILE.trf", "Pairs the next round and prints it the way the FIDE-endorsed pairing programs\ndo with -p: the number of pairs, then one pair a line, White's and Black's start\nnumbers, 0 for the bye. The round is written into the file unless -dry-run.")
-	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku); default the file's XXY")
+	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku, teamswiss); default the file's XXY")
 	dry := fs.Bool("dry-run", false, "print the pairing, leave the file as it is")
 	file, _, err := oneFile(fs, e.args, 0)
 	if err != nil {
@@ -221,6 +222,9 @@ func tnPair(_ context.Context, e env) error {
 	}
 	if ev.System == "" {
 		return errors.New("the file names no system (XXY): give -system")
+	}
+	if ev.System == tournament.TeamSwiss {
+		return pairTeams(e.stdout, file, ev, *dry)
 	}
 	p, err := tournament.PairerFor(ev.System, dutchPairer())
 	if err != nil {
@@ -297,6 +301,9 @@ func tnStandings(_ context.Context, e env) error {
 	}
 	if *csvOut {
 		return ev.WriteStandingsCSV(e.stdout)
+	}
+	if ev.System == tournament.TeamSwiss {
+		return teamStandings(e.stdout, ev, *after)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	head := "Rank\tNo\tName\tFed\tRating\tPts\t"

@@ -18,6 +18,7 @@ import (
 	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/tournament"
+	"github.com/toguz/toguz/internal/tournament/teamswiss"
 )
 
 // Bounds of what a championship may hold.
@@ -70,6 +71,10 @@ type Spec struct {
 	System     tournament.System     `json:"system"` // dutch, roundrobin or double
 	Rounds     int                   `json:"rounds,omitempty"`
 	TC         string                `json:"tc,omitempty"` // the time control as its papers print it
+	// TeamBoards and TeamsBy are a team Swiss's (teamswiss.go): the boards
+	// of a match, and whether its teams are clubs or federations.
+	TeamBoards int    `json:"boards,omitempty"`
+	TeamsBy    string `json:"teams_by,omitempty"`
 }
 
 // Section is one section: its spec, its event (players by start number,
@@ -182,6 +187,10 @@ func (sp *Spec) check() error {
 		}
 	case tournament.RoundRobin, tournament.DoubleRoundRobin:
 		sp.Rounds = 0 // from the players, at the first round
+	case tournament.TeamSwiss:
+		if err := sp.checkTeams(); err != nil {
+			return err
+		}
 	default:
 		return bad("sections.err_system", sp.Key)
 	}
@@ -199,7 +208,7 @@ func newSection(set Settings, sp Spec) *Section {
 	e.StartDate, e.EndDate = strings.ReplaceAll(set.Start, "-", "/"), strings.ReplaceAll(set.End, "-", "/")
 	e.City, e.Federation, e.ChiefArbiter = set.City, set.Federation, set.ChiefArbiter
 	tbs := "BH/C1 BH SB WIN"
-	if sp.System != tournament.Dutch {
+	if !sp.System.Swiss() {
 		tbs = "DE SB WIN KS"
 		// An odd round robin's bye is the round against the Berger
 		// tables' dummy: a rest that scores nothing.
@@ -281,6 +290,9 @@ func (c *Championship) startYear() int {
 // Eligible reports whether p may enter section s (sex, age, rating in
 // the section's discipline); the key of the reason when not.
 func (c *Championship) Eligible(s *Section, p federation.Player) (bool, string) {
+	if ok, why := c.teamEligible(s, p); !ok {
+		return false, why
+	}
 	if s.Sex != "" && p.Sex != s.Sex {
 		return false, "sections.why_sex"
 	}
@@ -351,7 +363,7 @@ func (c *Championship) Enter(p federation.Player, keys []string) ([]string, erro
 				return nil, conflict("sections.err_entered", p.ID, o.Name)
 			}
 		}
-		if s.System != tournament.Dutch {
+		if !s.System.Swiss() {
 			if s.Round() > 0 {
 				return nil, conflict("sections.err_late_rr", s.Name)
 			}
@@ -455,7 +467,7 @@ func (c *Championship) RequestBye(key, id string, r int, half bool) error {
 	if n == 0 {
 		return bad("sections.err_not_in", id, s.Name)
 	}
-	if s.System != tournament.Dutch {
+	if !s.System.Swiss() {
 		return conflict("sections.err_bye_rr", s.Name)
 	}
 	if r <= s.Round() || (s.Rounds > 0 && r > s.Rounds) {
@@ -532,6 +544,9 @@ func (s *Section) Pair(swiss tournament.Pairer) (int, error) {
 		}
 		s.Rounds = s.Event.Rounds
 	}
+	if s.System == tournament.TeamSwiss {
+		swiss = teamswiss.Pairer{}
+	}
 	pairer, err := tournament.PairerFor(s.System, swiss)
 	if err != nil {
 		return 0, err
@@ -556,7 +571,7 @@ type Board struct {
 // Boards returns round r's boards of s in board order.
 func (s *Section) Boards(r int) []Board {
 	var out []Board
-	for i, pr := range s.Event.Pairs(r) {
+	for i, pr := range s.teamOrder(s.Event.Pairs(r)) {
 		out = append(out, Board{N: i + 1, White: pr.White, Black: pr.Black, Result: s.result(r, pr)})
 	}
 	return out

@@ -162,8 +162,17 @@ func PairerFor(s System, swiss Pairer) (Pairer, error) {
 			return nil, ErrNoSwiss
 		}
 		return swiss, nil
+	case TeamSwiss: // swiss pairs teams when the event's system says so (teamswiss.Pairer)
+		return swissOrErr(swiss)
 	}
 	return nil, fmt.Errorf("unknown pairing system %q", s)
+}
+
+func swissOrErr(swiss Pairer) (Pairer, error) {
+	if swiss == nil {
+		return nil, ErrNoSwiss
+	}
+	return swiss, nil
 }
 
 // PairNext pairs the next round with p and applies it to the event.

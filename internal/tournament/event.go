@@ -200,11 +200,14 @@ const (
 	// DutchBaku is the Dutch system with the Baku acceleration (C.04.5.1):
 	// virtual points for the top half in the first half of the rounds.
 	DutchBaku System = "baku"
+	// TeamSwiss is FIDE's Swiss Team Pairing System (C.04.6): teams paired
+	// by match points, the colour of a match its first board's.
+	TeamSwiss System = "teamswiss"
 )
 
 // Swiss reports a Swiss system: players paired round by round from their
 // scores, late entries allowed, those left out of a round absent.
-func (s System) Swiss() bool { return s == Dutch || s == DutchBaku }
+func (s System) Swiss() bool { return s == Dutch || s == DutchBaku || s == TeamSwiss }
 
 // ParseSystem reads a system's name.
 func ParseSystem(s string) (System, error) {
@@ -217,8 +220,10 @@ func ParseSystem(s string) (System, error) {
 		return DoubleRoundRobin, nil
 	case "ko":
 		return Knockout, nil
+	case TeamSwiss:
+		return sys, nil
 	}
-	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku)", s)
+	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, teamswiss)", s)
 }
 
 // Event is a tournament: the header of its TRF file, its players and their
@@ -520,6 +525,9 @@ func (e *Event) entered(r int) []Pair {
 	}
 	score := func(s int) float64 { return e.Score(e.Player(s), r-1) }
 	slices.SortStableFunc(out, func(a, b Pair) int {
+		if a.Black == 0 && b.Black == 0 { // a team's bye: its players' byes
+			return a.White - b.White
+		}
 		if (a.Black == 0) != (b.Black == 0) {
 			if a.Black == 0 {
 				return 1
