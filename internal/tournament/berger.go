@@ -162,6 +162,8 @@ func PairerFor(s System, swiss Pairer) (Pairer, error) {
 			return nil, ErrNoSwiss
 		}
 		return swiss, nil
+	case DoubleSwiss:
+		return DoubleSwissPairer{}, nil
 	}
 	return nil, fmt.Errorf("unknown pairing system %q", s)
 }

@@ -204,7 +204,7 @@ const (
 
 // Swiss reports a Swiss system: players paired round by round from their
 // scores, late entries allowed, those left out of a round absent.
-func (s System) Swiss() bool { return s == Dutch || s == DutchBaku }
+func (s System) Swiss() bool { return s == Dutch || s == DutchBaku || s == DoubleSwiss }
 
 // ParseSystem reads a system's name.
 func ParseSystem(s string) (System, error) {
@@ -217,8 +217,10 @@ func ParseSystem(s string) (System, error) {
 		return DoubleRoundRobin, nil
 	case "ko":
 		return Knockout, nil
+	case DoubleSwiss, "double-swiss":
+		return DoubleSwiss, nil
 	}
-	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku)", s)
+	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, doubleswiss)", s)
 }
 
 // Event is a tournament: the header of its TRF file, its players and their
@@ -245,7 +247,11 @@ type Event struct {
 
 // New returns an event with FIDE scoring.
 func New(name string, system System, rounds int) *Event {
-	return &Event{Name: name, System: system, Rounds: rounds, Scoring: FIDEScoring}
+	e := &Event{Name: name, System: system, Rounds: rounds, Scoring: FIDEScoring}
+	if system == DoubleSwiss {
+		e.Scoring.PairingBye = DoubleSwissPAB
+	}
+	return e
 }
 
 // Player returns the player with a start number, or nil.
@@ -356,6 +362,9 @@ func (e *Event) RequestBye(start, r int, c Code) error {
 	}
 	if c != HalfBye && c != ZeroBye && c != FullBye {
 		return fmt.Errorf("a requested bye is %c, %c or %c, not %q", HalfBye, ZeroBye, FullBye, c)
+	}
+	if e.System == DoubleSwiss {
+		return e.requestMatchBye(p, r, c)
 	}
 	if r <= e.Played() {
 		return fmt.Errorf("round %d is already paired", r)
@@ -659,6 +668,9 @@ func (e *Event) Validate() error {
 				return fmt.Errorf("round %d: players %d and %d have results %c and %c", r+1, p.Start, q.Start, en.Code, qe.Code)
 			}
 		}
+	}
+	if e.System == DoubleSwiss {
+		return e.checkMatches()
 	}
 	return nil
 }
