@@ -77,24 +77,35 @@ func (DoubleSwissPairer) Pair(e *Event) ([]Pair, error) {
 }
 
 // secondGame returns the pairs of round r, a match's second game: round
-// r-1's with the colours reversed, for the players to pair in r.
+// r-1's with the colours reversed, and its bye. A player who withdrew
+// after the first game is paired all the same and loses the second by
+// forfeit (Apply, secondGameAvailable).
 func (e *Event) secondGame(r int) []Pair {
-	avail := map[int]bool{}
-	for _, s := range e.Available(r) {
-		avail[s] = true
-	}
 	var out []Pair
 	for _, p := range e.entered(r - 1) {
-		switch {
-		case p.Black == 0 && avail[p.White]:
+		if p.Black == 0 {
 			out = append(out, p)
-		case p.Black != 0 && avail[p.White] && avail[p.Black]:
-			out = append(out, Pair{White: p.Black, Black: p.White})
+			continue
 		}
+		out = append(out, Pair{White: p.Black, Black: p.White})
 	}
 	// Byes last, as the pairers return them.
 	slices.SortStableFunc(out, func(a, b Pair) int { return boolCmp(a.Black == 0, b.Black == 0) })
 	return out
+}
+
+// secondGameAvailable adds to avail, in a Double-Swiss match's second game
+// (an even round r), the players who withdrew: a match once begun is
+// played out, their games lost by forfeit. It reports whether r is such a
+// round.
+func (e *Event) secondGameAvailable(r int, avail map[int]bool) bool {
+	if e.System != DoubleSwiss || r%2 == 1 {
+		return false
+	}
+	for _, s := range e.Withdrawn {
+		avail[s] = true
+	}
+	return true
 }
 
 func boolCmp(a, b bool) int {

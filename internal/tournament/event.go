@@ -413,6 +413,7 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 			avail[e.Players[i].Start] = true
 		}
 	}
+	second := e.secondGameAvailable(r, avail)
 	seen, err := checkPairs(r, pairs, avail)
 	if err != nil {
 		return err
@@ -423,7 +424,7 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 			continue
 		}
 		wc, bc := Pending, Pending
-		if fixed {
+		if fixed || second {
 			wc, bc = e.forfeits(r, pr)
 		}
 		e.Player(pr.White).setEntry(r, Entry{Opponent: pr.Black, Colour: White, Code: wc})
