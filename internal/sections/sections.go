@@ -176,7 +176,7 @@ func (sp *Spec) check() error {
 		return bad("sections.err_limits", sp.Key)
 	}
 	switch sp.System {
-	case tournament.Dutch:
+	case tournament.Dutch, tournament.DoubleSwiss: // a Double-Swiss's rounds are its matches here
 		if sp.Rounds < 1 || sp.Rounds > MaxRounds {
 			return bad("sections.err_rounds", sp.Key, MaxRounds)
 		}
@@ -194,12 +194,15 @@ func (sp *Spec) check() error {
 // newSection returns an empty section of spec sp: FIDE's scoring, the
 // tie-breaks its system calls for.
 func newSection(set Settings, sp Spec) *Section {
+	if sp.System == tournament.DoubleSwiss {
+		sp.Rounds *= 2 // the event's rounds: two a match
+	}
 	e := tournament.New(set.Name+": "+sp.Name, sp.System, sp.Rounds)
 	// TRF's dates: FIDE's K for the young is decided by them.
 	e.StartDate, e.EndDate = strings.ReplaceAll(set.Start, "-", "/"), strings.ReplaceAll(set.End, "-", "/")
 	e.City, e.Federation, e.ChiefArbiter = set.City, set.Federation, set.ChiefArbiter
 	tbs := "BH/C1 BH SB WIN"
-	if sp.System != tournament.Dutch {
+	if !sp.System.Swiss() {
 		tbs = "DE SB WIN KS"
 		// An odd round robin's bye is the round against the Berger
 		// tables' dummy: a rest that scores nothing.
@@ -351,7 +354,7 @@ func (c *Championship) Enter(p federation.Player, keys []string) ([]string, erro
 				return nil, conflict("sections.err_entered", p.ID, o.Name)
 			}
 		}
-		if s.System != tournament.Dutch {
+		if !s.System.Swiss() {
 			if s.Round() > 0 {
 				return nil, conflict("sections.err_late_rr", s.Name)
 			}
@@ -455,7 +458,7 @@ func (c *Championship) RequestBye(key, id string, r int, half bool) error {
 	if n == 0 {
 		return bad("sections.err_not_in", id, s.Name)
 	}
-	if s.System != tournament.Dutch {
+	if !s.System.Swiss() {
 		return conflict("sections.err_bye_rr", s.Name)
 	}
 	if r <= s.Round() || (s.Rounds > 0 && r > s.Rounds) {
