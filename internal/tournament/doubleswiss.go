@@ -199,3 +199,61 @@ func (e *Event) checkMatches() error {
 	}
 	return nil
 }
+
+// matchesPlayed returns the event as a Double-Swiss's standings and
+// tie-breaks see it: a match is forfeited only when a player forfeited
+// both games; in every other match a game forfeited is treated as played
+// (C.04.5, Preface): a win and a loss, 0-0 where both forfeited it. It is e
+// itself when nothing changes (not a Double-Swiss, no such game). Ratings
+// never see it.
+func (e *Event) matchesPlayed() *Event {
+	if e.System != DoubleSwiss {
+		return e
+	}
+	var v *Event
+	for i := range e.Players {
+		p := &e.Players[i]
+		for g := 1; g+1 <= len(p.Rounds); g += 2 {
+			a, b := p.Entry(g), p.Entry(g+1)
+			q := e.Player(max(a.Opponent, b.Opponent))
+			if q == nil || a.Opponent != b.Opponent || !isForfeit(a.Code) && !isForfeit(b.Code) {
+				continue
+			}
+			if (a.Code == ForfeitLoss && b.Code == ForfeitLoss) || (q.Entry(g).Code == ForfeitLoss && q.Entry(g+1).Code == ForfeitLoss) {
+				continue // a forfeited match
+			}
+			if v == nil {
+				c := *e
+				c.Players = slices.Clone(e.Players)
+				for j := range c.Players {
+					c.Players[j].Rounds = slices.Clone(c.Players[j].Rounds)
+				}
+				v = &c
+			}
+			for _, r := range []int{g, g + 1} {
+				en := &v.Players[i].Rounds[r-1]
+				switch en.Code {
+				case ForfeitWin:
+					en.Code = Win
+				case ForfeitLoss:
+					en.Code = Loss
+				}
+			}
+		}
+	}
+	if v == nil {
+		return e
+	}
+	return v
+}
+
+func isForfeit(c Code) bool { return c == ForfeitWin || c == ForfeitLoss }
+
+// standingsOf is v's standings (v = e.matchesPlayed()) with e's players.
+func (v *Event) standingsOf(e *Event, rounds int) []Standing {
+	st := v.Standings(rounds)
+	for i := range st {
+		st[i].Player = e.Player(st[i].Player.Start)
+	}
+	return st
+}

@@ -3,6 +3,7 @@ package tournament
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -180,5 +181,58 @@ func TestDoubleSwissChecks(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDoubleSwissForfeitedGame: a game forfeited in a match whose other
+// game was played counts as played in the standings and tie-breaks
+// (C.04.5, Preface), so the event ranks as if it had been won over the
+// board; a match forfeited whole does not.
+func TestDoubleSwissForfeitedGame(t *testing.T) {
+	run := func(first Result, second Result) *Event {
+		e := New("F", DoubleSwiss, 4)
+		e.TieBreaks, _ = ParseTieBreaks("BH SB WIN")
+		for _, n := range []string{"A", "B", "C", "D"} {
+			if _, err := e.AddPlayer(Player{Name: n}, ZeroBye); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for m := range 2 {
+			for g := range 2 {
+				r, pairs, err := PairNext(e, DoubleSwissPairer{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, pr := range pairs {
+					res := Drawn
+					if m == 0 && i == 0 {
+						res = []Result{first, second}[g]
+					}
+					if err := e.SetResult(r, pr.White, res); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		return e
+	}
+	values := func(e *Event) string {
+		var b strings.Builder
+		for _, s := range e.Standings(-1) {
+			fmt.Fprintf(&b, "%d:%g:%v ", s.Player.Start, s.Points, s.Values)
+		}
+		return b.String()
+	}
+	played, forfeited := run(WhiteWins, Drawn), run(WhiteForfeit, Drawn)
+	if a, b := values(played), values(forfeited); a != b {
+		t.Errorf("a forfeited game in a played match: %s, played over the board: %s", b, a)
+	}
+	if st := forfeited.Standings(-1); st[0].Player != forfeited.Player(st[0].Player.Start) {
+		t.Error("the standings point to a copy of the players")
+	}
+	// Both games forfeited by one player: a forfeited match, not played.
+	whole := run(WhiteForfeit, BlackForfeit)
+	if values(whole) == values(run(WhiteWins, BlackWins)) {
+		t.Error("a match forfeited whole counted as played")
 	}
 }
