@@ -2,11 +2,13 @@ package doubleswiss
 
 // matcher finds maximum matchings in general graphs by Edmonds' blossom
 // algorithm (augmenting paths, odd cycles shrunk to their base), after a
-// greedy start. Its buffers are reused between calls: a bracket's search
-// asks it many times.
+// greedy start. The edges are asked of ok as needed, never listed: the
+// graphs are nearly complete (few players have met), so the greedy start
+// pairs almost everyone at once and a check costs about n calls. Its
+// buffers are reused between calls: a bracket's search asks it many times.
 type matcher struct {
 	n                 int
-	adj               [][]int
+	ok                func(i, j int) bool
 	match, p, base, q []int
 	used, blossom     []bool
 	mark              []bool // lca's, apart from the search's used
@@ -15,7 +17,6 @@ type matcher struct {
 func (m *matcher) reset(n int) {
 	m.n = n
 	if cap(m.match) < n {
-		m.adj = make([][]int, n)
 		m.match = make([]int, n)
 		m.p = make([]int, n)
 		m.base = make([]int, n)
@@ -23,10 +24,6 @@ func (m *matcher) reset(n int) {
 		m.used = make([]bool, n)
 		m.blossom = make([]bool, n)
 		m.mark = make([]bool, n)
-	}
-	m.adj = m.adj[:n]
-	for i := range m.adj {
-		m.adj[i] = m.adj[i][:0]
 	}
 	m.match, m.p, m.base, m.q = m.match[:n], m.p[:n], m.base[:n], m.q[:n]
 	m.used, m.blossom, m.mark = m.used[:n], m.blossom[:n], m.mark[:n]
@@ -42,35 +39,25 @@ func (m *matcher) perfect(n int, ok func(i, j int) bool) bool {
 		return true
 	}
 	m.reset(n)
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			if ok(i, j) {
-				m.adj[i] = append(m.adj[i], j)
-				m.adj[j] = append(m.adj[j], i)
-			}
-		}
-	}
+	m.ok = ok
 	for i := range n {
 		m.match[i] = -1
 	}
-	// Greedy first, the vertices with the fewest edges first in spirit:
-	// plain order is enough, augmenting paths fix the rest.
+	// Greedy first; augmenting paths fix the rest.
 	for i := range n {
 		if m.match[i] >= 0 {
 			continue
 		}
-		for _, j := range m.adj[i] {
-			if m.match[j] < 0 {
+		for j := i + 1; j < n; j++ {
+			if m.match[j] < 0 && ok(i, j) {
 				m.match[i], m.match[j] = j, i
 				break
 			}
 		}
 	}
 	for v := range n {
-		if m.match[v] < 0 {
-			if len(m.adj[v]) == 0 || !m.augment(v) {
-				return false
-			}
+		if m.match[v] < 0 && !m.augment(v) {
+			return false
 		}
 	}
 	return true
@@ -122,8 +109,8 @@ func (m *matcher) augment(root int) bool {
 	for qh < qt {
 		v := m.q[qh]
 		qh++
-		for _, to := range m.adj[v] {
-			if m.base[v] == m.base[to] || m.match[v] == to {
+		for to := range m.n {
+			if to == v || m.base[v] == m.base[to] || m.match[v] == to || !m.ok(v, to) {
 				continue
 			}
 			if to == root || (m.match[to] >= 0 && m.p[m.match[to]] >= 0) {

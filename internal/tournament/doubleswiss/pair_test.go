@@ -286,3 +286,13 @@ func BenchmarkRound(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFirstRound pairs a first round: one bracket of everyone.
+func BenchmarkFirstRound(b *testing.B) {
+	in := Input{Players: field(1000)}
+	for b.Loop() {
+		if _, err := Round(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
