@@ -86,6 +86,14 @@ func TestDoubleSwissMatch(t *testing.T) {
 	if r != 1 || PairsText(pairs) != "1-4 5-2" {
 		t.Fatalf("round %d: %s", r, PairsText(pairs))
 	}
+	// A late entry misses the whole match begun.
+	late, err := e.AddPlayer(Player{Name: "F"}, ZeroBye)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if late.Entry(1).Code != ZeroBye || late.Entry(2).Code != ZeroBye {
+		t.Fatalf("the late entry's match 1: %c %c", late.Entry(1).Code, late.Entry(2).Code)
+	}
 	// The second game may be paired before the first has its results.
 	r, pairs, err = PairNext(e, DoubleSwissPairer{})
 	if err != nil {
@@ -111,9 +119,9 @@ func TestDoubleSwissMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Match 2: two matches and the bye (the engine's tests hold the
-	// articles; here the file's shape).
-	if len(pairs) != 3 || pairs[2].Black != 0 {
+	// Match 2: six players with the late entry, three matches (the
+	// engine's tests hold the articles; here the file's shape).
+	if len(pairs) != 3 || pairs[2].Black == 0 {
 		t.Fatalf("round 3: %v", pairs)
 	}
 	if err := e.RequestBye(1, 4, ZeroBye); err == nil {

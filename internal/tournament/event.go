@@ -333,7 +333,11 @@ func (e *Event) AddPlayer(p Player, missed Code) (*Player, error) {
 	}
 	p.Start = len(e.Players) + 1
 	p.Rounds = nil
-	for r := 1; r <= e.Played(); r++ {
+	missedTo := e.Played()
+	if e.System == DoubleSwiss {
+		missedTo += missedTo % 2 // a match begun is missed whole
+	}
+	for r := 1; r <= missedTo; r++ {
 		p.setEntry(r, Entry{Colour: NoColor, Code: missed})
 	}
 	e.Players = append(e.Players, p)
