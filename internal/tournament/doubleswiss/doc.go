@@ -26,7 +26,8 @@
 //     be paired by [C1]. There is no colour criterion.
 //   - [C4] fewest upfloaters; [C5] the upfloaters' scores as high as they can
 //     be (the scores sorted from the highest, compared in that order); [C6]
-//     the next scoregroup's bracket needs as few upfloaters as it can; [C7]
+//     the next scoregroup's bracket can be paired with the fewest
+//     upfloaters its size allows (none when even, one when odd); [C7]
 //     fewest upfloaters who floated in the previous round; [C8] fewest
 //     upfloaters' opponents who floated in the previous round.
 //     [C7] and [C8] do not apply in the last round (Input.LastRound).
@@ -62,7 +63,9 @@
 //
 // Readings where the text leaves room (docs/tournaments.md says the same):
 // "upfloater" is a bracket member from a lower scoregroup; in [C6] the next
-// scoregroup is the highest score among the players left after the bracket;
+// scoregroup is the highest score among the players left after the
+// bracket, and [C6] is met or not (as the TEC's reference engine reads the
+// same words of the Swiss team system, C.04.6), not a count;
 // [C8] counts the residents paired with an upfloater (not two upfloaters
 // paired together); the pairing-allocated bye is not a float.
 package doubleswiss

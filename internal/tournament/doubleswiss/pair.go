@@ -313,23 +313,34 @@ func without(xs, drop []int) []int {
 	return out
 }
 
-// nextNeed is [C6]: the fewest upfloaters the top scoregroup of rest (the
-// players left after the bracket, all pairable) needs.
+// nextNeed is [C6]: 0 when the top scoregroup of rest (the players left
+// after the bracket, all pairable) can be paired with the fewest
+// upfloaters its size allows (none when even, one when odd), else 1.
 func (s *state) nextNeed(rest []int) int {
 	if len(rest) == 0 {
 		return 0
 	}
+	if s.need(rest) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// need is how many upfloaters more than its parity asks the top
+// scoregroup of rest needs.
+func (s *state) need(rest []int) int {
 	g := 1
 	for g < len(rest) && s.pl[rest[g]].Score == s.pl[rest[0]].Score {
 		g++
 	}
 	res, low := rest[:g], rest[g:]
+	// The parity's upfloaters first: usually the first set tried does.
 	for k := g % 2; k <= len(low); k += 2 {
 		ok := combos(low, k, func(u []int) bool {
 			return s.perfect(append(slices.Clone(res), u...)) && s.perfect(without(low, u))
 		})
 		if ok {
-			return k
+			return k - g%2
 		}
 	}
 	return len(low)

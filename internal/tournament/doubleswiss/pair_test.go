@@ -121,24 +121,21 @@ func TestRound(t *testing.T) {
 			want: []Pair{{3, 1}, {2, 4}, {6, 5}, {8, 7}},
 		},
 		{
-			// [C6]: taking 4 leaves 5 alone at 1 point (one more upfloater
-			// for the next bracket); taking 5... leaves 4 alone too. Both
-			// leave one: then the first set in order, 4. With 6 players at
-			// 1 point: 4 5 6, taking 4 leaves 5 6 (none needed).
+			// [C6]: taking 4 would leave 5 and 6, who met: their bracket
+			// would need two upfloaters, not none. 5 is taken; 4 and 6
+			// pair.
 			name: "the next scoregroup's need",
 			in: Input{Players: []Player{
 				{TPN: 1, Score: 2},
 				{TPN: 2, Score: 2},
 				{TPN: 3, Score: 2},
-				{TPN: 4, Score: 1, Opponents: []int{5}},
-				{TPN: 5, Score: 1, Opponents: []int{4}},
-				{TPN: 6, Score: 1},
+				{TPN: 4, Score: 1},
+				{TPN: 5, Score: 1, Opponents: []int{6}},
+				{TPN: 6, Score: 1, Opponents: []int{5}},
 				{TPN: 7, Score: 0},
 				{TPN: 8, Score: 0},
 			}},
-			// Taking 4 leaves 5 6: even, they may meet: need 0. Bracket
-			// 1 2 3 4: 1-3, 2-4.
-			want: []Pair{{1, 3}, {4, 2}, {5, 6}, {7, 8}},
+			want: []Pair{{1, 3}, {5, 2}, {6, 4}, {7, 8}},
 		},
 	}
 	for _, tt := range tests {

@@ -91,7 +91,7 @@ func refRound(in Input) ([]Pair, error) {
 		}
 		return set[:g], set[g:]
 	}
-	need := func(rest []int) int { // [C6]
+	need := func(rest []int) int { // [C6]: 1 if the next bracket needs more upfloaters than its parity
 		if len(rest) == 0 {
 			return 0
 		}
@@ -102,7 +102,10 @@ func refRound(in Input) ([]Pair, error) {
 				best = len(u)
 			}
 		}
-		return best
+		if best > len(res)%2 {
+			return 1
+		}
+		return 0
 	}
 	unpaired := minus(all, []int{bye})
 	var pairs [][2]int
