@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"slices"
 	"testing"
 )
@@ -296,6 +298,9 @@ func simulate(rng *rand.Rand, n, rounds int, check func(in Input) ([]Pair, bool)
 
 func TestAgainstReference(t *testing.T) {
 	runs := 400
+	if n, err := strconv.Atoi(os.Getenv("DOUBLESWISS_RUNS")); err == nil {
+		runs = n // a longer comparison: DOUBLESWISS_RUNS=5000
+	}
 	if testing.Short() {
 		runs = 60
 	}
