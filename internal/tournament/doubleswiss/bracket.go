@@ -148,6 +148,9 @@ func (s *state) bracket(b []int, nres int) [][2]int {
 				tops = tops[:len(tops)-1]
 			}
 			q.role[x] = bottom // passed over: a bottom member
+			if q.count(bottom) > m {
+				break
+			}
 		}
 		for _, x := range order[from:] {
 			q.role[x] = free
