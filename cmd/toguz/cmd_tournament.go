@@ -113,8 +113,8 @@ func tnNew(_ context.Context, e env) error {
 	end := fs.String("end", "", "end date, YYYY/MM/DD")
 	arbiter := fs.String("arbiter", "", "chief arbiter")
 	tc := fs.String("time", "", "time control, in words")
-	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration), teamswiss (FIDE's team Swiss)")
-	rounds := fs.Int("rounds", 0, "rounds (a Swiss: required; a round robin: from the players)")
+	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration), teamswiss (FIDE's team Swiss), doubleswiss (FIDE Double-Swiss)")
+	rounds := fs.Int("rounds", 0, "rounds (a Swiss: required; a round robin: from the players; doubleswiss: matches, two rounds of the file each)")
 	tbs := fs.String("tiebreaks", "", `tie-breaks in order, C.07's acronyms: "DE BH/C1 BH SB WIN" (DE WIN WON BPG BWG GE BH SB ARO PS KS, /C1 /C2 /M1)`)
 	ko := fs.String("knockout", "2 rapid:2 blitz:2 armageddon", "a knock-out's match: classical games, then tie-break stages kind:games")
 	scoring := fs.String("scoring", "", "points other than FIDE's, e.g. PAB=0.5 (W D L FW FL PAB HPB FPB ZPB)")
@@ -133,6 +133,9 @@ func tnNew(_ context.Context, e env) error {
 	}
 	if *rep < 0 || *rep == 1 {
 		return errors.New("-repetition: 2 or more, or 0 for off")
+	}
+	if sys == tournament.DoubleSwiss {
+		*rounds *= 2 // the file has two rounds a match
 	}
 	ev := tournament.New(*name, sys, *rounds)
 	ev.City, ev.Federation, ev.StartDate, ev.EndDate, ev.ChiefArbiter, ev.TimeControl = *city, *fed, *start, *end, *arbiter, *tc
@@ -205,7 +208,7 @@ func tnAdd(_ context.Context, e env) error {
 
 func tnPair(_ context.Context, e env) error {
 	fs := newFlags(e, "tournament pair", "FILE.trf", "Pairs the next round and prints it the way the FIDE-endorsed pairing programs\ndo with -p: the number of pairs, then one pair a line, White's and Black's start\nnumbers, 0 for the bye. The round is written into the file unless -dry-run.")
-	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku, teamswiss); default the file's XXY")
+	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku, teamswiss, doubleswiss); default the file's XXY")
 	dry := fs.Bool("dry-run", false, "print the pairing, leave the file as it is")
 	file, _, err := oneFile(fs, e.args, 0)
 	if err != nil {
@@ -230,9 +233,15 @@ func tnPair(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	_, pairs, err := tournament.PairNext(ev, p)
+	r, pairs, err := tournament.PairNext(ev, p)
 	if err != nil {
 		return err
+	}
+	if ev.System == tournament.DoubleSwiss && r%2 == 1 {
+		// A match is its two games: the second round of the file too.
+		if _, _, err := tournament.PairNext(ev, p); err != nil {
+			return err
+		}
 	}
 	if !*dry {
 		if err := saveEvent(file, ev); err != nil {

@@ -77,6 +77,12 @@ type Settings struct {
 	// Acceleration is a Swiss's: "baku" for the Baku acceleration (FIDE
 	// C.04.5.1), "" for none.
 	Acceleration string `json:"acceleration,omitempty"`
+	// Pairing is a Swiss's pairing system: "doubleswiss" for FIDE's
+	// Double-Swiss (C.04.5: every pairing a match of two games, the
+	// colours swapped; Rounds counts the matches, the event plays two
+	// rounds a match, the second paired when the first has ended), "" for
+	// the Dutch.
+	Pairing string `json:"pairing,omitempty"`
 }
 
 // Error is a refusal with a catalog key (the server translates it) and a
@@ -110,6 +116,9 @@ func (s *Settings) Check() error {
 	}
 	if s.Acceleration != "" && (s.Kind != Swiss || s.Acceleration != "baku") {
 		return bad("apierr.event_acceleration")
+	}
+	if err := s.checkPairing(); err != nil {
+		return err
 	}
 	if s.Kind != Arena {
 		s.Minutes, s.Berserk, s.TeamBattle = 0, false, false

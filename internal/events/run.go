@@ -104,6 +104,9 @@ func rounds(e *Event) int {
 	case DoubleRoundRobin:
 		return 2 * tournament.BergerRounds(len(e.Entries))
 	}
+	if systemOf(e.Settings) == tournament.DoubleSwiss {
+		return 2 * e.Settings.Rounds // two games a match
+	}
 	return e.Settings.Rounds
 }
 
@@ -111,6 +114,9 @@ func rounds(e *Event) int {
 func systemOf(s Settings) tournament.System {
 	if s.Kind == Swiss && s.Acceleration == "baku" {
 		return tournament.DutchBaku
+	}
+	if s.Kind == Swiss && s.Pairing == string(tournament.DoubleSwiss) {
+		return tournament.DoubleSwiss
 	}
 	switch s.Kind {
 	case RoundRobin:

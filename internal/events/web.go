@@ -207,6 +207,9 @@ func (wb *Web) pageCreateEvent(w http.ResponseWriter, r *http.Request) error {
 	if r.FormValue("baku") != "" {
 		st.Acceleration = "baku"
 	}
+	if r.FormValue("doubleswiss") != "" {
+		st.Pairing = string(tournament.DoubleSwiss)
+	}
 	if st.Rules == "" {
 		st.Rules = "standard"
 	}

@@ -181,7 +181,7 @@ func (sp *Spec) check() error {
 		return bad("sections.err_limits", sp.Key)
 	}
 	switch sp.System {
-	case tournament.Dutch:
+	case tournament.Dutch, tournament.DoubleSwiss: // a Double-Swiss's rounds are its matches here
 		if sp.Rounds < 1 || sp.Rounds > MaxRounds {
 			return bad("sections.err_rounds", sp.Key, MaxRounds)
 		}
@@ -203,6 +203,9 @@ func (sp *Spec) check() error {
 // newSection returns an empty section of spec sp: FIDE's scoring, the
 // tie-breaks its system calls for.
 func newSection(set Settings, sp Spec) *Section {
+	if sp.System == tournament.DoubleSwiss {
+		sp.Rounds *= 2 // the event's rounds: two a match
+	}
 	e := tournament.New(set.Name+": "+sp.Name, sp.System, sp.Rounds)
 	// TRF's dates: FIDE's K for the young is decided by them.
 	e.StartDate, e.EndDate = strings.ReplaceAll(set.Start, "-", "/"), strings.ReplaceAll(set.End, "-", "/")

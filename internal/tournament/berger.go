@@ -164,6 +164,8 @@ func PairerFor(s System, swiss Pairer) (Pairer, error) {
 		return swiss, nil
 	case TeamSwiss: // swiss pairs teams when the event's system says so (teamswiss.Pairer)
 		return swissOrErr(swiss)
+	case DoubleSwiss:
+		return DoubleSwissPairer{}, nil
 	}
 	return nil, fmt.Errorf("unknown pairing system %q", s)
 }

@@ -207,7 +207,9 @@ const (
 
 // Swiss reports a Swiss system: players paired round by round from their
 // scores, late entries allowed, those left out of a round absent.
-func (s System) Swiss() bool { return s == Dutch || s == DutchBaku || s == TeamSwiss }
+func (s System) Swiss() bool {
+	return s == Dutch || s == DutchBaku || s == TeamSwiss || s == DoubleSwiss
+}
 
 // ParseSystem reads a system's name.
 func ParseSystem(s string) (System, error) {
@@ -222,8 +224,10 @@ func ParseSystem(s string) (System, error) {
 		return Knockout, nil
 	case TeamSwiss:
 		return sys, nil
+	case DoubleSwiss, "double-swiss":
+		return DoubleSwiss, nil
 	}
-	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, teamswiss)", s)
+	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, teamswiss, doubleswiss)", s)
 }
 
 // Event is a tournament: the header of its TRF file, its players and their
@@ -250,7 +254,11 @@ type Event struct {
 
 // New returns an event with FIDE scoring.
 func New(name string, system System, rounds int) *Event {
-	return &Event{Name: name, System: system, Rounds: rounds, Scoring: FIDEScoring}
+	e := &Event{Name: name, System: system, Rounds: rounds, Scoring: FIDEScoring}
+	if system == DoubleSwiss {
+		e.Scoring.PairingBye = DoubleSwissPAB
+	}
+	return e
 }
 
 // Player returns the player with a start number, or nil.
@@ -332,7 +340,11 @@ func (e *Event) AddPlayer(p Player, missed Code) (*Player, error) {
 	}
 	p.Start = len(e.Players) + 1
 	p.Rounds = nil
-	for r := 1; r <= e.Played(); r++ {
+	missedTo := e.Played()
+	if e.System == DoubleSwiss {
+		missedTo += missedTo % 2 // a match begun is missed whole
+	}
+	for r := 1; r <= missedTo; r++ {
 		p.setEntry(r, Entry{Colour: NoColor, Code: missed})
 	}
 	e.Players = append(e.Players, p)
@@ -361,6 +373,9 @@ func (e *Event) RequestBye(start, r int, c Code) error {
 	}
 	if c != HalfBye && c != ZeroBye && c != FullBye {
 		return fmt.Errorf("a requested bye is %c, %c or %c, not %q", HalfBye, ZeroBye, FullBye, c)
+	}
+	if e.System == DoubleSwiss {
+		return e.requestMatchBye(p, r, c)
 	}
 	if r <= e.Played() {
 		return fmt.Errorf("round %d is already paired", r)
@@ -409,6 +424,7 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 			avail[e.Players[i].Start] = true
 		}
 	}
+	second := e.secondGameAvailable(r, avail)
 	seen, err := checkPairs(r, pairs, avail)
 	if err != nil {
 		return err
@@ -419,7 +435,7 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 			continue
 		}
 		wc, bc := Pending, Pending
-		if fixed {
+		if fixed || second {
 			wc, bc = e.forfeits(r, pr)
 		}
 		e.Player(pr.White).setEntry(r, Entry{Opponent: pr.Black, Colour: White, Code: wc})
@@ -667,6 +683,9 @@ func (e *Event) Validate() error {
 				return fmt.Errorf("round %d: players %d and %d have results %c and %c", r+1, p.Start, q.Start, en.Code, qe.Code)
 			}
 		}
+	}
+	if e.System == DoubleSwiss {
+		return e.checkMatches()
 	}
 	return nil
 }
