@@ -158,3 +158,25 @@ func TestPagesAndAPI(t *testing.T) {
 		t.Errorf("unknown side: %d", r.Status)
 	}
 }
+
+// TestInboxPaged: a list longer than a page links to the next page, and
+// that page back to the first.
+func TestInboxPaged(t *testing.T) {
+	s := newPagesSite(t)
+	carla, c := s.user(t, "carla")
+	for i := range PerPage + 1 {
+		u, _ := s.user(t, fmt.Sprintf("p%02d", i))
+		if _, err := s.st.AddMessage(t.Context(), store.Message{SenderID: u.ID, RecipientID: carla.ID, Body: "hi"}, store.MessageLimits{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := s.c.Do("GET", "/inbox", c, nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `href="/inbox?page=2"`) || strings.Contains(string(r.Body), `rel="prev"`) {
+		t.Errorf("page 1: %d", r.Status)
+	}
+	if r := s.c.Do("GET", "/inbox?page=2", c, nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `href="/inbox?page=1"`) || strings.Contains(string(r.Body), `rel="next"`) {
+		t.Errorf("page 2: %d", r.Status)
+	}
+	if r := s.c.Do("GET", "/api/inbox", c, nil); r.JSON()["next"] != float64(2) || len(r.JSON()["conversations"].([]any)) != PerPage {
+		t.Errorf("the API's page 1: %s", r.Body)
+	}
+}
