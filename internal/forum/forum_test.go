@@ -359,13 +359,13 @@ func TestPages(t *testing.T) {
 	s := newTestSite(t)
 	ctx := context.Background()
 	a := s.user("Aigerim", 30*24*time.Hour)
-	tid, _, err := s.st.AddForumTopic(ctx, store.ForumCategory{ID: "en", Kind: KindLang, Ref: "en"}, store.ForumTopic{Title: "Long", AuthorID: a}, "post 1")
+	tid, _, err := s.st.AddForumTopic(ctx, store.ForumCategory{ID: "en", Kind: KindLang, Ref: "en"}, store.ForumTopic{Title: "Long", AuthorID: a}, "post 1", store.ForumBounds{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var last int64
 	for i := 2; i <= PostsPage+5; i++ {
-		if last, err = s.st.AddForumPost(ctx, store.ForumPost{TopicID: tid, AuthorID: a, Body: fmt.Sprint("post ", i)}); err != nil {
+		if last, err = s.st.AddForumPost(ctx, store.ForumPost{TopicID: tid, AuthorID: a, Body: fmt.Sprint("post ", i)}, store.ForumBounds{}); err != nil {
 			t.Fatal(err)
 		}
 	}
