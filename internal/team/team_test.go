@@ -86,10 +86,17 @@ func TestTeamLifecycle(t *testing.T) {
 		t.Errorf("inviting a member: %d %v", code, m)
 	}
 
-	// The leader writes to all: each other member gets a notify.Team notice.
+	// The leader writes to all: each other member gets a notify.Team
+	// notice, told by the worker after the request.
 	code, m = s.do("POST", "/api/team/"+id+"/message", lead, map[string]any{"message": "Training moves to Sunday."})
 	if code != 200 || m["told"] != float64(2) {
 		t.Fatalf("message: %d %v", code, m)
+	}
+	if got := s.notice.Take(); len(got) != 0 {
+		t.Errorf("notices told inside the request: %+v", got)
+	}
+	if err := s.svc.tellPending(t.Context()); err != nil {
+		t.Fatal(err)
 	}
 	got = s.notice.Take()
 	if len(got) != 2 {
