@@ -155,7 +155,7 @@ type cluster struct {
 	// publish it at the next renewal, changed or not (a node said hello).
 	gamesSent gamesSent
 	gamesNews atomic.Bool
-	every time.Duration // Config.Rebalance
+	every     time.Duration // Config.Rebalance
 	// balancing: a handover is under way; balanced: when the last ended.
 	balancing bool
 	balanced  time.Time
