@@ -5,13 +5,13 @@
 // by month. It reads the last Games games through its port, Store, which
 // *store.Store satisfies; an unreviewed game counts in the scores only.
 //
-// Bounds: one page reads at most Games games and their reviews (one query
-// each), and only for its own signed-in account.
+// Bounds: one page reads at most Games games and their reviews (a query
+// for the games, one for all their reviews), and only for its own
+// signed-in account.
 package insights
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -37,11 +37,11 @@ import (
 // Games is how many of a player's latest games the page reads.
 const Games = 200
 
-// Store is what the page reads: a player's games, newest first, and a
-// game's review (errors wrapping store.ErrNotFound when it has none).
+// Store is what the page reads: a player's games, newest first, and the
+// reviews of those that have one, by game id.
 type Store interface {
 	GamesByUser(ctx context.Context, userID int64, limit, offset int) ([]store.Game, error)
-	Review(ctx context.Context, id string) (store.Review, error)
+	ReviewsOf(ctx context.Context, ids []string) (map[string]store.Review, error)
 }
 
 // Site is the page /insights.
@@ -118,6 +118,16 @@ func (s *Site) page(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	ids := make([]string, 0, len(games))
+	for _, g := range games {
+		if g.Status == game.Ended {
+			ids = append(ids, g.ID)
+		}
+	}
+	reviews, err := s.store.ReviewsOf(ctx, ids)
+	if err != nil {
+		return err
+	}
 	lang, cat := s.kit.Lang(r), s.kit.Catalog()
 	d := Data{}
 	var (
@@ -157,12 +167,8 @@ func (s *Site) page(w http.ResponseWriter, r *http.Request) error {
 		// The review: each of his moves' accuracy, by phase.
 		var acc float64
 		var accN int
-		rv, err := s.store.Review(ctx, g.ID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
 		first := ""
-		if err == nil && rv.Status == store.ReviewDone {
+		if rv, ok := reviews[g.ID]; ok && rv.Status == store.ReviewDone {
 			if data, err := review.Decode(rv.Data); err == nil && g.StartFEN == "" {
 				start, _ := toguz.NewPosition(g.Rules)
 				if len(data.Plies) > 0 {
