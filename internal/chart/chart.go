@@ -509,8 +509,21 @@ func (c *Bars) SVG() template.HTML {
 		return template.HTML(b.String())
 	}
 	slot := pw / float64(n)
-	// Labels of about 6.5 units a letter: every k-th one, so that they do
-	// not run into each other.
+	c.labels(&b, slot, top+ph+15)
+	b.WriteString(`</g>`)
+	gap := math.Min(2, slot*.15)
+	for i, bar := range c.Bars {
+		x, y := padLeft+slot*float64(i)+gap/2, Y(bar.Value)
+		drawBar(&b, bar, x, y, slot-gap, top+ph-y)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// labels writes the bars' labels at y, every k-th one at about 6.5
+// units a letter, so that they do not run into each other; under the
+// bars' middles, or their left edges (Edges).
+func (c *Bars) labels(b *strings.Builder, slot, y float64) {
 	longest := 1
 	for _, bar := range c.Bars {
 		longest = max(longest, len([]rune(bar.Label)))
@@ -524,34 +537,32 @@ func (c *Bars) SVG() template.HTML {
 		if c.Edges {
 			x = padLeft + slot*float64(i)
 		}
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, f(x), f(top+ph+15), esc(bar.Label))
+		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, f(x), f(y), esc(bar.Label))
 	}
-	b.WriteString(`</g>`)
-	gap := math.Min(2, slot*.15)
-	for i, bar := range c.Bars {
-		x, y := padLeft+slot*float64(i)+gap/2, Y(bar.Value)
-		if bar.Href != "" {
-			fmt.Fprintf(&b, `<a href="%s"`, esc(bar.Href))
-			if bar.Title != "" {
-				fmt.Fprintf(&b, ` aria-label="%s"`, esc(bar.Title))
-			}
-			b.WriteString(`>`)
-		}
-		cls := "bar"
-		if bar.Class != "" {
-			cls += " " + bar.Class
-		}
-		fmt.Fprintf(&b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s">`, esc(cls), f(x), f(y), f(slot-gap), f(top+ph-y))
+}
+
+// drawBar draws one bar at x, y of width and height, a link when it has
+// one.
+func drawBar(b *strings.Builder, bar Bar, x, y, width, height float64) {
+	if bar.Href != "" {
+		fmt.Fprintf(b, `<a href="%s"`, esc(bar.Href))
 		if bar.Title != "" {
-			fmt.Fprintf(&b, `<title>%s</title>`, esc(bar.Title))
+			fmt.Fprintf(b, ` aria-label="%s"`, esc(bar.Title))
 		}
-		b.WriteString(`</rect>`)
-		if bar.Href != "" {
-			b.WriteString(`</a>`)
-		}
+		b.WriteString(`>`)
 	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	cls := "bar"
+	if bar.Class != "" {
+		cls += " " + bar.Class
+	}
+	fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s">`, esc(cls), f(x), f(y), f(width), f(height))
+	if bar.Title != "" {
+		fmt.Fprintf(b, `<title>%s</title>`, esc(bar.Title))
+	}
+	b.WriteString(`</rect>`)
+	if bar.Href != "" {
+		b.WriteString(`</a>`)
+	}
 }
 
 // The rows of a horizontal bar chart.
