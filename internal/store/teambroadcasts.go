@@ -20,6 +20,9 @@ type TeamBroadcast struct {
 	Body       string
 	Created    time.Time
 	After      int64
+	// Lease is until when (Unix ms) the worker that claimed it holds it:
+	// what it records must name it (TeamBroadcastTold).
+	Lease int64
 }
 
 // AddTeamBroadcast counts b's sender's message to his team (perDay of
@@ -60,8 +63,8 @@ func (s *Store) ClaimTeamBroadcast(ctx context.Context, lease time.Duration) (Te
 		if err != nil {
 			return err
 		}
-		b.Created = fromMS(created)
-		_, err = tx.ExecContext(ctx, `UPDATE team_broadcasts SET lease_ms = $2 WHERE id = $1`, b.ID, ms(now.Add(lease)))
+		b.Created, b.Lease = fromMS(created), ms(now.Add(lease))
+		_, err = tx.ExecContext(ctx, `UPDATE team_broadcasts SET lease_ms = $2 WHERE id = $1`, b.ID, b.Lease)
 		return err
 	})
 	if err != nil && !errors.Is(err, ErrNotFound) {
@@ -70,20 +73,38 @@ func (s *Store) ClaimTeamBroadcast(ctx context.Context, lease time.Duration) (Te
 	return b, err
 }
 
-// TeamBroadcastTold records that message id's members up to after are
-// told and holds it for lease more; done (every member told) deletes it.
-func (s *Store) TeamBroadcastTold(ctx context.Context, id, after int64, lease time.Duration, done bool) error {
+// TeamBroadcastTold records that b's members up to after are told and
+// holds b for lease more (b.Lease becomes the new lease); done (every
+// member told) deletes it. A worker whose lease another took since (it
+// stalled past it) gets ErrConflict and records nothing: the other goes
+// on.
+func (s *Store) TeamBroadcastTold(ctx context.Context, b *TeamBroadcast, after int64, lease time.Duration, done bool) error {
+	next := ms(s.now().Add(lease))
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		var res sql.Result
+		var err error
 		if done {
-			_, err := tx.ExecContext(ctx, `DELETE FROM team_broadcasts WHERE id = $1`, id)
+			res, err = tx.ExecContext(ctx, `DELETE FROM team_broadcasts WHERE id = $1 AND lease_ms = $2`, b.ID, b.Lease)
+		} else {
+			res, err = tx.ExecContext(ctx, `UPDATE team_broadcasts SET after_user = $3, lease_ms = $4 WHERE id = $1 AND lease_ms = $2`, b.ID, b.Lease, after, next)
+		}
+		if err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE team_broadcasts SET after_user = $2, lease_ms = $3 WHERE id = $1`, id, after, ms(s.now().Add(lease)))
-		return err
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrConflict
+		}
+		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("store: team message %d told: %w", id, err)
+	if errors.Is(err, ErrConflict) {
+		return fmt.Errorf("store: team message %d is held by another worker: %w", b.ID, ErrConflict)
 	}
+	if err != nil {
+		return fmt.Errorf("store: team message %d told: %w", b.ID, err)
+	}
+	b.After, b.Lease = after, next
 	return nil
 }
 

@@ -17,6 +17,10 @@ import (
 // pause between batches lets the notices' queue (notifications: 4,096,
 // never blocking its sender, dropping when full) take them in.
 //
+// A worker records its progress only while it holds the message's lease
+// (the store checks it): one that stalled past it stops, and the worker
+// that took the message over goes on alone.
+//
 // Durability: a message is kept from the request on; a stop (clean or
 // not) leaves it with its progress, and the next Run, on this node or
 // another, goes on from the last batch recorded once the lease of the
@@ -96,8 +100,11 @@ func (s *Service) tellBroadcast(ctx context.Context, b store.TeamBroadcast) erro
 		done := len(ids) < broadcastBatch && ctx.Err() == nil
 		// Recorded with a context of its own: a stop records where it got.
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		err = s.st.TeamBroadcastTold(wctx, b.ID, after, broadcastLease, done)
+		err = s.st.TeamBroadcastTold(wctx, &b, after, broadcastLease, done)
 		cancel()
+		if errors.Is(err, store.ErrConflict) {
+			return nil // this worker stalled past its lease: another goes on
+		}
 		if err != nil || done || ctx.Err() != nil {
 			return err
 		}

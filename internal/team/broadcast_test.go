@@ -101,3 +101,44 @@ func TestMessageToManyMembers(t *testing.T) {
 		t.Errorf("a message told whole is still kept: %v", err)
 	}
 }
+
+// TestStalledWorker: a worker that stalled past its lease records nothing
+// once another took the message over; the other finishes it.
+func TestStalledWorker(t *testing.T) {
+	clk := sitetest.NewClock(time.Now())
+	st := sitetest.OpenStore(t, "", store.Options{Now: clk.Now})
+	ctx := t.Context()
+	lead, err := st.CreateUser(ctx, "lead", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := NewService(Config{Store: st, Notify: &sitetest.Notices{}})
+	tm, err := svc.Create(ctx, lead.ID, Fields{Name: "Aral", JoinMode: Open})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Message(ctx, tm.ID, lead.ID, "lead", "Hello"); err != nil {
+		t.Fatal(err)
+	}
+	stalled, err := st.ClaimTeamBroadcast(ctx, broadcastLease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Add(broadcastLease + time.Second)
+	other, err := st.ClaimTeamBroadcast(ctx, broadcastLease)
+	if err != nil || other.ID != stalled.ID {
+		t.Fatalf("the message past its lease: %+v, %v", other, err)
+	}
+	if err := st.TeamBroadcastTold(ctx, &stalled, 99, broadcastLease, false); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("the stalled worker recorded its progress: %v", err)
+	}
+	if err := st.TeamBroadcastTold(ctx, &other, 5, broadcastLease, false); err != nil || other.After != 5 {
+		t.Fatalf("the worker holding it: %v, after %d", err, other.After)
+	}
+	if err := st.TeamBroadcastTold(ctx, &other, 7, broadcastLease, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ClaimTeamBroadcast(ctx, broadcastLease); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a finished message is still kept: %v", err)
+	}
+}

@@ -57,7 +57,7 @@ type Store interface {
 	CountTeamWrite(ctx context.Context, userID int64, kind string, perDay int) error
 	AddTeamBroadcast(ctx context.Context, b store.TeamBroadcast, perDay int) (int64, error)
 	ClaimTeamBroadcast(ctx context.Context, lease time.Duration) (store.TeamBroadcast, error)
-	TeamBroadcastTold(ctx context.Context, id, after int64, lease time.Duration, done bool) error
+	TeamBroadcastTold(ctx context.Context, b *store.TeamBroadcast, after int64, lease time.Duration, done bool) error
 	UserByName(ctx context.Context, name string) (store.User, error)
 	GetClass(ctx context.Context, id string) (store.Class, error)
 	ClassStudents(ctx context.Context, class string) ([]store.Member, error)
