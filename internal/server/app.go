@@ -210,6 +210,10 @@ type App struct {
 	// bus is the nodes' bus when it tells its connection (internal/bus);
 	// nil otherwise.
 	bus connectedBus
+	// noticing is what sends notices off the requests (the leaders'
+	// messages to their teams): it stops before the notices' queue is
+	// drained into the store.
+	noticing sync.WaitGroup
 }
 
 // Open opens (creating and migrating) the database, resumes its live games
@@ -343,6 +347,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	go srv.bots.RunLadder(hubCtx)
 	a.mailing.Go(func() { mailQueue.Run(hubCtx) })
 	a.mailing.Go(func() { srv.RunAccounts(hubCtx) })
+	if srv.teams != nil {
+		a.noticing.Go(func() { srv.teams.Run(hubCtx) }) // the leaders' messages
+	}
 	a.handler = trustProxies(opts.TrustedProxies, srv.Handler())
 	a.proxies = opts.TrustedProxies
 	a.srv, a.authSvc = srv, accounts
@@ -537,6 +544,7 @@ func (a *App) stop() error {
 	err := a.Hub.Stop(context.Background())
 	a.stopHub()
 	a.Hub.Wait()
+	a.noticing.Wait()
 	a.notices.Close() // what the games queued, before the store closes
 	a.mailing.Wait()
 	if a.Reviews != nil {

@@ -357,7 +357,7 @@ func New(cfg Config) (*Server, error) {
 		if notices == nil {
 			notices = senderOf(cfg.Notifications)
 		}
-		tc := team.Config{Store: cfg.Teams, Notify: notices, Kid: func(ctx context.Context, user int64) bool {
+		tc := team.Config{Store: cfg.Teams, Notify: notices, Logger: srv.log, Kid: func(ctx context.Context, user int64) bool {
 			return srv.kid(ctx, site.Identity{Account: site.Account{ID: user}})
 		}}
 		if cfg.Events != nil {
