@@ -4,7 +4,7 @@ import "math/bits"
 
 // wideWords is the width of a matching weight in 64-bit words. A weight
 // holds the pairing criteria as fields, the most important highest (see
-// weights.go); 384 bits leave room for the largest brackets an event has.
+// layout in engine.go); 384 bits leave room for the largest brackets.
 const wideWords = 6
 
 // wide is a signed integer of wideWords words in two's complement, least

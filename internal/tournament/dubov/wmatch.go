@@ -9,13 +9,11 @@ type wEdge struct {
 // maxWeightMatching is Edmonds' weighted blossom algorithm in Galil's
 // O(n³) primal-dual form: it returns mate (-1 for unmatched) of a matching
 // of the nv vertices whose weight is the largest among all matchings, or,
-// when maxCard, among the matchings of maximum cardinality. With integer
-// weights every dual stays an integer (the slack between two S-vertices is
-// even), so the arithmetic is exact.
-//
-// It is what makes C7 and C8 count within complete pairings of the round,
-// as the matching-based pairing programs do: a weight per criterion, the
-// completion first (maxCard).
+// when maxCard, among the matchings of maximum cardinality. The weights are
+// wide integers (every dual stays an integer: the slack between two
+// S-vertices is even), so the arithmetic is exact. It is the Dutch
+// package's algorithm with wide weights: a Dubov weight holds every
+// criterion of a pair as a field (engine.go, layout).
 func maxWeightMatching(nv int, edges []wEdge, maxCard bool) []int {
 	m := &wm{nv: nv, edges: edges}
 	m.run(maxCard)
