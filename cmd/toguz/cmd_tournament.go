@@ -14,6 +14,7 @@ import (
 
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/tournament"
+	"github.com/toguz/toguz/internal/tournament/dubov"
 	"github.com/toguz/toguz/internal/tournament/dutch"
 )
 
@@ -56,9 +57,16 @@ func runTournament(ctx context.Context, e env) error {
 	return fmt.Errorf("unknown command %q (toguz tournament help)", e.args[0])
 }
 
-// dutchPairer returns the Swiss pairer: the FIDE Dutch system of package
-// dutch, through its adapter of the event.
-func dutchPairer() tournament.Pairer { return dutch.Pairer{} }
+// dutchPairer returns the Swiss pairer: each Swiss system's package (the
+// FIDE Dutch system of package dutch, through its adapter of the event),
+// by the event's system.
+func dutchPairer() tournament.Pairer {
+	return tournament.BySystem{
+		tournament.Dutch:     dutch.Pairer{},
+		tournament.DutchBaku: dutch.Pairer{},
+		tournament.Dubov:     dubov.Pairer{},
+	}
+}
 
 // updateEvent reads an event file, changes it with change and writes it
 // back; nothing is written when change fails.
@@ -112,7 +120,7 @@ func tnNew(_ context.Context, e env) error {
 	end := fs.String("end", "", "end date, YYYY/MM/DD")
 	arbiter := fs.String("arbiter", "", "chief arbiter")
 	tc := fs.String("time", "", "time control, in words")
-	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration)")
+	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration), dubov")
 	rounds := fs.Int("rounds", 0, "rounds (a Swiss: required; a round robin: from the players)")
 	tbs := fs.String("tiebreaks", "", `tie-breaks in order, C.07's acronyms: "DE BH/C1 BH SB WIN" (DE WIN WON BPG BWG GE BH SB ARO PS KS, /C1 /C2 /M1)`)
 	ko := fs.String("knockout", "2 rapid:2 blitz:2 armageddon", "a knock-out's match: classical games, then tie-break stages kind:games")

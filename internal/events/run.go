@@ -109,6 +109,9 @@ func rounds(e *Event) int {
 
 // systemOf is the pairing system of an event's settings.
 func systemOf(s Settings) tournament.System {
+	if sys := tournament.System(s.System); s.Kind == Swiss && sys.Swiss() {
+		return sys
+	}
 	if s.Kind == Swiss && s.Acceleration == "baku" {
 		return tournament.DutchBaku
 	}

@@ -158,6 +158,7 @@ type eventsData struct {
 	Kinds        []string
 	TCs          []string
 	Rulesets     []string
+	Systems      []string // a Swiss's pairing systems (swissSystems)
 }
 
 // FinishedListed is the finished events a page of /events lists (and of
@@ -173,6 +174,7 @@ func (wb *Web) pageEvents(w http.ResponseWriter, r *http.Request) error {
 	d.Kinds = []string{string(RoundRobin), string(DoubleRoundRobin), string(Arena)}
 	if d.Swiss {
 		d.Kinds = append([]string{string(Swiss)}, d.Kinds...)
+		d.Systems = swissSystems()
 	}
 	var fin []*Event
 	for _, e := range wb.m.List() {
@@ -207,6 +209,7 @@ func (wb *Web) pageCreateEvent(w http.ResponseWriter, r *http.Request) error {
 	if r.FormValue("baku") != "" {
 		st.Acceleration = "baku"
 	}
+	st.System = r.FormValue("system")
 	if st.Rules == "" {
 		st.Rules = "standard"
 	}

@@ -67,7 +67,7 @@ type Spec struct {
 	MaxAge     int                   `json:"max_age,omitempty"` // 16: under 17; ages on the start date's year
 	MinRating  int                   `json:"min_rating,omitempty"`
 	MaxRating  int                   `json:"max_rating,omitempty"`
-	System     tournament.System     `json:"system"` // dutch, roundrobin or double
+	System     tournament.System     `json:"system"` // dutch, roundrobin, double or another Swiss system (dubov)
 	Rounds     int                   `json:"rounds,omitempty"`
 	TC         string                `json:"tc,omitempty"` // the time control as its papers print it
 }
@@ -175,12 +175,12 @@ func (sp *Spec) check() error {
 		sp.MinRating < 0 || sp.MaxRating < 0 || (sp.MaxRating > 0 && sp.MaxRating < sp.MinRating) {
 		return bad("sections.err_limits", sp.Key)
 	}
-	switch sp.System {
-	case tournament.Dutch:
+	switch {
+	case sp.System.Swiss(): // the Dutch and the other Swiss systems
 		if sp.Rounds < 1 || sp.Rounds > MaxRounds {
 			return bad("sections.err_rounds", sp.Key, MaxRounds)
 		}
-	case tournament.RoundRobin, tournament.DoubleRoundRobin:
+	case sp.System == tournament.RoundRobin, sp.System == tournament.DoubleRoundRobin:
 		sp.Rounds = 0 // from the players, at the first round
 	default:
 		return bad("sections.err_system", sp.Key)
@@ -199,7 +199,7 @@ func newSection(set Settings, sp Spec) *Section {
 	e.StartDate, e.EndDate = strings.ReplaceAll(set.Start, "-", "/"), strings.ReplaceAll(set.End, "-", "/")
 	e.City, e.Federation, e.ChiefArbiter = set.City, set.Federation, set.ChiefArbiter
 	tbs := "BH/C1 BH SB WIN"
-	if sp.System != tournament.Dutch {
+	if !sp.System.Swiss() {
 		tbs = "DE SB WIN KS"
 		// An odd round robin's bye is the round against the Berger
 		// tables' dummy: a rest that scores nothing.
@@ -351,7 +351,7 @@ func (c *Championship) Enter(p federation.Player, keys []string) ([]string, erro
 				return nil, conflict("sections.err_entered", p.ID, o.Name)
 			}
 		}
-		if s.System != tournament.Dutch {
+		if !s.System.Swiss() {
 			if s.Round() > 0 {
 				return nil, conflict("sections.err_late_rr", s.Name)
 			}
@@ -455,7 +455,7 @@ func (c *Championship) RequestBye(key, id string, r int, half bool) error {
 	if n == 0 {
 		return bad("sections.err_not_in", id, s.Name)
 	}
-	if s.System != tournament.Dutch {
+	if !s.System.Swiss() {
 		return conflict("sections.err_bye_rr", s.Name)
 	}
 	if r <= s.Round() || (s.Rounds > 0 && r > s.Rounds) {

@@ -146,9 +146,9 @@ var ErrNoSwiss = errors.New("the Dutch (Swiss) pairing is not available in this 
 // rounds, say).
 var ErrUnpairable = errors.New("no pairing satisfies the absolute criteria")
 
-// PairerFor returns the pairer of a system; swiss is the Dutch pairer
-// (which reads the event's system for the acceleration), nil while none is
-// connected.
+// PairerFor returns the pairer of a system; swiss is the Swiss pairer
+// (the Dutch one, which reads the event's system for the acceleration, or a
+// BySystem for every Swiss system), nil while none is connected.
 func PairerFor(s System, swiss Pairer) (Pairer, error) {
 	switch s {
 	case RoundRobin:
@@ -162,8 +162,37 @@ func PairerFor(s System, swiss Pairer) (Pairer, error) {
 			return nil, ErrNoSwiss
 		}
 		return swiss, nil
+	case Dubov:
+		return swissFor(swiss)
 	}
 	return nil, fmt.Errorf("unknown pairing system %q", s)
+}
+
+// swissFor is the Swiss pairer of a Swiss system other than the Dutch: the
+// same swiss, which pairs each event by its System (BySystem).
+func swissFor(swiss Pairer) (Pairer, error) {
+	if swiss == nil {
+		return nil, ErrNoSwiss
+	}
+	return swiss, nil
+}
+
+// BySystem is a Pairer for every Swiss system a build connects: it pairs
+// an event with the pairer of its System. The command and the server give
+// PairerFor one, so that the pairing packages (which import this one) plug
+// in without this package importing them.
+type BySystem map[System]Pairer
+
+// Pair implements Pairer.
+func (b BySystem) Pair(e *Event) ([]Pair, error) {
+	p, ok := b[e.System]
+	if !ok && e.System == "" {
+		p, ok = b[Dutch] // a TRF without XXY
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: no pairer for the system %q", ErrNoSwiss, e.System)
+	}
+	return p.Pair(e)
 }
 
 // PairNext pairs the next round with p and applies it to the event.

@@ -200,11 +200,23 @@ const (
 	// DutchBaku is the Dutch system with the Baku acceleration (C.04.5.1):
 	// virtual points for the top half in the first half of the rounds.
 	DutchBaku System = "baku"
+	// Dubov is the Dubov system (C.04.4.1, 2026): in each bracket the
+	// players with the lowest average rating of opponents meet the
+	// highest rated; package internal/tournament/dubov.
+	Dubov System = "dubov"
 )
 
 // Swiss reports a Swiss system: players paired round by round from their
 // scores, late entries allowed, those left out of a round absent.
-func (s System) Swiss() bool { return s == Dutch || s == DutchBaku }
+func (s System) Swiss() bool {
+	switch s {
+	case Dutch, DutchBaku:
+		return true
+	case Dubov:
+		return true
+	}
+	return false
+}
 
 // ParseSystem reads a system's name.
 func ParseSystem(s string) (System, error) {
@@ -217,8 +229,10 @@ func ParseSystem(s string) (System, error) {
 		return DoubleRoundRobin, nil
 	case "ko":
 		return Knockout, nil
+	case Dubov:
+		return sys, nil
 	}
-	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku)", s)
+	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, dubov)", s)
 }
 
 // Event is a tournament: the header of its TRF file, its players and their
