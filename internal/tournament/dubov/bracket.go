@@ -216,11 +216,14 @@ func (e *engine) colours(a, b int) (int, int) {
 	case pb.str > pa.str:
 		return give(-pb.pref)
 	}
-	// 5.2.4: alternate from the latest round in which they had different
-	// colours.
-	for k := min(len(pa.Colours), len(pb.Colours)) - 1; k >= 0; k-- {
-		ca, cb := pa.Colours[k], pb.Colours[k]
-		if ca != None && cb != None && ca != cb {
+	// 5.2.4: alternate from the most recent time they had different
+	// colours. Unplayed rounds do not count (the General Handling Rules):
+	// the two players' games are compared from the latest back, each
+	// skipping his own rounds without a game, as the endorsed programs
+	// read the Dutch system's same rule.
+	ga, gb := pa.played(), pb.played()
+	for i := 1; i <= min(len(ga), len(gb)); i++ {
+		if ca, cb := ga[len(ga)-i], gb[len(gb)-i]; ca != cb {
 			return give(-ca)
 		}
 	}

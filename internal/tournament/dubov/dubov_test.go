@@ -215,7 +215,8 @@ func TestColours(t *testing.T) {
 		{"the stronger", []Colour{W, W, B}, []Colour{B, W}, false},
 		{"the stronger, b's", []Colour{B, W}, []Colour{B, B}, false},
 		{"alternation", []Colour{W, B}, []Colour{B, W, N}[:2], true},
-		{"alternation from a round with different colours", []Colour{B, W, B, W}, []Colour{W, W, B, B}, false},
+		{"alternation from the last games with different colours", []Colour{B, W, B, W}, []Colour{W, W, B, B}, false},
+		{"alternation over played games only", []Colour{B, W, B, W, B}, []Colour{N, B, W, B, N}, true},
 		{"the higher ranked", []Colour{W, B}, []Colour{W, B}, true},
 	} {
 		in := Input{Round: len(tc.a) + 1, Rounds: 9, Players: []Player{

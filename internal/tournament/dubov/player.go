@@ -80,7 +80,7 @@ const (
 // last two games had one colour, strong at ±1, mild at 0 (alternate), and
 // mild for Black before a first game (1.6.4).
 func preference(all []Colour) (Colour, strength) {
-	cs := slices.DeleteFunc(slices.Clone(all), func(c Colour) bool { return c == None })
+	cs := (&Player{Colours: all}).played()
 	if len(cs) == 0 {
 		return Black, mild
 	}
@@ -137,4 +137,9 @@ func (p *Player) games() int {
 		}
 	}
 	return n
+}
+
+// played returns the colours of the games played over the board.
+func (p *Player) played() []Colour {
+	return slices.DeleteFunc(slices.Clone(p.Colours), func(c Colour) bool { return c == None })
 }
