@@ -226,6 +226,12 @@ func (e *engine) bracket(rem []int) ([][2]int, []int, error) {
 // players left answers each question, so that the rest of the round can
 // be completed (C4).
 func (e *engine) upfloaters(rem, res, low []int, isRes func(int) bool) ([]int, error) {
+	// No upfloater is best by C5 whenever the residents pair among
+	// themselves and the others can still all be paired: then nothing is
+	// left to choose here.
+	if len(res)%2 == 0 && e.perfect(res) && e.perfect(low) {
+		return nil, nil
+	}
 	top := e.ps[res[0]].Score
 	var diffs, counts []int // C6's score differences, C9's upfloat counts
 	for _, i := range low {
@@ -324,10 +330,26 @@ func (e *engine) upfloaters(rem, res, low []int, isRes func(int) bool) ([]int, e
 	slices.SortFunc(order, func(a, b int) int {
 		return cmp.Or(cmp.Compare(e.ps[b].Score, e.ps[a].Score), cmp.Compare(e.ps[a].ID, e.ps[b].ID))
 	})
+	// Every best set has the same C6 differences, and as many maximum
+	// upfloaters and players upfloated the round before (C8, C10): a
+	// candidate who would change them is in none and needs no matching.
+	needD := map[int]int{}
+	needMax, needLast := 0, 0
+	for _, i := range low {
+		if upOf(mate, i) {
+			needD[top-e.ps[i].Score]++
+			needMax += b2i(e.ps[i].maxUp)
+			needLast += b2i(e.ps[i].UpfloatedLast)
+		}
+	}
 	var ups []int
 	for _, c := range order {
 		if len(ups) == need {
 			break
+		}
+		p := &e.ps[c]
+		if needD[top-p.Score] == 0 || !e.last && (p.maxUp && needMax == 0 || p.UpfloatedLast && needLast == 0) {
+			continue
 		}
 		if !upOf(mate, c) {
 			incentive[c] = 1
@@ -343,6 +365,9 @@ func (e *engine) upfloaters(rem, res, low []int, isRes func(int) bool) ([]int, e
 		}
 		ups = append(ups, c)
 		fixed[c] = true
+		needD[top-p.Score]--
+		needMax -= b2i(p.maxUp)
+		needLast -= b2i(p.UpfloatedLast)
 	}
 	if len(ups) != need {
 		return nil, fmt.Errorf("internal error: %d upfloaters chosen of %d", len(ups), need)

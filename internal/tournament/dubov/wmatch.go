@@ -4,6 +4,7 @@ package dubov
 type wEdge struct {
 	i, j int
 	w    wide
+	w2   wide // 2w, for slack
 }
 
 // maxWeightMatching is Edmonds' weighted blossom algorithm in Galil's
@@ -55,7 +56,7 @@ type wm struct {
 
 func (m *wm) slack(k int) wide {
 	e := m.edges[k]
-	return m.dual[e.i].add(m.dual[e.j]).sub(e.w.add(e.w))
+	return m.dual[e.i].add(m.dual[e.j]).sub(e.w2)
 }
 
 func (m *wm) leaves(b int, f func(v int)) {
@@ -366,6 +367,7 @@ func (m *wm) run(maxCard bool) {
 	m.endpoint = make([]int, 2*len(m.edges))
 	m.neighb = make([][]int, nv)
 	for k, e := range m.edges {
+		m.edges[k].w2 = e.w.add(e.w)
 		if maxW.less(e.w) {
 			maxW = e.w
 		}
