@@ -212,7 +212,7 @@ func tnAdd(_ context.Context, e env) error {
 
 func tnPair(_ context.Context, e env) error {
 	fs := newFlags(e, "tournament pair", "FILE.trf", "Pairs the next round and prints it the way the FIDE-endorsed pairing programs\ndo with -p: the number of pairs, then one pair a line, White's and Black's start\nnumbers, 0 for the bye. The round is written into the file unless -dry-run.")
-	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku); default the file's XXY")
+	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku, dubov); default the file's XXY")
 	dry := fs.Bool("dry-run", false, "print the pairing, leave the file as it is")
 	file, _, err := oneFile(fs, e.args, 0)
 	if err != nil {
