@@ -246,6 +246,15 @@ func (e *engine) upfloaters(rem, res, low []int, isRes func(int) bool) ([]int, e
 	if !e.last {
 		nf += 1 + max(len(counts)-1, 0) + 1 // C8, C9, C10
 	}
+	// In the largest events (hundreds of players, a score group at every
+	// half point over many rounds) the weight cannot hold a C6 field for
+	// every score below: the farthest are merged, so that upfloaters from
+	// there are told apart by C7-C10 and the order alone. The nearest
+	// scores, where upfloaters come from, keep theirs.
+	if room := (wideWords*64 - 8) / (bits.Len(uint(len(rem))) + 1); nf > room {
+		drop := min(nf-room, max(len(diffs)-1, 0))
+		diffs, nf = diffs[drop:], nf-drop
+	}
 	lay, err := newLayout(len(rem), nf)
 	if err != nil {
 		return nil, err
