@@ -53,7 +53,10 @@
 // each wide enough for a whole pairing's sum, C6 and C9 one field per
 // score difference and upfloat count so that their lists compare from the
 // largest down; the lowest field is an incentive that tries one candidate
-// upfloater at a time in the order of 4.2. For the shifts and the
+// upfloater at a time in the order of 4.2. (Where a weight of 384 bits
+// cannot hold a C6 field for every score below, in events of hundreds of
+// players over many rounds, the farthest scores share one: C6 does not
+// tell upfloaters from those scores apart.) For the shifts and the
 // transposition it is the bracket alone, with C7 above a field that counts
 // the pairs crossing G1 and G2. reference_test.go pairs the same rounds by
 // enumerating every pairing at each step, the rules read literally, and
