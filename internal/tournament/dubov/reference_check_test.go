@@ -11,13 +11,13 @@ import (
 // withdrawals, late entries) round by round with the engine, and checks
 // every round against the slow reference's pairing of the same input.
 func TestEngineMatchesReference(t *testing.T) {
-	events := 60
+	events := 200
 	if testing.Short() {
 		events = 15
 	}
 	rounds, diffs := 0, 0
 	for seed := range uint64(events) {
-		cfg := tournament.GenerateConfig{Players: 4 + int(seed%9), Rounds: 3 + int(seed%5), DrawRate: 0.3,
+		cfg := tournament.GenerateConfig{Players: 4 + int(seed%10), Rounds: 3 + int(seed%5), DrawRate: 0.3,
 			ForfeitRate: 0.05, ByeRate: 0.05, WithdrawRate: 0.02, LateRate: 0.1, Seed: seed}
 		check := checkingPairer{t: t, rounds: &rounds, diffs: &diffs, name: fmt.Sprintf("seed %d", seed)}
 		if _, err := tournament.Generate(cfg, check); err != nil {
