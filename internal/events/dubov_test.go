@@ -53,15 +53,16 @@ func TestDubovEvent(t *testing.T) {
 		ids := users(t, st, 12)
 		arbiter := ids[11]
 		for _, bad := range []events.Settings{
-			{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, System: "dubov", Acceleration: "baku"},
-			{Kind: events.RoundRobin, Rules: "standard", TC: "5+3", System: "dubov"},
-			{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, System: "monrad"},
+			{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, Pairing: "dubov", Acceleration: "baku"},
+			{Kind: events.RoundRobin, Rules: "standard", TC: "5+3", Pairing: "dubov"},
+			{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, Pairing: "dubov+doubleswiss"},
+			{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, Pairing: "monrad"},
 		} {
 			if _, err := m.Create(ctx, arbiter, "Bad", time.Time{}, bad); err == nil {
 				t.Errorf("created with %+v", bad)
 			}
 		}
-		ev, err := m.Create(ctx, arbiter, "Dubov open", time.Time{}, events.Settings{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, System: "dubov"})
+		ev, err := m.Create(ctx, arbiter, "Dubov open", time.Time{}, events.Settings{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, Pairing: "dubov"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -146,9 +146,9 @@ var ErrNoSwiss = errors.New("the Dutch (Swiss) pairing is not available in this 
 // rounds, say).
 var ErrUnpairable = errors.New("no pairing satisfies the absolute criteria")
 
-// PairerFor returns the pairer of a system; swiss is the Swiss pairer
-// (the Dutch one, which reads the event's system for the acceleration, or a
-// BySystem for every Swiss system), nil while none is connected.
+// PairerFor returns the pairer of a system; swiss is the Dutch pairer
+// (which reads the event's system for the acceleration), nil while none is
+// connected.
 func PairerFor(s System, swiss Pairer) (Pairer, error) {
 	switch s {
 	case RoundRobin:
@@ -162,15 +162,17 @@ func PairerFor(s System, swiss Pairer) (Pairer, error) {
 			return nil, ErrNoSwiss
 		}
 		return swiss, nil
-	case Dubov:
-		return swissFor(swiss)
+	case TeamSwiss: // swiss pairs teams when the event's system says so (teamswiss.Pairer)
+		return swissOrErr(swiss)
+	case DoubleSwiss:
+		return DoubleSwissPairer{}, nil
+	case Dubov: // swiss pairs by the event's system (BySystem)
+		return swissOrErr(swiss)
 	}
 	return nil, fmt.Errorf("unknown pairing system %q", s)
 }
 
-// swissFor is the Swiss pairer of a Swiss system other than the Dutch: the
-// same swiss, which pairs each event by its System (BySystem).
-func swissFor(swiss Pairer) (Pairer, error) {
+func swissOrErr(swiss Pairer) (Pairer, error) {
 	if swiss == nil {
 		return nil, ErrNoSwiss
 	}
