@@ -14,6 +14,7 @@ import (
 
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/tournament"
+	"github.com/toguz/toguz/internal/tournament/dubov"
 	"github.com/toguz/toguz/internal/tournament/dutch"
 )
 
@@ -59,7 +60,15 @@ func runTournament(ctx context.Context, e env) error {
 
 // dutchPairer returns the Swiss pairer: the FIDE Dutch system of package
 // dutch, through its adapter of the event.
-func dutchPairer() tournament.Pairer { return swissPairer{dutch.Pairer{}} }
+//
+// The individual systems are chosen by the event's system (BySystem).
+func dutchPairer() tournament.Pairer {
+	return swissPairer{tournament.BySystem{
+		tournament.Dutch:     dutch.Pairer{},
+		tournament.DutchBaku: dutch.Pairer{},
+		tournament.Dubov:     dubov.Pairer{},
+	}}
+}
 
 // updateEvent reads an event file, changes it with change and writes it
 // back; nothing is written when change fails.
@@ -113,7 +122,7 @@ func tnNew(_ context.Context, e env) error {
 	end := fs.String("end", "", "end date, YYYY/MM/DD")
 	arbiter := fs.String("arbiter", "", "chief arbiter")
 	tc := fs.String("time", "", "time control, in words")
-	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration), teamswiss (FIDE's team Swiss), doubleswiss (FIDE Double-Swiss)")
+	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration), teamswiss (FIDE's team Swiss), doubleswiss (FIDE Double-Swiss), dubov")
 	rounds := fs.Int("rounds", 0, "rounds (a Swiss: required; a round robin: from the players; doubleswiss: matches, two rounds of the file each)")
 	tbs := fs.String("tiebreaks", "", `tie-breaks in order, C.07's acronyms: "DE BH/C1 BH SB WIN" (DE WIN WON BPG BWG GE BH SB ARO PS KS, /C1 /C2 /M1)`)
 	ko := fs.String("knockout", "2 rapid:2 blitz:2 armageddon", "a knock-out's match: classical games, then tie-break stages kind:games")
@@ -208,7 +217,7 @@ func tnAdd(_ context.Context, e env) error {
 
 func tnPair(_ context.Context, e env) error {
 	fs := newFlags(e, "tournament pair", "FILE.trf", "Pairs the next round and prints it the way the FIDE-endorsed pairing programs\ndo with -p: the number of pairs, then one pair a line, White's and Black's start\nnumbers, 0 for the bye. The round is written into the file unless -dry-run.")
-	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku, teamswiss, doubleswiss); default the file's XXY")
+	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku, teamswiss, doubleswiss, dubov); default the file's XXY")
 	dry := fs.Bool("dry-run", false, "print the pairing, leave the file as it is")
 	file, _, err := oneFile(fs, e.args, 0)
 	if err != nil {

@@ -36,6 +36,7 @@ func tnCheck(_ context.Context, e env) error {
 	if sys == "" {
 		sys = tournament.Dutch
 	}
+	ev.System = sys // the Swiss pairer pairs by the event's system
 	p, err := tournament.PairerFor(sys, dutchPairer())
 	if err != nil {
 		return err

@@ -117,7 +117,7 @@ func (s *Settings) Check() error {
 	if s.Acceleration != "" && (s.Kind != Swiss || s.Acceleration != "baku") {
 		return bad("apierr.event_acceleration")
 	}
-	if err := s.checkPairing(); err != nil {
+	if err := s.checkSystem(); err != nil {
 		return err
 	}
 	if s.Kind != Arena {

@@ -118,6 +118,9 @@ func systemOf(s Settings) tournament.System {
 	if s.Kind == Swiss && s.Pairing == string(tournament.DoubleSwiss) {
 		return tournament.DoubleSwiss
 	}
+	if s.Kind == Swiss && s.Pairing == string(tournament.Dubov) {
+		return tournament.Dubov
+	}
 	switch s.Kind {
 	case RoundRobin:
 		return tournament.RoundRobin

@@ -210,6 +210,9 @@ func (wb *Web) pageCreateEvent(w http.ResponseWriter, r *http.Request) error {
 	if r.FormValue("doubleswiss") != "" {
 		st.Pairing = string(tournament.DoubleSwiss)
 	}
+	if r.FormValue("dubov") != "" {
+		st.Pairing = strings.TrimSuffix(string(tournament.Dubov)+"+"+st.Pairing, "+") // both: refused
+	}
 	if st.Rules == "" {
 		st.Rules = "standard"
 	}

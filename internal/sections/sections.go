@@ -181,7 +181,8 @@ func (sp *Spec) check() error {
 		return bad("sections.err_limits", sp.Key)
 	}
 	switch sp.System {
-	case tournament.Dutch, tournament.DoubleSwiss: // a Double-Swiss's rounds are its matches here
+	case tournament.Dutch, tournament.DoubleSwiss, // a Double-Swiss's rounds are its matches here
+		tournament.Dubov:
 		if sp.Rounds < 1 || sp.Rounds > MaxRounds {
 			return bad("sections.err_rounds", sp.Key, MaxRounds)
 		}

@@ -33,6 +33,7 @@ import (
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/team"
 	"github.com/toguz/toguz/internal/tournament"
+	"github.com/toguz/toguz/internal/tournament/dubov"
 	"github.com/toguz/toguz/internal/tournament/dutch"
 )
 
@@ -242,7 +243,11 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	// endings of resumed games reach them.
 	swiss := opts.Swiss
 	if swiss == nil {
-		swiss = dutch.Pairer{}
+		swiss = tournament.BySystem{
+			tournament.Dutch:     dutch.Pairer{},
+			tournament.DutchBaku: dutch.Pairer{},
+			tournament.Dubov:     dubov.Pairer{},
+		}
 	}
 	evs, err := events.New(ctx, events.Config{Store: st, Swiss: swiss, Logger: log, Now: opts.EventClock, Admit: team.Admitter(st)})
 	if err != nil {

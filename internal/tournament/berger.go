@@ -166,6 +166,8 @@ func PairerFor(s System, swiss Pairer) (Pairer, error) {
 		return swissOrErr(swiss)
 	case DoubleSwiss:
 		return DoubleSwissPairer{}, nil
+	case Dubov: // swiss pairs by the event's system (BySystem)
+		return swissOrErr(swiss)
 	}
 	return nil, fmt.Errorf("unknown pairing system %q", s)
 }
@@ -175,6 +177,24 @@ func swissOrErr(swiss Pairer) (Pairer, error) {
 		return nil, ErrNoSwiss
 	}
 	return swiss, nil
+}
+
+// BySystem is a Pairer for every Swiss system a build connects: it pairs
+// an event with the pairer of its System. The command and the server give
+// PairerFor one, so that the pairing packages (which import this one) plug
+// in without this package importing them.
+type BySystem map[System]Pairer
+
+// Pair implements Pairer.
+func (b BySystem) Pair(e *Event) ([]Pair, error) {
+	p, ok := b[e.System]
+	if !ok && e.System == "" {
+		p, ok = b[Dutch] // a TRF without XXY
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: no pairer for the system %q", ErrNoSwiss, e.System)
+	}
+	return p.Pair(e)
 }
 
 // PairNext pairs the next round with p and applies it to the event.

@@ -203,12 +203,17 @@ const (
 	// TeamSwiss is FIDE's Swiss Team Pairing System (C.04.6): teams paired
 	// by match points, the colour of a match its first board's.
 	TeamSwiss System = "teamswiss"
+	// Dubov is the Dubov system (C.04.4.1, 2026): in each bracket the
+	// players with the lowest average rating of opponents meet the
+	// highest rated; package internal/tournament/dubov.
+	Dubov System = "dubov"
 )
 
 // Swiss reports a Swiss system: players paired round by round from their
 // scores, late entries allowed, those left out of a round absent.
 func (s System) Swiss() bool {
-	return s == Dutch || s == DutchBaku || s == TeamSwiss || s == DoubleSwiss
+	return s == Dutch || s == DutchBaku || s == TeamSwiss || s == DoubleSwiss ||
+		s == Dubov
 }
 
 // ParseSystem reads a system's name.
@@ -226,8 +231,10 @@ func ParseSystem(s string) (System, error) {
 		return sys, nil
 	case DoubleSwiss, "double-swiss":
 		return DoubleSwiss, nil
+	case Dubov:
+		return sys, nil
 	}
-	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, teamswiss, doubleswiss)", s)
+	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, teamswiss, doubleswiss, dubov)", s)
 }
 
 // Event is a tournament: the header of its TRF file, its players and their
