@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"io/fs"
 	"mime"
@@ -23,7 +24,10 @@ import (
 // for the life of the process (the assets are embedded, so they never
 // change under it), rather than compressed again for every visitor as a
 // compressing middleware would (the engine's wasm is 4 MB: 0.7 s of CPU
-// per download at gzip's default level). Each form has its own strong
+// per download at gzip's default level); the engine's wasm comes with its
+// brotli form made at generate time at brotli's best level
+// (static/engine.wasm.br, cmd precompress), too slow to make at a request.
+// Each form has its own strong
 // ETag, the asset's hash with the coding's suffix, and every answer says
 // Vary: Accept-Encoding, so that a cache keeps the forms apart.
 
@@ -67,8 +71,12 @@ type asset struct {
 	name, contentType, etag string
 	raw                     []byte
 	compressible            bool
-	once                    [2]sync.Once // per encodings
-	forms                   [2][]byte    // nil: the coding does not make it smaller
+	// brotli is static/NAME.br, the asset made at generate time at
+	// brotli's best level (cmd precompress, for the engine's wasm), used
+	// as the brotli form once checked to decode to raw.
+	brotli []byte
+	once   [2]sync.Once // per encodings
+	forms  [2][]byte    // nil: the coding does not make it smaller
 }
 
 func newAsset(name string, raw []byte) *asset {
@@ -95,6 +103,14 @@ func newAsset(name string, raw []byte) *asset {
 // coding does not make it smaller.
 func (a *asset) form(i int) []byte {
 	a.once[i].Do(func() {
+		if encodings[i].name == "br" && a.brotli != nil {
+			// A stale NAME.br (the asset rebuilt without it) is
+			// replaced by one made here; TestPrecompressed fails on it.
+			if got, err := io.ReadAll(brotli.NewReader(bytes.NewReader(a.brotli))); err == nil && bytes.Equal(got, a.raw) {
+				a.forms[i] = a.brotli
+				return
+			}
+		}
 		var b bytes.Buffer
 		if err := encodings[i].compress(&b, a.raw, len(a.raw) > largeAsset); err != nil || b.Len() >= len(a.raw) {
 			return
@@ -104,9 +120,11 @@ func (a *asset) form(i int) []byte {
 	return a.forms[i]
 }
 
-// staticAssets reads every file of static into assets by name.
+// staticAssets reads every file of static into assets by name; a file
+// NAME.br is NAME's brotli form, not an asset.
 func staticAssets(static fs.FS) (map[string]*asset, error) {
 	assets := map[string]*asset{}
+	pre := map[string][]byte{}
 	err := fs.WalkDir(static, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -115,10 +133,24 @@ func staticAssets(static fs.FS) (map[string]*asset, error) {
 		if err != nil {
 			return err
 		}
+		if base, ok := strings.CutSuffix(p, ".br"); ok {
+			pre[base] = b
+			return nil
+		}
 		assets[p] = newAsset(p, b)
 		return nil
 	})
-	return assets, err
+	if err != nil {
+		return nil, err
+	}
+	for name, b := range pre {
+		a, ok := assets[name]
+		if !ok {
+			return nil, fmt.Errorf("web: static/%s.br: no static/%s", name, name)
+		}
+		a.brotli = b
+	}
+	return assets, nil
 }
 
 // serveStatic serves /static/NAME: the form of the asset the request

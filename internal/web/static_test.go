@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -122,6 +124,43 @@ func TestStaticCompressed(t *testing.T) {
 		ps.Static().ServeHTTP(w, httptest.NewRequest("GET", c.path, nil))
 		if w.Code != c.code || c.code == 200 && (w.Result().Header.Get("Content-Type") != c.typ || w.Result().Header.Get("Cache-Control") != c.cache) {
 			t.Errorf("%s: %d %v", c.path, w.Code, w.Result().Header)
+		}
+	}
+}
+
+// TestPrecompressed: every static/NAME.br decodes to static/NAME (else:
+// `go generate ./internal/engineweb`), and is what a brotli request gets.
+func TestPrecompressed(t *testing.T) {
+	ps, err := NewPages(i18n.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := fs.Glob(files, "static/*.br")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no static/*.br (%v): the engine's wasm should have one", err)
+	}
+	for _, name := range names {
+		pre, _ := files.ReadFile(name)
+		raw, err := files.ReadFile(strings.TrimSuffix(name, ".br"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(brotli.NewReader(bytes.NewReader(pre)))
+		if err != nil || !bytes.Equal(got, raw) {
+			t.Fatalf("%s does not decode to %s (%v): run go generate ./internal/engineweb", name, strings.TrimSuffix(name, ".br"), err)
+		}
+		req := httptest.NewRequest("GET", ps.Asset(strings.TrimSuffix(strings.TrimPrefix(name, "static/"), ".br")), nil)
+		req.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
+		w := httptest.NewRecorder()
+		ps.Static().ServeHTTP(w, req)
+		if w.Code != 200 || w.Result().Header.Get("Content-Encoding") != "br" || !bytes.Equal(w.Body.Bytes(), pre) {
+			t.Errorf("%s: %d %v, %d bytes: want %s's %d", req.URL, w.Code, w.Result().Header, w.Body.Len(), name, len(pre))
+		}
+		// NAME.br is no asset of its own.
+		w = httptest.NewRecorder()
+		ps.Static().ServeHTTP(w, httptest.NewRequest("GET", "/"+name, nil))
+		if w.Code != 404 {
+			t.Errorf("/%s: %d, want 404", name, w.Code)
 		}
 	}
 }
