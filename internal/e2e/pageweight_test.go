@@ -66,15 +66,6 @@ func recordTransfers(u *user) *transfers {
 	return tr
 }
 
-// reset forgets what was recorded.
-func (tr *transfers) reset() {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	clear(tr.url)
-	clear(tr.encoding)
-	clear(tr.bytes)
-}
-
 // total returns the bytes of the finished downloads and a line for each,
 // the heaviest first.
 func (tr *transfers) total() (float64, []string) {
