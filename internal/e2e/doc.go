@@ -31,7 +31,8 @@
 //   - TestPageWeight (pageweight_test.go): what a browser with an empty
 //     cache downloads to show the lobby (under 30 KB) and a game's page
 //     for its player (under 60 KB), compressed as sent, from Chromium's
-//     network events; the log lists each download with its coding.
+//     network events; the log lists each download with its coding. The
+//     engine's wasm comes in brotli, under 950,000 bytes.
 //   - TestModeration (moderation_test.go): a victim loses a rated game to a
 //     cheater and reports him from the game's page; the role is granted
 //     through the database while the server runs; the report reaches the

@@ -104,7 +104,8 @@ func (tr *transfers) settle(quiet time.Duration) {
 
 // TestPageWeight: the lobby, for a first-time visitor, downloads under
 // 30 KB, and a game's page, for one of its players, under 60 KB, all
-// compressed as the browser accepts it. The log lists each download.
+// compressed as the browser accepts it, and the engine's wasm comes in
+// brotli. The log lists each download.
 func TestPageWeight(t *testing.T) {
 	base, browser, _ := setup(t)
 	visitor := newUser(t, browser, base, "visitor")
@@ -130,4 +131,28 @@ func TestPageWeight(t *testing.T) {
 	white.waitFor("the board", onBoard, 15*time.Second)
 	tr.settle(time.Second)
 	check("the game page", gameWeight)
+
+	// The engine's wasm, fetched by the analysis board's worker, comes
+	// compressed with brotli (made at generate time), not at its 4 MB.
+	visitor.do("the analysis board", chromedp.Navigate(base+"/analysis"), chromedp.WaitVisible(chromedp.CSS("#board")))
+	wasm := eval[string](visitor, `document.getElementById('engine-assets').dataset.wasm`)
+	tr = recordTransfers(visitor)
+	n, err := chromedp.Run(visitor.ctx, chromedp.Evaluate[int](fmt.Sprintf(`fetch(%q).then((r) => r.arrayBuffer()).then((b) => b.byteLength)`, wasm), chromedp.EvalAwaitPromise))
+	if err != nil || n < 1<<20 {
+		t.Fatalf("engine.wasm: %d bytes decoded (%v)", n, err)
+	}
+	tr.settle(500 * time.Millisecond)
+	_, lines := tr.total()
+	var got string
+	for _, l := range lines {
+		if strings.Contains(l, "/static/engine.wasm") {
+			got = l
+		}
+	}
+	var sent float64
+	var coding string
+	if _, err := fmt.Sscanf(got, "%f %s", &sent, &coding); err != nil || coding != "br" || sent > 950_000 {
+		t.Errorf("engine.wasm sent as %q (%v), want brotli under 950,000 bytes", got, err)
+	}
+	t.Logf("the engine: %s", got)
 }
