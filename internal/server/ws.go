@@ -198,6 +198,13 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
+	go s.serveLobbyWS(r, c, viewer, id, lang, filter) // as serveGameWS
+}
+
+// serveLobbyWS serves the lobby's websocket c, upgraded from r, on its own
+// goroutine until the connection ends.
+func (s *Server) serveLobbyWS(r *http.Request, c *websocket.Conn, viewer string, id site.Identity, lang string, filter func([]byte) []byte) {
+	defer s.recoverWS(r, c)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
 	sub := s.cfg.Lobby.SubscribeAs(viewer, s.cfg.Moderation.Marked(id.Account.ID))
