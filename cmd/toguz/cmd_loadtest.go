@@ -68,7 +68,7 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 // loadtestOptions are the flags of 'toguz loadtest'.
 type loadtestOptions struct {
 	target, ackLog, tc, cpuProfile, memProfile string
-	sources, games, chatEvery, idle            int
+	sources, games, chatEvery, idle, watchers  int
 	interval, duration                         time.Duration
 	seed                                       int64
 }
@@ -86,6 +86,7 @@ func parseLoadtestFlags(e env) (loadtestOptions, error) {
 	fs.Int64Var(&o.seed, "seed", 1, "random source of the moves")
 	fs.IntVar(&o.chatEvery, "chat-every", 0, "mix chat into the load: the mover of every Nth ply of a game first sends a chat\nmessage and waits for it to come back (0: no chat)")
 	fs.IntVar(&o.idle, "idle", 0, "first measure the memory of this many idle games (in-process server only)")
+	fs.IntVar(&o.watchers, "spectators", 0, "with -idle: and of this many idle spectators, spread over the idle games")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of the run (server and clients) to this file")
 	if err := parseFlags(fs, e.args); err != nil {
@@ -106,6 +107,8 @@ func (o *loadtestOptions) check() error {
 		return fmt.Errorf("-interval %v: want a positive duration", o.interval)
 	case o.duration <= 0 || o.duration > 30*time.Minute:
 		return fmt.Errorf("-duration %v: want a duration up to 30m", o.duration)
+	case o.watchers < 0 || o.watchers > 0 && o.idle == 0:
+		return fmt.Errorf("-spectators %d: want 0, or a count with -idle", o.watchers)
 	case o.sources < -1 || o.sources > 1000:
 		return fmt.Errorf("-sources %d: want 0..1000, or -1 for the default", o.sources)
 	}
@@ -184,11 +187,11 @@ func (o *loadtestOptions) config(e env, nodes []string, acks *os.File, inProcess
 // measureIdle reports the memory of -idle idle games on the server in
 // this process.
 func measureIdle(ctx context.Context, e env, url string, o loadtestOptions) error {
-	r, err := loadtest.Idle(ctx, url, o.tc, o.idle, measureHeap)
+	r, err := loadtest.Idle(ctx, url, o.tc, o.idle, o.watchers, loadtest.ProcessMemory)
 	if err != nil {
 		return fmt.Errorf("idle games: %w", err)
 	}
-	fmt.Fprintf(e.stdout, "memory: %v (heap and stacks of this process, server and the bare client connections)\n", r)
+	fmt.Fprintf(e.stdout, "memory: %v (heap and stacks of this process, server and the bare client connections, after a collection)\n", r)
 	return nil
 }
 
@@ -249,12 +252,14 @@ func startLocal(ctx context.Context) (*server.Local, func(), error) {
 		return nil, nil, err
 	}
 	srv, err := server.StartLocal(ctx, server.Options{
-		DB:               filepath.Join(dir, "toguz.db"),
-		Settings:         server.Settings{WritesPerSecond: 1e9, WriteBurst: 1 << 30},
-		ReviewWorkers:    -1, // no reviews
-		MaxConnsPerAddr:  -1, // thousands of websockets from loopback
-		Lobby:            live.LobbyConfig{PerAddress: -1},
-		NoChatPerAddress: true,
+		DB:              filepath.Join(dir, "toguz.db"),
+		Settings:        server.Settings{WritesPerSecond: 1e9, WriteBurst: 1 << 30},
+		ReviewWorkers:   -1, // no reviews
+		MaxConnsPerAddr: -1, // thousands of websockets from loopback
+		// -idle's spectators all come from 127.0.0.1.
+		SpectatorsPerAddress: -1,
+		Lobby:                live.LobbyConfig{PerAddress: -1},
+		NoChatPerAddress:     true,
 	})
 	if err != nil {
 		os.RemoveAll(dir)
@@ -277,14 +282,6 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	return f.Close()
-}
-
-// measureHeap is loadtest.Measure for this process.
-func measureHeap() (uint64, int) {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse + ms.StackInuse, runtime.NumGoroutine()
 }
 
 // loadAverage returns ", machine load average X Y Z" from /proc/loadavg, or

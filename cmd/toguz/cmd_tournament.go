@@ -15,6 +15,7 @@ import (
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/tournament"
 	"github.com/toguz/toguz/internal/tournament/burstein"
+	"github.com/toguz/toguz/internal/tournament/dubov"
 	"github.com/toguz/toguz/internal/tournament/dutch"
 )
 
@@ -32,6 +33,7 @@ var tournamentCommands = []command{
 	{"export", "write the event as TRF, or the rating list's CSV", tnExport},
 	{"check", "pair every round again and report each difference (FIDE's checker)", tnCheck},
 	{"generate", "make a random tournament as TRF (FIDE's random tournament generator)", tnGenerate},
+	{"team", "add a team of a team Swiss, or set its boards and colour rules", tnTeam},
 }
 
 func runTournament(ctx context.Context, e env) error {
@@ -57,15 +59,17 @@ func runTournament(ctx context.Context, e env) error {
 	return fmt.Errorf("unknown command %q (toguz tournament help)", e.args[0])
 }
 
-// dutchPairer returns the Swiss pairer: each Swiss system's package (the
-// FIDE Dutch system of package dutch, through its adapter of the event),
-// by the event's system.
+// dutchPairer returns the Swiss pairer: the FIDE Dutch system of package
+// dutch, through its adapter of the event.
+//
+// The individual systems are chosen by the event's system (BySystem).
 func dutchPairer() tournament.Pairer {
-	return tournament.BySystem{
+	return swissPairer{tournament.BySystem{
 		tournament.Dutch:     dutch.Pairer{},
 		tournament.DutchBaku: dutch.Pairer{},
+		tournament.Dubov:     dubov.Pairer{},
 		tournament.Burstein:  burstein.Pairer{},
-	}
+	}}
 }
 
 // updateEvent reads an event file, changes it with change and writes it
@@ -120,8 +124,8 @@ func tnNew(_ context.Context, e env) error {
 	end := fs.String("end", "", "end date, YYYY/MM/DD")
 	arbiter := fs.String("arbiter", "", "chief arbiter")
 	tc := fs.String("time", "", "time control, in words")
-	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration), burstein")
-	rounds := fs.Int("rounds", 0, "rounds (a Swiss: required; a round robin: from the players)")
+	system := fs.String("system", "dutch", "pairing system: roundrobin, double, knockout, dutch, baku (Dutch with the Baku acceleration), teamswiss (FIDE's team Swiss), doubleswiss (FIDE Double-Swiss), dubov, burstein")
+	rounds := fs.Int("rounds", 0, "rounds (a Swiss: required; a round robin: from the players; doubleswiss: matches, two rounds of the file each)")
 	tbs := fs.String("tiebreaks", "", `tie-breaks in order, C.07's acronyms: "DE BH/C1 BH SB WIN" (DE WIN WON BPG BWG GE BH SB ARO PS KS, /C1 /C2 /M1)`)
 	ko := fs.String("knockout", "2 rapid:2 blitz:2 armageddon", "a knock-out's match: classical games, then tie-break stages kind:games")
 	scoring := fs.String("scoring", "", "points other than FIDE's, e.g. PAB=0.5 (W D L FW FL PAB HPB FPB ZPB)")
@@ -140,6 +144,9 @@ func tnNew(_ context.Context, e env) error {
 	}
 	if *rep < 0 || *rep == 1 {
 		return errors.New("-repetition: 2 or more, or 0 for off")
+	}
+	if sys == tournament.DoubleSwiss {
+		*rounds *= 2 // the file has two rounds a match
 	}
 	ev := tournament.New(*name, sys, *rounds)
 	ev.City, ev.Federation, ev.StartDate, ev.EndDate, ev.ChiefArbiter, ev.TimeControl = *city, *fed, *start, *end, *arbiter, *tc
@@ -212,7 +219,7 @@ func tnAdd(_ context.Context, e env) error {
 
 func tnPair(_ context.Context, e env) error {
 	fs := newFlags(e, "tournament pair", "FILE.trf", "Pairs the next round and prints it the way the FIDE-endorsed pairing programs\ndo with -p: the number of pairs, then one pair a line, White's and Black's start\nnumbers, 0 for the bye. The round is written into the file unless -dry-run.")
-	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku); default the file's XXY")
+	system := fs.String("system", "", "pairing system (roundrobin, double, knockout, dutch, baku, teamswiss, doubleswiss, dubov, burstein); default the file's XXY")
 	dry := fs.Bool("dry-run", false, "print the pairing, leave the file as it is")
 	file, _, err := oneFile(fs, e.args, 0)
 	if err != nil {
@@ -230,13 +237,22 @@ func tnPair(_ context.Context, e env) error {
 	if ev.System == "" {
 		return errors.New("the file names no system (XXY): give -system")
 	}
+	if ev.System == tournament.TeamSwiss {
+		return pairTeams(e.stdout, file, ev, *dry)
+	}
 	p, err := tournament.PairerFor(ev.System, dutchPairer())
 	if err != nil {
 		return err
 	}
-	_, pairs, err := tournament.PairNext(ev, p)
+	r, pairs, err := tournament.PairNext(ev, p)
 	if err != nil {
 		return err
+	}
+	if ev.System == tournament.DoubleSwiss && r%2 == 1 {
+		// A match is its two games: the second round of the file too.
+		if _, _, err := tournament.PairNext(ev, p); err != nil {
+			return err
+		}
 	}
 	if !*dry {
 		if err := saveEvent(file, ev); err != nil {
@@ -305,6 +321,9 @@ func tnStandings(_ context.Context, e env) error {
 	}
 	if *csvOut {
 		return ev.WriteStandingsCSV(e.stdout)
+	}
+	if ev.System == tournament.TeamSwiss {
+		return teamStandings(e.stdout, ev, *after)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	head := "Rank\tNo\tName\tFed\tRating\tPts\t"

@@ -90,7 +90,7 @@ func only(a, b []tournament.Pair) []tournament.Pair {
 func tnGenerate(_ context.Context, e env) error {
 	fs := newFlags(e, "tournament generate", "", "Makes a random tournament (FIDE's Random Tournament Generator), paired round by\nround with the system and every result entered, and writes it as TRF-16. The same\nflags and seed give the same file.")
 	players := fs.Int("players", 40, "players")
-	rounds := fs.Int("rounds", 7, "rounds")
+	rounds := fs.Int("rounds", 7, "rounds (doubleswiss: matches, two rounds of the file each)")
 	system := fs.String("system", "dutch", "pairing system")
 	draws := fs.Float64("draws", 0.3, "draw rate of a game between equal players, 0 to 1")
 	forfeits := fs.Float64("forfeits", 0.02, "forfeit rate of a game, 0 to 1")
@@ -115,6 +115,9 @@ func tnGenerate(_ context.Context, e env) error {
 	p, err := tournament.PairerFor(sys, dutchPairer())
 	if err != nil {
 		return err
+	}
+	if sys == tournament.DoubleSwiss {
+		*rounds *= 2 // the file has two rounds a match
 	}
 	ev, err := tournament.Generate(tournament.GenerateConfig{
 		Players: *players, Rounds: *rounds, System: sys,

@@ -251,6 +251,21 @@ func (s *Service) pageResetSet(w http.ResponseWriter, r *http.Request) error {
 
 // ---- the address ----
 
+// emailPage returns r's account and its e-mail page's data.
+func (s *Service) emailPage(r *http.Request) (store.User, data, error) {
+	_, u, err := s.account(r)
+	if err != nil {
+		return u, data{}, err
+	}
+	d, err := s.emailData(r.Context(), u.ID)
+	return u, d, err
+}
+
+// emailError answers the e-mail page d again with err's message.
+func (s *Service) emailError(w http.ResponseWriter, r *http.Request, d data, err error) error {
+	return s.formError(w, r, "acct.email.title", d, err)
+}
+
 func (s *Service) emailData(ctx context.Context, id int64) (data, error) {
 	d := data{View: "email"}
 	e, err := s.st.EmailOf(ctx, id)
@@ -267,11 +282,7 @@ func (s *Service) emailData(ctx context.Context, id int64) (data, error) {
 }
 
 func (s *Service) pageEmail(w http.ResponseWriter, r *http.Request) error {
-	_, u, err := s.account(r)
-	if err != nil {
-		return err
-	}
-	d, err := s.emailData(r.Context(), u.ID)
+	_, d, err := s.emailPage(r)
 	if err != nil {
 		return err
 	}
@@ -290,26 +301,22 @@ var noticeKeys = map[string]string{
 // mailed to it; with one, the change waits for both addresses' links.
 func (s *Service) pageEmailChange(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	_, u, err := s.account(r)
-	if err != nil {
-		return err
-	}
-	d, err := s.emailData(ctx, u.ID)
+	u, d, err := s.emailPage(r)
 	if err != nil {
 		return err
 	}
 	if !s.MailOn() {
-		return s.formError(w, r, "acct.email.title", d, errNoMail)
+		return s.emailError(w, r, d, errNoMail)
 	}
 	address, err := ValidateEmail(r.FormValue("email"))
 	if err != nil {
-		return s.formError(w, r, "acct.email.title", d, errEmail)
+		return s.emailError(w, r, d, errEmail)
 	}
 	if !s.allow(r) {
-		return s.formError(w, r, "acct.email.title", d, errRateLimited)
+		return s.emailError(w, r, d, errRateLimited)
 	}
 	if _, err := s.cfg.Passwords.Login(ctx, u.Name, r.FormValue("password"), auth.ClientIP(r)); err != nil {
-		return s.formError(w, r, "acct.email.title", d, passwordError(err))
+		return s.emailError(w, r, d, passwordError(err))
 	}
 	now := s.cfg.Now()
 	lang := userLang(u, s.kit.Lang(r))
@@ -319,7 +326,7 @@ func (s *Service) pageEmailChange(w http.ResponseWriter, r *http.Request) error 
 		}
 		s.st.DeleteEmailChange(ctx, u.ID)
 		if err := s.sendVerify(ctx, u, address, lang); err != nil {
-			return s.formError(w, r, "acct.email.title", d, linkError(err))
+			return s.emailError(w, r, d, linkError(err))
 		}
 		return site.Redirect(w, r, "/account/email?done=verify")
 	}
@@ -332,11 +339,11 @@ func (s *Service) pageEmailChange(w http.ResponseWriter, r *http.Request) error 
 	s.st.DeleteAccountLinks(ctx, u.ID, PurposeEmailOld, PurposeEmailNew)
 	newLink, err := s.makeLink(ctx, u, PurposeEmailNew, address, VerifyTTL)
 	if err != nil {
-		return s.formError(w, r, "acct.email.title", d, linkError(err))
+		return s.emailError(w, r, d, linkError(err))
 	}
 	oldLink, err := s.makeLink(ctx, u, PurposeEmailOld, d.Email, VerifyTTL)
 	if err != nil {
-		return s.formError(w, r, "acct.email.title", d, linkError(err))
+		return s.emailError(w, r, d, linkError(err))
 	}
 	s.send(ctx, lang, address, "email_new", u.Name, address, newLink)
 	s.send(ctx, lang, d.Email, "email_old", u.Name, address, oldLink)
@@ -353,24 +360,20 @@ func linkError(err error) error {
 // pageEmailResend mails the verification link again.
 func (s *Service) pageEmailResend(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	_, u, err := s.account(r)
-	if err != nil {
-		return err
-	}
-	d, err := s.emailData(ctx, u.ID)
+	u, d, err := s.emailPage(r)
 	if err != nil {
 		return err
 	}
 	switch {
 	case !s.MailOn():
-		return s.formError(w, r, "acct.email.title", d, errNoMail)
+		return s.emailError(w, r, d, errNoMail)
 	case d.Email == "" || d.Verified:
 		return site.Redirect(w, r, "/account/email")
 	case !s.allow(r):
-		return s.formError(w, r, "acct.email.title", d, errRateLimited)
+		return s.emailError(w, r, d, errRateLimited)
 	}
 	if err := s.sendVerify(ctx, u, d.Email, s.kit.Lang(r)); err != nil {
-		return s.formError(w, r, "acct.email.title", d, linkError(err))
+		return s.emailError(w, r, d, linkError(err))
 	}
 	return site.Redirect(w, r, "/account/email?done=verify")
 }
@@ -380,16 +383,12 @@ func (s *Service) pageEmailResend(w http.ResponseWriter, r *http.Request) error 
 // reset is possible but the operator's.
 func (s *Service) pageEmailRemove(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	_, u, err := s.account(r)
-	if err != nil {
-		return err
-	}
-	d, err := s.emailData(ctx, u.ID)
+	u, d, err := s.emailPage(r)
 	if err != nil {
 		return err
 	}
 	if _, err := s.cfg.Passwords.Login(ctx, u.Name, r.FormValue("password"), auth.ClientIP(r)); err != nil {
-		return s.formError(w, r, "acct.email.title", d, passwordError(err))
+		return s.emailError(w, r, d, passwordError(err))
 	}
 	if err := s.st.SetEmail(ctx, u.ID, "", time.Time{}); err != nil {
 		return err

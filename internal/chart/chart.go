@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -213,22 +214,44 @@ func (c *Line) size() (w, h float64) {
 
 // SVG draws the chart. A chart without a point draws its axes alone.
 func (c *Line) SVG() template.HTML {
-	w, h := c.size()
-	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	links, whole := false, 1.0
-	for _, s := range c.Series {
-		for _, p := range s.Points {
-			if p.X != math.Trunc(p.X) {
-				whole = 0
-			}
-			xmin, xmax = math.Min(xmin, p.X), math.Max(xmax, p.X)
-			ymin, ymax = math.Min(ymin, p.Y), math.Max(ymax, p.Y)
-			links = links || p.Href != ""
-		}
+	fr := c.frame()
+	var b strings.Builder
+	open(&b, c.ID, "chart chart-line "+c.Class, fr.w, fr.h, c.Title, c.Desc, fr.links)
+	fr.axes(&b)
+	if c.Zero && fr.ymin < 0 && fr.ymax > 0 {
+		fmt.Fprintf(&b, `<line class="zero" x1="%s" y1="%s" x2="%s" y2="%s" aria-hidden="true"/>`, f(padLeft), f(fr.Y(0)), f(fr.w-padRight), f(fr.Y(0)))
 	}
-	if math.IsInf(xmin, 0) {
-		xmin, xmax, ymin, ymax = 0, 1, 0, 1
+	legend := padLeft
+	for i, s := range c.Series {
+		fr.series(&b, i, s, &legend)
 	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// lineFrame is where a line chart draws: its size, the plot's place and
+// ranges, and the axes' ticks.
+type lineFrame struct {
+	w, h, top, pw, ph      float64
+	xmin, xmax, ymin, ymax float64
+	xt, yt                 []Tick
+	links                  bool // a point is a link
+}
+
+// X and Y place a value in the plot (Y within the range).
+func (fr *lineFrame) X(v float64) float64 { return padLeft + fr.pw*(v-fr.xmin)/(fr.xmax-fr.xmin) }
+func (fr *lineFrame) Y(v float64) float64 {
+	v = math.Max(fr.ymin, math.Min(fr.ymax, v))
+	return fr.top + fr.ph*(fr.ymax-v)/(fr.ymax-fr.ymin)
+}
+
+// frame measures c: the points' ranges (or the fixed ones), the ticks,
+// and the room the legend and the ticks' second lines take.
+func (c *Line) frame() *lineFrame {
+	fr := &lineFrame{}
+	fr.w, fr.h = c.size()
+	xmin, xmax, ymin, ymax, whole, links := c.extent()
+	fr.links = links
 	if c.FixX {
 		xmin, xmax = c.XMin, c.XMax
 	}
@@ -264,99 +287,107 @@ func (c *Line) SVG() template.HTML {
 	if xmax <= xmin {
 		xmin, xmax = xmin-1, xmax+1
 	}
-	named := 0
-	for _, s := range c.Series {
-		if s.Name != "" {
-			named++
-		}
-	}
-	top := padTop
-	if named > 0 {
-		top += legendH
+	fr.xmin, fr.xmax, fr.ymin, fr.ymax, fr.xt, fr.yt = xmin, xmax, ymin, ymax, xt, yt
+	fr.top = padTop
+	if slices.ContainsFunc(c.Series, func(s Series) bool { return s.Name != "" }) {
+		fr.top += legendH
 	}
 	bottom := padBottom
-	for _, t := range xt {
-		if t.Sub != "" {
-			bottom += 12
-			break
-		}
+	if slices.ContainsFunc(xt, func(t Tick) bool { return t.Sub != "" }) {
+		bottom += 12
 	}
-	pw, ph := w-padLeft-padRight, h-top-bottom
-	X := func(v float64) float64 { return padLeft + pw*(v-xmin)/(xmax-xmin) }
-	Y := func(v float64) float64 {
-		v = math.Max(ymin, math.Min(ymax, v))
-		return top + ph*(ymax-v)/(ymax-ymin)
-	}
+	fr.pw, fr.ph = fr.w-padLeft-padRight, fr.h-fr.top-bottom
+	return fr
+}
 
-	var b strings.Builder
-	open(&b, c.ID, "chart chart-line "+c.Class, w, h, c.Title, c.Desc, links)
-	b.WriteString(`<g class="axis" aria-hidden="true">`)
-	for _, t := range yt {
-		if t.At < ymin || t.At > ymax {
-			continue
+// extent returns the points' ranges ([0, 1] each without a point),
+// whether every x is whole (1) or not (0), and whether a point is a link.
+func (c *Line) extent() (xmin, xmax, ymin, ymax, whole float64, links bool) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	whole = 1.0
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			if p.X != math.Trunc(p.X) {
+				whole = 0
+			}
+			xmin, xmax = math.Min(xmin, p.X), math.Max(xmax, p.X)
+			ymin, ymax = math.Min(ymin, p.Y), math.Max(ymax, p.Y)
+			links = links || p.Href != ""
 		}
-		y := f(Y(t.At))
-		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f(padLeft), y, f(w-padRight), y)
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="end">%s</text>`, f(padLeft-4), f(Y(t.At)+3.5), esc(t.Label))
 	}
-	base := f(top + ph)
-	fmt.Fprintf(&b, `<line class="base" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f(padLeft), base, f(w-padRight), base)
-	for _, t := range xt {
-		if t.At < xmin || t.At > xmax {
+	if math.IsInf(xmin, 0) {
+		xmin, xmax, ymin, ymax = 0, 1, 0, 1
+	}
+	return xmin, xmax, ymin, ymax, whole, links
+}
+
+// axes draws the grid, the value axis' labels, the base line and the
+// x axis' ticks and labels.
+func (fr *lineFrame) axes(b *strings.Builder) {
+	b.WriteString(`<g class="axis" aria-hidden="true">`)
+	for _, t := range fr.yt {
+		if t.At < fr.ymin || t.At > fr.ymax {
 			continue
 		}
-		x := f(X(t.At))
-		fmt.Fprintf(&b, `<line class="tick" x1="%s" y1="%s" x2="%s" y2="%s"/>`, x, base, x, f(top+ph+4))
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, x, f(top+ph+15), esc(t.Label))
+		y := f(fr.Y(t.At))
+		fmt.Fprintf(b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f(padLeft), y, f(fr.w-padRight), y)
+		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="end">%s</text>`, f(padLeft-4), f(fr.Y(t.At)+3.5), esc(t.Label))
+	}
+	base := f(fr.top + fr.ph)
+	fmt.Fprintf(b, `<line class="base" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f(padLeft), base, f(fr.w-padRight), base)
+	for _, t := range fr.xt {
+		if t.At < fr.xmin || t.At > fr.xmax {
+			continue
+		}
+		x := f(fr.X(t.At))
+		fmt.Fprintf(b, `<line class="tick" x1="%s" y1="%s" x2="%s" y2="%s"/>`, x, base, x, f(fr.top+fr.ph+4))
+		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, x, f(fr.top+fr.ph+15), esc(t.Label))
 		if t.Sub != "" {
-			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, x, f(top+ph+27), esc(t.Sub))
+			fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, x, f(fr.top+fr.ph+27), esc(t.Sub))
 		}
 	}
 	b.WriteString(`</g>`)
-	if c.Zero && ymin < 0 && ymax > 0 {
-		fmt.Fprintf(&b, `<line class="zero" x1="%s" y1="%s" x2="%s" y2="%s" aria-hidden="true"/>`, f(padLeft), f(Y(0)), f(w-padRight), f(Y(0)))
+}
+
+// series draws series i: its key in the legend (at *legend, moved past
+// it), its line (and area) and its points.
+func (fr *lineFrame) series(b *strings.Builder, i int, s Series, legend *float64) {
+	cls := s.Class
+	if cls == "" {
+		cls = "s" + strconv.Itoa(i%6)
 	}
-	legend := padLeft
-	for i, s := range c.Series {
-		cls := s.Class
-		if cls == "" {
-			cls = "s" + strconv.Itoa(i%6)
+	fmt.Fprintf(b, `<g class="series %s">`, esc(cls))
+	if s.Name != "" {
+		no := ""
+		if s.NameData {
+			no = ` translate="no"`
 		}
-		fmt.Fprintf(&b, `<g class="series %s">`, esc(cls))
-		if s.Name != "" {
-			no := ""
-			if s.NameData {
-				no = ` translate="no"`
-			}
-			fmt.Fprintf(&b, `<rect class="key" x="%s" y="%s" width="10" height="10" aria-hidden="true"/><text x="%s" y="%s"%s>%s</text>`,
-				f(legend), f(padTop), f(legend+13), f(padTop+9), no, esc(s.Name))
-			legend += 13 + 6.5*float64(len([]rune(s.Name))) + 12
-		}
-		if len(s.Points) > 0 {
-			var pts strings.Builder
-			for k, p := range s.Points {
-				if k > 0 {
-					pts.WriteByte(' ')
-					if s.Step {
-						fmt.Fprintf(&pts, "%s,%s ", f(X(p.X)), f(Y(s.Points[k-1].Y)))
-					}
+		fmt.Fprintf(b, `<rect class="key" x="%s" y="%s" width="10" height="10" aria-hidden="true"/><text x="%s" y="%s"%s>%s</text>`,
+			f(*legend), f(padTop), f(*legend+13), f(padTop+9), no, esc(s.Name))
+		*legend += 13 + 6.5*float64(len([]rune(s.Name))) + 12
+	}
+	if len(s.Points) > 0 {
+		var pts strings.Builder
+		for k, p := range s.Points {
+			if k > 0 {
+				pts.WriteByte(' ')
+				if s.Step {
+					fmt.Fprintf(&pts, "%s,%s ", f(fr.X(p.X)), f(fr.Y(s.Points[k-1].Y)))
 				}
-				fmt.Fprintf(&pts, "%s,%s", f(X(p.X)), f(Y(p.Y)))
 			}
-			if s.Area {
-				edge := math.Max(ymin, math.Min(ymax, 0))
-				fmt.Fprintf(&b, `<polygon class="area" points="%s,%s %s %s,%s" aria-hidden="true"/>`,
-					f(X(s.Points[0].X)), f(Y(edge)), pts.String(), f(X(s.Points[len(s.Points)-1].X)), f(Y(edge)))
-			}
-			fmt.Fprintf(&b, `<polyline class="line" points="%s" aria-hidden="true"/>`, pts.String())
+			fmt.Fprintf(&pts, "%s,%s", f(fr.X(p.X)), f(fr.Y(p.Y)))
 		}
-		for _, p := range s.Points {
-			point(&b, p, X(p.X), Y(p.Y), s.Dots)
+		if s.Area {
+			edge := math.Max(fr.ymin, math.Min(fr.ymax, 0))
+			fmt.Fprintf(b, `<polygon class="area" points="%s,%s %s %s,%s" aria-hidden="true"/>`,
+				f(fr.X(s.Points[0].X)), f(fr.Y(edge)), pts.String(), f(fr.X(s.Points[len(s.Points)-1].X)), f(fr.Y(edge)))
 		}
-		b.WriteString(`</g>`)
+		fmt.Fprintf(b, `<polyline class="line" points="%s" aria-hidden="true"/>`, pts.String())
 	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	for _, p := range s.Points {
+		point(b, p, fr.X(p.X), fr.Y(p.Y), s.Dots)
+	}
+	b.WriteString(`</g>`)
 }
 
 // point draws one point: a dot when asked, a larger transparent target
@@ -478,8 +509,21 @@ func (c *Bars) SVG() template.HTML {
 		return template.HTML(b.String())
 	}
 	slot := pw / float64(n)
-	// Labels of about 6.5 units a letter: every k-th one, so that they do
-	// not run into each other.
+	c.labels(&b, slot, top+ph+15)
+	b.WriteString(`</g>`)
+	gap := math.Min(2, slot*.15)
+	for i, bar := range c.Bars {
+		x, y := padLeft+slot*float64(i)+gap/2, Y(bar.Value)
+		drawBar(&b, bar, x, y, slot-gap, top+ph-y)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// labels writes the bars' labels at y, every k-th one at about 6.5
+// units a letter, so that they do not run into each other; under the
+// bars' middles, or their left edges (Edges).
+func (c *Bars) labels(b *strings.Builder, slot, y float64) {
 	longest := 1
 	for _, bar := range c.Bars {
 		longest = max(longest, len([]rune(bar.Label)))
@@ -493,34 +537,32 @@ func (c *Bars) SVG() template.HTML {
 		if c.Edges {
 			x = padLeft + slot*float64(i)
 		}
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, f(x), f(top+ph+15), esc(bar.Label))
+		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, f(x), f(y), esc(bar.Label))
 	}
-	b.WriteString(`</g>`)
-	gap := math.Min(2, slot*.15)
-	for i, bar := range c.Bars {
-		x, y := padLeft+slot*float64(i)+gap/2, Y(bar.Value)
-		if bar.Href != "" {
-			fmt.Fprintf(&b, `<a href="%s"`, esc(bar.Href))
-			if bar.Title != "" {
-				fmt.Fprintf(&b, ` aria-label="%s"`, esc(bar.Title))
-			}
-			b.WriteString(`>`)
-		}
-		cls := "bar"
-		if bar.Class != "" {
-			cls += " " + bar.Class
-		}
-		fmt.Fprintf(&b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s">`, esc(cls), f(x), f(y), f(slot-gap), f(top+ph-y))
+}
+
+// drawBar draws one bar at x, y of width and height, a link when it has
+// one.
+func drawBar(b *strings.Builder, bar Bar, x, y, width, height float64) {
+	if bar.Href != "" {
+		fmt.Fprintf(b, `<a href="%s"`, esc(bar.Href))
 		if bar.Title != "" {
-			fmt.Fprintf(&b, `<title>%s</title>`, esc(bar.Title))
+			fmt.Fprintf(b, ` aria-label="%s"`, esc(bar.Title))
 		}
-		b.WriteString(`</rect>`)
-		if bar.Href != "" {
-			b.WriteString(`</a>`)
-		}
+		b.WriteString(`>`)
 	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	cls := "bar"
+	if bar.Class != "" {
+		cls += " " + bar.Class
+	}
+	fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s">`, esc(cls), f(x), f(y), f(width), f(height))
+	if bar.Title != "" {
+		fmt.Fprintf(b, `<title>%s</title>`, esc(bar.Title))
+	}
+	b.WriteString(`</rect>`)
+	if bar.Href != "" {
+		b.WriteString(`</a>`)
+	}
 }
 
 // The rows of a horizontal bar chart.

@@ -12,9 +12,8 @@ import (
 )
 
 // TestEventBursteinForm, in kk and en at 1366 and 360 px: the event form
-// offers the Swiss's pairing system in the page's language and fits the
-// phone; an arbiter creates a Burstein Swiss and its page names the
-// system.
+// offers the Burstein system in the page's language and fits the phone;
+// an arbiter creates a Burstein Swiss and its page names the system.
 func TestEventBursteinForm(t *testing.T) {
 	base, browser, artifacts := setup(t)
 	cat := i18n.New()
@@ -24,10 +23,9 @@ func TestEventBursteinForm(t *testing.T) {
 		u.do("language", setCookie(base, "lang", lang))
 		for _, w := range []int64{1366, 360} {
 			u.do("the form", chromedp.EmulateViewport(w, 800), chromedp.Navigate(base+"/events"), chromedp.WaitVisible(chromedp.CSS("#event-create")))
-			opts := eval[string](u, `Array.from(document.querySelectorAll('#event-system option')).map(o => o.value + '=' + o.textContent).join('|')`)
-			want := fmt.Sprintf("dutch=%s|burstein=%s", cat.T(lang, "events.system.dutch"), cat.T(lang, "events.system.burstein"))
-			if opts != want {
-				t.Errorf("%s %d px: the system's options %q, want %q", lang, w, opts, want)
+			label := eval[string](u, `(e => e ? e.closest('label').textContent.trim() : '')(document.querySelector('#event-burstein'))`)
+			if want := cat.T(lang, "events.burstein"); label != want {
+				t.Errorf("%s %d px: the Burstein choice reads %q, want %q", lang, w, label, want)
 			}
 			type widths struct{ Doc, Win int }
 			if got := eval[widths](u, `({Doc: document.documentElement.scrollWidth, Win: innerWidth})`); got.Doc > got.Win {
@@ -39,12 +37,12 @@ func TestEventBursteinForm(t *testing.T) {
 			chromedp.EmulateViewport(1366, 800),
 			chromedp.SendKeys(chromedp.CSS("#event-name"), "Burstein "+lang),
 			chromedp.SetValue(chromedp.CSS("#event-kind"), "swiss"),
-			chromedp.SetValue(chromedp.CSS("#event-system"), "burstein"),
+			chromedp.Click(chromedp.CSS("#event-burstein")),
 			chromedp.Click(chromedp.CSS("#event-submit")),
 		)
 		u.waitFor("the event page", `location.pathname.startsWith('/event/')`, 10*time.Second)
-		if text := eval[string](u, `document.body.innerText`); !strings.Contains(text, cat.T(lang, "events.system.burstein")) {
-			t.Errorf("%s: the event page does not name the system %q", lang, cat.T(lang, "events.system.burstein"))
+		if text := eval[string](u, `document.body.innerText`); !strings.Contains(text, cat.T(lang, "event.burstein")) {
+			t.Errorf("%s: the event page does not name the system %q", lang, cat.T(lang, "event.burstein"))
 		}
 		u.shot(artifacts, fmt.Sprintf("event-burstein-%s.png", lang))
 	}

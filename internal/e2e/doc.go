@@ -28,6 +28,11 @@
 //     ru and en at 1366 and 360 px; TestBoardReadyTime measures the time
 //     from the navigation's start to board.js's performance mark
 //     toguz:board-ready (the first board drawn, playable), under 300 ms.
+//   - TestPageWeight (pageweight_test.go): what a browser with an empty
+//     cache downloads to show the lobby (under 30 KB) and a game's page
+//     for its player (under 60 KB), compressed as sent, from Chromium's
+//     network events; the log lists each download with its coding. The
+//     engine's wasm comes in brotli, under 950,000 bytes.
 //   - TestModeration (moderation_test.go): a victim loses a rated game to a
 //     cheater and reports him from the game's page; the role is granted
 //     through the database while the server runs; the report reaches the

@@ -5,3 +5,4 @@ package engineweb
 // no path, build ID or VCS stamp in it.
 //go:generate env GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false "-ldflags=-s -w -buildid=" -o ../web/static/engine.wasm ./wasm
 //go:generate sh -c "cp \"$(go env GOROOT)/lib/wasm/wasm_exec.js\" ../web/static/wasm_exec.js"
+//go:generate go run ../web/precompress ../web/static/engine.wasm

@@ -6,9 +6,9 @@ import (
 	"github.com/toguz/toguz/internal/tournament"
 )
 
-// TestSwissSystem: a Swiss event chooses its pairing system (the Dutch or
-// Burstein); the choice is refused for a round robin and with the Baku
-// acceleration, and the event pairs by it.
+// TestSwissSystem: a Swiss event chooses the Burstein system; the choice
+// is refused for a round robin, with the Baku acceleration and with
+// another system, and the event pairs by it.
 func TestSwissSystem(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -17,14 +17,13 @@ func TestSwissSystem(t *testing.T) {
 		store string
 		sys   tournament.System
 	}{
-		{"burstein", Settings{Kind: Swiss, System: "burstein"}, true, "burstein", tournament.Burstein},
-		{"dutch is the default", Settings{Kind: Swiss, System: "dutch"}, true, "", tournament.Dutch},
+		{"burstein", Settings{Kind: Swiss, Pairing: "burstein"}, true, "burstein", tournament.Burstein},
 		{"none", Settings{Kind: Swiss}, true, "", tournament.Dutch},
 		{"baku", Settings{Kind: Swiss, Acceleration: "baku"}, true, "", tournament.DutchBaku},
-		{"round robin", Settings{Kind: RoundRobin, System: "burstein"}, false, "", ""},
-		{"with baku", Settings{Kind: Swiss, System: "burstein", Acceleration: "baku"}, false, "", ""},
-		{"unknown", Settings{Kind: Swiss, System: "monrad"}, false, "", ""},
-		{"not a swiss", Settings{Kind: Swiss, System: "knockout"}, false, "", ""},
+		{"round robin", Settings{Kind: RoundRobin, Pairing: "burstein"}, false, "", ""},
+		{"with baku", Settings{Kind: Swiss, Pairing: "burstein", Acceleration: "baku"}, false, "", ""},
+		{"with dubov", Settings{Kind: Swiss, Pairing: "burstein+dubov"}, false, "", ""},
+		{"unknown", Settings{Kind: Swiss, Pairing: "monrad"}, false, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.s
@@ -36,8 +35,8 @@ func TestSwissSystem(t *testing.T) {
 			if !c.ok {
 				return
 			}
-			if s.System != c.store {
-				t.Errorf("stored system %q, want %q", s.System, c.store)
+			if s.Pairing != c.store {
+				t.Errorf("stored system %q, want %q", s.Pairing, c.store)
 			}
 			if got := systemOf(s); got != c.sys {
 				t.Errorf("systemOf %q, want %q", got, c.sys)

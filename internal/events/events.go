@@ -77,9 +77,12 @@ type Settings struct {
 	// Acceleration is a Swiss's: "baku" for the Baku acceleration (FIDE
 	// C.04.5.1), "" for none.
 	Acceleration string `json:"acceleration,omitempty"`
-	// System is a Swiss's pairing system other than the Dutch (package
-	// tournament's name: "burstein"); "" for the Dutch.
-	System string `json:"system,omitempty"`
+	// Pairing is a Swiss's pairing system: "doubleswiss" for FIDE's
+	// Double-Swiss (C.04.5: every pairing a match of two games, the
+	// colours swapped; Rounds counts the matches, the event plays two
+	// rounds a match, the second paired when the first has ended), "" for
+	// the Dutch.
+	Pairing string `json:"pairing,omitempty"`
 }
 
 // Error is a refusal with a catalog key (the server translates it) and a
@@ -121,30 +124,6 @@ func (s *Settings) Check() error {
 		s.Minutes, s.Berserk, s.TeamBattle = 0, false, false
 	}
 	return s.checkLimits()
-}
-
-// checkSystem validates a Swiss's pairing system: one of swissSystems, the
-// Dutch written as "", the Baku acceleration only with the Dutch.
-func (s *Settings) checkSystem() error {
-	if s.System == string(tournament.Dutch) {
-		s.System = ""
-	}
-	if s.System == "" {
-		return nil
-	}
-	if s.Kind != Swiss || s.Acceleration != "" || !slices.Contains(swissSystems(), s.System) {
-		return bad("apierr.event_system")
-	}
-	return nil
-}
-
-// swissSystems are the pairing systems a Swiss event may choose, the
-// Dutch first (the event form's choice).
-func swissSystems() []string {
-	return []string{
-		string(tournament.Dutch),
-		string(tournament.Burstein),
-	}
 }
 
 // checkKind validates what s's kind of event needs (a Swiss's rounds, an

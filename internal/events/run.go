@@ -104,16 +104,25 @@ func rounds(e *Event) int {
 	case DoubleRoundRobin:
 		return 2 * tournament.BergerRounds(len(e.Entries))
 	}
+	if systemOf(e.Settings) == tournament.DoubleSwiss {
+		return 2 * e.Settings.Rounds // two games a match
+	}
 	return e.Settings.Rounds
 }
 
 // systemOf is the pairing system of an event's settings.
 func systemOf(s Settings) tournament.System {
-	if sys := tournament.System(s.System); s.Kind == Swiss && sys.Swiss() {
-		return sys
-	}
 	if s.Kind == Swiss && s.Acceleration == "baku" {
 		return tournament.DutchBaku
+	}
+	if s.Kind == Swiss && s.Pairing == string(tournament.DoubleSwiss) {
+		return tournament.DoubleSwiss
+	}
+	if s.Kind == Swiss && s.Pairing == string(tournament.Dubov) {
+		return tournament.Dubov
+	}
+	if s.Kind == Swiss && s.Pairing == string(tournament.Burstein) {
+		return tournament.Burstein
 	}
 	switch s.Kind {
 	case RoundRobin:

@@ -97,7 +97,7 @@ func swissEventTRFChecks(t *testing.T, acc, sys string) {
 		}()
 		ids := users(t, st, 12)
 		arbiter := ids[11]
-		ev, err := m.Create(ctx, arbiter, "Swiss open", time.Time{}, events.Settings{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, Acceleration: acc, System: sys})
+		ev, err := m.Create(ctx, arbiter, "Swiss open", time.Time{}, events.Settings{Kind: events.Swiss, Rules: "standard", TC: "5+3", Rounds: 5, Acceleration: acc, Pairing: sys})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -158,7 +158,6 @@ type eventsData struct {
 	Kinds        []string
 	TCs          []string
 	Rulesets     []string
-	Systems      []string // a Swiss's pairing systems (swissSystems)
 }
 
 // FinishedListed is the finished events a page of /events lists (and of
@@ -174,7 +173,6 @@ func (wb *Web) pageEvents(w http.ResponseWriter, r *http.Request) error {
 	d.Kinds = []string{string(RoundRobin), string(DoubleRoundRobin), string(Arena)}
 	if d.Swiss {
 		d.Kinds = append([]string{string(Swiss)}, d.Kinds...)
-		d.Systems = swissSystems()
 	}
 	var fin []*Event
 	for _, e := range wb.m.List() {
@@ -209,7 +207,15 @@ func (wb *Web) pageCreateEvent(w http.ResponseWriter, r *http.Request) error {
 	if r.FormValue("baku") != "" {
 		st.Acceleration = "baku"
 	}
-	st.System = r.FormValue("system")
+	if r.FormValue("doubleswiss") != "" {
+		st.Pairing = string(tournament.DoubleSwiss)
+	}
+	if r.FormValue("dubov") != "" {
+		st.Pairing = strings.TrimSuffix(string(tournament.Dubov)+"+"+st.Pairing, "+") // both: refused
+	}
+	if r.FormValue("burstein") != "" {
+		st.Pairing = strings.TrimSuffix(string(tournament.Burstein)+"+"+st.Pairing, "+") // with another: refused
+	}
 	if st.Rules == "" {
 		st.Rules = "standard"
 	}

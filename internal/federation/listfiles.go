@@ -66,23 +66,9 @@ func (s *Service) Import(ctx context.Context, code string, d Discipline, day tim
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = false
-	head, err := cr.Read()
+	col, err := readHeader(cr)
 	if err != nil {
-		return 0, &ImportError{Line: 1, Err: fmt.Errorf("no header line: %w", err)}
-	}
-	col := map[string]int{}
-	for i, h := range head {
-		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
-		if !slices.Contains(csvColumns, h) {
-			return 0, &ImportError{Line: 1, Field: h, Err: fmt.Errorf("not a column of a list (%s)", strings.Join(csvColumns, ", "))}
-		}
-		if _, dup := col[h]; dup {
-			return 0, &ImportError{Line: 1, Field: h, Err: errors.New("twice")}
-		}
-		col[h] = i
-	}
-	if _, ok := col["id"]; !ok {
-		return 0, &ImportError{Line: 1, Field: "id", Err: errors.New("the column is missing")}
+		return 0, err
 	}
 	var players []store.FedPlayer
 	var entries []store.FedListEntry
@@ -99,124 +85,19 @@ func (s *Service) Import(ctx context.Context, code string, d Discipline, day tim
 		if n > maxImportLines {
 			return 0, &ImportError{Line: n, Err: fmt.Errorf("more than %d lines", maxImportLines-1)}
 		}
-		get := func(name string) (string, bool) {
-			i, ok := col[name]
-			if !ok || i >= len(rec) {
-				return "", false
-			}
-			return strings.TrimSpace(rec[i]), true
-		}
-		bad := func(field string, format string, a ...any) error {
-			return &ImportError{Line: n, Field: field, Err: fmt.Errorf(format, a...)}
-		}
-		id, _ := get("id")
-		if !utf8.ValidString(strings.Join(rec, "")) {
-			return 0, &ImportError{Line: n, Err: errors.New("not UTF-8 text")}
-		}
-		if first, dup := seen[id]; dup {
-			return 0, bad("id", "%q is on line %d already", id, first)
-		}
-		seen[id] = n
-		// A player already in the register keeps what the file leaves out.
-		p := Player{ID: id, Federation: code, Sex: Male}
-		if old, err := s.st.FedPlayerByID(ctx, id); err == nil {
-			p = Player{ID: id, Federation: old.Federation, NameCyrl: old.NameCyrl, NameLatn: old.NameLatn,
-				BirthYear: old.BirthYear, Sex: Sex(old.Sex), Club: old.Club, Title: old.Title}
-		} else if !errors.Is(err, store.ErrNotFound) {
+		im, err := s.importRecord(ctx, code, f, d, dayS, importLine{n: n, rec: rec, col: col}, seen)
+		if err != nil {
 			return 0, err
 		}
-		if v, ok := get("federation"); ok && v != "" {
-			p.Federation = v
+		players = append(players, im.player)
+		if im.rank != nil {
+			ranks = append(ranks, *im.rank)
 		}
-		if v, ok := get("name_cyrl"); ok {
-			p.NameCyrl = v
+		if im.entry != nil {
+			entries = append(entries, *im.entry)
 		}
-		if v, ok := get("name_latn"); ok {
-			p.NameLatn = v
-		}
-		if v, ok := get("birth_year"); ok {
-			p.BirthYear = 0
-			if v != "" {
-				if p.BirthYear, err = strconv.Atoi(v); err != nil || p.BirthYear < 1900 || p.BirthYear > 2100 {
-					return 0, bad("birth_year", "%q is not a year", v)
-				}
-			}
-		}
-		if v, ok := get("sex"); ok {
-			switch strings.ToLower(v) {
-			case "m", "":
-				p.Sex = Male
-			case "f", "w":
-				p.Sex = Female
-			default:
-				return 0, bad("sex", "%q is not m or f", v)
-			}
-		}
-		if v, ok := get("club"); ok {
-			p.Club = v
-		}
-		if v, ok := get("title"); ok {
-			p.Title = v
-		}
-		if err := CheckPlayer(p); err != nil {
-			return 0, &ImportError{Line: n, Err: err}
-		}
-		if p.Federation != code {
-			if _, err := s.Federation(ctx, p.Federation); err != nil {
-				return 0, bad("federation", "%q is not a federation of the register", p.Federation)
-			}
-		}
-		players = append(players, toStorePlayer(p))
-		if rk, _ := get("rank"); rk != "" {
-			pf := f
-			if p.Federation != code {
-				pf, _ = s.Federation(ctx, p.Federation)
-			}
-			if pf.Ranks.Order(rk) == 0 {
-				return 0, bad("rank", "%q is not one of federation %s's ranks", rk, pf.Code)
-			}
-			date, _ := get("rank_date")
-			if _, err := time.Parse(time.DateOnly, date); err != nil {
-				return 0, bad("rank_date", "%q is not a date YYYY-MM-DD", date)
-			}
-			ranks = append(ranks, store.FedRank{Player: id, Rank: rk, Awarded: date})
-		}
-		rv, _ := get("rating")
-		if rv == "" {
-			continue
-		}
-		rating, err := strconv.Atoi(rv)
-		if err != nil || rating < 0 || rating > 3500 {
-			return 0, bad("rating", "%q is not a rating", rv)
-		}
-		if rating == 0 {
-			continue
-		}
-		games := f.Rules.NewGames
-		if gv, _ := get("games"); gv != "" {
-			if games, err = strconv.Atoi(gv); err != nil || games < 0 {
-				return 0, bad("games", "%q is not a number of games", gv)
-			}
-		}
-		entries = append(entries, store.FedListEntry{Federation: code, Discipline: string(d), Day: dayS, Player: id,
-			Rating: rating, Games: games, Reached: rating >= f.Rules.TopFrom,
-			K: f.Rules.KFactor(rating, games, false, rating >= f.Rules.TopFrom)})
 	}
-	lists, err := s.st.FedLists(ctx, code, string(d))
-	if err != nil {
-		return 0, err
-	}
-	if len(lists) > 0 && lists[0].Day >= dayS {
-		if lists[0].Day == dayS {
-			return 0, fmt.Errorf("%w: %s %s %s", ErrPublished, code, d, dayS)
-		}
-		return 0, invalid("the %s list of %s is published already, after %s", lists[0].Day, code, dayS)
-	}
-	err = s.st.PublishFedList(ctx, store.FedList{Federation: code, Discipline: string(d), Day: dayS, Imported: true}, players, entries)
-	if errors.Is(err, store.ErrPublished) {
-		return 0, fmt.Errorf("%w: %s %s %s", ErrPublished, code, d, dayS)
-	}
-	if err != nil {
+	if err := s.publishImport(ctx, code, d, dayS, players, entries); err != nil {
 		return 0, err
 	}
 	for _, rk := range ranks {
@@ -225,6 +106,209 @@ func (s *Service) Import(ctx context.Context, code string, d Discipline, day tim
 		}
 	}
 	return len(players), nil
+}
+
+// imported is what a line of a list adds: a player, his rank (nil: none)
+// and his entry in the list (nil: none).
+type imported struct {
+	player store.FedPlayer
+	rank   *store.FedRank
+	entry  *store.FedListEntry
+}
+
+// importRecord reads line l of federation code's (f's) list of discipline
+// d on dayS; seen holds the line of each player id read before it.
+func (s *Service) importRecord(ctx context.Context, code string, f Federation, d Discipline, dayS string, l importLine, seen map[string]int) (imported, error) {
+	var im imported
+	id, _ := l.get("id")
+	if !utf8.ValidString(strings.Join(l.rec, "")) {
+		return im, &ImportError{Line: l.n, Err: errors.New("not UTF-8 text")}
+	}
+	if first, dup := seen[id]; dup {
+		return im, l.bad("id", "%q is on line %d already", id, first)
+	}
+	seen[id] = l.n
+	p, err := s.importPlayer(ctx, code, id, l)
+	if err != nil {
+		return im, err
+	}
+	im.player = toStorePlayer(p)
+	if im.rank, err = s.importRank(ctx, code, f, p, l); err != nil {
+		return im, err
+	}
+	im.entry, err = importEntry(code, f, d, dayS, id, l)
+	return im, err
+}
+
+// readHeader reads a list's header line: each column's index by name.
+func readHeader(cr *csv.Reader) (map[string]int, error) {
+	head, err := cr.Read()
+	if err != nil {
+		return nil, &ImportError{Line: 1, Err: fmt.Errorf("no header line: %w", err)}
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		if !slices.Contains(csvColumns, h) {
+			return nil, &ImportError{Line: 1, Field: h, Err: fmt.Errorf("not a column of a list (%s)", strings.Join(csvColumns, ", "))}
+		}
+		if _, dup := col[h]; dup {
+			return nil, &ImportError{Line: 1, Field: h, Err: errors.New("twice")}
+		}
+		col[h] = i
+	}
+	if _, ok := col["id"]; !ok {
+		return nil, &ImportError{Line: 1, Field: "id", Err: errors.New("the column is missing")}
+	}
+	return col, nil
+}
+
+// importLine is line n of an imported list, its fields by column.
+type importLine struct {
+	n   int
+	rec []string
+	col map[string]int
+}
+
+// get returns the field of column name, trimmed; false when the list has
+// no such column or the line is short of it.
+func (l importLine) get(name string) (string, bool) {
+	i, ok := l.col[name]
+	if !ok || i >= len(l.rec) {
+		return "", false
+	}
+	return strings.TrimSpace(l.rec[i]), true
+}
+
+// bad is the error of field on the line.
+func (l importLine) bad(field string, format string, a ...any) error {
+	return &ImportError{Line: l.n, Field: field, Err: fmt.Errorf(format, a...)}
+}
+
+// importPlayer returns the player id of the line, registered in
+// federation code unless the line names another: one already in the
+// register keeps what the line leaves out.
+func (s *Service) importPlayer(ctx context.Context, code, id string, l importLine) (Player, error) {
+	p := Player{ID: id, Federation: code, Sex: Male}
+	if old, err := s.st.FedPlayerByID(ctx, id); err == nil {
+		p = Player{ID: id, Federation: old.Federation, NameCyrl: old.NameCyrl, NameLatn: old.NameLatn,
+			BirthYear: old.BirthYear, Sex: Sex(old.Sex), Club: old.Club, Title: old.Title}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return p, err
+	}
+	if v, ok := l.get("federation"); ok && v != "" {
+		p.Federation = v
+	}
+	for name, field := range map[string]*string{"name_cyrl": &p.NameCyrl, "name_latn": &p.NameLatn, "club": &p.Club, "title": &p.Title} {
+		if v, ok := l.get(name); ok {
+			*field = v
+		}
+	}
+	if err := l.birthAndSex(&p); err != nil {
+		return p, err
+	}
+	if err := CheckPlayer(p); err != nil {
+		return p, &ImportError{Line: l.n, Err: err}
+	}
+	if p.Federation != code {
+		if _, err := s.Federation(ctx, p.Federation); err != nil {
+			return p, l.bad("federation", "%q is not a federation of the register", p.Federation)
+		}
+	}
+	return p, nil
+}
+
+// birthAndSex sets p's birth year and sex from the line's columns, where
+// it has them.
+func (l importLine) birthAndSex(p *Player) error {
+	if v, ok := l.get("birth_year"); ok {
+		p.BirthYear = 0
+		if v != "" {
+			var err error
+			if p.BirthYear, err = strconv.Atoi(v); err != nil || p.BirthYear < 1900 || p.BirthYear > 2100 {
+				return l.bad("birth_year", "%q is not a year", v)
+			}
+		}
+	}
+	if v, ok := l.get("sex"); ok {
+		switch strings.ToLower(v) {
+		case "m", "":
+			p.Sex = Male
+		case "f", "w":
+			p.Sex = Female
+		default:
+			return l.bad("sex", "%q is not m or f", v)
+		}
+	}
+	return nil
+}
+
+// importRank returns the rank the line awards p (nil: none), one of his
+// federation's ranks (f's, code's, or the one the line names).
+func (s *Service) importRank(ctx context.Context, code string, f Federation, p Player, l importLine) (*store.FedRank, error) {
+	rk, _ := l.get("rank")
+	if rk == "" {
+		return nil, nil
+	}
+	pf := f
+	if p.Federation != code {
+		pf, _ = s.Federation(ctx, p.Federation)
+	}
+	if pf.Ranks.Order(rk) == 0 {
+		return nil, l.bad("rank", "%q is not one of federation %s's ranks", rk, pf.Code)
+	}
+	date, _ := l.get("rank_date")
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return nil, l.bad("rank_date", "%q is not a date YYYY-MM-DD", date)
+	}
+	return &store.FedRank{Player: p.ID, Rank: rk, Awarded: date}, nil
+}
+
+// importEntry returns the line's entry in the list of federation code (f)
+// of discipline d on dayS (nil: the line has no rating, or 0); games
+// blank counts as an established player's.
+func importEntry(code string, f Federation, d Discipline, dayS, id string, l importLine) (*store.FedListEntry, error) {
+	rv, _ := l.get("rating")
+	if rv == "" {
+		return nil, nil
+	}
+	rating, err := strconv.Atoi(rv)
+	if err != nil || rating < 0 || rating > 3500 {
+		return nil, l.bad("rating", "%q is not a rating", rv)
+	}
+	if rating == 0 {
+		return nil, nil
+	}
+	games := f.Rules.NewGames
+	if gv, _ := l.get("games"); gv != "" {
+		if games, err = strconv.Atoi(gv); err != nil || games < 0 {
+			return nil, l.bad("games", "%q is not a number of games", gv)
+		}
+	}
+	return &store.FedListEntry{Federation: code, Discipline: string(d), Day: dayS, Player: id,
+		Rating: rating, Games: games, Reached: rating >= f.Rules.TopFrom,
+		K: f.Rules.KFactor(rating, games, false, rating >= f.Rules.TopFrom)}, nil
+}
+
+// publishImport publishes the imported list of code's discipline d on
+// dayS with its players and entries, unless a list of that day or later
+// is published already.
+func (s *Service) publishImport(ctx context.Context, code string, d Discipline, dayS string, players []store.FedPlayer, entries []store.FedListEntry) error {
+	lists, err := s.st.FedLists(ctx, code, string(d))
+	if err != nil {
+		return err
+	}
+	if len(lists) > 0 && lists[0].Day >= dayS {
+		if lists[0].Day == dayS {
+			return fmt.Errorf("%w: %s %s %s", ErrPublished, code, d, dayS)
+		}
+		return invalid("the %s list of %s is published already, after %s", lists[0].Day, code, dayS)
+	}
+	err = s.st.PublishFedList(ctx, store.FedList{Federation: code, Discipline: string(d), Day: dayS, Imported: true}, players, entries)
+	if errors.Is(err, store.ErrPublished) {
+		return fmt.Errorf("%w: %s %s %s", ErrPublished, code, d, dayS)
+	}
+	return err
 }
 
 // WriteCSV writes a published list in the columns Import reads.

@@ -209,6 +209,11 @@ func TestImportErrors(t *testing.T) {
 			{"id,name_latn\nKAZ-1,A\nKAZ-1,B\n", "line 3, field id"},
 			{"id,nom\n", "line 1, field nom"},
 			{"id,name_latn\nKAZ-1,\n", "line 2: federation: invalid: player KAZ-1: a name is needed"},
+			{"id,name_latn,rating,games\nKAZ-1,A,2000,-1\n", "line 2, field games"},
+			{"id,name_latn,federation\nKAZ-1,A,XYZ\n", "line 2, field federation"},
+			{"name_latn\nA\n", "line 1, field id"},
+			{"id,name_latn,id\n", "line 1, field id"},
+			{"id,name_latn\nKAZ-1,\xff\n", "line 2: not UTF-8"},
 		} {
 			_, err := s.Import(ctx, "KAZ", Classic, date("2026-02-01"), strings.NewReader(tt.csv))
 			var ie *ImportError

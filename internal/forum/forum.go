@@ -49,11 +49,10 @@ type Store interface {
 	ForumTopic(ctx context.Context, id int64) (store.ForumTopic, error)
 	ForumPosts(ctx context.Context, topicID int64, limit, offset int) ([]store.ForumPost, error)
 	ForumPost(ctx context.Context, id int64) (store.ForumPost, error)
-	AddForumTopic(ctx context.Context, cat store.ForumCategory, t store.ForumTopic, body string) (int64, int64, error)
-	AddForumPost(ctx context.Context, p store.ForumPost) (int64, error)
+	AddForumTopic(ctx context.Context, cat store.ForumCategory, t store.ForumTopic, body string, b store.ForumBounds) (int64, int64, error)
+	AddForumPost(ctx context.Context, p store.ForumPost, b store.ForumBounds) (int64, error)
 	EditForumPost(ctx context.Context, id, authorID int64, body string, since time.Time) error
 	ForumEdits(ctx context.Context, id int64) ([]store.ForumEdit, error)
-	ForumWritten(ctx context.Context, authorID int64, since time.Time) (int, int, error)
 	ForumWriters(ctx context.Context, topicID int64, limit int) ([]int64, error)
 	ReportForumPost(ctx context.Context, id, reporterID int64, note string) (bool, error)
 	ForumReports(ctx context.Context, limit int) ([]store.ForumReport, error)
@@ -304,35 +303,27 @@ func (f *Forum) writer(r *http.Request) (site.Identity, error) {
 	return id, nil
 }
 
-// bound refuses a write past the account's bounds (topic: a new topic).
-func (f *Forum) bound(ctx context.Context, userID int64, topic bool) error {
+// bounds returns the bounds of what account userID writes, which the
+// store holds a post or a topic to in its write.
+func (f *Forum) bounds(ctx context.Context, userID int64) (store.ForumBounds, error) {
 	u, err := f.cfg.Store.UserByID(ctx, userID)
 	if err != nil {
+		return store.ForumBounds{}, err
+	}
+	if f.cfg.Now().Sub(u.Created) < NewAccount {
+		return store.ForumBounds{PerMinute: NewPostsPerMinute, PerDay: NewPostsPerDay, TopicsPerDay: NewTopicsPerDay}, nil
+	}
+	return store.ForumBounds{PerMinute: PostsPerMinute, PerDay: PostsPerDay, TopicsPerDay: TopicsPerDay}, nil
+}
+
+// boundError is the answer to a write past one of the account's bounds.
+func boundError(err error) error {
+	be, ok := errors.AsType[*store.ForumBoundError](err)
+	if !ok {
 		return err
 	}
-	now := f.cfg.Now()
-	perMin, perDay, topics := PostsPerMinute, PostsPerDay, TopicsPerDay
-	if now.Sub(u.Created) < NewAccount {
-		perMin, perDay, topics = NewPostsPerMinute, NewPostsPerDay, NewTopicsPerDay
-	}
-	posts, _, err := f.cfg.Store.ForumWritten(ctx, userID, now.Add(-time.Minute))
-	if err != nil {
-		return err
-	}
-	if posts >= perMin {
-		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "forum.err.too_fast", perMin)
-	}
-	posts, made, err := f.cfg.Store.ForumWritten(ctx, userID, now.Add(-24*time.Hour))
-	if err != nil {
-		return err
-	}
-	if posts >= perDay {
-		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "forum.err.too_many", perDay)
-	}
-	if topic && made >= topics {
-		return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "forum.err.too_many_topics", topics)
-	}
-	return nil
+	key := map[string]string{"minute": "forum.err.too_fast", "day": "forum.err.too_many", "topics": "forum.err.too_many_topics"}[be.Which]
+	return apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, key, be.Max)
 }
 
 // checkText refuses an empty text, one over MaxText, or one with more
@@ -376,11 +367,12 @@ func (f *Forum) NewTopic(ctx context.Context, who site.Identity, c Category, tit
 	if text, err = checkText(text); err != nil {
 		return 0, err
 	}
-	if err := f.bound(ctx, who.Account.ID, true); err != nil {
+	b, err := f.bounds(ctx, who.Account.ID)
+	if err != nil {
 		return 0, err
 	}
-	id, _, err := f.cfg.Store.AddForumTopic(ctx, c.row(), store.ForumTopic{Title: title, AuthorID: who.Account.ID, Created: f.cfg.Now()}, text)
-	return id, err
+	id, _, err := f.cfg.Store.AddForumTopic(ctx, c.row(), store.ForumTopic{Title: title, AuthorID: who.Account.ID, Created: f.cfg.Now()}, text, b)
+	return id, boundError(err)
 }
 
 // Reply adds a post to topic t and tells the topic's earlier writers;
@@ -393,15 +385,18 @@ func (f *Forum) Reply(ctx context.Context, who site.Identity, t store.ForumTopic
 	if err != nil {
 		return 0, err
 	}
-	if err := f.bound(ctx, who.Account.ID, false); err != nil {
+	b, err := f.bounds(ctx, who.Account.ID)
+	if err != nil {
 		return 0, err
 	}
 	writers, err := f.cfg.Store.ForumWriters(ctx, t.ID, Notified)
 	if err != nil {
 		return 0, err
 	}
-	id, err := f.cfg.Store.AddForumPost(ctx, store.ForumPost{TopicID: t.ID, AuthorID: who.Account.ID, Body: text, Created: f.cfg.Now()})
+	id, err := f.cfg.Store.AddForumPost(ctx, store.ForumPost{TopicID: t.ID, AuthorID: who.Account.ID, Body: text, Created: f.cfg.Now()}, b)
 	switch {
+	case errors.As(err, new(*store.ForumBoundError)):
+		return 0, boundError(err)
 	case errors.Is(err, store.ErrConflict):
 		return 0, apierr.Forbidden("forum.err.locked")
 	case errors.Is(err, store.ErrNotFound):

@@ -152,7 +152,7 @@ func TestForumFlow(t *testing.T) {
 		t.Fatalf("reply: %d %v", code, m)
 	}
 	reply := fmt.Sprint(m["id"])
-	ns := s.notices.take()
+	ns := s.notices.Take()
 	if len(ns) != 1 || ns[0].To != a || ns[0].Actor != b || ns[0].Kind != notify.ForumReply || ns[0].URL != "/forum/post/"+reply ||
 		ns[0].Key != "forum.notice.reply" || ns[0].Args[1] != "Ашық тоғыз" {
 		t.Errorf("notices: %+v", ns)
@@ -161,7 +161,7 @@ func TestForumFlow(t *testing.T) {
 	if code, m := s.json("POST", "/api/forum/general/"+tid, "Aigerim", map[string]any{"text": "Рақмет"}); code != http.StatusCreated {
 		t.Fatalf("second reply: %d %v", code, m)
 	}
-	if ns := s.notices.take(); len(ns) != 1 || ns[0].To != b {
+	if ns := s.notices.Take(); len(ns) != 1 || ns[0].To != b {
 		t.Errorf("notices of the second reply: %+v", ns)
 	}
 
@@ -359,13 +359,13 @@ func TestPages(t *testing.T) {
 	s := newTestSite(t)
 	ctx := context.Background()
 	a := s.user("Aigerim", 30*24*time.Hour)
-	tid, _, err := s.st.AddForumTopic(ctx, store.ForumCategory{ID: "en", Kind: KindLang, Ref: "en"}, store.ForumTopic{Title: "Long", AuthorID: a}, "post 1")
+	tid, _, err := s.st.AddForumTopic(ctx, store.ForumCategory{ID: "en", Kind: KindLang, Ref: "en"}, store.ForumTopic{Title: "Long", AuthorID: a}, "post 1", store.ForumBounds{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var last int64
 	for i := 2; i <= PostsPage+5; i++ {
-		if last, err = s.st.AddForumPost(ctx, store.ForumPost{TopicID: tid, AuthorID: a, Body: fmt.Sprint("post ", i)}); err != nil {
+		if last, err = s.st.AddForumPost(ctx, store.ForumPost{TopicID: tid, AuthorID: a, Body: fmt.Sprint("post ", i)}, store.ForumBounds{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -33,15 +33,85 @@ type MessageView struct {
 
 const when = "2006-01-02 15:04"
 
+// call is what a handler reads of its request: the account that asks, the
+// page of the list it asks for, and the store's context (site.StoreTimeout).
+type call struct {
+	ctx  context.Context
+	me   site.Account
+	page int
+}
+
+// begin reads r's call: an account (401 otherwise, with me left zero) and
+// a page (400 when out of range); done releases the context.
+func (s *Site) begin(r *http.Request) (c call, done context.CancelFunc, err error) {
+	done = func() {}
+	if c.me, err = s.me(r); err != nil {
+		return c, done, err
+	}
+	if c.page, err = pageOf(r); err != nil {
+		return c, done, err
+	}
+	c.ctx, done = ctxOf(r)
+	return c, done, nil
+}
+
+// beginModerator is begin for a moderator (403 for anyone else).
+func (s *Site) beginModerator(r *http.Request) (call, context.CancelFunc, error) {
+	if err := s.moderator(r); err != nil {
+		return call{}, func() {}, err
+	}
+	return s.begin(r)
+}
+
+// peer returns the account r's path names as the other side: not me.
+func (s *Site) peer(c call, r *http.Request) (store.User, error) {
+	other, err := s.user(c.ctx, r.PathValue("name"))
+	if err == nil && other.ID == c.me.ID {
+		err = apierr.BadRequest(apierr.CodeBadRequest, "inbox.err.self")
+	}
+	return other, err
+}
+
+// firstPage cuts a list read with one row more than a page to PerPage and
+// reports whether there was more.
+func firstPage[T any](xs []T) ([]T, bool) {
+	if len(xs) > PerPage {
+		return xs[:PerPage], true
+	}
+	return xs, false
+}
+
+// Paging is a page's place in its list: the previous and next pages (0:
+// none).
+type Paging struct{ Page, Prev, Next int }
+
+func pagingOf(p int, more bool) Paging {
+	g := Paging{Page: p, Prev: p - 1}
+	if more {
+		g.Next = p + 1
+	}
+	return g
+}
+
+// writeList answers a page of a list as the API's JSON: {key: items,
+// "page": p, "next": p+1 when there is more}; an empty list is [].
+func writeList[T any](w http.ResponseWriter, key string, items []T, p int, more bool) error {
+	if items == nil {
+		items = []T{}
+	}
+	out := map[string]any{key: items, "page": p}
+	if more {
+		out["next"] = p + 1
+	}
+	return site.WriteJSON(w, http.StatusOK, out)
+}
+
 func (s *Site) conversations(ctx context.Context, me int64, p int) ([]ConversationView, bool, error) {
 	cs, err := s.cfg.Store.Conversations(ctx, me, PerPage+1, (p-1)*PerPage)
 	if err != nil {
 		return nil, false, err
 	}
-	more := len(cs) > PerPage
-	if more {
-		cs = cs[:PerPage]
-	}
+	cs, more := firstPage(cs)
 	out := make([]ConversationView, len(cs))
 	for i, c := range cs {
 		last := c.Last.Body
@@ -55,33 +125,27 @@ func (s *Site) conversations(ctx context.Context, me int64, p int) ([]Conversati
 
 type inboxData struct {
 	Conversations []ConversationView
-	Page          int
-	Prev, Next    int
-	Kid           bool
+	Paging
+	Kid bool
 }
 
 func (s *Site) pageInbox(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.me(r)
-	if err != nil {
+	c, done, err := s.begin(r)
+	defer done()
+	to := strings.TrimSpace(r.URL.Query().Get("to")) // the form that opens a conversation
+	switch {
+	case c.me.ID == 0:
 		return site.Redirect(w, r, "/login")
-	}
-	if to := strings.TrimSpace(r.URL.Query().Get("to")); to != "" { // the form that opens a conversation
+	case to != "":
 		return site.Redirect(w, r, "/inbox/"+url.PathEscape(to))
+	case err != nil:
+		return err
 	}
-	p, err := pageOf(r)
+	cs, more, err := s.conversations(c.ctx, c.me.ID, c.page)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := ctxOf(r)
-	defer cancel()
-	cs, more, err := s.conversations(ctx, me.ID, p)
-	if err != nil {
-		return err
-	}
-	d := inboxData{Conversations: cs, Page: p, Prev: p - 1, Kid: s.cfg.Privacy.Kid(ctx, me.ID)}
-	if more {
-		d.Next = p + 1
-	}
+	d := inboxData{Conversations: cs, Paging: pagingOf(c.page, more), Kid: s.cfg.Privacy.Kid(c.ctx, c.me.ID)}
 	return s.kit.Render(w, http.StatusOK, "inbox", s.kit.Page(r, "inbox.title", d))
 }
 
@@ -92,10 +156,7 @@ func (s *Site) thread(ctx context.Context, me store.User, other store.User, p in
 	if err != nil {
 		return nil, false, err
 	}
-	more := len(ms) > PerPage
-	if more {
-		ms = ms[:PerPage]
-	}
+	ms, more := firstPage(ms)
 	out := make([]MessageView, len(ms))
 	for i, m := range ms {
 		from := other.Name
@@ -123,42 +184,40 @@ type threadData struct {
 	A, B       string
 }
 
+// threadPage is the frame of a thread's page p between a and b.
+func (s *Site) threadPage(ctx context.Context, a, b store.User, p int) (threadData, error) {
+	ms, more, err := s.thread(ctx, a, b, p)
+	g := pagingOf(p, more)
+	return threadData{Other: b.Name, Messages: ms, Page: p, Older: g.Next, Newer: g.Prev}, err
+}
+
 func (s *Site) renderThread(w http.ResponseWriter, r *http.Request, status int, body, errText string) error {
-	me, err := s.me(r)
-	if err != nil {
+	c, done, err := s.begin(r)
+	defer done()
+	if c.me.ID == 0 {
 		return site.Redirect(w, r, "/login")
 	}
-	p, err := pageOf(r)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := ctxOf(r)
-	defer cancel()
-	other, err := s.user(ctx, r.PathValue("name"))
+	other, err := s.peer(c, r)
 	if err != nil {
 		return err
 	}
-	if other.ID == me.ID {
-		return apierr.BadRequest(apierr.CodeBadRequest, "inbox.err.self")
-	}
-	self := store.User{ID: me.ID, Name: me.Name}
-	ms, more, err := s.thread(ctx, self, other, p)
+	d, err := s.threadPage(c.ctx, store.User{ID: c.me.ID, Name: c.me.Name}, other, c.page)
 	if err != nil {
 		return err
 	}
-	if p == 1 {
-		if err := s.cfg.Store.MarkThreadRead(ctx, me.ID, other.ID); err != nil {
+	if c.page == 1 {
+		if err := s.cfg.Store.MarkThreadRead(c.ctx, c.me.ID, other.ID); err != nil {
 			return err
 		}
 		if s.cfg.Seen != nil {
-			s.cfg.Seen(ctx, me.ID, "/inbox/"+other.Name)
+			s.cfg.Seen(c.ctx, c.me.ID, "/inbox/"+other.Name)
 		}
 	}
-	d := threadData{Other: other.Name, Messages: ms, Page: p, Newer: p - 1, MaxRunes: MaxRunes, Body: body, Error: errText}
-	if more {
-		d.Older = p + 1
-	}
-	if err := s.cfg.Privacy.May(ctx, me.ID, other.ID, privacy.Message); err != nil {
+	d.MaxRunes, d.Body, d.Error = MaxRunes, body, errText
+	if err := s.cfg.Privacy.May(c.ctx, c.me.ID, other.ID, privacy.Message); err != nil {
 		var ae *apierr.Error
 		if !errors.As(err, &ae) {
 			return err
@@ -167,7 +226,7 @@ func (s *Site) renderThread(w http.ResponseWriter, r *http.Request, status int, 
 	} else {
 		d.CanWrite = true
 	}
-	if d.Reported, err = s.cfg.Store.ConversationReported(ctx, me.ID, other.ID); err != nil {
+	if d.Reported, err = s.cfg.Store.ConversationReported(c.ctx, c.me.ID, other.ID); err != nil {
 		return err
 	}
 	return s.kit.Render(w, status, "inbox_thread", s.kit.Page(r, "inbox.thread.title", d, other.Name))
@@ -241,123 +300,81 @@ func (s *Site) moderator(r *http.Request) error {
 }
 
 type reportedData struct {
-	Reports    []store.ReportedConversation
-	Page       int
-	Prev, Next int
+	Reports []store.ReportedConversation
+	Paging
 }
 
 func (s *Site) pageReported(w http.ResponseWriter, r *http.Request) error {
-	if err := s.moderator(r); err != nil {
-		return err
-	}
-	p, err := pageOf(r)
+	c, done, err := s.beginModerator(r)
+	defer done()
 	if err != nil {
 		return err
 	}
-	ctx, cancel := ctxOf(r)
-	defer cancel()
-	rs, err := s.cfg.Store.ReportedConversations(ctx, PerPage+1, (p-1)*PerPage)
+	rs, err := s.cfg.Store.ReportedConversations(c.ctx, PerPage+1, (c.page-1)*PerPage)
 	if err != nil {
 		return err
 	}
-	d := reportedData{Reports: rs, Page: p, Prev: p - 1}
-	if len(rs) > PerPage {
-		d.Reports, d.Next = rs[:PerPage], p+1
-	}
-	return s.kit.Render(w, http.StatusOK, "inbox_reported", s.kit.Page(r, "inbox.mod.title", d))
+	rs, more := firstPage(rs)
+	return s.kit.Render(w, http.StatusOK, "inbox_reported", s.kit.Page(r, "inbox.mod.title", reportedData{Reports: rs, Paging: pagingOf(c.page, more)}))
 }
 
 func (s *Site) pageModThread(w http.ResponseWriter, r *http.Request) error {
-	if err := s.moderator(r); err != nil {
-		return err
-	}
-	p, err := pageOf(r)
+	c, done, err := s.beginModerator(r)
+	defer done()
 	if err != nil {
 		return err
 	}
-	ctx, cancel := ctxOf(r)
-	defer cancel()
-	a, err := s.user(ctx, r.PathValue("a"))
+	a, err := s.user(c.ctx, r.PathValue("a"))
 	if err != nil {
 		return err
 	}
-	b, err := s.user(ctx, r.PathValue("b"))
+	b, err := s.user(c.ctx, r.PathValue("b"))
 	if err != nil {
 		return err
 	}
-	if ok, err := s.cfg.Store.ConversationReported(ctx, a.ID, b.ID); err != nil {
+	if ok, err := s.cfg.Store.ConversationReported(c.ctx, a.ID, b.ID); err != nil {
 		return err
 	} else if !ok {
 		return apierr.New(http.StatusForbidden, apierr.CodeForbidden, "inbox.err.not_reported")
 	}
-	ms, more, err := s.thread(ctx, a, b, p)
+	d, err := s.threadPage(c.ctx, a, b, c.page)
 	if err != nil {
 		return err
 	}
-	d := threadData{Other: b.Name, Messages: ms, Page: p, Newer: p - 1, Moderating: true, A: a.Name, B: b.Name, Reported: true}
-	if more {
-		d.Older = p + 1
-	}
+	d.Moderating, d.A, d.B, d.Reported = true, a.Name, b.Name, true
 	return s.kit.Render(w, http.StatusOK, "inbox_thread", s.kit.Page(r, "inbox.mod.thread", d, a.Name, b.Name))
 }
 
 // ---- the API ----
 
 func (s *Site) apiInbox(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.me(r)
+	c, done, err := s.begin(r)
+	defer done()
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	cs, more, err := s.conversations(c.ctx, c.me.ID, c.page)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := ctxOf(r)
-	defer cancel()
-	cs, more, err := s.conversations(ctx, me.ID, p)
-	if err != nil {
-		return err
-	}
-	if cs == nil {
-		cs = []ConversationView{}
-	}
-	out := map[string]any{"conversations": cs, "page": p}
-	if more {
-		out["next"] = p + 1
-	}
-	return site.WriteJSON(w, http.StatusOK, out)
+	return writeList(w, "conversations", cs, c.page, more)
 }
 
 func (s *Site) apiThread(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.me(r)
+	c, done, err := s.begin(r)
+	defer done()
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	other, err := s.peer(c, r)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := ctxOf(r)
-	defer cancel()
-	other, err := s.user(ctx, r.PathValue("name"))
+	ms, more, err := s.thread(c.ctx, store.User{ID: c.me.ID, Name: c.me.Name}, other, c.page)
 	if err != nil {
 		return err
 	}
-	if other.ID == me.ID {
-		return apierr.BadRequest(apierr.CodeBadRequest, "inbox.err.self")
-	}
-	ms, more, err := s.thread(ctx, store.User{ID: me.ID, Name: me.Name}, other, p)
-	if err != nil {
-		return err
-	}
-	if ms == nil {
-		ms = []MessageView{}
-	}
-	out := map[string]any{"messages": ms, "page": p}
-	if more {
-		out["next"] = p + 1
-	}
-	return site.WriteJSON(w, http.StatusOK, out)
+	return writeList(w, "messages", ms, c.page, more)
 }
 
 func (s *Site) apiSend(w http.ResponseWriter, r *http.Request) error {

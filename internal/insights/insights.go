@@ -5,13 +5,13 @@
 // by month. It reads the last Games games through its port, Store, which
 // *store.Store satisfies; an unreviewed game counts in the scores only.
 //
-// Bounds: one page reads at most Games games and their reviews (one query
-// each), and only for its own signed-in account.
+// Bounds: one page reads at most Games games and their reviews (a query
+// for the games, one for all their reviews), and only for its own
+// signed-in account.
 package insights
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -37,11 +37,11 @@ import (
 // Games is how many of a player's latest games the page reads.
 const Games = 200
 
-// Store is what the page reads: a player's games, newest first, and a
-// game's review (errors wrapping store.ErrNotFound when it has none).
+// Store is what the page reads: a player's games, newest first, and the
+// reviews of those that have one, by game id.
 type Store interface {
 	GamesByUser(ctx context.Context, userID int64, limit, offset int) ([]store.Game, error)
-	Review(ctx context.Context, id string) (store.Review, error)
+	ReviewsOf(ctx context.Context, ids []string) (map[string]store.Review, error)
 }
 
 // Site is the page /insights.
@@ -118,95 +118,132 @@ func (s *Site) page(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lang, cat := s.kit.Lang(r), s.kit.Catalog()
-	d := Data{}
-	var (
-		colour  [2]tally
-		byCat   = map[rating.Category]*tally{}
-		byMonth = map[time.Time]*tally{}
-		byFirst = map[string]*tally{}
-		phases  [3]tally
-	)
+	ids := make([]string, 0, len(games))
 	for _, g := range games {
-		if g.Status != game.Ended {
-			continue
-		}
-		pl := -1
-		for i, seat := range g.Players {
-			if seat.UserID == id.Account.ID {
-				pl = i
-			}
-		}
-		if pl < 0 {
-			continue
-		}
-		d.Games++
-		pts := 0.0
-		switch {
-		case g.Result == toguz.Draw:
-			pts = 0.5
-		case (g.Result == toguz.WhiteWins) == (pl == 0):
-			pts = 1
-		}
-		c, ok := rating.ForTimeControl(g.TimeControl)
-		month := time.Date(g.Ended.Year(), g.Ended.Month(), 1, 0, 0, 0, 0, time.UTC)
-		groups := []*tally{&colour[pl], get(byMonth, month)}
-		if ok {
-			groups = append(groups, get(byCat, c))
-		}
-		// The review: each of his moves' accuracy, by phase.
-		var acc float64
-		var accN int
-		rv, err := s.store.Review(ctx, g.ID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		first := ""
-		if err == nil && rv.Status == store.ReviewDone {
-			if data, err := review.Decode(rv.Data); err == nil && g.StartFEN == "" {
-				start, _ := toguz.NewPosition(g.Rules)
-				if len(data.Plies) > 0 {
-					if n, err := start.Notation(data.Plies[0].Move); err == nil {
-						first = n
-					}
-				}
-				turn := start.Turn()
-				for i, p := range data.Plies {
-					if int(turn) == pl && !p.Forced {
-						a := analysis.MoveAccuracy(p.Cost)
-						acc += a
-						accN++
-						ph := 1
-						if i < openingPlies {
-							ph = 0
-						} else if i >= endgamePly {
-							ph = 2
-						}
-						phases[ph].acc += a
-						phases[ph].accN++
-					}
-					turn = turn.Other()
-				}
-				d.Reviewed++
-			}
-		}
-		if first != "" {
-			groups = append(groups, get(byFirst, first))
-		}
-		for _, t := range groups {
-			t.games++
-			t.points += pts
-			t.acc += acc
-			t.accN += accN
-			if accN > 0 {
-				t.reviews++
-			}
+		if g.Status == game.Ended {
+			ids = append(ids, g.ID)
 		}
 	}
+	reviews, err := s.store.ReviewsOf(ctx, ids)
+	if err != nil {
+		return err
+	}
+	st := newStats()
+	for _, g := range games {
+		if pl := seatOf(g, id.Account.ID); g.Status == game.Ended && pl >= 0 {
+			rv, ok := reviews[g.ID]
+			st.add(g, pl, rv, ok)
+		}
+	}
+	d := Data{Games: st.games, Reviewed: st.reviewed}
 	if d.Games > 0 {
-		d.Pictures = s.pictures(cat, lang, colour, byCat, byMonth, byFirst, phases)
+		d.Pictures = s.pictures(s.kit.Catalog(), s.kit.Lang(r), st)
 	}
 	return s.kit.Render(w, http.StatusOK, "insights", s.kit.Page(r, "insights.title", d))
+}
+
+// stats are the tallies of a player's ended games: by colour, time
+// control category, month and first move, and his reviewed moves'
+// accuracy by phase.
+type stats struct {
+	games, reviewed int
+	colour          [2]tally
+	byCat           map[rating.Category]*tally
+	byMonth         map[time.Time]*tally
+	byFirst         map[string]*tally
+	phases          [3]tally
+}
+
+func newStats() *stats {
+	return &stats{byCat: map[rating.Category]*tally{}, byMonth: map[time.Time]*tally{}, byFirst: map[string]*tally{}}
+}
+
+// seatOf returns the side account user plays in g, -1 for none.
+func seatOf(g store.Game, user int64) int {
+	pl := -1
+	for i, seat := range g.Players {
+		if seat.UserID == user {
+			pl = i
+		}
+	}
+	return pl
+}
+
+// pointsOf is what result scores for side pl: 1 a win, ½ a draw.
+func pointsOf(result toguz.Result, pl int) float64 {
+	switch {
+	case result == toguz.Draw:
+		return 0.5
+	case (result == toguz.WhiteWins) == (pl == 0):
+		return 1
+	}
+	return 0
+}
+
+// add counts ended game g, played as side pl, with its review rv when
+// reviewed.
+func (st *stats) add(g store.Game, pl int, rv store.Review, reviewed bool) {
+	st.games++
+	pts := pointsOf(g.Result, pl)
+	month := time.Date(g.Ended.Year(), g.Ended.Month(), 1, 0, 0, 0, 0, time.UTC)
+	groups := []*tally{&st.colour[pl], get(st.byMonth, month)}
+	if c, ok := rating.ForTimeControl(g.TimeControl); ok {
+		groups = append(groups, get(st.byCat, c))
+	}
+	var first string
+	var acc float64
+	var accN int
+	if reviewed && rv.Status == store.ReviewDone {
+		first, acc, accN = st.review(g, pl, rv)
+	}
+	if first != "" {
+		groups = append(groups, get(st.byFirst, first))
+	}
+	for _, t := range groups {
+		t.games++
+		t.points += pts
+		t.acc += acc
+		t.accN += accN
+		if accN > 0 {
+			t.reviews++
+		}
+	}
+}
+
+// review reads a done review of g (played as side pl) into the phases'
+// tallies: it returns the game's first move and the sum and number of
+// the accuracies of pl's moves (none for a game from a set position or a
+// review that does not decode).
+func (st *stats) review(g store.Game, pl int, rv store.Review) (first string, acc float64, accN int) {
+	data, err := review.Decode(rv.Data)
+	if err != nil || g.StartFEN != "" {
+		return "", 0, 0
+	}
+	start, _ := toguz.NewPosition(g.Rules)
+	if len(data.Plies) > 0 {
+		if n, err := start.Notation(data.Plies[0].Move); err == nil {
+			first = n
+		}
+	}
+	turn := start.Turn()
+	for i, p := range data.Plies {
+		if int(turn) == pl && !p.Forced {
+			a := analysis.MoveAccuracy(p.Cost)
+			acc += a
+			accN++
+			ph := 1
+			if i < openingPlies {
+				ph = 0
+			} else if i >= endgamePly {
+				ph = 2
+			}
+			st.phases[ph].acc += a
+			st.phases[ph].accN++
+		}
+		turn = turn.Other()
+	}
+	st.reviewed++
+	return first, acc, accN
 }
 
 func get[K comparable](m map[K]*tally, k K) *tally {
@@ -219,8 +256,8 @@ func get[K comparable](m map[K]*tally, k K) *tally {
 }
 
 // pictures draws the page's charts in lang.
-func (s *Site) pictures(cat *i18n.Catalog, lang string, colour [2]tally, byCat map[rating.Category]*tally,
-	byMonth map[time.Time]*tally, byFirst map[string]*tally, phases [3]tally) []Picture {
+func (s *Site) pictures(cat *i18n.Catalog, lang string, st *stats) []Picture {
+	colour, byCat, byMonth, byFirst, phases := st.colour, st.byCat, st.byMonth, st.byFirst, st.phases
 	pc := func(v float64) string { return cat.T(lang, "chart.percent", int(v+0.5)) }
 	scoreBar := func(label string, t *tally) chart.Bar {
 		if t == nil || t.games == 0 {

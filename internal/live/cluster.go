@@ -151,7 +151,11 @@ type cluster struct {
 	// lists: the last summary of its games each node published
 	// (gamelist.go).
 	lists map[string]nodeGames
-	every time.Duration // Config.Rebalance
+	// gamesSent: this node's last summary (renewLoop's alone); gamesNews:
+	// publish it at the next renewal, changed or not (a node said hello).
+	gamesSent gamesSent
+	gamesNews atomic.Bool
+	every     time.Duration // Config.Rebalance
 	// balancing: a handover is under way; balanced: when the last ended.
 	balancing bool
 	balanced  time.Time
@@ -376,7 +380,7 @@ func (cl *cluster) renewLoop() {
 				h.log.Error("bus: alive", "err", err)
 			}
 			cl.publishLoad()
-			cl.publishGames()
+			cl.publishGames(time.Now())
 			// Now, not the tick's time, which may be late: the lease
 			// runs from the renewal, and the fence compares with it.
 			now := time.Now()

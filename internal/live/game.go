@@ -484,7 +484,8 @@ func (g *actor) play(mv toguz.Move, now time.Time) *Error {
 		return nil
 	}
 	g.afterChange()
-	if f := g.hub.cfg.OnYourMove; f != nil && g.spec.TC.Kind() == clock.Correspondence {
+	if f := g.hub.cfg.OnYourMove; f != nil && g.spec.TC.Kind() == clock.Correspondence && g.present[next.Turn()] == 0 {
+		// A player watching the game sees the move: no notice.
 		f(g.spec.ID, g.spec.Seat(next.Turn()), g.spec.Seat(mover))
 	}
 	return nil

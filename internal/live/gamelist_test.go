@@ -3,6 +3,8 @@ package live_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,5 +171,70 @@ func TestGamesAcrossNodes(t *testing.T) {
 				t.Errorf("A runs %d games; its leases took none", a.h.Live())
 			}
 		})
+	}
+}
+
+// TestGamesSummaryOnChange: a node publishes its summary of games when it
+// changes (a game made, a spectator come), not at every renewal while it
+// stays the same; the other node keeps listing its games meanwhile, for
+// many lease times, as long as it is heard of.
+func TestGamesSummaryOnChange(t *testing.T) {
+	em, err := bus.StartEmbedded("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer em.Close()
+	const ttl = 400 * time.Millisecond // renewals every 100 ms
+	path := filepath.Join(t.TempDir(), "t.db")
+	a := startListNode(t, path, em.URL(), "A", ttl, true)
+	b := startListNode(t, path, em.URL(), "B", ttl, true)
+	watch, err := bus.Connect(em.URL(), "watch", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close()
+	var fromB atomic.Int32
+	unsub, err := watch.Subscribe("toguz.games", func(_ string, data []byte, _ func([]byte)) {
+		if strings.Contains(string(data), `"node":"B"`) {
+			fromB.Add(1)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unsub()
+	ctx := context.Background()
+	w, bl := seats()
+	blitz, _ := clock.ParseTimeControl("5+0")
+	onB, err := b.h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: bl, TC: blitz})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitListed(t, a.h, onB, true, 3*time.Second)
+	time.Sleep(300 * time.Millisecond) // the renewal that published the game is past
+	before := fromB.Load()
+	time.Sleep(2 * time.Second) // twenty renewals, five lease times, nothing new
+	if n := fromB.Load() - before; n > 1 {
+		t.Errorf("B published %d summaries in 2 s without a change", n)
+	}
+	if _, ok := listed(a.h)[onB]; !ok {
+		t.Error("A forgot B's game while B was heard of")
+	}
+	// A spectator is a change: published at the next renewal.
+	before = fromB.Load()
+	spec, err := b.h.Join(ctx, onB, "someone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := await(t, spec, "state"); !ok {
+		t.Fatal("no state")
+	}
+	for start := time.Now(); listed(a.h)[onB].Spectators != 1; time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > 3*time.Second {
+			t.Fatalf("A lists %+v; want one spectator", listed(a.h)[onB])
+		}
+	}
+	if fromB.Load() == before {
+		t.Error("the spectator reached A with no summary published")
 	}
 }

@@ -337,6 +337,7 @@ func (cl *cluster) onHello(_ string, data []byte, _ func([]byte)) {
 		cl.mu.Lock()
 		delete(cl.left, node)
 		cl.mu.Unlock()
+		cl.gamesNews.Store(true) // it hears our games at our next renewal
 		cl.closeRelayed(node, boot)
 	}
 }
@@ -349,6 +350,7 @@ func (cl *cluster) reset() {
 	cl.boot = NewID()
 	cl.mu.Unlock()
 	cl.closeRelayed("", "")
+	cl.gamesNews.Store(true) // what was published may have been lost
 	cl.hello()
 }
 

@@ -71,7 +71,8 @@ type Config struct {
 	OnEnd func(game.Saved)
 	// OnYourMove, if set, is called on a correspondence game's goroutine
 	// after each move that leaves it being played, with the seat to move
-	// (a notice tells him). It must not block.
+	// (a notice tells him), unless that player has the game open (a
+	// connection of his, on any node, is joined to it). It must not block.
 	OnYourMove func(gameID string, toMove game.Seat, opponent game.Seat)
 
 	// Bus and Leases, both set, make the hub one node of several sharing

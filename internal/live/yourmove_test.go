@@ -10,7 +10,8 @@ import (
 )
 
 // TestOnYourMove: after each move of a correspondence game the hook hears
-// who is to move and who moved; a timed game never calls it.
+// who is to move and who moved, unless the player to move has the game
+// open; a timed game never calls it.
 func TestOnYourMove(t *testing.T) {
 	type call struct{ id, toMove, mover string }
 	var calls []call
@@ -24,11 +25,16 @@ func TestOnYourMove(t *testing.T) {
 		if err := h.Act(ctx, timed, live.Chatter{ID: w.ID}, live.ClientMsg{Type: "move", Hole: 7}); err != nil {
 			t.Fatal(err)
 		}
-		corr, _, _ := newGame(t, h, "1d", false)
+		corr, cw, cb := newGame(t, h, "1d", false)
 		for _, m := range []struct {
-			who  string
-			hole int
-		}{{w.ID, 7}, {b.ID, 3}} {
+			who   string
+			hole  int
+			leave *live.Conn // before the move
+		}{{w.ID, 7, nil}, {b.ID, 3, cb}, {w.ID, 1, cw}, {b.ID, 2, nil}} {
+			if m.leave != nil {
+				m.leave.Leave()
+				synctest.Wait()
+			}
 			if err := h.Act(ctx, corr, live.Chatter{ID: m.who}, live.ClientMsg{Type: "move", Hole: m.hole}); err != nil {
 				t.Fatal(err)
 			}

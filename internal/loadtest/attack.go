@@ -52,7 +52,7 @@ type AttackConfig struct {
 }
 
 // AttackNames are the attacks, in the order Attack reports them.
-var AttackNames = []string{"logins", "bodies", "connections", "seeks", "spectators", "imports", "engine"}
+var AttackNames = []string{"logins", "bodies", "connections", "seeks", "spectators", "imports", "engine", "accounts", "community"}
 
 // AttackReport is, per attack, what was sent and how the server answered.
 type AttackReport struct {
@@ -221,6 +221,7 @@ func Attack(ctx context.Context, cfg AttackConfig) (AttackReport, error) {
 		{"imports", a.imports},
 		{"engine", a.engineGames},
 		{"accounts", a.accounts},
+		{"community", a.community},
 	}
 	attacks = slices.DeleteFunc(attacks, func(at struct {
 		name string

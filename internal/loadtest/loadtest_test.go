@@ -3,7 +3,6 @@ package loadtest
 import (
 	"context"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -22,6 +21,8 @@ func startServer(t testing.TB) *server.Local {
 		ReviewWorkers:   -1,
 		MaxConnsPerAddr: -1, // thousands of websockets from loopback
 		Lobby:           live.LobbyConfig{PerAddress: -1},
+		// TestIdle's spectators all come from 127.0.0.1.
+		SpectatorsPerAddress: -1,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -68,28 +69,26 @@ func TestRun(t *testing.T) {
 
 func TestIdle(t *testing.T) {
 	s := startServer(t)
-	games := 200
+	games, spectators := 200, 400
 	if testing.Short() {
-		games = 20
+		games, spectators = 20, 40
 	}
-	measure := func() (uint64, int) {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapInuse + ms.StackInuse, runtime.NumGoroutine()
-	}
-	r, err := Idle(context.Background(), s.URL, "", games, measure)
+	r, err := Idle(context.Background(), s.URL, "", games, spectators, ProcessMemory)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Log(r)
-	if r.PerConn <= 0 || r.PerGame <= 0 {
-		t.Errorf("memory per connection %v, per game %v: want both positive", r.PerConn, r.PerGame)
+	if r.PerConn.Heap <= 0 || r.PerGame.Heap <= 0 || r.PerSpectator.Heap <= 0 {
+		t.Errorf("heap per connection %v, per game %v, per spectator %v: want all positive", r.PerConn, r.PerGame, r.PerSpectator)
 	}
 	// A connection's goroutines are its reader (the HTTP handler) and its
-	// writer; pings run from a timer.
-	if r.GoroutinesPerConn > 2.5 {
-		t.Errorf("%.1f goroutines per idle connection, want 2", r.GoroutinesPerConn)
+	// writer; pings run from a timer. A spectator's are the same, and a
+	// watched game's fan-out goroutine is shared by its spectators.
+	if r.PerConn.Goroutines > 2.5 || r.PerSpectator.Goroutines > 3 {
+		t.Errorf("%.1f goroutines per idle player's connection, %.1f per spectator's: want 2", r.PerConn.Goroutines, r.PerSpectator.Goroutines)
+	}
+	if r.PerSpectator.Goroutines < 1.5 {
+		t.Errorf("%.1f goroutines per spectator: the spectators did not stay connected", r.PerSpectator.Goroutines)
 	}
 }
 

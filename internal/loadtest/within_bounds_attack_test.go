@@ -75,6 +75,7 @@ func TestAttackWithinBounds(t *testing.T) {
 		{"imports", []string{"413"}, []string{"500", "200"}},
 		{"engine", []string{"create: ok", "ninth: 429 too_many_engine_games", "fourth: 429 too_many_engine_games"}, []string{"fourth: ok", "create: 429 rate_limited"}},
 		{"accounts", []string{"report: ok", "report: 429 rate_limited", "insights: ok", "insights: 429"}, []string{"report: 500", "insights: 500"}},
+		{"community", communityWant, communityNever},
 	}
 	for _, tt := range tests {
 		a, ok := got[tt.attack]
@@ -93,6 +94,7 @@ func TestAttackWithinBounds(t *testing.T) {
 			}
 		}
 	}
+	checkCommunityCounts(t, got["community"])
 	// The server closes the idle connections after its idle timeout (2 s)
 	// and the slow bodies after its read timeout (3 s), give or take a
 	// second of a busy machine.

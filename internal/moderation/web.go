@@ -37,9 +37,13 @@ func (w *Web) Routes(r site.Router) {
 	r.Page("POST /warning", w.pageSeeWarning)
 	r.Page("GET /appeal", w.pageAppealForm)
 	r.Page("POST /appeal", w.pageAppeal)
-	r.Page("GET /mod", w.pageQueue)
-	r.Page("GET /mod/log", w.pageLog)
-	r.Page("GET /mod/appeals", w.pageAppeals)
+	r.Page("GET /mod", modPage(w, "mod_queue", "mod.queue.title", w.queue))
+	r.Page("GET /mod/log", modPage(w, "mod_log", "mod.log.title", func(ctx context.Context, _ *http.Request) ([]store.ModAction, error) {
+		return w.svc.cfg.Store.ModActions(ctx, 0, 200)
+	}))
+	r.Page("GET /mod/appeals", modPage(w, "mod_appeals", "mod.appeals.title", func(ctx context.Context, _ *http.Request) ([]store.ModAppeal, error) {
+		return w.svc.cfg.Store.Appeals(ctx, 0, 100)
+	}))
 	r.Page("POST /mod/appeals/{id}", w.pageDecide)
 	r.Page("GET /mod/@/{name}", w.pageAccount)
 	r.Page("POST /mod/@/{name}", w.pageAct)
@@ -369,24 +373,36 @@ func (s *Service) Queue(ctx context.Context) ([]QueueRow, error) {
 	return rows, nil
 }
 
-func (w *Web) pageQueue(rw http.ResponseWriter, r *http.Request) error {
-	if _, err := w.moderator(r); err != nil {
-		return err
-	}
-	ctx, cancel := storeCtx(r)
-	defer cancel()
+// queueView is the queue's page: its rows and the appeals waiting.
+type queueView struct {
+	Rows    []QueueRow
+	Appeals int
+}
+
+func (w *Web) queue(ctx context.Context, _ *http.Request) (queueView, error) {
 	rows, err := w.svc.Queue(ctx)
 	if err != nil {
-		return err
+		return queueView{}, err
 	}
 	appeals, err := w.svc.cfg.Store.Appeals(ctx, 0, 100)
-	if err != nil {
-		return err
+	return queueView{rows, len(appeals)}, err
+}
+
+// modPage serves template name, titled by its key title, to a moderator
+// with what load reads in the store's time.
+func modPage[T any](w *Web, name, title string, load func(context.Context, *http.Request) (T, error)) site.Handler {
+	return func(rw http.ResponseWriter, r *http.Request) error {
+		if _, err := w.moderator(r); err != nil {
+			return err
+		}
+		ctx, cancel := storeCtx(r)
+		defer cancel()
+		v, err := load(ctx, r)
+		if err != nil {
+			return err
+		}
+		return w.kit.Render(rw, http.StatusOK, name, w.kit.Page(r, title, v))
 	}
-	return w.kit.Render(rw, http.StatusOK, "mod_queue", w.kit.Page(r, "mod.queue.title", struct {
-		Rows    []QueueRow
-		Appeals int
-	}{rows, len(appeals)}))
 }
 
 // GameRow is one of an account's rated games with its evidence.
@@ -588,32 +604,6 @@ func (w *Web) pageAct(rw http.ResponseWriter, r *http.Request) error {
 		v.Done, v.Result = action, res
 	}
 	return w.kit.Render(rw, status, "mod_account", w.kit.Page(r, "mod.account.title", v, u.Name))
-}
-
-func (w *Web) pageLog(rw http.ResponseWriter, r *http.Request) error {
-	if _, err := w.moderator(r); err != nil {
-		return err
-	}
-	ctx, cancel := storeCtx(r)
-	defer cancel()
-	log, err := w.svc.cfg.Store.ModActions(ctx, 0, 200)
-	if err != nil {
-		return err
-	}
-	return w.kit.Render(rw, http.StatusOK, "mod_log", w.kit.Page(r, "mod.log.title", log))
-}
-
-func (w *Web) pageAppeals(rw http.ResponseWriter, r *http.Request) error {
-	if _, err := w.moderator(r); err != nil {
-		return err
-	}
-	ctx, cancel := storeCtx(r)
-	defer cancel()
-	appeals, err := w.svc.cfg.Store.Appeals(ctx, 0, 100)
-	if err != nil {
-		return err
-	}
-	return w.kit.Render(rw, http.StatusOK, "mod_appeals", w.kit.Page(r, "mod.appeals.title", appeals))
 }
 
 func (w *Web) pageDecide(rw http.ResponseWriter, r *http.Request) error {

@@ -2,9 +2,7 @@ package moderation
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -16,99 +14,18 @@ import (
 	"time"
 
 	"github.com/toguz/toguz"
-	"github.com/toguz/toguz/internal/apierr"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/fairplay"
 	"github.com/toguz/toguz/internal/game"
-	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/site"
+	"github.com/toguz/toguz/internal/site/sitetest"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/web"
 )
 
 // The handler tests run the pages on a real store (SQLite in a temporary
-// directory) and the real templates, behind testKit: a request's bearer
-// token is "<account id>:<name>"; its language is English.
-
-type testKit struct {
-	cat   *i18n.Catalog
-	pages *web.Pages
-	svc   *Service
-}
-
-var _ site.Kit = (*testKit)(nil)
-
-func (k *testKit) Identity(r *http.Request) site.Identity {
-	tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	idStr, name, ok := strings.Cut(tok, ":")
-	id, err := strconv.ParseInt(idStr, 10, 64)
-	if !ok || err != nil {
-		return site.Identity{}
-	}
-	return site.Identity{Account: site.Account{ID: id, Name: name}, Token: tok}
-}
-
-func (k *testKit) MustIdentity(r *http.Request) (site.Identity, error) {
-	id := k.Identity(r)
-	if !id.Known() {
-		return id, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.unauthenticated")
-	}
-	return id, nil
-}
-func (k *testKit) EnsureIdentity(_ http.ResponseWriter, r *http.Request) site.Identity {
-	return k.Identity(r)
-}
-func (k *testKit) Lang(*http.Request) string { return "en" }
-func (k *testKit) Catalog() *i18n.Catalog    { return k.cat }
-func (k *testKit) Logger() *slog.Logger      { return slog.New(slog.DiscardHandler) }
-func (k *testKit) Message(_ *http.Request, e *apierr.Error) string {
-	return apierr.Message(k.cat, "en", e)
-}
-func (k *testKit) Page(r *http.Request, titleKey string, data any, args ...any) *web.Page {
-	p := k.pages.NewPage("en", k.cat.T("en", titleKey, args...), data)
-	if id := k.Identity(r); id.Known() {
-		p.User, p.Moderator, p.Warned = id.Name(), k.svc.IsModerator(id.Account.ID), k.svc.Warned(id.Account.ID)
-	}
-	return p
-}
-func (k *testKit) Render(w http.ResponseWriter, status int, name string, p *web.Page) error {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	return k.pages.Render(w, name, p)
-}
-func (k *testKit) AsError(_ *http.Request, err error) *apierr.Error {
-	if ae, ok := errors.AsType[*apierr.Error](err); ok {
-		return ae
-	}
-	return &apierr.Error{Status: http.StatusInternalServerError, Code: apierr.CodeInternal, Key: "apierr.internal", Detail: err.Error()}
-}
-func (k *testKit) WriteError(w http.ResponseWriter, r *http.Request, err error) {
-	e := k.AsError(r, err)
-	site.WriteJSON(w, e.Status, map[string]any{"error": map[string]string{"code": string(e.Code), "detail": e.Detail}})
-}
-func (k *testKit) Choices(string, string, bool) site.FormChoices { return site.FormChoices{} }
-func (k *testKit) SeatWithRating(_ context.Context, id site.Identity, _ clock.TimeControl) (game.Seat, error) {
-	return id.Seat(), nil
-}
-func (k *testKit) CheckGuest(*http.Request) error { return nil }
-
-// testRouter registers on a ServeMux: an error becomes its status and
-// detail.
-type testRouter struct {
-	k   *testKit
-	mux *http.ServeMux
-}
-
-func (rt testRouter) handler(h site.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := h(w, r); err != nil {
-			rt.k.WriteError(w, r, err)
-		}
-	})
-}
-func (rt testRouter) API(p string, h site.Handler)    { rt.mux.Handle(p, rt.handler(h)) }
-func (rt testRouter) Page(p string, h site.Handler)   { rt.mux.Handle(p, rt.handler(h)) }
-func (rt testRouter) Handle(p string, h http.Handler) { rt.mux.Handle(p, h) }
+// directory) and the real templates, behind sitetest's Kit: a request's
+// bearer token is "<account id>:<name>"; its language is English.
 
 type fixture struct {
 	st       *store.Store
@@ -144,19 +61,17 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := i18n.New()
-	pages, err := web.NewPages(cat)
-	if err != nil {
-		t.Fatal(err)
+	k := sitetest.NewKit(t)
+	k.Decorate = func(p *web.Page, id site.Identity) {
+		p.Moderator, p.Warned = f.svc.IsModerator(id.Account.ID), f.svc.Warned(id.Account.ID)
 	}
-	k := &testKit{cat: cat, pages: pages, svc: f.svc}
-	mux := http.NewServeMux()
-	NewWeb(k, f.svc).Routes(testRouter{k, mux})
-	f.h = mux
+	rt := sitetest.NewRouter(k)
+	NewWeb(k, f.svc).Routes(rt)
+	f.h = rt.Mux
 	return f
 }
 
-func as(u store.User) string { return strconv.FormatInt(u.ID, 10) + ":" + u.Name }
+func as(u store.User) string { return sitetest.Token(u) }
 
 // do sends a request as who ("" for nobody) with a form or JSON body.
 func (f *fixture) do(t *testing.T, method, path, who, body string) *httptest.ResponseRecorder {

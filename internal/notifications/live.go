@@ -185,13 +185,24 @@ func (s *Web) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.kit.WriteError(w, r, apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "notify.err.sockets", s.cfg.SocketsPerAccount))
 		return
 	}
-	defer s.unsubscribe(user, sub)
 	c, err := site.AcceptWS(w, r)
 	if err != nil {
+		s.unsubscribe(user, sub)
 		return
 	}
+	// The connection is served on a goroutine of its own and the handler
+	// returns: its goroutine's stack, grown through the server's
+	// middlewares, would be kept by every open page of every account (as
+	// the game's and the lobby's sockets did, 9–13 KiB each;
+	// docs/architecture.md, "Memory per idle game").
+	go s.serveConn(context.WithoutCancel(r.Context()), c, user, sub)
+}
+
+// serveConn serves the notifications' websocket c of user until it ends.
+func (s *Web) serveConn(ctx context.Context, c *websocket.Conn, user int64, sub *subscriber) {
+	defer s.unsubscribe(user, sub)
 	defer c.CloseNow()
-	ctx, cancel := context.WithCancel(r.Context())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := site.KeepAlive(ctx, c)
 	defer stop()

@@ -249,21 +249,10 @@ func (s *Service) deliver(n notify.Notice) {
 	if !pref.Site && !pref.Push && !pref.Mail {
 		return
 	}
-	if n.Actor != 0 && s.cfg.Blocked != nil {
-		if b, err := s.cfg.Blocked(ctx, n.Actor, n.To); err != nil || b {
-			if err != nil {
-				s.log.Warn("notifications: blocks", "to", n.To, "err", err)
-			}
-			return
-		}
+	if s.blocked(ctx, n) {
+		return
 	}
-	args := make([]any, len(n.Args))
-	for i, a := range n.Args {
-		if str, ok := a.(string); ok && len(str) > maxArg {
-			a = str[:maxArg]
-		}
-		args[i] = a
-	}
+	args := cutArgs(n.Args)
 	b, err := json.Marshal(args)
 	if err != nil {
 		s.log.Warn("notifications: args", "key", n.Key, "err", err)
@@ -282,14 +271,45 @@ func (s *Service) deliver(n notify.Notice) {
 		s.cfg.Push.queueFor(ctx, s, n, args)
 	}
 	if pref.Mail && s.cfg.Mail != nil {
-		lang := s.langOf(ctx, n.To)
-		body := s.cat.T(lang, n.Key, args...)
-		if n.URL != "" {
-			body += "\n\n" + s.cat.T(lang, "notify.mail.link", strings.TrimRight(s.cfg.SiteURL, "/")+n.URL)
+		s.mail(ctx, n, args)
+	}
+}
+
+// blocked reports whether n's actor and its recipient block each other
+// either way (true on a store error, logged: no notice rather than one
+// the recipient refused).
+func (s *Service) blocked(ctx context.Context, n notify.Notice) bool {
+	if n.Actor == 0 || s.cfg.Blocked == nil {
+		return false
+	}
+	b, err := s.cfg.Blocked(ctx, n.Actor, n.To)
+	if err != nil {
+		s.log.Warn("notifications: blocks", "to", n.To, "err", err)
+	}
+	return err != nil || b
+}
+
+// cutArgs returns a notice's arguments with each text cut to maxArg bytes.
+func cutArgs(in []any) []any {
+	args := make([]any, len(in))
+	for i, a := range in {
+		if str, ok := a.(string); ok && len(str) > maxArg {
+			a = str[:maxArg]
 		}
-		if err := s.cfg.Mail(ctx, n.To, s.cat.T(lang, "notify.mail.subject"), body); err != nil {
-			s.log.Warn("notifications: mail", "to", n.To, "err", err)
-		}
+		args[i] = a
+	}
+	return args
+}
+
+// mail sends n by e-mail in its recipient's language, with its link.
+func (s *Service) mail(ctx context.Context, n notify.Notice, args []any) {
+	lang := s.langOf(ctx, n.To)
+	body := s.cat.T(lang, n.Key, args...)
+	if n.URL != "" {
+		body += "\n\n" + s.cat.T(lang, "notify.mail.link", strings.TrimRight(s.cfg.SiteURL, "/")+n.URL)
+	}
+	if err := s.cfg.Mail(ctx, n.To, s.cat.T(lang, "notify.mail.subject"), body); err != nil {
+		s.log.Warn("notifications: mail", "to", n.To, "err", err)
 	}
 }
 

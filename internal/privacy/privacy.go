@@ -166,37 +166,55 @@ func (s *Service) may(ctx context.Context, actor, target int64, a Action, rated 
 	if target == 0 || actor == target {
 		return nil
 	}
-	if _, err := s.st.ClosedAccount(ctx, target); err == nil {
-		return refused("privacy.refused.closed")
-	} else if !errors.Is(err, store.ErrNotFound) {
+	t, err := s.barred(ctx, actor, target, a)
+	if err != nil {
 		return err
+	}
+	return s.allowed(ctx, actor, target, t, a, rated)
+}
+
+// barred refuses a to target whatever his settings say: his account is
+// closed, one of the two blocks the other, or (a message, a chat) either
+// is in kid mode. It returns target's settings otherwise.
+func (s *Service) barred(ctx context.Context, actor, target int64, a Action) (Settings, error) {
+	if _, err := s.st.ClosedAccount(ctx, target); err == nil {
+		return Settings{}, refused("privacy.refused.closed")
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return Settings{}, err
 	}
 	tp, err := s.st.PrivacyOf(ctx, target)
 	if err != nil {
-		return err
+		return Settings{}, err
 	}
 	t := settingsOf(tp)
 	if actor != 0 {
 		if b, err := s.st.BlockedEither(ctx, actor, target); err != nil {
-			return err
+			return t, err
 		} else if b {
-			return refused("privacy.refused.blocked")
+			return t, refused("privacy.refused.blocked")
 		}
 	}
-	if a == Message || a == Chat {
-		if t.Kid {
-			return refused("privacy.refused.kid")
+	if a != Message && a != Chat {
+		return t, nil
+	}
+	if t.Kid {
+		return t, refused("privacy.refused.kid")
+	}
+	if actor != 0 {
+		ap, err := s.st.PrivacyOf(ctx, actor)
+		if err != nil {
+			return t, err
 		}
-		if actor != 0 {
-			ap, err := s.st.PrivacyOf(ctx, actor)
-			if err != nil {
-				return err
-			}
-			if ap.Kid {
-				return refused("privacy.refused.kid_self")
-			}
+		if ap.Kid {
+			return t, refused("privacy.refused.kid_self")
 		}
 	}
+	return t, nil
+}
+
+// allowed answers a by actor (0: a guest or nobody) to target as target's
+// settings t say; rated is actor's rating for a challenge (-1: his best).
+func (s *Service) allowed(ctx context.Context, actor, target int64, t Settings, a Action, rated int) error {
 	setting := map[Action]string{Challenge: t.Challenge, Message: t.Message, Follow: t.Follow, SeeOnline: t.Online}[a]
 	switch setting {
 	case "", Everyone:
@@ -209,6 +227,7 @@ func (s *Service) may(ctx context.Context, actor, target int64, a Action, rated 
 			return refused("privacy.refused.rating", t.ChallengeRating)
 		}
 		if rated < 0 {
+			var err error
 			if rated, err = s.bestRating(ctx, actor); err != nil {
 				return err
 			}

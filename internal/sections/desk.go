@@ -312,6 +312,9 @@ func (d *Desk) Pair(ctx context.Context, id string, who int64, key string) ([]Pa
 			if key != "" && s.Key != key || key == "" && !s.Ready() {
 				continue
 			}
+			if err := c.formTeams(s); err != nil {
+				return err
+			}
 			r, err := s.Pair(d.cfg.Swiss)
 			if err != nil {
 				return err

@@ -17,6 +17,10 @@
 //   - papers.go: the papers as PDFs through internal/papers: pairings,
 //     standings, cross tables, score sheets of every board, certificates,
 //     the rating report.
+//   - teamswiss.go: a team Swiss section (FIDE C.04.6 through package
+//     teamswiss): its teams from its players' clubs or federations, formed
+//     at the first pairing, the boards match by match, the matches and the
+//     team standings.
 //   - web.go: /championships, a championship's page (its print style is
 //     the paper), the arbiter's desk and its bulk results form, the API.
 //

@@ -18,6 +18,7 @@ import (
 	"github.com/toguz/toguz/internal/federation"
 	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/tournament"
+	"github.com/toguz/toguz/internal/tournament/teamswiss"
 )
 
 // Bounds of what a championship may hold.
@@ -70,6 +71,10 @@ type Spec struct {
 	System     tournament.System     `json:"system"` // dutch, roundrobin, double or another Swiss system (burstein)
 	Rounds     int                   `json:"rounds,omitempty"`
 	TC         string                `json:"tc,omitempty"` // the time control as its papers print it
+	// TeamBoards and TeamsBy are a team Swiss's (teamswiss.go): the boards
+	// of a match, and whether its teams are clubs or federations.
+	TeamBoards int    `json:"boards,omitempty"`
+	TeamsBy    string `json:"teams_by,omitempty"`
 }
 
 // Section is one section: its spec, its event (players by start number,
@@ -175,13 +180,18 @@ func (sp *Spec) check() error {
 		sp.MinRating < 0 || sp.MaxRating < 0 || (sp.MaxRating > 0 && sp.MaxRating < sp.MinRating) {
 		return bad("sections.err_limits", sp.Key)
 	}
-	switch {
-	case sp.System.Swiss(): // the Dutch and the other Swiss systems
+	switch sp.System {
+	case tournament.Dutch, tournament.DoubleSwiss, // a Double-Swiss's rounds are its matches here
+		tournament.Dubov, tournament.Burstein:
 		if sp.Rounds < 1 || sp.Rounds > MaxRounds {
 			return bad("sections.err_rounds", sp.Key, MaxRounds)
 		}
-	case sp.System == tournament.RoundRobin, sp.System == tournament.DoubleRoundRobin:
+	case tournament.RoundRobin, tournament.DoubleRoundRobin:
 		sp.Rounds = 0 // from the players, at the first round
+	case tournament.TeamSwiss:
+		if err := sp.checkTeams(); err != nil {
+			return err
+		}
 	default:
 		return bad("sections.err_system", sp.Key)
 	}
@@ -194,6 +204,9 @@ func (sp *Spec) check() error {
 // newSection returns an empty section of spec sp: FIDE's scoring, the
 // tie-breaks its system calls for.
 func newSection(set Settings, sp Spec) *Section {
+	if sp.System == tournament.DoubleSwiss {
+		sp.Rounds *= 2 // the event's rounds: two a match
+	}
 	e := tournament.New(set.Name+": "+sp.Name, sp.System, sp.Rounds)
 	// TRF's dates: FIDE's K for the young is decided by them.
 	e.StartDate, e.EndDate = strings.ReplaceAll(set.Start, "-", "/"), strings.ReplaceAll(set.End, "-", "/")
@@ -281,6 +294,9 @@ func (c *Championship) startYear() int {
 // Eligible reports whether p may enter section s (sex, age, rating in
 // the section's discipline); the key of the reason when not.
 func (c *Championship) Eligible(s *Section, p federation.Player) (bool, string) {
+	if ok, why := c.teamEligible(s, p); !ok {
+		return false, why
+	}
 	if s.Sex != "" && p.Sex != s.Sex {
 		return false, "sections.why_sex"
 	}
@@ -532,6 +548,9 @@ func (s *Section) Pair(swiss tournament.Pairer) (int, error) {
 		}
 		s.Rounds = s.Event.Rounds
 	}
+	if s.System == tournament.TeamSwiss {
+		swiss = teamswiss.Pairer{}
+	}
 	pairer, err := tournament.PairerFor(s.System, swiss)
 	if err != nil {
 		return 0, err
@@ -556,7 +575,7 @@ type Board struct {
 // Boards returns round r's boards of s in board order.
 func (s *Section) Boards(r int) []Board {
 	var out []Board
-	for i, pr := range s.Event.Pairs(r) {
+	for i, pr := range s.teamOrder(s.Event.Pairs(r)) {
 		out = append(out, Board{N: i + 1, White: pr.White, Black: pr.Black, Result: s.result(r, pr)})
 	}
 	return out

@@ -91,6 +91,9 @@ func (h *Web) pageCreate(w http.ResponseWriter, r *http.Request) error {
 		req.Sections = append(req.Sections, Spec{Key: f("key"), Name: f("name"), Discipline: federation.Discipline(f("disc")),
 			Sex: federation.Sex(f("sex")), MinAge: atoi(f("min_age")), MaxAge: atoi(f("max_age")), MinRating: atoi(f("min_rating")),
 			MaxRating: atoi(f("max_rating")), System: tournament.System(f("system")), Rounds: atoi(f("rounds")), TC: f("tc")})
+		if sp := &req.Sections[len(req.Sections)-1]; sp.System == tournament.TeamSwiss {
+			sp.TeamBoards, sp.TeamsBy = atoi(f("boards")), f("teams_by")
+		}
 	}
 	id, err := h.desk.Create(r.Context(), who.Account.ID, req.Settings, req.Sections)
 	if err != nil {
@@ -131,6 +134,9 @@ type sectionView struct {
 	Finished  bool
 	Open      bool // its boards shown unfolded on the desk
 	Entries   []entryView
+	// A team Swiss's matches of the round shown and its team standings.
+	TeamMatches []TeamMatch
+	TeamRows    []TeamRow
 }
 
 type boardView struct {
@@ -205,6 +211,9 @@ func (h *Web) load(ctx context.Context, r *http.Request, desk bool) (*showData, 
 				v.Boards = append(v.Boards, boardView{Board: b, WhiteName: c.Name(s.ID(b.White), lang), BlackName: c.Name(s.ID(b.Black), lang),
 					WhiteID: s.ID(b.White), BlackID: s.ID(b.Black)})
 			}
+		}
+		if desk || s.Key == sel {
+			v.TeamMatches, v.TeamRows = s.TeamRound(v.Shown), s.TeamRows()
 		}
 		if s.Key == sel && !desk {
 			v.TieBreaks, v.Standings = c.StandingRows(s, lang)
@@ -437,6 +446,9 @@ type apiSectionView struct {
 	Ready   bool       `json:"ready"`
 	Players []string   `json:"players"` // federation ids by start number
 	Boards  []apiBoard `json:"boards"`  // the current round's
+	// A team Swiss's: the current round's matches, the team standings.
+	Matches       []TeamMatch `json:"matches,omitempty"`
+	TeamStandings []TeamRow   `json:"team_standings,omitempty"`
 }
 
 type apiBoard struct {
@@ -457,6 +469,7 @@ func (h *Web) apiShow(w http.ResponseWriter, r *http.Request) error {
 		for _, b := range s.Boards(s.Round()) {
 			sv.Boards = append(sv.Boards, apiBoard{Board: b.N, White: s.ID(b.White), Black: s.ID(b.Black), Result: b.Result})
 		}
+		sv.Matches, sv.TeamStandings = s.TeamRound(s.Round()), s.TeamRows()
 		v.Sections = append(v.Sections, sv)
 	}
 	return site.WriteJSON(w, http.StatusOK, v)

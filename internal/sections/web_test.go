@@ -3,11 +3,8 @@ package sections
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -18,116 +15,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toguz/toguz/internal/apierr"
-	"github.com/toguz/toguz/internal/clock"
-	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
-	"github.com/toguz/toguz/internal/site"
+	"github.com/toguz/toguz/internal/site/sitetest"
 	"github.com/toguz/toguz/internal/tournament"
 	"github.com/toguz/toguz/internal/tournament/dutch"
-	"github.com/toguz/toguz/internal/web"
 )
 
-// The web tests serve the championships behind testKit, the site as far
-// as a feature sees it: a bearer token "7:Name" is account 7; the
+// The web tests serve the championships behind sitetest's Kit, the site
+// as far as a feature sees it: a bearer token "7:Name" is account 7; the
 // language is the "lang" query parameter's (English without one).
-
-type testKit struct {
-	cat   *i18n.Catalog
-	pages *web.Pages
-}
-
-var _ site.Kit = testKit{}
-
-func (k testKit) Identity(r *http.Request) site.Identity {
-	tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	idStr, name, ok := strings.Cut(tok, ":")
-	id, err := strconv.ParseInt(idStr, 10, 64)
-	if !ok || err != nil {
-		return site.Identity{}
-	}
-	return site.Identity{Account: site.Account{ID: id, Name: name}, Token: tok}
-}
-
-func (k testKit) MustIdentity(r *http.Request) (site.Identity, error) {
-	if id := k.Identity(r); id.Known() {
-		return id, nil
-	}
-	return site.Identity{}, apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "apierr.unauthenticated")
-}
-
-func (k testKit) EnsureIdentity(_ http.ResponseWriter, r *http.Request) site.Identity {
-	return k.Identity(r)
-}
-
-func (k testKit) Lang(r *http.Request) string {
-	if l := r.URL.Query().Get("lang"); l != "" {
-		return l
-	}
-	return "en"
-}
-func (k testKit) Catalog() *i18n.Catalog { return k.cat }
-func (k testKit) Logger() *slog.Logger   { return slog.New(slog.DiscardHandler) }
-func (k testKit) Message(r *http.Request, e *apierr.Error) string {
-	return apierr.Message(k.cat, k.Lang(r), e)
-}
-
-func (k testKit) Page(r *http.Request, titleKey string, data any, args ...any) *web.Page {
-	p := k.pages.NewPage(k.Lang(r), k.cat.T(k.Lang(r), titleKey, args...), data)
-	p.Path = r.URL.RequestURI()
-	if id := k.Identity(r); id.Known() {
-		p.User = id.Name()
-	}
-	return p
-}
-
-func (k testKit) Render(w http.ResponseWriter, status int, name string, p *web.Page) error {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	return k.pages.Render(w, name, p)
-}
-
-func (k testKit) AsError(_ *http.Request, err error) *apierr.Error {
-	if ae, ok := errors.AsType[*apierr.Error](err); ok {
-		return ae
-	}
-	return &apierr.Error{Status: http.StatusInternalServerError, Code: apierr.CodeInternal, Key: "apierr.internal", Detail: err.Error()}
-}
-
-func (k testKit) WriteError(w http.ResponseWriter, r *http.Request, err error) {
-	e := k.AsError(r, err)
-	site.WriteJSON(w, e.Status, map[string]any{"error": map[string]string{"code": string(e.Code), "message": k.Message(r, e), "detail": e.Detail}})
-}
-
-func (k testKit) Choices(string, string, bool) site.FormChoices { return site.FormChoices{} }
-func (k testKit) SeatWithRating(_ context.Context, id site.Identity, _ clock.TimeControl) (game.Seat, error) {
-	return id.Seat(), nil
-}
-func (k testKit) CheckGuest(*http.Request) error { return nil }
-
-type testRouter struct {
-	kit testKit
-	mux *http.ServeMux
-}
-
-func (rt testRouter) API(pattern string, h site.Handler) {
-	rt.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		if err := h(w, r); err != nil {
-			rt.kit.WriteError(w, r, err)
-		}
-	})
-}
-
-func (rt testRouter) Page(pattern string, h site.Handler) {
-	rt.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		if err := h(w, r); err != nil {
-			e := rt.kit.AsError(r, err)
-			http.Error(w, rt.kit.Message(r, e), e.Status)
-		}
-	})
-}
-
-func (rt testRouter) Handle(pattern string, h http.Handler) { rt.mux.Handle(pattern, h) }
 
 type testSite struct {
 	t   *testing.T
@@ -136,12 +32,7 @@ type testSite struct {
 }
 
 func newTestSite(t *testing.T, reg *memRegister) *testSite {
-	cat := i18n.New()
-	pages, err := web.NewPages(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kit := testKit{cat: cat, pages: pages}
+	kit := sitetest.NewKit(t)
 	accounts := map[string]int64{"deputy": 9}
 	desk := New(Config{Store: openStore(t), Register: reg, Swiss: dutch.Pairer{}, User: func(_ context.Context, name string) (int64, error) {
 		if id, ok := accounts[name]; ok {
@@ -149,68 +40,33 @@ func newTestSite(t *testing.T, reg *memRegister) *testSite {
 		}
 		return 0, errors.New("no such account")
 	}})
-	mux := http.NewServeMux()
-	NewWeb(kit, desk).Routes(testRouter{kit, mux})
-	ts := httptest.NewServer(mux)
+	rt := sitetest.NewRouter(kit)
+	NewWeb(kit, desk).Routes(rt)
+	ts := httptest.NewServer(rt.Mux)
 	t.Cleanup(ts.Close)
 	return &testSite{t: t, URL: ts.URL, reg: reg}
 }
 
-var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-
 func (s *testSite) do(method, path, token string, body any) (int, map[string]any) {
 	s.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, s.URL+path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := noRedirect.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var m map[string]any
-	json.NewDecoder(resp.Body).Decode(&m)
-	return resp.StatusCode, m
+	r := sitetest.Client{T: s.t, URL: s.URL}.Do(method, path, token, body)
+	return r.Status, r.JSON()
 }
 
 func (s *testSite) get(path, token string) (int, []byte, http.Header) {
 	s.t.Helper()
-	req, _ := http.NewRequest("GET", s.URL+path, nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := noRedirect.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, resp.Header
+	r := sitetest.Client{T: s.t, URL: s.URL}.Do("GET", path, token, nil)
+	return r.Status, r.Body, r.Header
 }
 
 // post submits a form as token and returns the status and where it sent.
 func (s *testSite) post(path, token string, form url.Values) (int, string) {
 	s.t.Helper()
-	req, _ := http.NewRequest("POST", s.URL+path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := noRedirect.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
+	r := sitetest.Client{T: s.t, URL: s.URL}.Do("POST", path, token, form)
+	if r.Status >= 400 {
+		return r.Status, string(r.Body)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode >= 400 {
-		return resp.StatusCode, string(b)
-	}
-	return resp.StatusCode, resp.Header.Get("Location")
+	return r.Status, r.Location
 }
 
 // TestDeskOverHTTP runs a small championship (4 groups × 2 disciplines ×

@@ -34,6 +34,7 @@ import (
 	"github.com/toguz/toguz/internal/team"
 	"github.com/toguz/toguz/internal/tournament"
 	"github.com/toguz/toguz/internal/tournament/burstein"
+	"github.com/toguz/toguz/internal/tournament/dubov"
 	"github.com/toguz/toguz/internal/tournament/dutch"
 )
 
@@ -211,6 +212,10 @@ type App struct {
 	// bus is the nodes' bus when it tells its connection (internal/bus);
 	// nil otherwise.
 	bus connectedBus
+	// noticing is what sends notices off the requests (the leaders'
+	// messages to their teams): it stops before the notices' queue is
+	// drained into the store.
+	noticing sync.WaitGroup
 }
 
 // Open opens (creating and migrating) the database, resumes its live games
@@ -243,6 +248,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			tournament.Dutch:     dutch.Pairer{},
 			tournament.DutchBaku: dutch.Pairer{},
 			tournament.Burstein:  burstein.Pairer{},
+			tournament.Dubov:     dubov.Pairer{},
 		}
 	}
 	evs, err := events.New(ctx, events.Config{Store: st, Swiss: swiss, Logger: log, Now: opts.EventClock, Admit: team.Admitter(st)})
@@ -348,6 +354,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	go srv.bots.RunLadder(hubCtx)
 	a.mailing.Go(func() { mailQueue.Run(hubCtx) })
 	a.mailing.Go(func() { srv.RunAccounts(hubCtx) })
+	if srv.teams != nil {
+		a.noticing.Go(func() { srv.teams.Run(hubCtx) }) // the leaders' messages
+	}
 	a.handler = trustProxies(opts.TrustedProxies, srv.Handler())
 	a.proxies = opts.TrustedProxies
 	a.srv, a.authSvc = srv, accounts
@@ -542,6 +551,7 @@ func (a *App) stop() error {
 	err := a.Hub.Stop(context.Background())
 	a.stopHub()
 	a.Hub.Wait()
+	a.noticing.Wait()
 	a.notices.Close() // what the games queued, before the store closes
 	a.mailing.Wait()
 	if a.Reviews != nil {

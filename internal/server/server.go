@@ -20,8 +20,9 @@
 //     (internal/web); Handler returns the whole route table.
 //   - routes (server.go): one stdlib ServeMux with Go 1.22 patterns, every
 //     handler a func(w, r) error; errors become JSON or HTML error pages.
-//   - Compression (server.go, compress): gzhttp gzips pages, assets and API
-//     answers; websocket upgrades pass by it.
+//   - Compression (server.go, compress): gzhttp gzips pages and API
+//     answers; websocket upgrades pass by it, and so do the static assets,
+//     which internal/web compresses once (brotli and gzip) and keeps.
 //   - Errors (errors.go, internal/apierr): an apierr.Error has a status, a
 //     stable code and a catalog key (locales/*/errors.json) with
 //     arguments; its message is
@@ -357,7 +358,7 @@ func New(cfg Config) (*Server, error) {
 		if notices == nil {
 			notices = senderOf(cfg.Notifications)
 		}
-		tc := team.Config{Store: cfg.Teams, Notify: notices, Kid: func(ctx context.Context, user int64) bool {
+		tc := team.Config{Store: cfg.Teams, Notify: notices, Logger: srv.log, Kid: func(ctx context.Context, user int64) bool {
 			return srv.kid(ctx, site.Identity{Account: site.Account{ID: user}})
 		}}
 		if cfg.Events != nil {
@@ -537,7 +538,8 @@ func compress(next http.Handler) http.Handler {
 		// An event stream (internal/broadcast) and the bot API's NDJSON
 		// streams are flushed event by event.
 		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || strings.Contains(r.Header.Get("Accept"), "text/event-stream") ||
-			botapi.IsStreamPath(r.URL.Path) {
+			botapi.IsStreamPath(r.URL.Path) ||
+			strings.HasPrefix(r.URL.Path, "/static/") { // compressed once by internal/web, kept
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -53,6 +54,18 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Accept has written the error
 	}
+	// The connection is served on a goroutine of its own, and the handler
+	// returns: its goroutine's stack has grown through the middlewares, and
+	// an idle connection kept it (11 KiB of the 41 KiB an idle spectator
+	// cost; docs/architecture.md, "Memory per idle game"). The request's
+	// log line and metrics are the upgrade's.
+	go s.serveGameWS(r, c, who, lang, me, filter)
+}
+
+// serveGameWS serves the game's websocket c, upgraded from r, on its own
+// goroutine until the connection ends.
+func (s *Server) serveGameWS(r *http.Request, c *websocket.Conn, who live.Chatter, lang string, me site.Identity, filter func([]byte) []byte) {
+	defer s.recoverWS(r, c)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
 	conn, err := s.cfg.Hub.JoinWith(ctx, r.PathValue("id"), who)
@@ -148,6 +161,16 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// recoverWS, deferred first by a websocket's own goroutine, does for a
+// panic in it what recoverPanics does for a handler: a log line with the
+// stack, the connection closed (1011), and the server going on.
+func (s *Server) recoverWS(r *http.Request, c *websocket.Conn) {
+	if v := recover(); v != nil {
+		s.log.Error("panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+		c.Close(websocket.StatusInternalError, "internal")
+	}
+}
+
 // isMoveAnswer reports whether b, a message of the game to a player, can
 // answer his move: a move (his own, acknowledged once stored) or an error
 // (his move refused). The opponent cannot move in between: it is not his
@@ -175,6 +198,13 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
+	go s.serveLobbyWS(r, c, viewer, id, lang, filter) // as serveGameWS
+}
+
+// serveLobbyWS serves the lobby's websocket c, upgraded from r, on its own
+// goroutine until the connection ends.
+func (s *Server) serveLobbyWS(r *http.Request, c *websocket.Conn, viewer string, id site.Identity, lang string, filter func([]byte) []byte) {
+	defer s.recoverWS(r, c)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
 	sub := s.cfg.Lobby.SubscribeAs(viewer, s.cfg.Moderation.Marked(id.Account.ID))

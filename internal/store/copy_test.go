@@ -38,7 +38,7 @@ var copyLeftEmpty = []string{
 	// The forum's (its own tests fill them on both databases).
 	"forum_categories", "forum_edits", "forum_posts", "forum_reports", "forum_topics",
 	// The teams' tables (internal/team's own tests fill them).
-	"team_battle_players", "team_battle_teams", "team_battles", "team_invites", "team_match_games", "team_match_players", "team_matches", "team_members", "team_requests", "team_writes", "teams",
+	"team_battle_players", "team_battle_teams", "team_battles", "team_invites", "team_match_games", "team_match_players", "team_matches", "team_members", "team_broadcasts", "team_requests", "team_writes", "teams",
 	// The federations' register (internal/federation tests it on both databases' schemas).
 	"fed_claims", "fed_clubs", "fed_federations", "fed_list_entries", "fed_lists", "fed_officers", "fed_player_ranks",
 	"fed_players", "fed_reports",

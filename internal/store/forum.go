@@ -225,13 +225,17 @@ func (s *Store) ForumPost(ctx context.Context, id int64) (ForumPost, error) {
 }
 
 // AddForumTopic makes topic t in its category (made if new, as cat says)
-// with its first post of body; it returns the topic's and the post's ids.
-func (s *Store) AddForumTopic(ctx context.Context, cat ForumCategory, t ForumTopic, body string) (topicID, postID int64, err error) {
+// with its first post of body, within the author's bounds b (a
+// *ForumBoundError past one); it returns the topic's and the post's ids.
+func (s *Store) AddForumTopic(ctx context.Context, cat ForumCategory, t ForumTopic, body string, b ForumBounds) (topicID, postID int64, err error) {
 	now := s.now()
 	if t.Created.IsZero() {
 		t.Created = now
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
+		if err := b.check(ctx, tx, t.AuthorID, t.Created, true); err != nil {
+			return err
+		}
 		if err := ensureForumCategory(ctx, tx, cat, now); err != nil {
 			return err
 		}
@@ -252,13 +256,17 @@ func (s *Store) AddForumTopic(ctx context.Context, cat ForumCategory, t ForumTop
 }
 
 // AddForumPost adds p to its topic: ErrNotFound when there is no such topic,
-// ErrConflict when it is locked.
-func (s *Store) AddForumPost(ctx context.Context, p ForumPost) (int64, error) {
+// ErrConflict when it is locked, a *ForumBoundError past the author's
+// bounds b.
+func (s *Store) AddForumPost(ctx context.Context, p ForumPost, b ForumBounds) (int64, error) {
 	if p.Created.IsZero() {
 		p.Created = s.now()
 	}
 	var id int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := b.check(ctx, tx, p.AuthorID, p.Created, false); err != nil {
+			return err
+		}
 		var locked int
 		err := tx.QueryRowContext(ctx, `SELECT locked FROM forum_topics WHERE id = $1`, p.TopicID).Scan(&locked)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -343,17 +351,6 @@ func (s *Store) ForumEdits(ctx context.Context, id int64) ([]ForumEdit, error) {
 		out = append(out, e)
 	}
 	return out, rows.Err()
-}
-
-// ForumWritten counts the posts and the topics an account wrote since t:
-// the bounds on posting read them, so that they hold across nodes.
-func (s *Store) ForumWritten(ctx context.Context, authorID int64, since time.Time) (posts, topics int, err error) {
-	err = s.r.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM forum_posts WHERE author_id = $1 AND created_ms >= $2),
-		(SELECT count(*) FROM forum_topics WHERE author_id = $1 AND created_ms >= $2)`, authorID, ms(since)).Scan(&posts, &topics)
-	if err != nil {
-		err = fmt.Errorf("store: forum posts of %d: %w", authorID, err)
-	}
-	return posts, topics, err
 }
 
 // ForumWriters returns the accounts that wrote in a topic, at most limit,

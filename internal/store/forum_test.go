@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -20,15 +22,15 @@ func TestForum(t *testing.T) {
 		ctx := t.Context()
 		a, b, mod := mustUser(t, s, "Aigerim"), mustUser(t, s, "Bolat"), mustUser(t, s, "Mod")
 		general := ForumCategory{ID: "general", Kind: "general"}
-		tid, p1, err := s.AddForumTopic(ctx, general, ForumTopic{Title: "Ашық тоғыз", AuthorID: a.ID}, "Бірінші жүріс 100%")
+		tid, p1, err := s.AddForumTopic(ctx, general, ForumTopic{Title: "Ашық тоғыз", AuthorID: a.ID}, "Бірінші жүріс 100%", ForumBounds{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p2, err := s.AddForumPost(ctx, ForumPost{TopicID: tid, AuthorID: b.ID, Body: "a reply"})
+		p2, err := s.AddForumPost(ctx, ForumPost{TopicID: tid, AuthorID: b.ID, Body: "a reply"}, ForumBounds{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.AddForumPost(ctx, ForumPost{TopicID: 999, AuthorID: b.ID, Body: "x"}); !errors.Is(err, ErrNotFound) {
+		if _, err := s.AddForumPost(ctx, ForumPost{TopicID: 999, AuthorID: b.ID, Body: "x"}, ForumBounds{}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("a post in no topic: %v", err)
 		}
 		posts, err := s.ForumPosts(ctx, tid, 10, 0)
@@ -82,8 +84,25 @@ func TestForum(t *testing.T) {
 			t.Errorf("search outside the categories: %+v", hits)
 		}
 
-		if n, topicsN, err := s.ForumWritten(ctx, a.ID, a.Created); err != nil || n != 1 || topicsN != 1 {
-			t.Errorf("written: %d %d, %v", n, topicsN, err)
+		// The bounds count a's topic and its post, in the write.
+		for _, c := range []struct {
+			b     ForumBounds
+			topic bool
+			which string
+		}{
+			{ForumBounds{PerMinute: 1}, false, "minute"},
+			{ForumBounds{PerMinute: 5, PerDay: 1}, false, "day"},
+			{ForumBounds{PerMinute: 5, TopicsPerDay: 1}, true, "topics"},
+		} {
+			var err error
+			if c.topic {
+				_, _, err = s.AddForumTopic(ctx, general, ForumTopic{Title: "more", AuthorID: a.ID}, "more", c.b)
+			} else {
+				_, err = s.AddForumPost(ctx, ForumPost{TopicID: tid, AuthorID: a.ID, Body: "more"}, c.b)
+			}
+			if be, ok := errors.AsType[*ForumBoundError](err); !ok || be.Which != c.which || be.Max != 1 {
+				t.Errorf("past %+v: %v, want the %s bound", c.b, err, c.which)
+			}
 		}
 		if w, err := s.ForumWriters(ctx, tid, 10); err != nil || len(w) != 2 || w[0] != b.ID {
 			t.Errorf("writers: %v, %v", w, err)
@@ -139,7 +158,7 @@ func TestForum(t *testing.T) {
 		if err := s.ModerateForum(ctx, ForumModeration{ModID: mod.ID, Action: "forum_lock", Topic: tid}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.AddForumPost(ctx, ForumPost{TopicID: tid, AuthorID: b.ID, Body: "x"}); !errors.Is(err, ErrConflict) {
+		if _, err := s.AddForumPost(ctx, ForumPost{TopicID: tid, AuthorID: b.ID, Body: "x"}, ForumBounds{}); !errors.Is(err, ErrConflict) {
 			t.Errorf("a post in a locked topic: %v", err)
 		}
 		if err := s.ModerateForum(ctx, ForumModeration{ModID: mod.ID, Action: "forum_move", Topic: tid, To: ForumCategory{ID: "kk", Kind: "lang", Ref: "kk"}}); err != nil {
@@ -150,6 +169,40 @@ func TestForum(t *testing.T) {
 		}
 		if err := s.ModerateForum(ctx, ForumModeration{ModID: mod.ID, Action: "forum_lock", Topic: 999}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("lock of no topic: %v", err)
+		}
+	})
+}
+
+// TestForumBoundsAtOnce: posts sent at once by one author get no more
+// through than his bound a minute, as writes on several nodes would.
+func TestForumBoundsAtOnce(t *testing.T) {
+	backends(t, func(t *testing.T, be backend) {
+		s, _ := openTest(t, be)
+		ctx := t.Context()
+		a, b := mustUser(t, s, "Aigerim"), mustUser(t, s, "Bolat")
+		tid, _, err := s.AddForumTopic(ctx, ForumCategory{ID: "general", Kind: "general"}, ForumTopic{Title: "t", AuthorID: a.ID}, "x", ForumBounds{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n, perMinute = 20, 3
+		var ok, refused atomic.Int32
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				_, err := s.AddForumPost(ctx, ForumPost{TopicID: tid, AuthorID: b.ID, Body: fmt.Sprint(i)}, ForumBounds{PerMinute: perMinute})
+				switch _, bound := errors.AsType[*ForumBoundError](err); {
+				case err == nil:
+					ok.Add(1)
+				case bound:
+					refused.Add(1)
+				default:
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if ok.Load() != perMinute || refused.Load() != n-perMinute {
+			t.Errorf("%d let through and %d refused of %d, want %d through", ok.Load(), refused.Load(), n, perMinute)
 		}
 	})
 }

@@ -198,7 +198,7 @@ func (s *Store) PendingReviews(ctx context.Context) (int, error) {
 
 const reviewColumns = `game_id, status, priority, requested_by, queued_ms, started_ms, done_ms, settings, data`
 
-func scanReview(row *sql.Row) (Review, error) {
+func scanReview(row scanner) (Review, error) {
 	var r Review
 	var status, data string
 	var priority int

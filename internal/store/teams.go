@@ -239,24 +239,6 @@ func (s *Store) TeamMembers(ctx context.Context, team string, offset, limit int)
 	return out, rows.Err()
 }
 
-// TeamMemberIDs returns the accounts of team's members.
-func (s *Store) TeamMemberIDs(ctx context.Context, team string) ([]int64, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT user_id FROM team_members WHERE team_id = $1 ORDER BY user_id`, team)
-	if err != nil {
-		return nil, fmt.Errorf("store: members of team %s: %w", team, err)
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
-}
-
 // AdmitTeam makes user id a member of team. from is what lets him in:
 // "request" or "invite" (his request or invitation must be waiting,
 // ErrNotFound otherwise), or "" for an open team. Both are removed. He

@@ -11,10 +11,9 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/toguz/toguz/internal/i18n"
 	"github.com/toguz/toguz/internal/live"
+	"github.com/toguz/toguz/internal/site/sitetest"
 	"github.com/toguz/toguz/internal/store"
-	"github.com/toguz/toguz/internal/web"
 )
 
 // TestChat: two members chat in their team's room; a message over the
@@ -26,15 +25,9 @@ func TestChat(t *testing.T) {
 	muted := map[string]bool{}
 	hub := live.NewHub(ctx, live.Config{Store: store.LiveStore{S: s.st}, FirstMoveTimeout: -1, Muted: func(id string) bool { return muted[id] }})
 	t.Cleanup(func() { hub.Stop(ctx) })
-	cat := i18n.New()
-	pages, err := web.NewPages(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kit := testKit{cat: cat, pages: pages}
-	mux := http.NewServeMux()
-	NewSite(kit, s.svc, hub).Routes(testRouter{kit, mux})
-	ts := httptest.NewServer(mux)
+	rt := sitetest.NewRouter(s.kit)
+	NewSite(s.kit, s.svc, hub).Routes(rt)
+	ts := httptest.NewServer(rt.Mux)
 	t.Cleanup(ts.Close)
 
 	lead, ann, mia, x, kid := s.user("lead"), s.user("ann"), s.user("mia"), s.user("x"), s.user("kid")

@@ -192,6 +192,77 @@ type teamBattleRow struct {
 	Line                  BattleLine // the team's
 }
 
+// memberRowOf is member m's row as viewer (of role in the team; mod: a
+// moderator) sees it.
+func memberRowOf(m store.TeamMember, viewer int64, role string, mod bool) memberRow {
+	row := memberRow{Name: m.Name, Role: m.Role, Self: m.UserID == viewer}
+	row.Kickable = !row.Self && (role == Leader || mod || (role == Coach && m.Role == Member))
+	for _, p := range m.Perfs {
+		if p.Games == 0 {
+			row.Ratings = append(row.Ratings, "–")
+		} else {
+			row.Ratings = append(row.Ratings, p.Rating.String())
+		}
+	}
+	return row
+}
+
+// teamEvents fills d with a page of team id's battles (?bpage=) and of
+// its matches (?mpage=), and what making one takes.
+func (s *Site) teamEvents(ctx context.Context, r *http.Request, id string, d *teamData) error {
+	bp := pageIn(r, "bpage")
+	battles, err := s.svc.BattlesOf(ctx, id, offset(bp), PageSize+1)
+	if err != nil {
+		return err
+	}
+	battles, prev, next := pages(battles, bp)
+	d.BattlePages = s.pager(r, "/team/"+id, "bpage", "#team-battles-h", "team.battles", prev, next)
+	for _, b := range battles {
+		row := teamBattleRow{EventID: b.EventID, Name: b.Event.Name, Status: string(b.Event.Status), Teams: len(b.Lines)}
+		for _, l := range b.Lines {
+			if l.TeamID == id {
+				row.Line = l
+			}
+		}
+		d.Battles = append(d.Battles, row)
+	}
+	d.CanBattle, d.MaxTeams, d.MaxLead, d.MaxMin = s.svc.events != nil, MaxBattleTeams, MaxLeaders, MaxBattleMinute
+	mp := pageIn(r, "mpage")
+	matches, err := s.svc.MatchesOf(ctx, id, offset(mp), PageSize+1)
+	if err != nil {
+		return err
+	}
+	matches, prev, next = pages(matches, mp)
+	d.MatchPages = s.pager(r, "/team/"+id, "mpage", "#team-matches-h", "team.matches", prev, next)
+	for _, m := range matches {
+		d.Matches = append(d.Matches, matchRow{ID: m.ID, NameA: m.NameA, NameB: m.NameB, ScoreA: Score(m.Halves[0]), ScoreB: Score(m.Halves[1]), Status: m.Status})
+	}
+	d.CanMatch, d.MaxBoards = s.svc.games != nil, MaxBoards
+	return nil
+}
+
+// teamWaiting fills d, for the team's leaders and coaches, with a page of
+// the requests to join team id (?rpage=), of its invitations (?ipage=),
+// and how many the last message told (?told=).
+func (s *Site) teamWaiting(ctx context.Context, r *http.Request, id string, d *teamData) error {
+	rp, ip := pageIn(r, "rpage"), pageIn(r, "ipage")
+	requests, err := s.svc.st.TeamRequests(ctx, id, false, offset(rp), PageSize+1)
+	if err != nil {
+		return err
+	}
+	var prev, next int
+	d.Requests, prev, next = pages(requests, rp)
+	d.RequestPages = s.pager(r, "/team/"+id, "rpage", "#team-requests", "team.requests", prev, next)
+	invites, err := s.svc.st.TeamRequests(ctx, id, true, offset(ip), PageSize+1)
+	if err != nil {
+		return err
+	}
+	d.Invites, prev, next = pages(invites, ip)
+	d.InvitePages = s.pager(r, "/team/"+id, "ipage", "#team-invite-h", "team.invites.waiting", prev, next)
+	d.Told, _ = strconv.Atoi(r.URL.Query().Get("told"))
+	return nil
+}
+
 // pageTeam is GET /team/{id}?page=: the team, a page of its members with
 // their ratings, the viewer's way in or out, and for its leaders and
 // coaches the requests, the invitations and the message to all.
@@ -218,45 +289,11 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 		d.Perfs = append(d.Perfs, c.String())
 	}
 	for _, m := range ms {
-		row := memberRow{Name: m.Name, Role: m.Role, Self: m.UserID == me.Account.ID}
-		row.Kickable = !row.Self && (role == Leader || mod || (role == Coach && m.Role == Member))
-		for _, p := range m.Perfs {
-			if p.Games == 0 {
-				row.Ratings = append(row.Ratings, "–")
-			} else {
-				row.Ratings = append(row.Ratings, p.Rating.String())
-			}
-		}
-		d.Members = append(d.Members, row)
+		d.Members = append(d.Members, memberRowOf(m, me.Account.ID, role, mod))
 	}
-	bp := pageIn(r, "bpage")
-	battles, err := s.svc.BattlesOf(ctx, id, offset(bp), PageSize+1)
-	if err != nil {
+	if err := s.teamEvents(ctx, r, id, &d); err != nil {
 		return err
 	}
-	battles, prev, next = pages(battles, bp)
-	d.BattlePages = s.pager(r, "/team/"+id, "bpage", "#team-battles-h", "team.battles", prev, next)
-	for _, b := range battles {
-		row := teamBattleRow{EventID: b.EventID, Name: b.Event.Name, Status: string(b.Event.Status), Teams: len(b.Lines)}
-		for _, l := range b.Lines {
-			if l.TeamID == id {
-				row.Line = l
-			}
-		}
-		d.Battles = append(d.Battles, row)
-	}
-	d.CanBattle, d.MaxTeams, d.MaxLead, d.MaxMin = s.svc.events != nil, MaxBattleTeams, MaxLeaders, MaxBattleMinute
-	mp := pageIn(r, "mpage")
-	matches, err := s.svc.MatchesOf(ctx, id, offset(mp), PageSize+1)
-	if err != nil {
-		return err
-	}
-	matches, prev, next = pages(matches, mp)
-	d.MatchPages = s.pager(r, "/team/"+id, "mpage", "#team-matches-h", "team.matches", prev, next)
-	for _, m := range matches {
-		d.Matches = append(d.Matches, matchRow{ID: m.ID, NameA: m.NameA, NameB: m.NameB, ScoreA: Score(m.Halves[0]), ScoreB: Score(m.Halves[1]), Status: m.Status})
-	}
-	d.CanMatch, d.MaxBoards = s.svc.games != nil, MaxBoards
 	d.Chat = s.chat != nil && role != ""
 	if me.Account.ID != 0 && role == "" {
 		if d.Requested, d.Invited, err = s.svc.st.TeamRequested(ctx, id, me.Account.ID); err != nil {
@@ -264,20 +301,9 @@ func (s *Site) pageTeam(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if d.Manages {
-		rp, ip := pageIn(r, "rpage"), pageIn(r, "ipage")
-		requests, err := s.svc.st.TeamRequests(ctx, id, false, offset(rp), PageSize+1)
-		if err != nil {
+		if err := s.teamWaiting(ctx, r, id, &d); err != nil {
 			return err
 		}
-		d.Requests, prev, next = pages(requests, rp)
-		d.RequestPages = s.pager(r, "/team/"+id, "rpage", "#team-requests", "team.requests", prev, next)
-		invites, err := s.svc.st.TeamRequests(ctx, id, true, offset(ip), PageSize+1)
-		if err != nil {
-			return err
-		}
-		d.Invites, prev, next = pages(invites, ip)
-		d.InvitePages = s.pager(r, "/team/"+id, "ipage", "#team-invite-h", "team.invites.waiting", prev, next)
-		d.Told, _ = strconv.Atoi(r.URL.Query().Get("told"))
 	}
 	return s.kit.Render(w, http.StatusOK, "team", s.kit.Page(r, "team.title.one", d, t.Name))
 }

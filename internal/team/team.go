@@ -21,8 +21,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -40,7 +42,7 @@ type Store interface {
 	TeamsOf(ctx context.Context, userID int64, offset, limit int) ([]store.Team, []string, error)
 	TeamRole(ctx context.Context, team string, userID int64) (string, error)
 	TeamMembers(ctx context.Context, team string, offset, limit int) ([]store.TeamMember, error)
-	TeamMemberIDs(ctx context.Context, team string) ([]int64, error)
+	TeamMemberIDsAfter(ctx context.Context, team string, after int64, limit int) ([]int64, error)
 	AdmitTeam(ctx context.Context, team string, userID int64, from string, b store.TeamBounds) error
 	RequestTeam(ctx context.Context, team string, userID int64, message string, perDay, max int) error
 	InviteTeam(ctx context.Context, team string, userID, by int64, perDay, max int) error
@@ -53,6 +55,9 @@ type Store interface {
 	UpdateTeam(ctx context.Context, id, name, description, joinMode string) error
 	CloseTeam(ctx context.Context, id string) error
 	CountTeamWrite(ctx context.Context, userID int64, kind string, perDay int) error
+	AddTeamBroadcast(ctx context.Context, b store.TeamBroadcast, perDay int) (int64, error)
+	ClaimTeamBroadcast(ctx context.Context, lease time.Duration) (store.TeamBroadcast, error)
+	TeamBroadcastTold(ctx context.Context, b *store.TeamBroadcast, after int64, lease time.Duration, done bool) error
 	UserByName(ctx context.Context, name string) (store.User, error)
 	GetClass(ctx context.Context, id string) (store.Class, error)
 	ClassStudents(ctx context.Context, class string) ([]store.Member, error)
@@ -115,6 +120,9 @@ type Config struct {
 	// moderators, who have every team's leaders' rights (edit, remove,
 	// close); nil: none is.
 	IsModerator func(user int64) bool
+	// Logger logs what the leaders' messages' worker could not do (nil:
+	// nothing is logged).
+	Logger *slog.Logger
 }
 
 // Service is the teams' domain: each operation checks the caller's
@@ -126,11 +134,17 @@ type Service struct {
 	games  Games
 	kid    func(ctx context.Context, user int64) bool
 	isMod  func(user int64) bool
+	wake   chan struct{} // a leaders' message waits to be told (Run)
+	log    *slog.Logger
 }
 
 // NewService returns the teams over cfg.
 func NewService(cfg Config) *Service {
-	return &Service{st: cfg.Store, notify: cfg.Notify, events: cfg.Events, games: cfg.Games, kid: cfg.Kid, isMod: cfg.IsModerator}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{st: cfg.Store, notify: cfg.Notify, events: cfg.Events, games: cfg.Games, kid: cfg.Kid, isMod: cfg.IsModerator,
+		wake: make(chan struct{}, 1), log: cfg.Logger}
 }
 
 // ErrorKeys are the messages of the teams' errors (for the catalog's
@@ -475,9 +489,11 @@ func (s *Service) Edit(ctx context.Context, id string, me int64, f Fields) error
 }
 
 // Message is a leader's or coach's message to every other member of team
-// id, each told by a notify.Team notice; it returns how many were told.
+// id, each told by a notify.Team notice: the message is kept in the store
+// and told by the broadcasts' worker (Run), off the request; it returns
+// how many members are to be told.
 func (s *Service) Message(ctx context.Context, id string, me int64, meName, body string) (int, error) {
-	t, _, err := s.rights(ctx, id, me, false)
+	t, role, err := s.rights(ctx, id, me, false)
 	if err != nil {
 		return 0, err
 	}
@@ -488,25 +504,17 @@ func (s *Service) Message(ctx context.Context, id string, me int64, meName, body
 	if body == "" {
 		return 0, apierr.BadRequest(apierr.CodeBadRequest, "apierr.team_text", MaxMessage)
 	}
-	if err := s.st.CountTeamWrite(ctx, me, "message:"+id, MessagesPerDay); err != nil {
+	if _, err := s.st.AddTeamBroadcast(ctx, store.TeamBroadcast{TeamID: t.ID, TeamName: t.Name, SenderID: me, SenderName: meName, Body: body}, MessagesPerDay); err != nil {
 		return 0, storeError(err)
 	}
-	ids, err := s.st.TeamMemberIDs(ctx, id)
-	if err != nil {
-		return 0, err
+	select {
+	case s.wake <- struct{}{}:
+	default: // the worker is awake already
 	}
-	told := 0
-	for _, to := range ids {
-		if to == me {
-			continue
-		}
-		if err := s.tell(ctx, notify.Notice{To: to, Actor: me, Kind: notify.Team, Key: "team.notice.message",
-			Args: []any{t.Name, meName, body}, URL: "/team/" + t.ID}); err != nil {
-			return told, err
-		}
-		told++
+	if role != "" {
+		return t.Members - 1, nil
 	}
-	return told, nil
+	return t.Members, nil
 }
 
 // FromClass makes a team of class id for its coach me: a team by

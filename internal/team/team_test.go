@@ -67,11 +67,11 @@ func TestTeamLifecycle(t *testing.T) {
 	}
 
 	// The coach invites bob: bob is told, and joins by the invitation.
-	s.notice.take()
+	s.notice.Take()
 	if code, m := s.do("POST", "/api/team/"+id+"/invite", ann, map[string]any{"user": "bob"}); code != 200 {
 		t.Fatalf("invite bob: %d %v", code, m)
 	}
-	got := s.notice.take()
+	got := s.notice.Take()
 	if len(got) != 1 || got[0].Kind != notify.Invitation || got[0].Key != "team.notice.invite" || got[0].URL != "/team/"+id ||
 		fmt.Sprint(got[0].Args) != "[ann Kyzylorda club]" || got[0].To != s.idOf(bob) || got[0].Actor != s.idOf(ann) {
 		t.Fatalf("the invitation's notice: %+v", got)
@@ -86,12 +86,19 @@ func TestTeamLifecycle(t *testing.T) {
 		t.Errorf("inviting a member: %d %v", code, m)
 	}
 
-	// The leader writes to all: each other member gets a notify.Team notice.
+	// The leader writes to all: each other member gets a notify.Team
+	// notice, told by the worker after the request.
 	code, m = s.do("POST", "/api/team/"+id+"/message", lead, map[string]any{"message": "Training moves to Sunday."})
 	if code != 200 || m["told"] != float64(2) {
 		t.Fatalf("message: %d %v", code, m)
 	}
-	got = s.notice.take()
+	if got := s.notice.Take(); len(got) != 0 {
+		t.Errorf("notices told inside the request: %+v", got)
+	}
+	if err := s.svc.tellPending(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got = s.notice.Take()
 	if len(got) != 2 {
 		t.Fatalf("the message's notices: %+v", got)
 	}
@@ -307,12 +314,12 @@ func TestClassTeam(t *testing.T) {
 	if code, _, body := s.form("/class/"+c.ID+"/team", other, nil); code != http.StatusForbidden {
 		t.Errorf("another account makes a team of the class: %d %s", code, body)
 	}
-	s.notice.take()
+	s.notice.Take()
 	code, loc, body := s.form("/class/"+c.ID+"/team", coach, nil)
 	if code != http.StatusSeeOther {
 		t.Fatalf("the coach: %d %s", code, body)
 	}
-	got := s.notice.take()
+	got := s.notice.Take()
 	if len(got) != 1 || got[0].To != s.idOf(pupil) || got[0].Kind != notify.Invitation {
 		t.Errorf("notices: %+v", got)
 	}

@@ -162,15 +162,19 @@ func PairerFor(s System, swiss Pairer) (Pairer, error) {
 			return nil, ErrNoSwiss
 		}
 		return swiss, nil
-	case Burstein:
-		return swissFor(swiss)
+	case TeamSwiss: // swiss pairs teams when the event's system says so (teamswiss.Pairer)
+		return swissOrErr(swiss)
+	case DoubleSwiss:
+		return DoubleSwissPairer{}, nil
+	case Dubov: // swiss pairs by the event's system (BySystem)
+		return swissOrErr(swiss)
+	case Burstein: // swiss pairs by the event's system (BySystem)
+		return swissOrErr(swiss)
 	}
 	return nil, fmt.Errorf("unknown pairing system %q", s)
 }
 
-// swissFor is the Swiss pairer of a Swiss system other than the Dutch: the
-// same swiss, which pairs each event by its System (BySystem).
-func swissFor(swiss Pairer) (Pairer, error) {
+func swissOrErr(swiss Pairer) (Pairer, error) {
 	if swiss == nil {
 		return nil, ErrNoSwiss
 	}

@@ -15,7 +15,13 @@
 //     second cycle, the first cycle's last two rounds swapped), and the
 //     Pairer interface every system satisfies: the event in, the next
 //     round's pairs out, Black 0 for the bye. The Dutch Swiss system lives in
-//     internal/tournament/dutch and plugs in through PairerFor.
+//     internal/tournament/dutch and plugs in through PairerFor; the Swiss for
+//     teams (C.04.6) lives in internal/tournament/teamswiss, which reads a
+//     team event's teams from its TRF (013, XXT) and pairs the boards.
+//   - doubleswiss.go: the Double-Swiss system (C.04.5): a match is two
+//     rounds of the file, the second the first reversed; DoubleSwissPairer
+//     reads the event into package doubleswiss's input, match by match;
+//     byes requested for a whole match; a file's matches checked.
 //   - knockout.go: knock-out matches of N games with tie-break stages
 //     (rapid, blitz, armageddon), a seeded bracket with byes.
 //   - pairs.go: a round's pairs as the FIDE-endorsed programs print them

@@ -200,21 +200,24 @@ const (
 	// DutchBaku is the Dutch system with the Baku acceleration (C.04.5.1):
 	// virtual points for the top half in the first half of the rounds.
 	DutchBaku System = "baku"
+	// TeamSwiss is FIDE's Swiss Team Pairing System (C.04.6): teams paired
+	// by match points, the colour of a match its first board's.
+	TeamSwiss System = "teamswiss"
+	// Dubov is the Dubov system (C.04.4.1, 2026): in each bracket the
+	// players with the lowest average rating of opponents meet the
+	// highest rated; package internal/tournament/dubov.
+	Dubov System = "dubov"
 	// Burstein is the Burstein system (C.04.4.2): Dutch seeding rounds,
-	// then the brackets' players ranked by an Index of their opposition.
+	// then the brackets' players ranked by an Index of their opposition;
+	// package internal/tournament/burstein.
 	Burstein System = "burstein"
 )
 
 // Swiss reports a Swiss system: players paired round by round from their
 // scores, late entries allowed, those left out of a round absent.
 func (s System) Swiss() bool {
-	switch s {
-	case Dutch, DutchBaku:
-		return true
-	case Burstein:
-		return true
-	}
-	return false
+	return s == Dutch || s == DutchBaku || s == TeamSwiss || s == DoubleSwiss ||
+		s == Dubov || s == Burstein
 }
 
 // ParseSystem reads a system's name.
@@ -228,10 +231,16 @@ func ParseSystem(s string) (System, error) {
 		return DoubleRoundRobin, nil
 	case "ko":
 		return Knockout, nil
+	case TeamSwiss:
+		return sys, nil
+	case DoubleSwiss, "double-swiss":
+		return DoubleSwiss, nil
+	case Dubov:
+		return sys, nil
 	case Burstein:
 		return sys, nil
 	}
-	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, burstein)", s)
+	return "", fmt.Errorf("unknown pairing system %q (roundrobin, double, knockout, dutch, baku, teamswiss, doubleswiss, dubov, burstein)", s)
 }
 
 // Event is a tournament: the header of its TRF file, its players and their
@@ -258,7 +267,11 @@ type Event struct {
 
 // New returns an event with FIDE scoring.
 func New(name string, system System, rounds int) *Event {
-	return &Event{Name: name, System: system, Rounds: rounds, Scoring: FIDEScoring}
+	e := &Event{Name: name, System: system, Rounds: rounds, Scoring: FIDEScoring}
+	if system == DoubleSwiss {
+		e.Scoring.PairingBye = DoubleSwissPAB
+	}
+	return e
 }
 
 // Player returns the player with a start number, or nil.
@@ -340,7 +353,11 @@ func (e *Event) AddPlayer(p Player, missed Code) (*Player, error) {
 	}
 	p.Start = len(e.Players) + 1
 	p.Rounds = nil
-	for r := 1; r <= e.Played(); r++ {
+	missedTo := e.Played()
+	if e.System == DoubleSwiss {
+		missedTo += missedTo % 2 // a match begun is missed whole
+	}
+	for r := 1; r <= missedTo; r++ {
 		p.setEntry(r, Entry{Colour: NoColor, Code: missed})
 	}
 	e.Players = append(e.Players, p)
@@ -369,6 +386,9 @@ func (e *Event) RequestBye(start, r int, c Code) error {
 	}
 	if c != HalfBye && c != ZeroBye && c != FullBye {
 		return fmt.Errorf("a requested bye is %c, %c or %c, not %q", HalfBye, ZeroBye, FullBye, c)
+	}
+	if e.System == DoubleSwiss {
+		return e.requestMatchBye(p, r, c)
 	}
 	if r <= e.Played() {
 		return fmt.Errorf("round %d is already paired", r)
@@ -417,6 +437,7 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 			avail[e.Players[i].Start] = true
 		}
 	}
+	second := e.secondGameAvailable(r, avail)
 	seen, err := checkPairs(r, pairs, avail)
 	if err != nil {
 		return err
@@ -427,7 +448,7 @@ func (e *Event) Apply(r int, pairs []Pair) error {
 			continue
 		}
 		wc, bc := Pending, Pending
-		if fixed {
+		if fixed || second {
 			wc, bc = e.forfeits(r, pr)
 		}
 		e.Player(pr.White).setEntry(r, Entry{Opponent: pr.Black, Colour: White, Code: wc})
@@ -533,6 +554,9 @@ func (e *Event) entered(r int) []Pair {
 	}
 	score := func(s int) float64 { return e.Score(e.Player(s), r-1) }
 	slices.SortStableFunc(out, func(a, b Pair) int {
+		if a.Black == 0 && b.Black == 0 { // a team's bye: its players' byes
+			return a.White - b.White
+		}
 		if (a.Black == 0) != (b.Black == 0) {
 			if a.Black == 0 {
 				return 1
@@ -672,6 +696,9 @@ func (e *Event) Validate() error {
 				return fmt.Errorf("round %d: players %d and %d have results %c and %c", r+1, p.Start, q.Start, en.Code, qe.Code)
 			}
 		}
+	}
+	if e.System == DoubleSwiss {
+		return e.checkMatches()
 	}
 	return nil
 }

@@ -51,6 +51,9 @@ func Generate(cfg GenerateConfig, p Pairer) (*Event, error) {
 	if cfg.System == "" {
 		cfg.System = Dutch
 	}
+	if cfg.System == DoubleSwiss && cfg.Rounds%2 == 1 {
+		return nil, fmt.Errorf("rounds: a Double-Swiss match is two rounds, so an even number, not %d", cfg.Rounds)
+	}
 	hi, lo := cfg.HighestRating, cfg.LowestRating
 	if hi == 0 {
 		hi = 2600
@@ -77,6 +80,9 @@ func Generate(cfg GenerateConfig, p Pairer) (*Event, error) {
 		for i := range ratings {
 			if rng.Float64() < cfg.LateRate {
 				late[i] = 2 + rng.IntN(min(cfg.Rounds-1, 3))
+				if cfg.System == DoubleSwiss {
+					late[i] |= 1 // a match's first game
+				}
 			}
 		}
 	}
@@ -111,6 +117,9 @@ func Generate(cfg GenerateConfig, p Pairer) (*Event, error) {
 			}
 		}
 		for _, s := range e.Available(r) {
+			if cfg.System == DoubleSwiss && r%2 == 0 {
+				break // a match's second game: its byes were written with the first
+			}
 			switch x := rng.Float64(); {
 			case x < cfg.WithdrawRate && r > 1:
 				if err := e.Withdraw(s); err != nil {

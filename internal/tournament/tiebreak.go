@@ -455,6 +455,9 @@ func (t *tb) deRankMet(sorted []int, first int, score map[int]float64, place map
 // (C.07 art. 4.2). Players tied after the last share a rank and are listed
 // by start number: C.07 leaves them to the drawing of lots.
 func (e *Event) Standings(rounds int) []Standing {
+	if v := e.matchesPlayed(); v != e {
+		return v.standingsOf(e, rounds)
+	}
 	t := newTB(e, e.countedRounds(rounds))
 	st := make([]Standing, len(e.Players))
 	for i := range e.Players {

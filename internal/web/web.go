@@ -13,7 +13,9 @@
 //   - Page: the data of every page (language, who is logged in, the page's
 //     own data).
 //   - Static: the assets under /static/, each URL carrying a hash of its
-//     content (Asset) so that browsers may cache it for a year.
+//     content (Asset) so that browsers may cache it for a year; each served
+//     in brotli or gzip, compressed once and kept (static.go), with an
+//     ETag per coding.
 //   - ts/src/lib: what the pages share: dom.ts (the page's texts, T and N
 //     with the catalog's plural forms, the data-* attributes' JSON, the
 //     JSON posted to the server), position.ts (a position as the server
@@ -61,9 +63,7 @@ package web
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -158,35 +158,14 @@ func NewPages(cat *i18n.Catalog) (*Pages, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = fs.WalkDir(static, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(static, path)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(b)
-		ps.hashes[path] = hex.EncodeToString(sum[:6])
-		return nil
-	})
+	assets, err := staticAssets(static)
 	if err != nil {
 		return nil, err
 	}
-	fileServer := http.StripPrefix("/static/", http.FileServerFS(static))
-	ps.static = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("v") != "" {
-			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		} else {
-			w.Header().Set("Cache-Control", "no-cache")
-		}
-		if strings.HasSuffix(r.URL.Path, ".wasm") {
-			// Set, not guessed from the system's MIME table: browsers
-			// compile a module while it downloads only under this type.
-			w.Header().Set("Content-Type", "application/wasm")
-		}
-		fileServer.ServeHTTP(w, r)
-	})
+	for name, a := range assets {
+		ps.hashes[name] = a.etag[:12]
+	}
+	ps.static = serveStatic(assets)
 	funcs := template.FuncMap{
 		"asset": ps.Asset,
 		"add":   func(a, b int) int { return a + b },
