@@ -23,7 +23,7 @@ func TestEventBursteinForm(t *testing.T) {
 		u.do("language", setCookie(base, "lang", lang))
 		for _, w := range []int64{1366, 360} {
 			u.do("the form", chromedp.EmulateViewport(w, 800), chromedp.Navigate(base+"/events"), chromedp.WaitVisible(chromedp.CSS("#event-create")))
-			label := eval[string](u, `(e => e ? e.closest('label').textContent.trim() : '')(document.querySelector('#event-burstein'))`)
+			label := eval[string](u, `(e => e ? e.textContent.trim() : '')(document.querySelector('#event-pairing option[value=burstein]'))`)
 			if want := cat.T(lang, "events.burstein"); label != want {
 				t.Errorf("%s %d px: the Burstein choice reads %q, want %q", lang, w, label, want)
 			}
@@ -37,7 +37,7 @@ func TestEventBursteinForm(t *testing.T) {
 			chromedp.EmulateViewport(1366, 800),
 			chromedp.SendKeys(chromedp.CSS("#event-name"), "Burstein "+lang),
 			chromedp.SetValue(chromedp.CSS("#event-kind"), "swiss"),
-			chromedp.Click(chromedp.CSS("#event-burstein")),
+			chromedp.SetValue(chromedp.CSS("#event-pairing"), "burstein"),
 			chromedp.Click(chromedp.CSS("#event-submit")),
 		)
 		u.waitFor("the event page", `location.pathname.startsWith('/event/')`, 10*time.Second)

@@ -36,7 +36,7 @@ func TestEventDoubleSwiss(t *testing.T) {
 				chromedp.SendKeys(chromedp.CSS("#event-name"), "Double "+lang),
 				chromedp.SetValue(chromedp.CSS("#event-kind"), "swiss"),
 				chromedp.SetValue(chromedp.CSS("#event-rounds"), "1"),
-				chromedp.Click(chromedp.CSS("#event-doubleswiss")),
+				chromedp.SetValue(chromedp.CSS("#event-pairing"), "doubleswiss"),
 				chromedp.Click(chromedp.CSS("#event-submit")),
 			)
 			arb.waitFor("the event page", `location.pathname.startsWith('/event/') && document.getElementById('event-start')`, 10*time.Second)

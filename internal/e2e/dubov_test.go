@@ -26,14 +26,14 @@ func TestEventDubov(t *testing.T) {
 				chromedp.Navigate(base+"/events"),
 				chromedp.WaitVisible(chromedp.CSS("#event-create")))
 			fits(t, arb, "the events page")
-			label := eval[string](arb, `document.getElementById('event-dubov').parentElement.textContent`)
+			label := eval[string](arb, `document.querySelector('#event-pairing option[value=dubov]').textContent`)
 			if want := cat.T(lang, "events.dubov"); !strings.Contains(label, want) {
 				t.Fatalf("the Dubov system's box reads %q, want %q", label, want)
 			}
 			arb.do("creating",
 				chromedp.SendKeys(chromedp.CSS("#event-name"), "Dubov "+lang),
 				chromedp.SetValue(chromedp.CSS("#event-kind"), "swiss"),
-				chromedp.Click(chromedp.CSS("#event-dubov")),
+				chromedp.SetValue(chromedp.CSS("#event-pairing"), "dubov"),
 				chromedp.Click(chromedp.CSS("#event-submit")),
 			)
 			arb.waitFor("the event page", `location.pathname.startsWith('/event/')`, 10*time.Second)

@@ -2,14 +2,16 @@ package events
 
 import "github.com/toguz/toguz/internal/tournament"
 
-// checkPairing validates a Swiss's pairing system: the Dutch ("") or the
-// Double-Swiss, which has no acceleration here (C.04.7 does not say
-// whether its virtual points are a game's or a match's).
-func (s *Settings) checkPairing() error {
-	switch s.Pairing {
+// checkSystem validates a Swiss's pairing system (Settings.Pairing): the
+// Dutch (""), the Double-Swiss, Dubov or Burstein systems, each for a
+// Swiss only and without an acceleration: the Baku method is the Dutch
+// system's (C.04.7 does not say whether a Double-Swiss's virtual points
+// are a game's or a match's; Dubov and Burstein have none).
+func (s *Settings) checkSystem() error {
+	switch tournament.System(s.Pairing) {
 	case "":
 		return nil
-	case string(tournament.DoubleSwiss):
+	case tournament.DoubleSwiss, tournament.Dubov, tournament.Burstein:
 		if s.Kind == Swiss && s.Acceleration == "" {
 			return nil
 		}

@@ -207,15 +207,7 @@ func (wb *Web) pageCreateEvent(w http.ResponseWriter, r *http.Request) error {
 	if r.FormValue("baku") != "" {
 		st.Acceleration = "baku"
 	}
-	if r.FormValue("doubleswiss") != "" {
-		st.Pairing = string(tournament.DoubleSwiss)
-	}
-	if r.FormValue("dubov") != "" {
-		st.Pairing = strings.TrimSuffix(string(tournament.Dubov)+"+"+st.Pairing, "+") // both: refused
-	}
-	if r.FormValue("burstein") != "" {
-		st.Pairing = strings.TrimSuffix(string(tournament.Burstein)+"+"+st.Pairing, "+") // with another: refused
-	}
+	st.Pairing = r.FormValue("pairing")
 	if st.Rules == "" {
 		st.Rules = "standard"
 	}
