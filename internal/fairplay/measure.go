@@ -26,6 +26,17 @@ type MeasureConfig struct {
 	MastersRating int
 	Seed          uint64
 	Workers       int
+	// Games, when not nil, holds simulated games saved by an earlier run
+	// (ReadSimulated): a job whose game is there is not simulated again.
+	// Save, when not nil, gets every game simulated (WriteSimulated's
+	// lines), so that another statistic can be measured on the same games.
+	Games map[SimKey]Simulated
+	Save  io.Writer
+	// Judged, when not nil, are the held-out PlayOK games to judge as
+	// human games (with the deeper evidence, or a part of them); nil: the
+	// held-out games of playok. The simulated games start from playok's
+	// held-out games either way.
+	Judged []Record
 }
 
 // sideRow returns the account row of a judged side, as the store keeps it.
@@ -84,7 +95,11 @@ func within(scores []float64, n int, threshold float64) (bool, int) {
 func Measure(ctx context.Context, playok, masters []Record, m Model, cfg MeasureConfig, w io.Writer) error {
 	th := m.Threshold
 	_, held := Split(playok)
-	fmt.Fprintf(w, "model: threshold %.1f, spread %.3f; evidence depth %d\n\n", th, m.Spread, Depth)
+	fmt.Fprintf(w, "model: threshold %.1f, spread %.3f; evidence depth %d", th, m.Spread, Depth)
+	if m.DeepWeight > 0 {
+		fmt.Fprintf(w, ", deeper evidence at depth %d, weight %g, spread %.3f", DeepDepth, m.DeepWeight, m.DeepSpread)
+	}
+	fmt.Fprintf(w, "\n\n")
 
 	// Human games, per side.
 	type tally struct {
@@ -115,7 +130,11 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		}
 		return t
 	}
-	po := humans(held, func(r *Record, pl int) int { return r.Ratings[pl] })
+	judged := held
+	if cfg.Judged != nil {
+		judged = cfg.Judged
+	}
+	po := humans(judged, func(r *Record, pl int) int { return r.Ratings[pl] })
 	ma := humans(masters, func(*Record, int) int { return cfg.MastersRating })
 	mean, sd := meanSD(scores)
 	fmt.Fprintf(w, "human sides (at least %d judged moves):\n", MinMoves)
@@ -133,8 +152,8 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 	// Human accounts: the held-out games of each PlayOK name, in file order.
 	byName := map[string][]game.FairPlay{}
 	var names []string
-	for i := range held {
-		r := &held[i]
+	for i := range judged {
+		r := &judged[i]
 		for pl := range 2 {
 			if r.Ratings[pl] <= 0 {
 				continue
@@ -239,8 +258,12 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		wg.Go(func() {
 			a, err := NewAnalyzer()
 			var eng *engine.Engine
+			var deep *DeepSearcher
 			if err == nil {
 				eng, err = newCheatEngine()
+			}
+			if err == nil {
+				deep, err = NewDeepSearcher()
 			}
 			for {
 				mu.Lock()
@@ -255,16 +278,36 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 					return
 				}
 				j := jobs[i]
-				rng := newRand(cfg.Seed, uint64(i))
-				rec := held[usable[rng.IntN(len(usable))]]
-				side := toguz.Player(rng.IntN(2))
-				sim, serr := a.Simulate(ctx, rec, side, Cheater{Level: j.level, Share: j.share}, m, eng, rng)
-				if serr != nil {
-					err = serr
-					continue
+				key := SimKey{Seed: cfg.Seed, Job: i, Level: j.level, Share: j.share, Account: j.account, Game: j.game}
+				sim, ok := cfg.Games[key]
+				if ok && !hasOrder(sim.Record.Moves) {
+					// Saved before the evidence kept its order of moves:
+					// analysed again, with the deeper evidence.
+					ev, serr := reanalyze(ctx, a, deep, sim.Record.Moves)
+					if serr != nil {
+						err = serr
+						continue
+					}
+					sim.Record.Moves, ok = ev, false
 				}
-				v := m.Judge(sim.Side(side), float64(rec.Ratings[side]), th)
+				if !ok && sim.Record.Moves == nil {
+					rng := newRand(cfg.Seed, uint64(i))
+					rec := held[usable[rng.IntN(len(usable))]]
+					side := toguz.Player(rng.IntN(2))
+					simRec, serr := a.Simulate(ctx, rec, side, Cheater{Level: j.level, Share: j.share}, m, eng, deep, rng)
+					if serr != nil {
+						err = serr
+						continue
+					}
+					sim = Simulated{SimKey: key, Side: side, Rating: rec.Ratings[side], Record: simRec}
+				}
+				v := m.Judge(sim.Record.Side(sim.Side), float64(sim.Rating), th)
 				mu.Lock()
+				if !ok && cfg.Save != nil {
+					if serr := WriteSimulated(cfg.Save, sim); serr != nil && firstErr == nil {
+						firstErr = serr
+					}
+				}
 				results[i] = v
 				r := i / perRow
 				if rowDone[r]++; rowDone[r] == perRow {
@@ -276,6 +319,36 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 	}
 	wg.Wait()
 	return firstErr
+}
+
+// hasOrder reports whether the evidence keeps its order of moves (and so
+// the deeper evidence): saved games from before it do not.
+func hasOrder(ev []Move) bool {
+	for _, m := range ev {
+		if m.Judged() {
+			return m.Order != nil
+		}
+	}
+	return true
+}
+
+// reanalyze returns the evidence of ev's moves (a standard game's) again,
+// with the deeper evidence.
+func reanalyze(ctx context.Context, a *Analyzer, deep *DeepSearcher, ev []Move) ([]Move, error) {
+	moves := make([]toguz.Move, len(ev))
+	times := make([]time.Duration, len(ev))
+	for i, m := range ev {
+		moves[i], times[i] = m.Played, m.Time
+	}
+	out, err := a.Analyze(ctx, toguz.StartPosition(), moves, times)
+	if err != nil {
+		return nil, err
+	}
+	// The simulated game's book plies stay as they were played and marked.
+	for i := range out {
+		out[i].Book = out[i].Book || ev[i].Book
+	}
+	return out, deep.Deepen(ctx, toguz.StartPosition(), out)
 }
 
 func maxOf(xs []float64) float64 {

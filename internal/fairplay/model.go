@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -37,6 +38,19 @@ type Model struct {
 	Threshold float64
 	// Fit records what the parameters were fit on, for people.
 	Fit string `json:",omitempty"`
+	// DeepWeight is W of the per-move statistic's deeper term: a move with
+	// the deeper evidence (Move.Deep) counts t + W·[the played move is the
+	// deeper search's best]. Its expectation for the rating is W times the
+	// chance the model gives the player of choosing that move. 0: the
+	// deeper evidence is not used.
+	DeepWeight float64 `json:",omitempty"`
+	// DeepSpread is the Spread of the score with the deeper term, measured
+	// on the fit's games with the deeper evidence. A side whose moves have
+	// no deeper evidence (a review at another depth) is scored without
+	// the term, by Spread.
+	DeepSpread float64 `json:",omitempty"`
+	// DeepFit records what DeepSpread was measured on, for people.
+	DeepFit string `json:",omitempty"`
 }
 
 // UnratedRating is the rating a player without one is judged at: the
@@ -73,7 +87,8 @@ func Default() Model {
 }
 
 func (m Model) valid() error {
-	if !(m.LossWeight > 0 && m.Spread > 0 && m.Threshold > 0) || math.IsNaN(m.A+m.B+m.C+m.D) {
+	if !(m.LossWeight > 0 && m.Spread > 0 && m.Threshold > 0) || math.IsNaN(m.A+m.B+m.C+m.D) ||
+		m.DeepWeight < 0 || m.DeepWeight > 0 && !(m.DeepSpread > 0) {
 		return fmt.Errorf("fairplay: model %+v out of bounds", m)
 	}
 	return nil
@@ -93,6 +108,33 @@ func (m Model) probs(losses []float64, rating float64, p []float64) {
 	for i := range p {
 		p[i] /= sum
 	}
+}
+
+// deepMoments returns the per-move statistic with the deeper term of the
+// played move of mv, t + W·[played = deep], and its expectation and
+// variance for a player of rating (the covariance of the two terms
+// included). A move without the deeper evidence counts t alone.
+func (m Model) deepMoments(mv Move, rating float64) (obs, mean, variance float64) {
+	var buf [16]float64
+	p := buf[:len(mv.Losses)]
+	m.probs(mv.Losses, rating, p)
+	sq := 0.0
+	for i, d := range mv.Losses {
+		t := m.moveStat(d)
+		mean += p[i] * t
+		sq += p[i] * t * t
+	}
+	obs = m.moveStat(mv.Loss())
+	if mv.HasDeep() {
+		w, pd, td := m.DeepWeight, p[mv.DeepRank], m.moveStat(mv.Losses[mv.DeepRank])
+		// stat = t + w·D with D = [the deep move], E[D] = pd, E[tD] = td·pd.
+		mean += w * pd
+		sq += 2*w*td*pd + w*w*pd
+		if mv.DeepAgree() {
+			obs += w
+		}
+	}
+	return obs, mean, max(sq-mean*mean, 0)
 }
 
 // Prob returns the probability that a player of rating chooses the move of
@@ -143,9 +185,13 @@ type Verdict struct {
 	MeanLoss float64 // stones lost per judged move
 	// Expected agreement and loss per move for the rating.
 	ExpAgree1, ExpLoss float64
-	Score              float64 // z-score against the expected for the rating; 0 without judged moves
-	IPR                int     // the rating whose expected play matches the observed
-	Flag               bool
+	// Deep is how many judged moves have the deeper evidence, AgreeDeep
+	// the share of those agreeing with the deeper search's best move.
+	Deep      int
+	AgreeDeep float64
+	Score     float64 // z-score against the expected for the rating; 0 without judged moves
+	IPR       int     // the rating whose expected play matches the observed
+	Flag      bool
 	// Timed is how many judged moves have a time; TimeCorr is the rank
 	// correlation of the time spent with the position's difficulty (0
 	// without three timed moves; difficulty is the chance the model gives the
@@ -193,6 +239,21 @@ func (m Model) Judge(moves []Move, rating, threshold float64) Verdict {
 		return (obs - mean) / math.Sqrt(max(variance, 1e-9)) / m.Spread, agree / n, loss / n
 	}
 	v.Score, v.ExpAgree1, v.ExpLoss = z(rating)
+	if m.DeepWeight > 0 && slices.ContainsFunc(judged, Move.HasDeep) {
+		var o, mean, variance float64
+		for _, mv := range judged {
+			a, b, c := m.deepMoments(mv, rating)
+			o, mean, variance = o+a, mean+b, variance+c
+			if mv.DeepAgree() {
+				v.AgreeDeep++
+			}
+			if mv.HasDeep() {
+				v.Deep++
+			}
+		}
+		v.Score = (o - mean) / math.Sqrt(max(variance, 1e-9)) / m.DeepSpread
+		v.AgreeDeep /= float64(max(v.Deep, 1))
+	}
 	v.Flag = v.Moves >= MinMoves && v.Score >= threshold
 	v.IPR = m.ipr(judged, obs)
 	v.Timed, v.TimeCorr = timeCorr(judged, m, rating)
