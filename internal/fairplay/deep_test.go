@@ -2,6 +2,7 @@ package fairplay
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -42,10 +43,12 @@ func TestSetDeep(t *testing.T) {
 
 // TestDeepMoments checks the per-move statistic with the deeper term
 // against the expectation and variance summed over every move the player
-// could have chosen, one by one.
+// could have chosen, one by one: the deeper search's move with its bonus
+// (the others' probabilities scaled down to make room), the expectation of
+// t the human model's without it.
 func TestDeepMoments(t *testing.T) {
 	m := Default()
-	m.DeepWeight, m.DeepSpread = 1.5, 1
+	m.DeepWeight, m.DeepSpread, m.DeepBonus, m.DeepBonusOther = 1.5, 1, 0.4, 0.7
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 200 {
 		k := 2 + rng.IntN(8)
@@ -75,11 +78,35 @@ func TestDeepMoments(t *testing.T) {
 			}
 			return s
 		}
-		var mean, sq float64
+		// The deeper search's move's probability with its bonus; the
+		// rest share what is left in their proportions.
+		di := 0
+		for j, o := range mv.Order {
+			if o == deep {
+				di = j
+			}
+		}
+		bonus := m.DeepBonus
+		if mv.Losses[di] > 0 {
+			bonus = m.DeepBonusOther
+		}
+		pd := m.Prob(mv.Losses, rating, di)
+		withBonus := pd * math.Exp(bonus) / (1 - pd + pd*math.Exp(bonus))
+		var mean, jointMean, sq float64
 		for j := range k {
 			p := m.Prob(mv.Losses, rating, j)
-			mean += p * stat(j)
-			sq += p * stat(j) * stat(j)
+			q := p * (1 - withBonus) / (1 - pd)
+			if j == di {
+				q = withBonus
+				mean += m.DeepWeight * q
+			} else {
+				mean += p * m.moveStat(mv.Losses[j])
+			}
+			if j == di {
+				mean += p * m.moveStat(mv.Losses[j])
+			}
+			jointMean += q * stat(j)
+			sq += q * stat(j) * stat(j)
 		}
 		played := 0
 		for j, o := range mv.Order {
@@ -88,8 +115,8 @@ func TestDeepMoments(t *testing.T) {
 			}
 		}
 		obs, gotMean, gotVar := m.deepMoments(mv, rating)
-		if math.Abs(obs-stat(played)) > 1e-9 || math.Abs(gotMean-mean) > 1e-9 || math.Abs(gotVar-(sq-mean*mean)) > 1e-9 {
-			t.Fatalf("case %d: %+v at %.0f: got %v %v %v; want %v %v %v", i, mv, rating, obs, gotMean, gotVar, stat(played), mean, sq-mean*mean)
+		if math.Abs(obs-stat(played)) > 1e-9 || math.Abs(gotMean-mean) > 1e-9 || math.Abs(gotVar-(sq-jointMean*jointMean)) > 1e-9 {
+			t.Fatalf("case %d: %+v at %.0f: got %v %v %v; want %v %v %v", i, mv, rating, obs, gotMean, gotVar, stat(played), mean, sq-jointMean*jointMean)
 		}
 	}
 }
@@ -170,5 +197,61 @@ func TestSimulatedRoundTrip(t *testing.T) {
 	}
 	if g := got[want[0].SimKey].Record.Moves[0]; g.Deep != 4 || len(g.Order) != 2 || g.Order[1] != 2 {
 		t.Errorf("the move read back: %+v", g)
+	}
+}
+
+// TestCalibrateDeep: on sides whose moves are drawn from the model with a
+// known bonus for the deeper search's move, the calibration finds the
+// bonus again, and the sides' scores with the deeper term come out about
+// N(0, 1).
+func TestCalibrateDeep(t *testing.T) {
+	truth := Default()
+	truth.DeepBonus, truth.DeepBonusOther = 0.4, 0.8
+	rng := rand.New(rand.NewPCG(7, 8))
+	var recs []Record
+	for g := range 160 {
+		r := Record{Index: g + 1, Ratings: [2]int{900 + rng.IntN(800), 900 + rng.IntN(800)}}
+		for ply := range 80 {
+			k := 2 + rng.IntN(8)
+			mv := Move{Ply: BookPlies + ply, Mover: toguz.Player(ply % 2), Losses: make([]float64, k), Order: make([]toguz.Move, k)}
+			for j := range k {
+				mv.Order[j] = toguz.Move(j + 1)
+				if j > 0 {
+					mv.Losses[j] = min(mv.Losses[j-1]+math.Floor(rng.ExpFloat64()*4)/2, MaxLoss)
+				}
+			}
+			di := rng.IntN(min(3, k))
+			for di > 0 && mv.Losses[di-1] == mv.Losses[di] {
+				di-- // the deeper search's move first of its tie, as the bonus's place is
+			}
+			mv.Played = mv.Order[0] // judged, any move, until drawn below
+			mv.SetDeep(mv.Order[di])
+			p := make([]float64, k)
+			truth.deepProbs(mv, float64(r.Ratings[ply%2]), p)
+			x, i := rng.Float64(), 0
+			for ; i < k-1 && x >= p[i]; i++ {
+				x -= p[i]
+			}
+			mv.Played, mv.Rank = mv.Order[i], i
+			for mv.Rank > 0 && mv.Losses[mv.Rank-1] == mv.Losses[i] {
+				mv.Rank--
+			}
+			r.Moves = append(r.Moves, mv)
+		}
+		recs = append(recs, r)
+	}
+	m, err := CalibrateDeep(Default(), recs, 2, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(m.DeepBonus-0.4) > 0.15 || math.Abs(m.DeepBonusOther-0.8) > 0.15 || math.Abs(m.DeepSpread-1) > 0.15 {
+		t.Errorf("bonus %.3f, %.3f (want 0.4, 0.8), spread %.3f (want about 1)", m.DeepBonus, m.DeepBonusOther, m.DeepSpread)
+	}
+	var zs []float64
+	for _, s := range Samples(recs) {
+		zs = append(zs, m.Judge(s.Moves, s.Rating, m.Threshold).Score)
+	}
+	if mean, sd := meanSD(zs); math.Abs(mean) > 0.2 || math.Abs(sd-1) > 0.15 {
+		t.Errorf("scores mean %.3f, sd %.3f; want about 0 and 1", mean, sd)
 	}
 }

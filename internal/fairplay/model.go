@@ -44,6 +44,14 @@ type Model struct {
 	// chance the model gives the player of choosing that move. 0: the
 	// deeper evidence is not used.
 	DeepWeight float64 `json:",omitempty"`
+	// DeepBonus and DeepBonusOther give people their due for the deeper
+	// search: a player chooses the deeper search's best move with
+	// probability ∝ pᵢ·exp(β), β = DeepBonus where it is also the first
+	// at Depth and DeepBonusOther where it is not: the move a deeper
+	// search prefers is chosen more often than its loss at Depth alone
+	// says. Fit by CalibrateDeep on the fit's games, so that the deeper
+	// term of an honest side is expected right.
+	DeepBonus, DeepBonusOther float64 `json:",omitempty"`
 	// DeepSpread is the Spread of the score with the deeper term, measured
 	// on the fit's games with the deeper evidence. A side whose moves have
 	// no deeper evidence (a review at another depth) is scored without
@@ -110,17 +118,42 @@ func (m Model) probs(losses []float64, rating float64, p []float64) {
 	}
 }
 
+// deepProbs fills p with the probabilities of mv's moves at rating, the
+// deeper search's best move (at DeepRank: tied moves are alike) given its
+// bonus where mv has it.
+func (m Model) deepProbs(mv Move, rating float64, p []float64) {
+	m.probs(mv.Losses, rating, p)
+	if !mv.HasDeep() {
+		return
+	}
+	b := math.Exp(m.DeepBonus)
+	if mv.DeepRank > 0 {
+		b = math.Exp(m.DeepBonusOther)
+	}
+	d := p[mv.DeepRank]
+	sum := 1 - d + d*b
+	for i := range p {
+		p[i] /= sum
+	}
+	p[mv.DeepRank] *= b
+}
+
 // deepMoments returns the per-move statistic with the deeper term of the
 // played move of mv, t + W·[played = deep], and its expectation and
 // variance for a player of rating (the covariance of the two terms
 // included). A move without the deeper evidence counts t alone.
 func (m Model) deepMoments(mv Move, rating float64) (obs, mean, variance float64) {
-	var buf [16]float64
-	p := buf[:len(mv.Losses)]
-	m.probs(mv.Losses, rating, p)
-	sq := 0.0
+	var buf, base [16]float64
+	p, p0 := buf[:len(mv.Losses)], base[:len(mv.Losses)]
+	m.deepProbs(mv, rating, p)
+	m.probs(mv.Losses, rating, p0)
+	// Each term's expectation is its own model's: t's the human model's
+	// (fit on t's ingredients, the choices by their losses), D's with the
+	// deeper search's bonus (fit on D); the variance is the joint model's.
+	var mean0, sq float64
 	for i, d := range mv.Losses {
 		t := m.moveStat(d)
+		mean0 += p0[i] * t
 		mean += p[i] * t
 		sq += p[i] * t * t
 	}
@@ -129,12 +162,13 @@ func (m Model) deepMoments(mv Move, rating float64) (obs, mean, variance float64
 		w, pd, td := m.DeepWeight, p[mv.DeepRank], m.moveStat(mv.Losses[mv.DeepRank])
 		// stat = t + w·D with D = [the deep move], E[D] = pd, E[tD] = td·pd.
 		mean += w * pd
+		mean0 += w * pd
 		sq += 2*w*td*pd + w*w*pd
 		if mv.DeepAgree() {
 			obs += w
 		}
 	}
-	return obs, mean, max(sq-mean*mean, 0)
+	return obs, mean0, max(sq-mean*mean, 0)
 }
 
 // Prob returns the probability that a player of rating chooses the move of
