@@ -38,6 +38,7 @@ measure' measures its error rates (docs/fairplay.md).`)
 	rating := fs.Int("rating", 0, "the players' rating where a record has none (WhiteElo/BlackElo)")
 	players := fs.Bool("players", false, `instead, one line per player (by name) over all the player's games of the file, the event's IPR:
 {"player": NAME, "games": G, "moves": M, "score": S, "ipr": R, "flag": true|false}, judged at the player's mean rating`)
+	deepFlag := fs.Bool("deep", true, fmt.Sprintf("search every ply to depth %d too, as the site's review does, for the deeper evidence (a few seconds a game); false: scored without it", fairplay.DeepDepth))
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ measure' measures its error rates (docs/fairplay.md).`)
 		return err
 	}
 	var deep *fairplay.DeepSearcher
-	if def.DeepWeight > 0 {
+	if def.DeepWeight > 0 && *deepFlag {
 		if deep, err = fairplay.NewDeepSearcher(); err != nil {
 			return err
 		}

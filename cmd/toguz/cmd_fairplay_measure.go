@@ -28,7 +28,9 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 	workers := fs.Int("workers", 1, "simulations at once")
 	sims := fs.String("sims", "", "a file of simulated games (JSON lines): the games already there are read, not simulated again, and new ones are appended")
 	deepCache := fs.String("deep-cache", "", "a file caching the human games with the deeper evidence (JSON lines, appended as each is done)")
-	humans := fs.Int("humans", 0, "judge the first N held-out PlayOK games and the first N master games only (0: all; with the deeper evidence each costs a few seconds the first time)")
+	humans := fs.Int("humans", 0, "judge the first N held-out PlayOK games only (0: all; with the deeper evidence each costs a few seconds the first time)")
+	mastersGames := fs.Int("masters-games", -1, "judge the first N master games only (-1: all; with the deeper evidence each costs a few seconds the first time)")
+	savedOnly := fs.Bool("saved-only", false, "measure the games of -sims alone, simulating none (an account with a game missing is left out)")
 	if err := parseFlags(fs, e.args[1:]); err != nil {
 		return err
 	}
@@ -47,12 +49,18 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 		}
 		cfg.Shares = append(cfg.Shares, s)
 	}
-	if *accounts < 0 || *games < 1 || *humans < 0 {
-		return fmt.Errorf("-accounts %d -games %d -humans %d: want at least 0, 1 and 0", *accounts, *games, *humans)
+	if *accounts < 0 || *games < 1 || *humans < 0 || *mastersGames < -1 {
+		return fmt.Errorf("-accounts %d -games %d -humans %d -masters-games %d: want at least 0, 1, 0 and -1", *accounts, *games, *humans, *mastersGames)
+	}
+	if *savedOnly && *sims == "" {
+		return fmt.Errorf("-saved-only: no -sims file")
 	}
 	playok, mastersRecs, err := corpus(ctx, e, *data, *cache)
 	if err != nil {
 		return err
+	}
+	if *mastersGames >= 0 {
+		mastersRecs = mastersRecs[:min(*mastersGames, len(mastersRecs))]
 	}
 	m := fairplay.Default()
 	if m.DeepWeight > 0 {
@@ -60,7 +68,7 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 		// site's review gives it.
 		_, held := fairplay.Split(playok)
 		if *humans > 0 {
-			held, mastersRecs = held[:min(*humans, len(held))], mastersRecs[:min(*humans, len(mastersRecs))]
+			held = held[:min(*humans, len(held))]
 		}
 		if cfg.Judged, err = deepen(ctx, e, *deepCache, held); err != nil {
 			return err
@@ -78,7 +86,7 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 		if cfg.Games, err = fairplay.ReadSimulated(f); err != nil {
 			return fmt.Errorf("-sims %s: %w", *sims, err)
 		}
-		cfg.Save = f
+		cfg.Save, cfg.SavedOnly = f, *savedOnly
 	}
 	return fairplay.Measure(ctx, playok, mastersRecs, m, cfg, e.stdout)
 }

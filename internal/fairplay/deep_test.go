@@ -128,7 +128,9 @@ func TestDeepMoments(t *testing.T) {
 // term, as before.
 func TestDeepScore(t *testing.T) {
 	m := Default()
-	m.DeepWeight, m.DeepSpread, m.Spread = 1, 1, 1
+	// The moves are drawn from the human model without a bonus for the
+	// deeper search's move, so the model judging them has none.
+	m.DeepWeight, m.DeepSpread, m.Spread, m.DeepBonus, m.DeepBonusOther = 1, 1, 1, 0, 0
 	rng := rand.New(rand.NewPCG(5, 6))
 	withDeep := func(moves []Move, engine bool) []Move {
 		for i := range moves {
@@ -253,5 +255,24 @@ func TestCalibrateDeep(t *testing.T) {
 	}
 	if mean, sd := meanSD(zs); math.Abs(mean) > 0.2 || math.Abs(sd-1) > 0.15 {
 		t.Errorf("scores mean %.3f, sd %.3f; want about 0 and 1", mean, sd)
+	}
+}
+
+// TestInterval95 checks the Clopper–Pearson interval against known
+// values.
+func TestInterval95(t *testing.T) {
+	for _, tc := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{0, 30, 0, 0.1157},
+		{30, 30, 0.8843, 1},
+		{27, 30, 0.7347, 0.9789},
+		{22, 30, 0.5411, 0.8772},
+	} {
+		lo, hi := interval95(tc.k, tc.n)
+		if math.Abs(lo-tc.lo) > 5e-4 || math.Abs(hi-tc.hi) > 5e-4 {
+			t.Errorf("%d of %d: %.4f–%.4f; want %.4f–%.4f", tc.k, tc.n, lo, hi, tc.lo, tc.hi)
+		}
 	}
 }

@@ -37,6 +37,10 @@ type MeasureConfig struct {
 	// held-out games of playok. The simulated games start from playok's
 	// held-out games either way.
 	Judged []Record
+	// SavedOnly measures the saved games (Games) alone: nothing is
+	// simulated, and an account with a game missing is left out of its
+	// row's count of accounts.
+	SavedOnly bool
 }
 
 // sideRow returns the account row of a judged side, as the store keeps it.
@@ -72,6 +76,49 @@ func upper95(k, n int) float64 {
 		}
 	}
 	return hi
+}
+
+// interval95 returns the two-sided 95% Clopper–Pearson interval of a
+// share of k in n.
+func interval95(k, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	// atMost returns P(X ≤ k) for X ~ Binomial(n, p).
+	atMost := func(p float64, k int) float64 {
+		if k < 0 {
+			return 0
+		}
+		s, term := 0.0, math.Pow(1-p, float64(n))
+		for i := 0; i <= k; i++ {
+			if i > 0 {
+				term *= p / (1 - p) * float64(n-i+1) / float64(i)
+			}
+			s += term
+		}
+		return s
+	}
+	// bisect returns the p at which f crosses 0.025, f falling in p.
+	bisect := func(f func(float64) float64) float64 {
+		a, b := 0.0, 1.0
+		for range 60 {
+			if m := (a + b) / 2; f(m) > 0.025 {
+				a = m
+			} else {
+				b = m
+			}
+		}
+		return (a + b) / 2
+	}
+	lo, hi = 0, 1
+	if k > 0 {
+		// P(X ≥ k | lo) = 0.025: P(X ≤ k−1 | lo) = 0.975.
+		lo = bisect(func(p float64) float64 { return atMost(p, k-1) - 0.95 })
+	}
+	if k < n {
+		hi = bisect(func(p float64) float64 { return atMost(p, k) })
+	}
+	return lo, hi
 }
 
 // within returns whether the Stouffer z of some prefix of at most n of
@@ -219,17 +266,23 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 	}
 
 	results := make([]Verdict, len(jobs))
+	missing := make([]bool, len(jobs))
 	perRow := cfg.Accounts * cfg.AccountGames
 	rowDone := make([]int, len(jobs)/max(perRow, 1)+1)
 	fmt.Fprintf(w, "simulated cheaters (from held-out PlayOK openings; %d accounts of %d games per row):\n", cfg.Accounts, cfg.AccountGames)
 	fmt.Fprintf(w, "  %-6s %-6s %-22s %-10s %-10s %-24s\n", "level", "share", "games flagged", "mean z", "mean IPR", "accounts flagged ≤ N games")
 	// row writes the line of the row of jobs [first, first+perRow).
 	row := func(first int) {
-		var games, flagged, accFlagged int
+		var games, flagged, accFlagged, accounts int
 		var zsum, iprSum float64
 		for a := range cfg.Accounts {
+			from, to := first+a*cfg.AccountGames, first+(a+1)*cfg.AccountGames
+			if slices.Contains(missing[from:to], true) {
+				continue
+			}
+			accounts++
 			var zs []float64
-			for _, v := range results[first+a*cfg.AccountGames : first+(a+1)*cfg.AccountGames] {
+			for _, v := range results[from:to] {
 				if v.Moves < MinMoves {
 					continue
 				}
@@ -246,9 +299,10 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 			}
 		}
 		j := jobs[first]
-		fmt.Fprintf(w, "  %-6d %-6.2f %4d of %4d = %5.1f%%  %-10.2f %-10.0f %d of %d = %.0f%%\n", j.level, j.share, flagged, games,
+		lo, hi := interval95(accFlagged, accounts)
+		fmt.Fprintf(w, "  %-6d %-6.2f %4d of %4d = %5.1f%%  %-10.2f %-10.0f %d of %d = %.0f%% (95%%: %.0f%%–%.0f%%)\n", j.level, j.share, flagged, games,
 			100*float64(flagged)/float64(max(games, 1)), zsum/float64(max(games, 1)), iprSum/float64(max(games, 1)),
-			accFlagged, cfg.Accounts, 100*float64(accFlagged)/float64(max(cfg.Accounts, 1)))
+			accFlagged, accounts, 100*float64(accFlagged)/float64(max(accounts, 1)), 100*lo, 100*hi)
 	}
 	var mu sync.Mutex
 	var firstErr error
@@ -289,6 +343,16 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 						continue
 					}
 					sim.Record.Moves, ok = ev, false
+				}
+				if !ok && cfg.SavedOnly {
+					mu.Lock()
+					missing[i] = true
+					r := i / perRow
+					if rowDone[r]++; rowDone[r] == perRow {
+						row(r * perRow)
+					}
+					mu.Unlock()
+					continue
 				}
 				if !ok && sim.Record.Moves == nil {
 					rng := newRand(cfg.Seed, uint64(i))
