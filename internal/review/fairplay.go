@@ -200,7 +200,8 @@ func (q *Queue) judgeFairPlay(ctx context.Context, a Analyzer, g game.Saved, rev
 		}
 		row := game.FairPlay{GameID: g.ID, Side: side, UserID: seat.UserID, Rating: known, Moves: v.Moves,
 			Agree1: v.Agree1, Agree3: v.Agree3, MeanLoss: v.MeanLoss, Score: v.Score, IPR: v.IPR,
-			Flag: v.Flag && g.Rated, Computed: q.now(), Rated: g.Rated, Timed: v.Timed, TimeCorr: v.TimeCorr}
+			Flag: v.Flag && g.Rated, Computed: q.now(), Rated: g.Rated, Timed: v.Timed, TimeCorr: v.TimeCorr,
+			Deep: v.Deep, AgreeDeep: v.AgreeDeep}
 		if err := q.cfg.FairPlay.PutFairPlay(ctx, row); err != nil {
 			return err
 		}
