@@ -30,6 +30,7 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 	deepCache := fs.String("deep-cache", "", "a file caching the human games with the deeper evidence (JSON lines, appended as each is done)")
 	humans := fs.Int("humans", 0, "judge the first N held-out PlayOK games only (0: all; with the deeper evidence each costs a few seconds the first time)")
 	mastersGames := fs.Int("masters-games", -1, "judge the first N master games only (-1: all; with the deeper evidence each costs a few seconds the first time)")
+	deepFlag := fs.Bool("deep", true, "score with the deeper evidence's term where the model has it; false: the same games scored by the depth-6 statistic alone, for comparison")
 	savedOnly := fs.Bool("saved-only", false, "measure the games of -sims alone, simulating none (an account with a game missing is left out)")
 	if err := parseFlags(fs, e.args[1:]); err != nil {
 		return err
@@ -63,6 +64,9 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 		mastersRecs = mastersRecs[:min(*mastersGames, len(mastersRecs))]
 	}
 	m := fairplay.Default()
+	if !*deepFlag {
+		m.DeepWeight = 0
+	}
 	if m.DeepWeight > 0 {
 		// The human games get the deeper evidence the model expects, as the
 		// site's review gives it.
