@@ -38,6 +38,7 @@ measure' measures its error rates (docs/fairplay.md).`)
 	rating := fs.Int("rating", 0, "the players' rating where a record has none (WhiteElo/BlackElo)")
 	players := fs.Bool("players", false, `instead, one line per player (by name) over all the player's games of the file, the event's IPR:
 {"player": NAME, "games": G, "moves": M, "score": S, "ipr": R, "flag": true|false}, judged at the player's mean rating`)
+	deepFlag := fs.Bool("deep", true, fmt.Sprintf("search every ply to depth %d too, as the site's review does, for the deeper evidence (a few seconds a game); false: scored without it", fairplay.DeepDepth))
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
 	}
@@ -61,6 +62,12 @@ measure' measures its error rates (docs/fairplay.md).`)
 	if err != nil {
 		return err
 	}
+	var deep *fairplay.DeepSearcher
+	if def.DeepWeight > 0 && *deepFlag {
+		if deep, err = fairplay.NewDeepSearcher(); err != nil {
+			return err
+		}
+	}
 	type player struct {
 		name            string
 		games, ratedSum int
@@ -77,6 +84,17 @@ measure' measures its error rates (docs/fairplay.md).`)
 		rec, err := a.AnalyzeGame(ctx, file, i, g)
 		if err != nil {
 			return err
+		}
+		if deep != nil {
+			// The site's evidence has the review's deeper search; so does
+			// the arbiter's.
+			start, err := g.StartPosition()
+			if err == nil {
+				err = deep.Deepen(ctx, start, rec.Moves)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: game %d: %w", file, i, err)
+			}
 		}
 		for pl, side := range []string{"white", "black"} {
 			r := rec.Ratings[pl]
@@ -140,6 +158,25 @@ func corpus(ctx context.Context, e env, data, cache string) (playok, masters []f
 	return playok, masters, nil
 }
 
+// deepen returns recs with the deeper evidence, cached in the file cache.
+func deepen(ctx context.Context, e env, cache string, recs []fairplay.Record) ([]fairplay.Record, error) {
+	dp, closer, err := fairplay.NewDeepener(cache)
+	if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	out := make([]fairplay.Record, len(recs))
+	for i, r := range recs {
+		if out[i], err = dp.Deepen(ctx, r); err != nil {
+			return nil, err
+		}
+		if (i+1)%100 == 0 || i+1 == len(recs) {
+			fmt.Fprintf(e.stderr, "%d/%d games with the deeper evidence\n", i+1, len(recs))
+		}
+	}
+	return out, nil
+}
+
 func runFairplayFit(ctx context.Context, e env) error {
 	fs := newFlags(e, "fairplay fit", "", `Fits the fair-play model on the rated PlayOK games of the shared data (the six
 games in ten that are not held out) and writes its parameters, with the
@@ -148,8 +185,14 @@ made so). The analysis of the games is cached in -cache.`)
 	data := fs.String("data", "../shared/data", "the shared data directory")
 	cache := fs.String("cache", "", "a directory caching the games' analysis (none: analyse again)")
 	out := fs.String("o", "", "write to this file instead of standard output")
+	weight := fs.Float64("deep-weight", 0, "the weight of the deeper evidence's term (0: none); its spread is measured on the fit's games searched again at the deeper depth")
+	deepCache := fs.String("deep-cache", "", "a file caching the games with the deeper evidence (JSON lines, appended as each is done)")
+	deepGames := fs.Int("deep-games", 0, "measure the deeper term's spread on the first N of the fit's games only (0: all; each costs a few seconds)")
 	if err := parseFlags(fs, e.args[1:]); err != nil {
 		return err
+	}
+	if *weight < 0 || math.IsNaN(*weight) || *deepGames < 0 {
+		return fmt.Errorf("-deep-weight %g -deep-games %d: want at least 0", *weight, *deepGames)
 	}
 	playok, _, err := corpus(ctx, e, *data, *cache)
 	if err != nil {
@@ -158,6 +201,18 @@ made so). The analysis of the games is cached in -cache.`)
 	m, err := fairplay.FitCorpus(playok, e.stderr)
 	if err != nil {
 		return err
+	}
+	if *weight > 0 {
+		fit, _ := fairplay.Split(playok)
+		if *deepGames > 0 {
+			fit = fit[:min(*deepGames, len(fit))]
+		}
+		if fit, err = deepen(ctx, e, *deepCache, fit); err != nil {
+			return err
+		}
+		if m, err = fairplay.CalibrateDeep(m, fit, *weight, e.stderr); err != nil {
+			return err
+		}
 	}
 	write := func(w io.Writer) error {
 		enc := json.NewEncoder(w)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,12 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 	masters := fs.Int("masters-rating", 1750, "the rating the master games (which have none) are judged at")
 	seed := fs.Uint64("seed", 1, "the simulation's random seed")
 	workers := fs.Int("workers", 1, "simulations at once")
+	sims := fs.String("sims", "", "a file of simulated games (JSON lines): the games already there are read, not simulated again, and new ones are appended")
+	deepCache := fs.String("deep-cache", "", "a file caching the human games with the deeper evidence (JSON lines, appended as each is done)")
+	humans := fs.Int("humans", 0, "judge the first N held-out PlayOK games only (0: all; with the deeper evidence each costs a few seconds the first time)")
+	mastersGames := fs.Int("masters-games", -1, "judge the first N master games only (-1: all; with the deeper evidence each costs a few seconds the first time)")
+	deepFlag := fs.Bool("deep", true, "score with the deeper evidence's term where the model has it; false: the same games scored by the depth-6 statistic alone, for comparison")
+	savedOnly := fs.Bool("saved-only", false, "measure the games of -sims alone, simulating none (an account with a game missing is left out)")
 	if err := parseFlags(fs, e.args[1:]); err != nil {
 		return err
 	}
@@ -43,12 +50,47 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 		}
 		cfg.Shares = append(cfg.Shares, s)
 	}
-	if *accounts < 0 || *games < 1 {
-		return fmt.Errorf("-accounts %d -games %d: want at least 0 and 1", *accounts, *games)
+	if *accounts < 0 || *games < 1 || *humans < 0 || *mastersGames < -1 {
+		return fmt.Errorf("-accounts %d -games %d -humans %d -masters-games %d: want at least 0, 1, 0 and -1", *accounts, *games, *humans, *mastersGames)
+	}
+	if *savedOnly && *sims == "" {
+		return fmt.Errorf("-saved-only: no -sims file")
 	}
 	playok, mastersRecs, err := corpus(ctx, e, *data, *cache)
 	if err != nil {
 		return err
 	}
-	return fairplay.Measure(ctx, playok, mastersRecs, fairplay.Default(), cfg, e.stdout)
+	if *mastersGames >= 0 {
+		mastersRecs = mastersRecs[:min(*mastersGames, len(mastersRecs))]
+	}
+	m := fairplay.Default()
+	if !*deepFlag {
+		m.DeepWeight = 0
+	}
+	if m.DeepWeight > 0 {
+		// The human games get the deeper evidence the model expects, as the
+		// site's review gives it.
+		_, held := fairplay.Split(playok)
+		if *humans > 0 {
+			held = held[:min(*humans, len(held))]
+		}
+		if cfg.Judged, err = deepen(ctx, e, *deepCache, held); err != nil {
+			return err
+		}
+		if mastersRecs, err = deepen(ctx, e, *deepCache, mastersRecs); err != nil {
+			return err
+		}
+	}
+	if *sims != "" {
+		f, err := os.OpenFile(*sims, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if cfg.Games, err = fairplay.ReadSimulated(f); err != nil {
+			return fmt.Errorf("-sims %s: %w", *sims, err)
+		}
+		cfg.Save, cfg.SavedOnly = f, *savedOnly
+	}
+	return fairplay.Measure(ctx, playok, mastersRecs, m, cfg, e.stdout)
 }

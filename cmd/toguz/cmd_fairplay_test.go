@@ -87,15 +87,15 @@ func TestFairplayFlags(t *testing.T) {
 		// out: every line contains it; errs: stderr contains it.
 		out, errs string
 	}{
-		{"threshold far below", []string{"-threshold", "-100", "testdata/fairplay.pgn"}, 0, `"flag": true`, ""},
-		{"threshold far above", []string{"-threshold", "100", "testdata/fairplay.pgn"}, 0, `"flag": false`, ""},
+		{"threshold far below", []string{"-threshold", "-100", "-deep=false", "testdata/fairplay.pgn"}, 0, `"flag": true`, ""},
+		{"threshold far above", []string{"-threshold", "100", "-deep=false", "testdata/fairplay.pgn"}, 0, `"flag": false`, ""},
 		{"no rating", []string{unrated}, 1, "", "unrated.pgn: game 1: no rating for white"},
-		{"-rating", []string{"-rating", "1400", unrated}, 0, `"moves": `, ""},
+		{"-rating", []string{"-rating", "1400", "-deep=false", unrated}, 0, `"moves": `, ""},
 		{"bad rating", []string{"-rating", "-5", unrated}, 1, "", "-rating -5"},
 		{"illegal record", []string{bad}, 1, "", "bad.pgn"},
 		{"missing file", []string{filepath.Join(dir, "nosuch.pgn")}, 1, "", "nosuch.pgn"},
 		{"no file", nil, 2, "", "Usage"},
-		{"players", []string{"-players", "testdata/fairplay.pgn"}, 0, `"player": "`, ""},
+		{"players", []string{"-players", "-deep=false", "testdata/fairplay.pgn"}, 0, `"player": "`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := fairplayRun(tc.args...)

@@ -42,12 +42,82 @@ func FitCorpus(recs []Record, log io.Writer) (Model, error) {
 			zs = append(zs, v.Score)
 		}
 	}
-	slices.Sort(zs)
-	normal := -normalQuantile(Tail)
-	top := zs[len(zs)-1]
-	m.Threshold = math.Ceil(max(normal, top+0.25)*10) / 10
+	top := slices.Max(zs)
+	m.Threshold = threshold(top)
 	fmt.Fprintf(log, "fit on %d sides (%d judged at least %d moves); highest score %.2f; normal 1/1000 tail %.2f; threshold %.1f\n",
-		len(train), len(zs), MinMoves, top, normal, m.Threshold)
+		len(train), len(zs), MinMoves, top, -normalQuantile(Tail), m.Threshold)
+	return m, m.valid()
+}
+
+// threshold returns the default threshold for a fit whose highest side
+// scored top: the score a normal distribution exceeds with probability
+// Tail, or top plus a margin, whichever is higher, rounded up.
+func threshold(top float64) float64 {
+	return math.Ceil(max(-normalQuantile(Tail), top+0.25)*10) / 10
+}
+
+// CalibrateDeep returns m with the deeper term of weight w: its
+// DeepSpread measured on fit (records the model was fit on, with the
+// deeper evidence: Deepener), and the threshold raised if a fit side's
+// score with the term needs it. It writes what it did to log.
+func CalibrateDeep(m Model, fit []Record, w float64, log io.Writer) (Model, error) {
+	m.DeepWeight, m.DeepSpread = w, 1
+	// The bonus of maximum likelihood of the played moves with the deeper
+	// evidence.
+	type obs struct {
+		mv     Move
+		rating float64
+	}
+	var data []obs
+	for _, s := range Samples(fit) {
+		for _, mv := range s.Moves {
+			if mv.Judged() && mv.HasDeep() {
+				data = append(data, obs{mv, s.Rating})
+			}
+		}
+	}
+	if len(data) < 100 {
+		return m, fmt.Errorf("fairplay: %d judged moves with the deeper evidence to fit on, want at least 100", len(data))
+	}
+	nll := func(th []float64) float64 {
+		e := m
+		e.DeepBonus, e.DeepBonusOther = th[0], th[1]
+		total := 0.0
+		var buf [16]float64
+		for _, o := range data {
+			p := buf[:len(o.mv.Losses)]
+			e.deepProbs(o.mv, o.rating, p)
+			// The played move: the deeper search's, or one of its tie's
+			// others (they share the tie's probability but the bonus).
+			i := o.mv.Rank
+			switch {
+			case o.mv.DeepAgree():
+				i = o.mv.DeepRank
+			case i == o.mv.DeepRank:
+				i++ // another of the deeper search's move's tie: no bonus
+			}
+			total -= math.Log(max(p[i], 1e-300))
+		}
+		return total
+	}
+	th := nelderMead(nll, []float64{0, 0}, []float64{0.3, 0.2}, 500)
+	m.DeepBonus, m.DeepBonusOther = th[0], th[1]
+	var zs []float64
+	for _, s := range Samples(fit) {
+		if v := m.Judge(s.Moves, s.Rating, math.Inf(1)); v.Moves >= MinMoves && v.Deep > 0 {
+			zs = append(zs, v.Score)
+		}
+	}
+	if len(zs) < 30 {
+		return m, fmt.Errorf("fairplay: %d sides with the deeper evidence to calibrate on, want at least 30", len(zs))
+	}
+	mean, sd := meanSD(zs)
+	m.DeepSpread = sd
+	top := slices.Max(zs) / sd
+	m.Threshold = max(m.Threshold, threshold(top))
+	m.DeepFit = fmt.Sprintf("%d judged moves of %d sides of %d games; mean z %.3f before the spread; highest score %.2f", len(data), len(zs), len(fit), mean, top)
+	fmt.Fprintf(log, "deeper term of weight %g: bonus %.3f where it is the first at the evidence's depth, %.3f where not; spread %.3f on %d sides (%d games); highest score %.2f; threshold %.1f\n",
+		w, m.DeepBonus, m.DeepBonusOther, sd, len(zs), len(fit), top, m.Threshold)
 	return m, m.valid()
 }
 

@@ -47,7 +47,39 @@ type Move struct {
 	// Time is the time the mover spent, where the record has clocks
 	// (0: unknown).
 	Time time.Duration `json:"time,omitempty"`
+	// Order is the legal moves in the order of Losses (best first), so that
+	// a deeper search's choice can be placed among them (SetDeep).
+	Order []toguz.Move `json:"order,omitempty"`
+	// Deep is the best move of the deeper search of the position at
+	// DeepDepth (the review's search of every ply), NoMove where unknown;
+	// DeepRank is its place in Losses (the first of the moves as good as
+	// it by the evidence's search).
+	Deep     toguz.Move `json:"deep,omitempty"`
+	DeepRank int        `json:"deepRank,omitempty"`
 }
+
+// DeepDepth is the depth of the second, deeper evidence: the best move of
+// the review's search of every ply (review.DefaultDepth), which the site
+// runs anyway. An engine that searches deeper than Depth often prefers
+// what Depth ranks second or third; the deeper search sees those choices
+// as its own.
+const DeepDepth = 10
+
+// SetDeep records best, the deeper search's best move of the position,
+// where it is one of the judged move's legal moves.
+func (m *Move) SetDeep(best toguz.Move) {
+	i := slices.Index(m.Order, best)
+	if !m.Judged() || i < 0 || len(m.Order) != len(m.Losses) {
+		return
+	}
+	m.Deep, m.DeepRank = best, slices.Index(m.Losses, m.Losses[i])
+}
+
+// HasDeep reports whether the move has the deeper search's best move.
+func (m Move) HasDeep() bool { return m.Deep != toguz.NoMove }
+
+// DeepAgree reports whether the played move is the deeper search's best.
+func (m Move) DeepAgree() bool { return m.HasDeep() && m.Played == m.Deep }
 
 // Judged reports whether the move counts in the evidence.
 func (m Move) Judged() bool { return !m.Forced && !m.Book && len(m.Losses) > 1 }
@@ -148,7 +180,7 @@ func (a *Analyzer) judge(ctx context.Context, p toguz.Position, mv *Move) {
 	if moves == nil {
 		return // cancelled: the caller sees ctx's error
 	}
-	mv.Losses, mv.Forced = losses, mv.Forced || forced
+	mv.Losses, mv.Forced, mv.Order = losses, mv.Forced || forced, moves
 	// The rank of the played move: the first of the moves as good as it,
 	// so that a move tied with the best counts as the best.
 	i := slices.Index(moves, mv.Played)

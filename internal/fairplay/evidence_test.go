@@ -121,7 +121,7 @@ func TestSimulate(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := newRand(1, 1)
-	sim, err := a.Simulate(t.Context(), rec, toguz.White, Cheater{Level: 8, Share: 1}, Default(), eng, rng)
+	sim, err := a.Simulate(t.Context(), rec, toguz.White, Cheater{Level: 8, Share: 1}, Default(), eng, nil, rng)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,21 @@ type MeasureConfig struct {
 	MastersRating int
 	Seed          uint64
 	Workers       int
+	// Games, when not nil, holds simulated games saved by an earlier run
+	// (ReadSimulated): a job whose game is there is not simulated again.
+	// Save, when not nil, gets every game simulated (WriteSimulated's
+	// lines), so that another statistic can be measured on the same games.
+	Games map[SimKey]Simulated
+	Save  io.Writer
+	// Judged, when not nil, are the held-out PlayOK games to judge as
+	// human games (with the deeper evidence, or a part of them); nil: the
+	// held-out games of playok. The simulated games start from playok's
+	// held-out games either way.
+	Judged []Record
+	// SavedOnly measures the saved games (Games) alone: nothing is
+	// simulated, and an account with a game missing is left out of its
+	// row's count of accounts.
+	SavedOnly bool
 }
 
 // sideRow returns the account row of a judged side, as the store keeps it.
@@ -63,6 +78,49 @@ func upper95(k, n int) float64 {
 	return hi
 }
 
+// interval95 returns the two-sided 95% Clopper–Pearson interval of a
+// share of k in n.
+func interval95(k, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	// atMost returns P(X ≤ k) for X ~ Binomial(n, p).
+	atMost := func(p float64, k int) float64 {
+		if k < 0 {
+			return 0
+		}
+		s, term := 0.0, math.Pow(1-p, float64(n))
+		for i := 0; i <= k; i++ {
+			if i > 0 {
+				term *= p / (1 - p) * float64(n-i+1) / float64(i)
+			}
+			s += term
+		}
+		return s
+	}
+	// bisect returns the p at which f crosses 0.025, f falling in p.
+	bisect := func(f func(float64) float64) float64 {
+		a, b := 0.0, 1.0
+		for range 60 {
+			if m := (a + b) / 2; f(m) > 0.025 {
+				a = m
+			} else {
+				b = m
+			}
+		}
+		return (a + b) / 2
+	}
+	lo, hi = 0, 1
+	if k > 0 {
+		// P(X ≥ k | lo) = 0.025: P(X ≤ k−1 | lo) = 0.975.
+		lo = bisect(func(p float64) float64 { return atMost(p, k-1) - 0.95 })
+	}
+	if k < n {
+		hi = bisect(func(p float64) float64 { return atMost(p, k) })
+	}
+	return lo, hi
+}
+
 // within returns whether the Stouffer z of some prefix of at most n of
 // scores reaches threshold: an account checked after each game.
 func within(scores []float64, n int, threshold float64) (bool, int) {
@@ -84,7 +142,11 @@ func within(scores []float64, n int, threshold float64) (bool, int) {
 func Measure(ctx context.Context, playok, masters []Record, m Model, cfg MeasureConfig, w io.Writer) error {
 	th := m.Threshold
 	_, held := Split(playok)
-	fmt.Fprintf(w, "model: threshold %.1f, spread %.3f; evidence depth %d\n\n", th, m.Spread, Depth)
+	fmt.Fprintf(w, "model: threshold %.1f, spread %.3f; evidence depth %d", th, m.Spread, Depth)
+	if m.DeepWeight > 0 {
+		fmt.Fprintf(w, ", deeper evidence at depth %d, weight %g, spread %.3f", DeepDepth, m.DeepWeight, m.DeepSpread)
+	}
+	fmt.Fprintf(w, "\n\n")
 
 	// Human games, per side.
 	type tally struct {
@@ -115,7 +177,11 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		}
 		return t
 	}
-	po := humans(held, func(r *Record, pl int) int { return r.Ratings[pl] })
+	judged := held
+	if cfg.Judged != nil {
+		judged = cfg.Judged
+	}
+	po := humans(judged, func(r *Record, pl int) int { return r.Ratings[pl] })
 	ma := humans(masters, func(*Record, int) int { return cfg.MastersRating })
 	mean, sd := meanSD(scores)
 	fmt.Fprintf(w, "human sides (at least %d judged moves):\n", MinMoves)
@@ -133,8 +199,8 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 	// Human accounts: the held-out games of each PlayOK name, in file order.
 	byName := map[string][]game.FairPlay{}
 	var names []string
-	for i := range held {
-		r := &held[i]
+	for i := range judged {
+		r := &judged[i]
 		for pl := range 2 {
 			if r.Ratings[pl] <= 0 {
 				continue
@@ -200,17 +266,23 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 	}
 
 	results := make([]Verdict, len(jobs))
+	missing := make([]bool, len(jobs))
 	perRow := cfg.Accounts * cfg.AccountGames
 	rowDone := make([]int, len(jobs)/max(perRow, 1)+1)
 	fmt.Fprintf(w, "simulated cheaters (from held-out PlayOK openings; %d accounts of %d games per row):\n", cfg.Accounts, cfg.AccountGames)
 	fmt.Fprintf(w, "  %-6s %-6s %-22s %-10s %-10s %-24s\n", "level", "share", "games flagged", "mean z", "mean IPR", "accounts flagged ≤ N games")
 	// row writes the line of the row of jobs [first, first+perRow).
 	row := func(first int) {
-		var games, flagged, accFlagged int
+		var games, flagged, accFlagged, accounts int
 		var zsum, iprSum float64
 		for a := range cfg.Accounts {
+			from, to := first+a*cfg.AccountGames, first+(a+1)*cfg.AccountGames
+			if slices.Contains(missing[from:to], true) {
+				continue
+			}
+			accounts++
 			var zs []float64
-			for _, v := range results[first+a*cfg.AccountGames : first+(a+1)*cfg.AccountGames] {
+			for _, v := range results[from:to] {
 				if v.Moves < MinMoves {
 					continue
 				}
@@ -227,9 +299,10 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 			}
 		}
 		j := jobs[first]
-		fmt.Fprintf(w, "  %-6d %-6.2f %4d of %4d = %5.1f%%  %-10.2f %-10.0f %d of %d = %.0f%%\n", j.level, j.share, flagged, games,
+		lo, hi := interval95(accFlagged, accounts)
+		fmt.Fprintf(w, "  %-6d %-6.2f %4d of %4d = %5.1f%%  %-10.2f %-10.0f %d of %d = %.0f%% (95%%: %.0f%%–%.0f%%)\n", j.level, j.share, flagged, games,
 			100*float64(flagged)/float64(max(games, 1)), zsum/float64(max(games, 1)), iprSum/float64(max(games, 1)),
-			accFlagged, cfg.Accounts, 100*float64(accFlagged)/float64(max(cfg.Accounts, 1)))
+			accFlagged, accounts, 100*float64(accFlagged)/float64(max(accounts, 1)), 100*lo, 100*hi)
 	}
 	var mu sync.Mutex
 	var firstErr error
@@ -239,8 +312,12 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		wg.Go(func() {
 			a, err := NewAnalyzer()
 			var eng *engine.Engine
+			var deep *DeepSearcher
 			if err == nil {
 				eng, err = newCheatEngine()
+			}
+			if err == nil {
+				deep, err = NewDeepSearcher()
 			}
 			for {
 				mu.Lock()
@@ -255,16 +332,46 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 					return
 				}
 				j := jobs[i]
-				rng := newRand(cfg.Seed, uint64(i))
-				rec := held[usable[rng.IntN(len(usable))]]
-				side := toguz.Player(rng.IntN(2))
-				sim, serr := a.Simulate(ctx, rec, side, Cheater{Level: j.level, Share: j.share}, m, eng, rng)
-				if serr != nil {
-					err = serr
+				key := SimKey{Seed: cfg.Seed, Job: i, Level: j.level, Share: j.share, Account: j.account, Game: j.game}
+				sim, ok := cfg.Games[key]
+				if ok && !hasOrder(sim.Record.Moves) {
+					// Saved before the evidence kept its order of moves:
+					// analysed again, with the deeper evidence.
+					ev, serr := reanalyze(ctx, a, deep, sim.Record.Moves)
+					if serr != nil {
+						err = serr
+						continue
+					}
+					sim.Record.Moves, ok = ev, false
+				}
+				if !ok && cfg.SavedOnly {
+					mu.Lock()
+					missing[i] = true
+					r := i / perRow
+					if rowDone[r]++; rowDone[r] == perRow {
+						row(r * perRow)
+					}
+					mu.Unlock()
 					continue
 				}
-				v := m.Judge(sim.Side(side), float64(rec.Ratings[side]), th)
+				if !ok && sim.Record.Moves == nil {
+					rng := newRand(cfg.Seed, uint64(i))
+					rec := held[usable[rng.IntN(len(usable))]]
+					side := toguz.Player(rng.IntN(2))
+					simRec, serr := a.Simulate(ctx, rec, side, Cheater{Level: j.level, Share: j.share}, m, eng, deep, rng)
+					if serr != nil {
+						err = serr
+						continue
+					}
+					sim = Simulated{SimKey: key, Side: side, Rating: rec.Ratings[side], Record: simRec}
+				}
+				v := m.Judge(sim.Record.Side(sim.Side), float64(sim.Rating), th)
 				mu.Lock()
+				if !ok && cfg.Save != nil {
+					if serr := WriteSimulated(cfg.Save, sim); serr != nil && firstErr == nil {
+						firstErr = serr
+					}
+				}
 				results[i] = v
 				r := i / perRow
 				if rowDone[r]++; rowDone[r] == perRow {
@@ -276,6 +383,36 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 	}
 	wg.Wait()
 	return firstErr
+}
+
+// hasOrder reports whether the evidence keeps its order of moves (and so
+// the deeper evidence): saved games from before it do not.
+func hasOrder(ev []Move) bool {
+	for _, m := range ev {
+		if m.Judged() {
+			return m.Order != nil
+		}
+	}
+	return true
+}
+
+// reanalyze returns the evidence of ev's moves (a standard game's) again,
+// with the deeper evidence.
+func reanalyze(ctx context.Context, a *Analyzer, deep *DeepSearcher, ev []Move) ([]Move, error) {
+	moves := make([]toguz.Move, len(ev))
+	times := make([]time.Duration, len(ev))
+	for i, m := range ev {
+		moves[i], times[i] = m.Played, m.Time
+	}
+	out, err := a.Analyze(ctx, toguz.StartPosition(), moves, times)
+	if err != nil {
+		return nil, err
+	}
+	// The simulated game's book plies stay as they were played and marked.
+	for i := range out {
+		out[i].Book = out[i].Book || ev[i].Book
+	}
+	return out, deep.Deepen(ctx, toguz.StartPosition(), out)
 }
 
 func maxOf(xs []float64) float64 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -37,6 +38,27 @@ type Model struct {
 	Threshold float64
 	// Fit records what the parameters were fit on, for people.
 	Fit string `json:",omitempty"`
+	// DeepWeight is W of the per-move statistic's deeper term: a move with
+	// the deeper evidence (Move.Deep) counts t + W·[the played move is the
+	// deeper search's best]. Its expectation for the rating is W times the
+	// chance the model gives the player of choosing that move. 0: the
+	// deeper evidence is not used.
+	DeepWeight float64 `json:",omitempty"`
+	// DeepBonus and DeepBonusOther give people their due for the deeper
+	// search: a player chooses the deeper search's best move with
+	// probability ∝ pᵢ·exp(β), β = DeepBonus where it is also the first
+	// at Depth and DeepBonusOther where it is not: the move a deeper
+	// search prefers is chosen more often than its loss at Depth alone
+	// says. Fit by CalibrateDeep on the fit's games, so that the deeper
+	// term of an honest side is expected right.
+	DeepBonus, DeepBonusOther float64 `json:",omitempty"`
+	// DeepSpread is the Spread of the score with the deeper term, measured
+	// on the fit's games with the deeper evidence. A side whose moves have
+	// no deeper evidence (a review at another depth) is scored without
+	// the term, by Spread.
+	DeepSpread float64 `json:",omitempty"`
+	// DeepFit records what DeepSpread was measured on, for people.
+	DeepFit string `json:",omitempty"`
 }
 
 // UnratedRating is the rating a player without one is judged at: the
@@ -73,7 +95,8 @@ func Default() Model {
 }
 
 func (m Model) valid() error {
-	if !(m.LossWeight > 0 && m.Spread > 0 && m.Threshold > 0) || math.IsNaN(m.A+m.B+m.C+m.D) {
+	if !(m.LossWeight > 0 && m.Spread > 0 && m.Threshold > 0) || math.IsNaN(m.A+m.B+m.C+m.D) ||
+		m.DeepWeight < 0 || m.DeepWeight > 0 && !(m.DeepSpread > 0) {
 		return fmt.Errorf("fairplay: model %+v out of bounds", m)
 	}
 	return nil
@@ -93,6 +116,59 @@ func (m Model) probs(losses []float64, rating float64, p []float64) {
 	for i := range p {
 		p[i] /= sum
 	}
+}
+
+// deepProbs fills p with the probabilities of mv's moves at rating, the
+// deeper search's best move (at DeepRank: tied moves are alike) given its
+// bonus where mv has it.
+func (m Model) deepProbs(mv Move, rating float64, p []float64) {
+	m.probs(mv.Losses, rating, p)
+	if !mv.HasDeep() {
+		return
+	}
+	b := math.Exp(m.DeepBonus)
+	if mv.DeepRank > 0 {
+		b = math.Exp(m.DeepBonusOther)
+	}
+	d := p[mv.DeepRank]
+	sum := 1 - d + d*b
+	for i := range p {
+		p[i] /= sum
+	}
+	p[mv.DeepRank] *= b
+}
+
+// deepMoments returns the per-move statistic with the deeper term of the
+// played move of mv, t + W·[played = deep], and its expectation and
+// variance for a player of rating (the covariance of the two terms
+// included). A move without the deeper evidence counts t alone.
+func (m Model) deepMoments(mv Move, rating float64) (obs, mean, variance float64) {
+	var buf, base [16]float64
+	p, p0 := buf[:len(mv.Losses)], base[:len(mv.Losses)]
+	m.deepProbs(mv, rating, p)
+	m.probs(mv.Losses, rating, p0)
+	// Each term's expectation is its own model's: t's the human model's
+	// (fit on t's ingredients, the choices by their losses), D's with the
+	// deeper search's bonus (fit on D); the variance is the joint model's.
+	var mean0, sq float64
+	for i, d := range mv.Losses {
+		t := m.moveStat(d)
+		mean0 += p0[i] * t
+		mean += p[i] * t
+		sq += p[i] * t * t
+	}
+	obs = m.moveStat(mv.Loss())
+	if mv.HasDeep() {
+		w, pd, td := m.DeepWeight, p[mv.DeepRank], m.moveStat(mv.Losses[mv.DeepRank])
+		// stat = t + w·D with D = [the deep move], E[D] = pd, E[tD] = td·pd.
+		mean += w * pd
+		mean0 += w * pd
+		sq += 2*w*td*pd + w*w*pd
+		if mv.DeepAgree() {
+			obs += w
+		}
+	}
+	return obs, mean0, max(sq-mean*mean, 0)
 }
 
 // Prob returns the probability that a player of rating chooses the move of
@@ -143,9 +219,13 @@ type Verdict struct {
 	MeanLoss float64 // stones lost per judged move
 	// Expected agreement and loss per move for the rating.
 	ExpAgree1, ExpLoss float64
-	Score              float64 // z-score against the expected for the rating; 0 without judged moves
-	IPR                int     // the rating whose expected play matches the observed
-	Flag               bool
+	// Deep is how many judged moves have the deeper evidence, AgreeDeep
+	// the share of those agreeing with the deeper search's best move.
+	Deep      int
+	AgreeDeep float64
+	Score     float64 // z-score against the expected for the rating; 0 without judged moves
+	IPR       int     // the rating whose expected play matches the observed
+	Flag      bool
 	// Timed is how many judged moves have a time; TimeCorr is the rank
 	// correlation of the time spent with the position's difficulty (0
 	// without three timed moves; difficulty is the chance the model gives the
@@ -193,6 +273,21 @@ func (m Model) Judge(moves []Move, rating, threshold float64) Verdict {
 		return (obs - mean) / math.Sqrt(max(variance, 1e-9)) / m.Spread, agree / n, loss / n
 	}
 	v.Score, v.ExpAgree1, v.ExpLoss = z(rating)
+	if m.DeepWeight > 0 && slices.ContainsFunc(judged, Move.HasDeep) {
+		var o, mean, variance float64
+		for _, mv := range judged {
+			a, b, c := m.deepMoments(mv, rating)
+			o, mean, variance = o+a, mean+b, variance+c
+			if mv.DeepAgree() {
+				v.AgreeDeep++
+			}
+			if mv.HasDeep() {
+				v.Deep++
+			}
+		}
+		v.Score = (o - mean) / math.Sqrt(max(variance, 1e-9)) / m.DeepSpread
+		v.AgreeDeep /= float64(max(v.Deep, 1))
+	}
 	v.Flag = v.Moves >= MinMoves && v.Score >= threshold
 	v.IPR = m.ipr(judged, obs)
 	v.Timed, v.TimeCorr = timeCorr(judged, m, rating)

@@ -29,7 +29,9 @@ type Cheater struct {
 // game), the cheater on side, and returns its evidence as a Record: the
 // same names, ratings and context, the simulated moves. The cheater's
 // engine is eng (its options' Level is set here); rng draws the moves.
-func (a *Analyzer) Simulate(ctx context.Context, rec Record, side toguz.Player, ch Cheater, m Model, eng *engine.Engine, rng *rand.Rand) (Record, error) {
+// With deep, the game's moves get the deeper evidence too, as the site's
+// review would give it.
+func (a *Analyzer) Simulate(ctx context.Context, rec Record, side toguz.Player, ch Cheater, m Model, eng *engine.Engine, deep *DeepSearcher, rng *rand.Rand) (Record, error) {
 	opts := eng.Options()
 	opts.Level, opts.Book, opts.MultiPV = ch.Level, nil, 1
 	opts.Seed = rng.Int64()
@@ -72,7 +74,7 @@ func (a *Analyzer) Simulate(ctx context.Context, rec Record, side toguz.Player, 
 				}
 				mv.Played = moves[i]
 			}
-			mv.Losses, mv.Forced = losses, forced
+			mv.Losses, mv.Forced, mv.Order = losses, forced, moves
 			for i, mm := range moves {
 				if mm == mv.Played {
 					mv.Rank = i
@@ -85,6 +87,11 @@ func (a *Analyzer) Simulate(ctx context.Context, rec Record, side toguz.Player, 
 		}
 		out.Moves = append(out.Moves, mv)
 		p = p.After(mv.Played)
+	}
+	if deep != nil {
+		if err := deep.Deepen(ctx, toguz.StartPosition(), out.Moves); err != nil {
+			return Record{}, err
+		}
 	}
 	return out, nil
 }

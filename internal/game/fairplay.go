@@ -27,4 +27,9 @@ type FairPlay struct {
 	// fewer than three): a person thinks longer where it is harder.
 	Timed    int
 	TimeCorr float64
+	// Deep is how many judged moves had the review's deeper search's best
+	// move (docs/fairplay.md), AgreeDeep the share of those that were it;
+	// Score counts them already.
+	Deep      int
+	AgreeDeep float64
 }

@@ -299,7 +299,8 @@ func TestQueueOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := f.st.PutFairPlay(t.Context(), game.FairPlay{GameID: g.ID, Side: "white", UserID: f.bob.ID, Moves: 30, Agree1: 0.9, Agree3: 1, Score: 4.5, IPR: 2600, Flag: true, Computed: time.Now()}); err != nil {
+	if err := f.st.PutFairPlay(t.Context(), game.FairPlay{GameID: g.ID, Side: "white", UserID: f.bob.ID, Moves: 30, Agree1: 0.9, Agree3: 1, Score: 4.5, IPR: 2600, Flag: true, Computed: time.Now(),
+		Deep: 28, AgreeDeep: 0.82}); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := f.svc.Queue(t.Context())
@@ -311,8 +312,8 @@ func TestQueueOrder(t *testing.T) {
 		t.Errorf("the queue page does not put Bob first: %s", w.Body)
 	}
 	w = f.do(t, "GET", "/mod/@/Bob", as(f.mod), "")
-	if !strings.Contains(w.Body.String(), "2600") {
-		t.Errorf("the account page lacks the evidence: %s", w.Body)
+	if !strings.Contains(w.Body.String(), "2600") || !strings.Contains(w.Body.String(), "90% / 100% / 82%") {
+		t.Errorf("the account page lacks the evidence (IPR, agreement with the engine's first, top three, deeper search's): %s", w.Body)
 	}
 	// The players' pages never show it.
 	for _, p := range []string{"/appeal", "/warning", "/report?user=Bob"} {

@@ -77,6 +77,21 @@ func evidenceJob(start toguz.Position, moves []toguz.Move, times []time.Duration
 	return j
 }
 
+// deepBest returns the best move of every ply of a stored review of a game
+// of plies plies, where the review searched to the fair-play evidence's
+// deeper depth (fairplay.DeepDepth); nil otherwise.
+func deepBest(review []byte, plies int) []toguz.Move {
+	d, err := Decode(review)
+	if err != nil || d.Depth != fairplay.DeepDepth || len(d.Plies) != plies {
+		return nil
+	}
+	best := make([]toguz.Move, plies)
+	for i, p := range d.Plies {
+		best[i] = p.Best
+	}
+	return best
+}
+
 // serveEvidence answers a fair-play job with *fp, made if nil.
 func serveEvidence(ctx context.Context, fp **fairplay.Analyzer, j job) ([]fairplay.Move, error) {
 	start, moves, err := jobGame(j)
@@ -124,8 +139,11 @@ func moveTimes(g game.Saved) []time.Duration {
 // which an account played and stores one row per account's side; the
 // engine's and guests' sides get none. A rated game's side may be flagged;
 // a casual game's is stored unflagged, for the account's comparison of
-// its rated and casual play.
-func (q *Queue) judgeFairPlay(ctx context.Context, a Analyzer, g game.Saved) error {
+// its rated and casual play. review is the game's review just stored: its
+// best move of every ply is the evidence's deeper search
+// (fairplay.DeepDepth), at no added cost, where the review searched to
+// that depth.
+func (q *Queue) judgeFairPlay(ctx context.Context, a Analyzer, g game.Saved, review []byte) error {
 	ea, ok := a.(EvidenceAnalyzer)
 	if !ok || g.End == nil {
 		return nil
@@ -151,6 +169,7 @@ func (q *Queue) judgeFairPlay(ctx context.Context, a Analyzer, g game.Saved) err
 	if err != nil {
 		return err
 	}
+	fairplay.SetDeep(ev, deepBest(review, len(ev)))
 	m := q.cfg.Model
 	for _, pl := range sides {
 		seat := g.Seat(pl)
@@ -181,7 +200,8 @@ func (q *Queue) judgeFairPlay(ctx context.Context, a Analyzer, g game.Saved) err
 		}
 		row := game.FairPlay{GameID: g.ID, Side: side, UserID: seat.UserID, Rating: known, Moves: v.Moves,
 			Agree1: v.Agree1, Agree3: v.Agree3, MeanLoss: v.MeanLoss, Score: v.Score, IPR: v.IPR,
-			Flag: v.Flag && g.Rated, Computed: q.now(), Rated: g.Rated, Timed: v.Timed, TimeCorr: v.TimeCorr}
+			Flag: v.Flag && g.Rated, Computed: q.now(), Rated: g.Rated, Timed: v.Timed, TimeCorr: v.TimeCorr,
+			Deep: v.Deep, AgreeDeep: v.AgreeDeep}
 		if err := q.cfg.FairPlay.PutFairPlay(ctx, row); err != nil {
 			return err
 		}

@@ -2,15 +2,18 @@ package review
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/clock"
 	"github.com/toguz/toguz/internal/engine"
+	"github.com/toguz/toguz/internal/fairplay"
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/store"
 )
@@ -155,6 +158,35 @@ func TestMoveTimes(t *testing.T) {
 	} {
 		if got := moveTimes(tc.g); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDeepBest: a review searched to the evidence's deeper depth gives
+// its best move of every ply; one at another depth, of another game's
+// length or unreadable gives none.
+func TestDeepBest(t *testing.T) {
+	review := func(depth int, best ...toguz.Move) []byte {
+		d := Data{Version: Version, Depth: depth}
+		for _, b := range best {
+			d.Plies = append(d.Plies, Ply{Move: 1, Best: b})
+		}
+		raw, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	if got := deepBest(review(fairplay.DeepDepth, 3, 9, 1), 3); !slices.Equal(got, []toguz.Move{3, 9, 1}) {
+		t.Errorf("at depth %d: %v", fairplay.DeepDepth, got)
+	}
+	for name, raw := range map[string][]byte{
+		"another depth":  review(fairplay.DeepDepth-2, 3, 9, 1),
+		"another length": review(fairplay.DeepDepth, 3, 9),
+		"unreadable":     []byte("review: failed"),
+	} {
+		if got := deepBest(raw, 3); got != nil {
+			t.Errorf("%s: %v; want none", name, got)
 		}
 	}
 }

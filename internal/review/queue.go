@@ -210,7 +210,7 @@ func (q *Queue) next(ctx context.Context, a Analyzer) bool {
 		q.reviewed.Add(1)
 		q.delay.Store(int64(time.Since(job.Queued)))
 		if q.cfg.FairPlay != nil {
-			if err := q.judgeFairPlay(ctx, a, g); err != nil && ctx.Err() == nil {
+			if err := q.judgeFairPlay(ctx, a, g, data); err != nil && ctx.Err() == nil {
 				q.log.Warn("fair-play evidence failed", "game", job.GameID, "err", err)
 			}
 		}
