@@ -14,9 +14,7 @@ import (
 
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/tournament"
-	"github.com/toguz/toguz/internal/tournament/burstein"
-	"github.com/toguz/toguz/internal/tournament/dubov"
-	"github.com/toguz/toguz/internal/tournament/dutch"
+	"github.com/toguz/toguz/internal/tournament/systems"
 )
 
 // tournamentCommands are the subcommands of `toguz tournament`, the
@@ -57,19 +55,6 @@ func runTournament(ctx context.Context, e env) error {
 		}
 	}
 	return fmt.Errorf("unknown command %q (toguz tournament help)", e.args[0])
-}
-
-// dutchPairer returns the Swiss pairer: the FIDE Dutch system of package
-// dutch, through its adapter of the event.
-//
-// The individual systems are chosen by the event's system (BySystem).
-func dutchPairer() tournament.Pairer {
-	return swissPairer{tournament.BySystem{
-		tournament.Dutch:     dutch.Pairer{},
-		tournament.DutchBaku: dutch.Pairer{},
-		tournament.Dubov:     dubov.Pairer{},
-		tournament.Burstein:  burstein.Pairer{},
-	}}
 }
 
 // updateEvent reads an event file, changes it with change and writes it
@@ -240,7 +225,7 @@ func tnPair(_ context.Context, e env) error {
 	if ev.System == tournament.TeamSwiss {
 		return pairTeams(e.stdout, file, ev, *dry)
 	}
-	p, err := tournament.PairerFor(ev.System, dutchPairer())
+	p, err := tournament.PairerFor(ev.System, systems.Swiss())
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toguz/toguz/internal/atomicfile"
 	"github.com/toguz/toguz/internal/tournament"
+	"github.com/toguz/toguz/internal/tournament/systems"
 )
 
 // errCheckDiffers is the checker's answer when a round is paired otherwise
@@ -37,7 +38,7 @@ func tnCheck(_ context.Context, e env) error {
 		sys = tournament.Dutch
 	}
 	ev.System = sys // the Swiss pairer pairs by the event's system
-	p, err := tournament.PairerFor(sys, dutchPairer())
+	p, err := tournament.PairerFor(sys, systems.Swiss())
 	if err != nil {
 		return err
 	}
@@ -112,7 +113,7 @@ func tnGenerate(_ context.Context, e env) error {
 	if err != nil {
 		return err
 	}
-	p, err := tournament.PairerFor(sys, dutchPairer())
+	p, err := tournament.PairerFor(sys, systems.Swiss())
 	if err != nil {
 		return err
 	}

@@ -14,17 +14,6 @@ import (
 	"github.com/toguz/toguz/internal/tournament/teamswiss"
 )
 
-// swissPairer pairs a Swiss event by its system: the team Swiss
-// (C.04.6) for teamswiss, the individual pairer otherwise.
-type swissPairer struct{ individual tournament.Pairer }
-
-func (p swissPairer) Pair(e *tournament.Event) ([]tournament.Pair, error) {
-	if e.System == tournament.TeamSwiss {
-		return teamswiss.Pairer{}.Pair(e)
-	}
-	return p.individual.Pair(e)
-}
-
 // tnTeam adds a team (a TRF 013 line) and sets the team rules (XXT).
 func tnTeam(_ context.Context, e env) error {
 	fs := newFlags(e, "tournament team", "FILE.trf [NAME START...]", "Adds a team of a team Swiss (-system teamswiss): its name and its players'\nstart numbers, the first board first (a TRF 013 line); players beyond the boards\nare reserves, who play when one before them is absent. The flags set the team\nrules (an XXT line): the boards of a match, the colour preferences and the\nprimary score (FIDE C.04.6 1.2, 1.7).")

@@ -14,8 +14,7 @@ import (
 	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/tournament"
-	"github.com/toguz/toguz/internal/tournament/burstein"
-	"github.com/toguz/toguz/internal/tournament/dutch"
+	"github.com/toguz/toguz/internal/tournament/systems"
 )
 
 // checkPairings runs FIDE's Free Pairings Checker (tournament.Check, what
@@ -50,7 +49,7 @@ func checkPairings(t *testing.T, trf []byte) {
 // swissPairer is the Swiss pairer the server connects: each Swiss
 // system's package by the event's system.
 func swissPairer() tournament.Pairer {
-	return tournament.BySystem{tournament.Dutch: dutch.Pairer{}, tournament.DutchBaku: dutch.Pairer{}, tournament.Burstein: burstein.Pairer{}}
+	return systems.Swiss()
 }
 
 // TestSwissEventTRFChecks runs a Swiss on the site (a real store and live

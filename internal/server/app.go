@@ -33,9 +33,7 @@ import (
 	"github.com/toguz/toguz/internal/store"
 	"github.com/toguz/toguz/internal/team"
 	"github.com/toguz/toguz/internal/tournament"
-	"github.com/toguz/toguz/internal/tournament/burstein"
-	"github.com/toguz/toguz/internal/tournament/dubov"
-	"github.com/toguz/toguz/internal/tournament/dutch"
+	"github.com/toguz/toguz/internal/tournament/systems"
 )
 
 // Options configure Open: the whole server of `toguz serve`. Its settings
@@ -244,12 +242,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	// endings of resumed games reach them.
 	swiss := opts.Swiss
 	if swiss == nil {
-		swiss = tournament.BySystem{
-			tournament.Dutch:     dutch.Pairer{},
-			tournament.DutchBaku: dutch.Pairer{},
-			tournament.Burstein:  burstein.Pairer{},
-			tournament.Dubov:     dubov.Pairer{},
-		}
+		swiss = systems.Swiss()
 	}
 	evs, err := events.New(ctx, events.Config{Store: st, Swiss: swiss, Logger: log, Now: opts.EventClock, Admit: team.Admitter(st)})
 	if err != nil {
