@@ -3,7 +3,6 @@ package teamswiss
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/toguz/toguz/internal/tournament"
@@ -112,19 +111,15 @@ var ErrNoPairing = fmt.Errorf("teamswiss: %w [C1], [C2]", tournament.ErrUnpairab
 // pairs (the bye counting as one), then "white black" a line, "id 0" for
 // the bye.
 func Format(p Pairing) string {
-	var b strings.Builder
-	n := len(p.Matches)
-	if p.Bye != 0 {
-		n++
-	}
-	b.WriteString(strconv.Itoa(n))
-	b.WriteByte('\n')
+	pairs := make([]tournament.Pair, 0, len(p.Matches)+1)
 	for _, m := range p.Matches {
-		fmt.Fprintf(&b, "%d %d\n", m.White, m.Black)
+		pairs = append(pairs, tournament.Pair{White: m.White, Black: m.Black})
 	}
 	if p.Bye != 0 {
-		fmt.Fprintf(&b, "%d 0\n", p.Bye)
+		pairs = append(pairs, tournament.Pair{White: p.Bye})
 	}
+	var b strings.Builder
+	tournament.WritePairs(&b, pairs) // a strings.Builder never fails
 	return b.String()
 }
 
