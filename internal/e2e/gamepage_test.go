@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -21,11 +23,17 @@ import (
 // must be the catalog's in the page's language.
 var pageLangs = []string{"kk", "en"}
 
-// setLang makes lang the language of u's pages (the switcher's cookie).
+// setLang makes lang the language of u's pages (the switcher's cookie),
+// and waits until a page comes in it. The cookie is set through the
+// browser's network service: one written by document.cookie reaches it
+// on a pipe of its own, and a navigation right after could leave without it.
 func (u *user) setLang(lang string) {
 	u.t.Helper()
-	u.do("the language cookie", chromedp.Navigate(u.base+"/"),
-		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.cookie = 'lang=%s; path=/'`, lang)))
+	u.do("the language cookie", func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, network.SetCookie, network.SetCookieParams{Name: "lang", Value: lang, URL: u.base + "/", Path: "/"})
+		return chromedp.Void{}, err
+	}, chromedp.Navigate(u.base+"/"))
+	u.waitFor("a page in "+lang, fmt.Sprintf(`document.readyState === 'complete' && document.documentElement.lang === %q`, lang), 10*time.Second)
 }
 
 // fetchJSON runs fetch(url, {method, body}) in u's page and returns the

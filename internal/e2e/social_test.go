@@ -12,13 +12,6 @@ import (
 	"github.com/toguz/toguz/internal/i18n"
 )
 
-// inLanguage sets the lang cookie of u's browser (as the switcher does).
-func (u *user) inLanguage(lang string) {
-	u.t.Helper()
-	u.do("the lang cookie", chromedp.Navigate(u.base+"/static/style.css"))
-	eval[string](u, fmt.Sprintf(`document.cookie = "lang=%s; path=/"`, lang))
-}
-
 // text returns the text of the element with id.
 func (u *user) text(id string) string {
 	u.t.Helper()
@@ -38,8 +31,8 @@ func TestSocial(t *testing.T) {
 			T := func(key string, args ...any) string { return cat.T(lang, key, args...) }
 			white := newUser(t, browser, base, "white-"+lang)
 			black := newUser(t, browser, base, "black-"+lang)
-			white.inLanguage(lang)
-			black.inLanguage(lang)
+			white.setLang(lang)
+			black.setLang(lang)
 
 			// A casual seek by White, accepted by Black, both as guests.
 			white.do("creating a seek",
