@@ -26,18 +26,19 @@ func runFairplay(ctx context.Context, e env) error {
 	}
 	fs := newFlags(e, "fairplay", "FILE | fit | measure", `Judges every game of a record file (any format the rules library reads) for
 engine help, as a federation's arbiter would: one JSON line per game and side,
-{"game": N, "side": "white"|"black", "moves": M, "score": S, "ipr": R, "flag": true|false},
+{"game": N, "side": "white"|"black", "moves": M, "score": S, "strength": T, "ipr": R, "flag": true|false},
 where moves counts the judged moves (forced and book moves left out), score is
 the z-score of the side's agreement with the engine and stones lost against
 what the fair-play model expects at the player's rating (WhiteElo/BlackElo, or
--rating), ipr the intrinsic performance rating, and flag the model's verdict
-at the threshold. 'toguz fairplay fit' refits the model, 'toguz fairplay
+-rating), strength the z-score of its test of "played like a stronger player",
+ipr the intrinsic performance rating, and flag the model's verdict at the
+threshold (score or strength reaching it). 'toguz fairplay fit' refits the model, 'toguz fairplay
 measure' measures its error rates (docs/fairplay.md).`)
 	def := fairplay.Default()
-	threshold := fs.Float64("threshold", def.Threshold, "the z-score from which a side is flagged")
+	threshold := fs.Float64("threshold", def.Threshold, "the z-score (of the score or the strength test) from which a side is flagged")
 	rating := fs.Int("rating", 0, "the players' rating where a record has none (WhiteElo/BlackElo)")
 	players := fs.Bool("players", false, `instead, one line per player (by name) over all the player's games of the file, the event's IPR:
-{"player": NAME, "games": G, "moves": M, "score": S, "ipr": R, "flag": true|false}, judged at the player's mean rating`)
+{"player": NAME, "games": G, "moves": M, "score": S, "strength": T, "ipr": R, "flag": true|false}, judged at the player's mean rating`)
 	deepFlag := fs.Bool("deep", true, fmt.Sprintf("search every ply to depth %d too, as the site's review does, for the deeper evidence (a few seconds a game); false: scored without it", fairplay.DeepDepth))
 	if err := parseFlags(fs, e.args); err != nil {
 		return err
@@ -118,8 +119,8 @@ measure' measures its error rates (docs/fairplay.md).`)
 			}
 			v := def.Judge(rec.Side(toguz.Player(pl)), float64(r), *threshold)
 			// Written by hand for the spacing of the documented line.
-			if _, err := fmt.Fprintf(e.stdout, `{"game": %d, "side": %q, "moves": %d, "score": %s, "ipr": %d, "flag": %t}`+"\n",
-				i, side, v.Moves, strconv.FormatFloat(math.Round(v.Score*100)/100, 'f', -1, 64), v.IPR, v.Flag); err != nil {
+			if _, err := fmt.Fprintf(e.stdout, `{"game": %d, "side": %q, "moves": %d, "score": %s, "strength": %s, "ipr": %d, "flag": %t}`+"\n",
+				i, side, v.Moves, hundredths(v.Score), hundredths(v.Strength), v.IPR, v.Flag); err != nil {
 				return err
 			}
 		}
@@ -127,13 +128,16 @@ measure' measures its error rates (docs/fairplay.md).`)
 	for _, p := range order {
 		v := def.Judge(p.moves, float64(p.ratedSum)/float64(p.games), *threshold)
 		name, _ := json.Marshal(p.name)
-		if _, err := fmt.Fprintf(e.stdout, `{"player": %s, "games": %d, "moves": %d, "score": %s, "ipr": %d, "flag": %t}`+"\n",
-			name, p.games, v.Moves, strconv.FormatFloat(math.Round(v.Score*100)/100, 'f', -1, 64), v.IPR, v.Flag); err != nil {
+		if _, err := fmt.Fprintf(e.stdout, `{"player": %s, "games": %d, "moves": %d, "score": %s, "strength": %s, "ipr": %d, "flag": %t}`+"\n",
+			name, p.games, v.Moves, hundredths(v.Score), hundredths(v.Strength), v.IPR, v.Flag); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// hundredths writes z to the hundredth, as JSON.
+func hundredths(z float64) string { return strconv.FormatFloat(math.Round(z*100)/100, 'f', -1, 64) }
 
 // corpus returns the analysed records of the shared data's rated PlayOK
 // games and master games, from the cache when it has them.

@@ -47,16 +47,17 @@ func TestFairplayGolden(t *testing.T) {
 	}
 	for i, l := range lines {
 		var v struct {
-			Game  int     `json:"game"`
-			Side  string  `json:"side"`
-			Moves int     `json:"moves"`
-			Score float64 `json:"score"`
-			IPR   int     `json:"ipr"`
-			Flag  *bool   `json:"flag"`
+			Game     int      `json:"game"`
+			Side     string   `json:"side"`
+			Moves    int      `json:"moves"`
+			Score    float64  `json:"score"`
+			Strength *float64 `json:"strength"`
+			IPR      int      `json:"ipr"`
+			Flag     *bool    `json:"flag"`
 		}
 		dec := json.NewDecoder(strings.NewReader(l))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&v); err != nil || v.Game != i/2+1 || v.Side != []string{"white", "black"}[i%2] || v.Moves == 0 || v.Flag == nil {
+		if err := dec.Decode(&v); err != nil || v.Game != i/2+1 || v.Side != []string{"white", "black"}[i%2] || v.Moves == 0 || v.Flag == nil || v.Strength == nil {
 			t.Errorf("line %d: %s: %+v, %v", i+1, l, v, err)
 		}
 	}

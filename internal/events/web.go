@@ -92,6 +92,7 @@ type EvidenceRow struct {
 	Judged   int     // those the model has judged
 	Flagged  int     // those it flagged
 	Combined float64 // the Stouffer combination of their z-scores, Σz/√n
+	Strength float64 // the same of their strength tests (internal/fairplay)
 	IPR      int     // the mean of their intrinsic performance ratings
 }
 
@@ -321,7 +322,7 @@ func (wb *Web) evidence(ctx context.Context, e *Event) ([]EvidenceRow, error) {
 	for i, en := range e.Entries {
 		rows[i].Name, at[en.UserID] = en.Name, i
 	}
-	sums := make([]float64, len(rows))
+	sums, strengths := make([]float64, len(rows)), make([]float64, len(rows))
 	iprs := make([]int, len(rows))
 	n := 0
 	for _, r := range e.Rounds {
@@ -346,6 +347,7 @@ func (wb *Web) evidence(ctx context.Context, e *Event) ([]EvidenceRow, error) {
 				}
 				rows[i].Judged++
 				sums[i] += f.Score
+				strengths[i] += f.Strength
 				iprs[i] += f.IPR
 				if f.Flag {
 					rows[i].Flagged++
@@ -356,6 +358,7 @@ func (wb *Web) evidence(ctx context.Context, e *Event) ([]EvidenceRow, error) {
 	for i := range rows {
 		if rows[i].Judged > 0 {
 			rows[i].Combined = sums[i] / math.Sqrt(float64(rows[i].Judged))
+			rows[i].Strength = strengths[i] / math.Sqrt(float64(rows[i].Judged))
 			rows[i].IPR = iprs[i] / rows[i].Judged
 		}
 	}

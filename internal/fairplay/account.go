@@ -24,8 +24,10 @@ const (
 //
 //   - Combined is the Stouffer z of the games' scores (Σ score / √games):
 //     for an honest player about N(0, 1) whatever the number of games, so
-//     3 is rare and 5 is next to impossible without help. Flag says it
-//     reached the model's threshold. Read it first; sort by it.
+//     3 is rare and 5 is next to impossible without help. Strength is
+//     the same over the games' strength tests (game.FairPlay.Strength).
+//     Flag says either reached the model's threshold. Read them first;
+//     the queue sorts by the larger.
 //   - Run is the longest run of consecutive near-perfect games (score at
 //     least NearPerfect); an honest player has a run of 2 about once in
 //     25,000 pairs of games.
@@ -47,6 +49,7 @@ const (
 type AccountEvidence struct {
 	Games    int
 	Combined float64
+	Strength float64
 	Flag     bool
 	Run      int
 	Jump     float64
@@ -71,12 +74,12 @@ func Account(rows []game.FairPlay, threshold float64) AccountEvidence {
 	if ev.Games == 0 {
 		return ev
 	}
-	scores := make([]float64, len(g))
+	scores, strengths := make([]float64, len(g)), make([]float64, len(g))
 	run := 0
 	var rated, casual []float64
 	var timeSum float64
 	for i, r := range g {
-		scores[i] = r.Score
+		scores[i], strengths[i] = r.Score, r.Strength
 		if r.Score >= NearPerfect {
 			run++
 			ev.Run = max(ev.Run, run)
@@ -94,8 +97,8 @@ func Account(rows []game.FairPlay, threshold float64) AccountEvidence {
 			ev.Timed++
 		}
 	}
-	ev.Combined = Stouffer(scores)
-	ev.Flag = ev.Combined >= threshold
+	ev.Combined, ev.Strength = Stouffer(scores), Stouffer(strengths)
+	ev.Flag = max(ev.Combined, ev.Strength) >= threshold
 	if n := len(g); n > JumpGames {
 		recent, earlier := g[n-JumpGames:], g[:n-JumpGames]
 		ev.Jump = gap(scores[n-JumpGames:], scores[:n-JumpGames])
@@ -116,6 +119,10 @@ func Account(rows []game.FairPlay, threshold float64) AccountEvidence {
 	}
 	return ev
 }
+
+// Evidence is the account's place in the moderators' queue: the larger of
+// its two combined scores.
+func (ev AccountEvidence) Evidence() float64 { return max(ev.Combined, ev.Strength) }
 
 // Stouffer returns the combined z of independent z-scores.
 func Stouffer(zs []float64) float64 {

@@ -44,16 +44,122 @@ func FitCorpus(recs []Record, log io.Writer) (Model, error) {
 	}
 	top := slices.Max(zs)
 	m.Threshold = threshold(top)
-	fmt.Fprintf(log, "fit on %d sides (%d judged at least %d moves); highest score %.2f; normal 1/1000 tail %.2f; threshold %.1f\n",
+	fmt.Fprintf(log, "fit on %d sides (%d judged at least %d moves); highest score %.2f; normal 1/1000 tail %.2f; threshold %.2f\n",
 		len(train), len(zs), MinMoves, top, -normalQuantile(Tail), m.Threshold)
+	return calibrateStrength(m, train, true, log)
+}
+
+// calibrateStrength returns m with the strength test: where spread is
+// set, its StrengthSpread measured on the sides of train; and the
+// threshold of the two scores together, measured on train's sides (those
+// with the deeper evidence where the model has the deeper term): a side
+// is flagged when either reaches it, so it is the one that the larger of
+// two normal scores, correlated as the two are on train, exceeds with
+// probability Tail (or the highest of train's sides plus a margin,
+// whichever is higher). It is run again after the deeper term's
+// calibration, whose score is the one the strength test then stands
+// beside.
+func calibrateStrength(m Model, train []Sample, spread bool, log io.Writer) (Model, error) {
+	if spread {
+		m.StrengthSpread = 1
+	}
+	var scores, strengths []float64
+	for _, s := range train {
+		v := m.Judge(s.Moves, s.Rating, math.Inf(1))
+		if v.Moves < MinMoves || m.DeepWeight > 0 && v.Deep == 0 {
+			continue
+		}
+		scores, strengths = append(scores, v.Score), append(strengths, v.Strength)
+	}
+	if len(scores) < 30 {
+		return m, fmt.Errorf("fairplay: %d sides to calibrate the strength test on, want at least 30", len(scores))
+	}
+	mean, sd := meanSD(strengths)
+	if spread {
+		m.StrengthSpread = sd
+		for i := range strengths {
+			strengths[i] /= sd
+		}
+		mean /= sd
+	}
+	top := max(slices.Max(scores), slices.Max(strengths))
+	rho := correlation(scores, strengths)
+	tail := unionQuantile(Tail, rho)
+	m.Threshold = max(m.Threshold, thresholdAt(tail, top))
+	what := "sides"
+	if m.DeepWeight > 0 {
+		what = "sides with the deeper evidence"
+	}
+	fit := fmt.Sprintf("%d %s: correlation with the score %.3f, the larger of the two exceeds %.2f with probability %g; highest of the two %.2f",
+		len(scores), what, rho, tail, Tail, top)
+	if spread {
+		m.StrengthFit = fmt.Sprintf("spread on %d sides (mean z %.3f after it); %s", len(scores), mean, fit)
+	} else {
+		m.StrengthFit += "; " + fit
+	}
+	fmt.Fprintf(log, "strength test: spread %.3f; %s; threshold %.2f\n", m.StrengthSpread, fit, m.Threshold)
 	return m, m.valid()
+}
+
+// correlation returns Pearson's correlation of xs and ys (of one length).
+func correlation(xs, ys []float64) float64 {
+	mx, sx := meanSD(xs)
+	my, sy := meanSD(ys)
+	c := 0.0
+	for i := range xs {
+		c += (xs[i] - mx) * (ys[i] - my)
+	}
+	return c / float64(len(xs)) / (sx * sy)
+}
+
+// unionQuantile returns t with P(max(Z₁, Z₂) ≥ t) = p for standard normal
+// Z₁, Z₂ of correlation rho: P(Z₁ ≥ t) + P(Z₂ ≥ t) − P(both), the last
+// ∫ₜ^∞ φ(x)·Q((t − ρx)/√(1 − ρ²)) dx (Q the upper tail) by Simpson's rule,
+// t by bisection between the one-score quantile and Bonferroni's.
+func unionQuantile(p, rho float64) float64 {
+	q := func(x float64) float64 { return math.Erfc(x/math.Sqrt2) / 2 }
+	phi := func(x float64) float64 { return math.Exp(-x*x/2) / math.Sqrt(2*math.Pi) }
+	rho = min(max(rho, -0.999), 0.999)
+	r := math.Sqrt(1 - rho*rho)
+	tail := func(t float64) float64 {
+		const n, width = 2000, 10.0
+		h := width / n
+		both := 0.0
+		for i := 0; i <= n; i++ {
+			x := t + float64(i)*h
+			w := 2.0
+			switch {
+			case i == 0 || i == n:
+				w = 1
+			case i%2 == 1:
+				w = 4
+			}
+			both += w * phi(x) * q((t-rho*x)/r)
+		}
+		return 2*q(t) - both*h/3
+	}
+	lo, hi := -normalQuantile(p), -normalQuantile(p/2)
+	for range 60 {
+		mid := (lo + hi) / 2
+		if tail(mid) > p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
 }
 
 // threshold returns the default threshold for a fit whose highest side
 // scored top: the score a normal distribution exceeds with probability
-// Tail, or top plus a margin, whichever is higher, rounded up.
-func threshold(top float64) float64 {
-	return math.Ceil(max(-normalQuantile(Tail), top+0.25)*10) / 10
+// Tail, or top plus a margin, whichever is higher, rounded up to the
+// hundredth (to the tenth it would give up a tenth of a z for nothing).
+func threshold(top float64) float64 { return thresholdAt(-normalQuantile(Tail), top) }
+
+// thresholdAt returns the higher of tail and top plus a margin, rounded up
+// to the hundredth.
+func thresholdAt(tail, top float64) float64 {
+	return math.Ceil(max(tail, top+0.25)*100) / 100
 }
 
 // CalibrateDeep returns m with the deeper term of weight w: its
@@ -116,9 +222,16 @@ func CalibrateDeep(m Model, fit []Record, w float64, log io.Writer) (Model, erro
 	top := slices.Max(zs) / sd
 	m.Threshold = max(m.Threshold, threshold(top))
 	m.DeepFit = fmt.Sprintf("%d judged moves of %d sides of %d games; mean z %.3f before the spread; highest score %.2f", len(data), len(zs), len(fit), mean, top)
-	fmt.Fprintf(log, "deeper term of weight %g: bonus %.3f where it is the first at the evidence's depth, %.3f where not; spread %.3f on %d sides (%d games); highest score %.2f; threshold %.1f\n",
+	fmt.Fprintf(log, "deeper term of weight %g: bonus %.3f where it is the first at the evidence's depth, %.3f where not; spread %.3f on %d sides (%d games); highest score %.2f; threshold %.2f\n",
 		w, m.DeepBonus, m.DeepBonusOther, sd, len(zs), len(fit), top, m.Threshold)
-	return m, m.valid()
+	if m.StrengthSpread == 0 {
+		return m, m.valid()
+	}
+	// The strength test stands beside the score with its deeper term now:
+	// their correlation, and so the threshold of the two, are measured again
+	// on the sides with the deeper evidence; its spread stays the one of
+	// all the fit's sides (it does not use the deeper evidence).
+	return calibrateStrength(m, Samples(fit), false, log)
 }
 
 // normalQuantile returns the p-quantile of the standard normal

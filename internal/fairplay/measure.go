@@ -45,7 +45,7 @@ type MeasureConfig struct {
 
 // sideRow returns the account row of a judged side, as the store keeps it.
 func sideRow(v Verdict, rating, n int) game.FairPlay {
-	return game.FairPlay{Moves: v.Moves, Score: v.Score, IPR: v.IPR, Rating: rating, Rated: true,
+	return game.FairPlay{Moves: v.Moves, Score: v.Score, Strength: v.Strength, IPR: v.IPR, Rating: rating, Rated: true,
 		Computed: time.Unix(int64(n), 0)}
 }
 
@@ -121,13 +121,12 @@ func interval95(k, n int) (lo, hi float64) {
 	return lo, hi
 }
 
-// within returns whether the Stouffer z of some prefix of at most n of
-// scores reaches threshold: an account checked after each game.
-func within(scores []float64, n int, threshold float64) (bool, int) {
-	s := 0.0
-	for i, z := range scores[:min(n, len(scores))] {
-		s += z
-		if s/math.Sqrt(float64(i+1)) >= threshold {
+// within returns whether the account of some prefix of at most n of rows
+// (in order) is flagged at threshold (Account): an account checked after
+// each game.
+func within(rows []game.FairPlay, n int, threshold float64) (bool, int) {
+	for i := range min(n, len(rows)) {
+		if Account(rows[:i+1], threshold).Flag {
 			return true, i + 1
 		}
 	}
@@ -142,7 +141,7 @@ func within(scores []float64, n int, threshold float64) (bool, int) {
 func Measure(ctx context.Context, playok, masters []Record, m Model, cfg MeasureConfig, w io.Writer) error {
 	th := m.Threshold
 	_, held := Split(playok)
-	fmt.Fprintf(w, "model: threshold %.1f, spread %.3f; evidence depth %d", th, m.Spread, Depth)
+	fmt.Fprintf(w, "model: threshold %.2f, spread %.3f; evidence depth %d", th, m.Spread, Depth)
 	if m.DeepWeight > 0 {
 		fmt.Fprintf(w, ", deeper evidence at depth %d, weight %g, spread %.3f", DeepDepth, m.DeepWeight, m.DeepSpread)
 	}
@@ -150,8 +149,8 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 
 	// Human games, per side.
 	type tally struct {
-		n, flagged int
-		scores     []float64
+		n, flagged        int
+		scores, strengths []float64
 	}
 	var scores []float64
 	humans := func(recs []Record, rating func(r *Record, pl int) int) tally {
@@ -170,6 +169,7 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 				t.n++
 				scores = append(scores, v.Score)
 				t.scores = append(t.scores, v.Score)
+				t.strengths = append(t.strengths, v.Strength)
 				if v.Flag {
 					t.flagged++
 				}
@@ -190,7 +190,9 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		t    tally
 	}{{"PlayOK held out", po}, {fmt.Sprintf("masters 2018 at rating %d", cfg.MastersRating), ma}} {
 		mean, sd := meanSD(t.t.scores)
-		fmt.Fprintf(w, "  %s: %d flagged of %d; scores mean %.2f, sd %.2f, max %.2f\n", t.name, t.t.flagged, t.t.n, mean, sd, maxOf(t.t.scores))
+		smean, ssd := meanSD(t.t.strengths)
+		fmt.Fprintf(w, "  %s: %d flagged of %d; scores mean %.2f, sd %.2f, max %.2f; strength mean %.2f, sd %.2f, max %.2f\n",
+			t.name, t.t.flagged, t.t.n, mean, sd, maxOf(t.t.scores), smean, ssd, maxOf(t.t.strengths))
 	}
 	k, n := po.flagged+ma.flagged, po.n+ma.n
 	fmt.Fprintf(w, "  together: %d of %d = %.4f%%, 95%% upper bound %.4f%%; scores mean %.2f, sd %.2f, max %.2f\n\n",
@@ -226,11 +228,7 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		if Account(rows, th).Flag {
 			accFlag++
 		}
-		zs := make([]float64, len(rows))
-		for i, r := range rows {
-			zs[i] = r.Score
-		}
-		if ok, _ := within(zs, 10, th); ok {
+		if ok, _ := within(rows, 10, th); ok {
 			acc10++
 		}
 	}
@@ -270,38 +268,39 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 	perRow := cfg.Accounts * cfg.AccountGames
 	rowDone := make([]int, len(jobs)/max(perRow, 1)+1)
 	fmt.Fprintf(w, "simulated cheaters (from held-out PlayOK openings; %d accounts of %d games per row):\n", cfg.Accounts, cfg.AccountGames)
-	fmt.Fprintf(w, "  %-6s %-6s %-22s %-10s %-10s %-24s\n", "level", "share", "games flagged", "mean z", "mean IPR", "accounts flagged ≤ N games")
+	fmt.Fprintf(w, "  %-6s %-6s %-22s %-10s %-10s %-10s %-24s\n", "level", "share", "games flagged", "mean z", "strength", "mean IPR", "accounts flagged ≤ N games")
 	// row writes the line of the row of jobs [first, first+perRow).
 	row := func(first int) {
 		var games, flagged, accFlagged, accounts int
-		var zsum, iprSum float64
+		var zsum, ssum, iprSum float64
 		for a := range cfg.Accounts {
 			from, to := first+a*cfg.AccountGames, first+(a+1)*cfg.AccountGames
 			if slices.Contains(missing[from:to], true) {
 				continue
 			}
 			accounts++
-			var zs []float64
+			var rows []game.FairPlay
 			for _, v := range results[from:to] {
 				if v.Moves < MinMoves {
 					continue
 				}
 				games++
 				zsum += v.Score
+				ssum += v.Strength
 				iprSum += float64(v.IPR)
 				if v.Flag {
 					flagged++
 				}
-				zs = append(zs, v.Score)
+				rows = append(rows, sideRow(v, 0, len(rows)))
 			}
-			if ok, _ := within(zs, cfg.AccountGames, th); ok {
+			if ok, _ := within(rows, cfg.AccountGames, th); ok {
 				accFlagged++
 			}
 		}
 		j := jobs[first]
 		lo, hi := interval95(accFlagged, accounts)
-		fmt.Fprintf(w, "  %-6d %-6.2f %4d of %4d = %5.1f%%  %-10.2f %-10.0f %d of %d = %.0f%% (95%%: %.0f%%–%.0f%%)\n", j.level, j.share, flagged, games,
-			100*float64(flagged)/float64(max(games, 1)), zsum/float64(max(games, 1)), iprSum/float64(max(games, 1)),
+		fmt.Fprintf(w, "  %-6d %-6.2f %4d of %4d = %5.1f%%  %-10.2f %-10.2f %-10.0f %d of %d = %.0f%% (95%%: %.0f%%–%.0f%%)\n", j.level, j.share, flagged, games,
+			100*float64(flagged)/float64(max(games, 1)), zsum/float64(max(games, 1)), ssum/float64(max(games, 1)), iprSum/float64(max(games, 1)),
 			accFlagged, accounts, 100*float64(accFlagged)/float64(max(accounts, 1)), 100*lo, 100*hi)
 	}
 	var mu sync.Mutex

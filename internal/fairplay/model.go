@@ -59,6 +59,12 @@ type Model struct {
 	DeepSpread float64 `json:",omitempty"`
 	// DeepFit records what DeepSpread was measured on, for people.
 	DeepFit string `json:",omitempty"`
+	// StrengthSpread is the Spread of the strength test (Verdict.Strength),
+	// measured on the fit's sides. 0: the model has no strength test.
+	StrengthSpread float64 `json:",omitempty"`
+	// StrengthFit records what StrengthSpread and the threshold of the
+	// two scores together were measured on, for people.
+	StrengthFit string `json:",omitempty"`
 }
 
 // UnratedRating is the rating a player without one is judged at: the
@@ -96,7 +102,7 @@ func Default() Model {
 
 func (m Model) valid() error {
 	if !(m.LossWeight > 0 && m.Spread > 0 && m.Threshold > 0) || math.IsNaN(m.A+m.B+m.C+m.D) ||
-		m.DeepWeight < 0 || m.DeepWeight > 0 && !(m.DeepSpread > 0) {
+		m.DeepWeight < 0 || m.DeepWeight > 0 && !(m.DeepSpread > 0) || !(m.StrengthSpread >= 0) {
 		return fmt.Errorf("fairplay: model %+v out of bounds", m)
 	}
 	return nil
@@ -171,6 +177,41 @@ func (m Model) deepMoments(mv Move, rating float64) (obs, mean, variance float64
 	return obs, mean0, max(sq-mean*mean, 0)
 }
 
+// strengthStep is the step, in rating points, of strengthMoments'
+// numerical derivative.
+const strengthStep = 25.0
+
+// strengthMoments returns the strength test's statistic of the played
+// move of mv and its variance for a player of rating. The statistic is
+// the score function of the rating, g = ∂ log p(played | R)/∂x (x the
+// rating in units of 400 points), centred on its expectation: the test
+// of "this player plays like a stronger one" that no other test of the
+// same data beats against a small rise of the rating (Neyman–Pearson for
+// the score test). An engine that plays far below its own strength, as
+// the weaker levels do, still plays like a stronger human on the whole;
+// this test sees that where the engine-agreement score (t, with its
+// deeper term) is built to see the engine's first choices. Its
+// expectation is 0 for a player of rating; its variance is the Fisher
+// information of the move.
+func (m Model) strengthMoments(mv Move, rating float64) (obs, variance float64) {
+	var a, b, c [16]float64
+	n := len(mv.Losses)
+	up, down, p := a[:n], b[:n], c[:n]
+	m.probs(mv.Losses, rating+strengthStep, up)
+	m.probs(mv.Losses, rating-strengthStep, down)
+	m.probs(mv.Losses, rating, p)
+	var mean, sq, played float64
+	for i := range n {
+		g := (math.Log(up[i]) - math.Log(down[i])) / (2 * strengthStep / 400)
+		mean += p[i] * g
+		sq += p[i] * g * g
+		if i == mv.Rank {
+			played = g
+		}
+	}
+	return played - mean, max(sq-mean*mean, 0)
+}
+
 // Prob returns the probability that a player of rating chooses the move of
 // rank i of losses.
 func (m Model) Prob(losses []float64, rating float64, i int) float64 {
@@ -224,8 +265,15 @@ type Verdict struct {
 	Deep      int
 	AgreeDeep float64
 	Score     float64 // z-score against the expected for the rating; 0 without judged moves
-	IPR       int     // the rating whose expected play matches the observed
-	Flag      bool
+	// Strength is the z-score of the strength test: whether the side
+	// played like a stronger player than its rating, by the model's own
+	// choice probabilities (strengthMoments); 0 where the model has no
+	// StrengthSpread or without judged moves.
+	Strength float64
+	IPR      int // the rating whose expected play matches the observed
+	// Flag: at least MinMoves judged moves, and Score or Strength reached
+	// the threshold (the default one is set for the two together).
+	Flag bool
 	// Timed is how many judged moves have a time; TimeCorr is the rank
 	// correlation of the time spent with the position's difficulty (0
 	// without three timed moves; difficulty is the chance the model gives the
@@ -288,7 +336,15 @@ func (m Model) Judge(moves []Move, rating, threshold float64) Verdict {
 		v.Score = (o - mean) / math.Sqrt(max(variance, 1e-9)) / m.DeepSpread
 		v.AgreeDeep /= float64(max(v.Deep, 1))
 	}
-	v.Flag = v.Moves >= MinMoves && v.Score >= threshold
+	if m.StrengthSpread > 0 {
+		var u, variance float64
+		for _, mv := range judged {
+			a, b := m.strengthMoments(mv, rating)
+			u, variance = u+a, variance+b
+		}
+		v.Strength = u / math.Sqrt(max(variance, 1e-9)) / m.StrengthSpread
+	}
+	v.Flag = v.Moves >= MinMoves && max(v.Score, v.Strength) >= threshold
 	v.IPR = m.ipr(judged, obs)
 	v.Timed, v.TimeCorr = timeCorr(judged, m, rating)
 	return v

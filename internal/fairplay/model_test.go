@@ -109,6 +109,71 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// TestStrength: the strength test of moves drawn from the model at the
+// player's rating is about N(0, 1) with the spread taken out; moves drawn
+// at a rating 600 points higher score far above it, on average past the
+// engine-agreement score of the same moves (the strength test is the one
+// made for "a stronger player"), and a side whose Strength alone reaches
+// the threshold is flagged.
+func TestStrength(t *testing.T) {
+	m := Default()
+	m.Spread, m.StrengthSpread = 1, 1
+	m.DeepWeight = 0
+	rng := rand.New(rand.NewPCG(7, 8))
+	const games = 300
+	var own, stronger, score []float64
+	for range games {
+		own = append(own, m.Judge(randomMoves(rng, m, 1300, 40), 1300, m.Threshold).Strength)
+		v := m.Judge(randomMoves(rng, m, 1900, 40), 1300, m.Threshold)
+		stronger, score = append(stronger, v.Strength), append(score, v.Score)
+	}
+	if mean, sd := meanSD(own); math.Abs(mean) > 0.2 || math.Abs(sd-1) > 0.15 {
+		t.Errorf("the model's own moves: strength mean %.2f, sd %.2f; want about N(0, 1)", mean, sd)
+	}
+	ms, _ := meanSD(stronger)
+	mt, _ := meanSD(score)
+	if ms < 2 || ms <= mt {
+		t.Errorf("moves of a player 600 points stronger: strength mean %.2f, score mean %.2f; want the strength above 2 and above the score", ms, mt)
+	}
+	m.Threshold = 3
+	for range 200 {
+		v := m.Judge(randomMoves(rng, m, 2100, 60), 1300, m.Threshold)
+		if v.Strength >= m.Threshold && v.Score < m.Threshold {
+			if !v.Flag {
+				t.Fatalf("strength %.2f over the threshold, not flagged: %+v", v.Strength, v)
+			}
+			return
+		}
+	}
+	t.Error("no side with the strength test alone over the threshold in 200 games")
+}
+
+// TestUnionQuantile: the threshold of two scores together is the one
+// score's quantile when they are the same score, and the quantile of the
+// larger of two independent ones when they are independent.
+func TestUnionQuantile(t *testing.T) {
+	q := func(x float64) float64 { return math.Erfc(x/math.Sqrt2) / 2 }
+	for _, tc := range []struct {
+		rho, p    float64
+		want, tol float64
+	}{
+		// Correlated 0.999, the larger exceeds the one's quantile by
+		// about a third of their difference's sd, √(2·0.001) = 0.045.
+		{0.999, 0.001, -normalQuantile(0.001), 0.02},
+		{0, 0.001, -normalQuantile(1 - math.Sqrt(1-0.001)), 0.005},
+		{0, 0.05, -normalQuantile(1 - math.Sqrt(1-0.05)), 0.005},
+	} {
+		got := unionQuantile(tc.p, tc.rho)
+		if math.Abs(got-tc.want) > tc.tol {
+			t.Errorf("unionQuantile(%g, %g) = %.4f, want %.4f", tc.p, tc.rho, got, tc.want)
+		}
+	}
+	// Correlated in between: between the one score's and Bonferroni's.
+	if got := unionQuantile(0.001, 0.9); !(got > -normalQuantile(0.001) && got < -normalQuantile(0.0005) && q(got) < 0.001) {
+		t.Errorf("unionQuantile(0.001, 0.9) = %.4f", got)
+	}
+}
+
 // TestIPR: the IPR is the rating at which the side's score is 0 (the
 // expected play matches the observed), and it rises with better moves.
 func TestIPR(t *testing.T) {
@@ -193,6 +258,10 @@ func TestAccount(t *testing.T) {
 			return e.RatedGap > 2
 		}},
 		{"order does not matter", []game.FairPlay{row(5, 3, true), row(1, 0, true), row(4, 3, true)}, func(e AccountEvidence) bool { return e.Run == 2 }},
+		{"stronger than the rating", []game.FairPlay{{Moves: 30, Score: 1, Strength: 2}, {Moves: 30, Score: 1.2, Strength: 2.5}, {Moves: 30, Score: 0.8, Strength: 1.9}},
+			func(e AccountEvidence) bool {
+				return e.Flag && e.Combined < 3.1 && math.Abs(e.Strength-6.4/math.Sqrt(3)) < 1e-9 && e.Evidence() == e.Strength
+			}},
 	} {
 		if e := Account(tc.rows, 3.1); !tc.check(e) {
 			t.Errorf("%s: %+v", tc.name, e)

@@ -16,6 +16,7 @@ type FairPlay struct {
 	Agree3   float64 // share that were among its three first
 	MeanLoss float64 // mean stones lost against the engine's best move, per judged move
 	Score    float64 // z-score of the observed agreement and loss against the expected for Rating
+	Strength float64 // z-score of the strength test: played like a stronger player than Rating (internal/fairplay)
 	IPR      int     // intrinsic performance rating: the rating whose expected play matches the observed
 	Flag     bool    // the model's verdict at its default threshold
 	Computed time.Time

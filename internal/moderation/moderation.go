@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -51,6 +52,7 @@ type Store interface {
 	Appeals(ctx context.Context, userID int64, limit int) ([]store.ModAppeal, error)
 	DecideAppeal(ctx context.Context, id, modID int64, decision, reason string) error
 	FlaggedAccounts(ctx context.Context, since time.Time, limit int) ([]int64, error)
+	JudgedAccounts(ctx context.Context, since time.Time, limit int) ([]store.JudgedAccount, error)
 	RecentRatedPlayers(ctx context.Context, since time.Time, limit int) ([]int64, error)
 	RatedGamesOf(ctx context.Context, userID int64, limit int) ([]store.Game, error)
 	FairPlayByUser(ctx context.Context, userID int64, limit int) ([]game.FairPlay, error)
@@ -99,10 +101,11 @@ const (
 var Reasons = []string{"cheating", "sandbagging", "abuse", "other"}
 
 // Priority is the queue's order: the fair-play model's combined evidence
-// of an account's judged games (fairplay.Account: the Stouffer z of their
-// scores, 0 with none), plus the weight of its open reports.
+// of an account's judged games (fairplay.AccountEvidence.Evidence: the
+// larger of the Stouffer z of their scores and of their strength tests, 0
+// with none), plus the weight of its open reports.
 func Priority(rows []game.FairPlay, reportWeight float64) float64 {
-	return fairplay.Account(rows, fairplay.Default().Threshold).Combined + reportWeight
+	return fairplay.Account(rows, fairplay.Default().Threshold).Evidence() + reportWeight
 }
 
 // Played is one of an account's finished rated games, as the sandbagging
@@ -336,7 +339,9 @@ func (s *Service) Run(ctx context.Context) {
 }
 
 // Scan files the detectors' reports: one for each account with flagged
-// fair-play evidence since since (and since it was last dealt with), and
+// fair-play evidence since since (and since it was last dealt with), or
+// whose rated games since it was last dealt with are flagged together
+// (fairplay.Account), and
 // for each account that finished rated games since since whose results
 // look like sandbagging or boosting. At most ScanAccounts accounts of each
 // kind, DetectGames games each.
@@ -348,6 +353,29 @@ func (s *Service) Scan(ctx context.Context, since time.Time) error {
 	var errs []error
 	for _, id := range flagged {
 		errs = append(errs, s.autoReport(ctx, id, "cheating", "fair-play model", ""))
+	}
+	// An account's games may each stay under the threshold while their
+	// combined evidence is over it (a weaker engine on every move): the
+	// accounts judged since since are checked on their rated games since
+	// a moderator last dealt with them.
+	judged, err := s.cfg.Store.JudgedAccounts(ctx, since, ScanAccounts)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	th := fairplay.Default().Threshold
+	for _, j := range judged {
+		if slices.Contains(flagged, j.UserID) {
+			continue
+		}
+		rows, err := s.cfg.Store.FairPlayByUser(ctx, j.UserID, EvidenceGames)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		rows = slices.DeleteFunc(rows, func(f game.FairPlay) bool { return !f.Rated || !f.Computed.After(j.Resolved) })
+		if fairplay.Account(rows, th).Flag {
+			errs = append(errs, s.autoReport(ctx, j.UserID, "cheating", "fair-play model: the account's games together", ""))
+		}
 	}
 	players, err := s.cfg.Store.RecentRatedPlayers(ctx, since, ScanAccounts)
 	if err != nil {

@@ -460,7 +460,7 @@ func (w *Web) accountView(ctx context.Context, u store.User) (accountView, error
 		}
 	}
 	v.Account = fairplay.Account(fp, fairplay.Default().Threshold)
-	v.Evidence, v.Judged = v.Account.Combined, len(fp) // Priority(fp, 0), computed once
+	v.Evidence, v.Judged = v.Account.Evidence(), len(fp) // Priority(fp, 0), computed once
 	voided, err := st.VoidedGames(ctx, u.ID)
 	if err != nil {
 		return v, err

@@ -356,6 +356,53 @@ func TestScan(t *testing.T) {
 	}
 }
 
+// TestScanAccountEvidence: an account none of whose games is flagged is
+// reported when its rated games together are (a weaker engine on every
+// move), once; casual games and the evidence a moderator has dealt with do
+// not count.
+func TestScanAccountEvidence(t *testing.T) {
+	f := newFixture(t)
+	start := time.Now().Add(-time.Hour)
+	th := fairplay.Default().Threshold
+	// Four rated games of Alice, each at 0.6 of the threshold: none is
+	// flagged, together (Stouffer: 4·0.6·th/2 = 1.2·th) they are, by the
+	// strength test; Bob's four games at 0.4 of it stay under.
+	for i := range 4 {
+		g := playRated(t, f.st, f.alice, f.bob, start.Add(time.Duration(i)*10*time.Minute), 80, toguz.ByResignation)
+		for _, side := range []struct {
+			side string
+			user int64
+			z    float64
+		}{{"white", f.alice.ID, 0.6 * th}, {"black", f.bob.ID, 0.4 * th}} {
+			if err := f.st.PutFairPlay(t.Context(), game.FairPlay{GameID: g.ID, Side: side.side, UserID: side.user, Moves: 40,
+				Strength: side.z, Rated: true, Computed: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	reports := func(u store.User) int {
+		rs, err := f.st.ModReportsOf(t.Context(), u.ID, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range rs {
+			if r.Reason == "cheating" {
+				n++
+			}
+		}
+		return n
+	}
+	for range 2 {
+		if err := f.svc.Scan(t.Context(), start.Add(-time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := reports(f.alice), reports(f.bob); a != 1 || b != 0 {
+		t.Errorf("cheating reports: Alice %d, Bob %d; want 1 and 0", a, b)
+	}
+}
+
 func TestPriority(t *testing.T) {
 	rows := func(scores ...float64) []game.FairPlay {
 		var out []game.FairPlay
@@ -375,6 +422,8 @@ func TestPriority(t *testing.T) {
 		{rows(1, -1), 1, 1},
 		{rows(3), 0.5, 3.5},
 		{short, 0, 0}, // too few judged moves to count
+		// The larger of the scores' and the strength tests' combinations.
+		{[]game.FairPlay{{GameID: "a", Moves: fairplay.MinMoves, Score: 1, Strength: 3}, {GameID: "b", Moves: fairplay.MinMoves, Score: 1, Strength: 5}}, 0, 8 / math.Sqrt2},
 	} {
 		if got := Priority(tt.rows, tt.w); math.Abs(got-tt.out) > 1e-9 {
 			t.Errorf("Priority(%v, %v) = %v, want %v", tt.rows, tt.w, got, tt.out)

@@ -199,7 +199,7 @@ func (q *Queue) judgeFairPlay(ctx context.Context, a Analyzer, g game.Saved, rev
 			side = "black"
 		}
 		row := game.FairPlay{GameID: g.ID, Side: side, UserID: seat.UserID, Rating: known, Moves: v.Moves,
-			Agree1: v.Agree1, Agree3: v.Agree3, MeanLoss: v.MeanLoss, Score: v.Score, IPR: v.IPR,
+			Agree1: v.Agree1, Agree3: v.Agree3, MeanLoss: v.MeanLoss, Score: v.Score, Strength: v.Strength, IPR: v.IPR,
 			Flag: v.Flag && g.Rated, Computed: q.now(), Rated: g.Rated, Timed: v.Timed, TimeCorr: v.TimeCorr,
 			Deep: v.Deep, AgreeDeep: v.AgreeDeep}
 		if err := q.cfg.FairPlay.PutFairPlay(ctx, row); err != nil {

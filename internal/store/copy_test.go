@@ -100,7 +100,7 @@ func TestCopyToPostgres(t *testing.T) {
 	}
 	// The accounts' and fair play's own tables, through their APIs.
 	if err := s.PutFairPlay(ctx, game.FairPlay{GameID: g.ID, Side: "white", UserID: a.ID, Rating: 1500, Moves: 30, Agree1: 0.5,
-		Agree3: 0.75, MeanLoss: 1.5, Score: 0.25, IPR: 1480, Computed: t0, Rated: true, Deep: 28, AgreeDeep: 0.5}); err != nil {
+		Agree3: 0.75, MeanLoss: 1.5, Score: 0.25, IPR: 1480, Computed: t0, Rated: true, Deep: 28, AgreeDeep: 0.5, Strength: -0.75}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SetEmail(ctx, a.ID, "abai@example.org", t0); err != nil {

@@ -16,16 +16,16 @@ func (s *Store) PutFairPlay(ctx context.Context, f game.FairPlay) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO fairplay
 			(game_id, side, user_id, rating, moves, agree1, agree3, mean_loss, score, ipr, flag, computed_ms,
-				rated, timed, time_corr, deep, agree_deep)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+				rated, timed, time_corr, deep, agree_deep, strength)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 			ON CONFLICT (game_id, side) DO UPDATE SET user_id = excluded.user_id, rating = excluded.rating,
 				moves = excluded.moves, agree1 = excluded.agree1, agree3 = excluded.agree3,
 				mean_loss = excluded.mean_loss, score = excluded.score, ipr = excluded.ipr,
 				flag = excluded.flag, computed_ms = excluded.computed_ms, rated = excluded.rated,
 				timed = excluded.timed, time_corr = excluded.time_corr, deep = excluded.deep,
-				agree_deep = excluded.agree_deep`,
+				agree_deep = excluded.agree_deep, strength = excluded.strength`,
 			f.GameID, f.Side, f.UserID, f.Rating, f.Moves, f.Agree1, f.Agree3, f.MeanLoss, f.Score, f.IPR,
-			boolInt(f.Flag), ms(f.Computed), boolInt(f.Rated), f.Timed, f.TimeCorr, f.Deep, f.AgreeDeep)
+			boolInt(f.Flag), ms(f.Computed), boolInt(f.Rated), f.Timed, f.TimeCorr, f.Deep, f.AgreeDeep, f.Strength)
 		if _, fk := constraint(err); fk {
 			return fmt.Errorf("fair-play evidence of game %s: %w", f.GameID, ErrNotFound)
 		}
@@ -37,7 +37,7 @@ func (s *Store) PutFairPlay(ctx context.Context, f game.FairPlay) error {
 }
 
 const fairPlayColumns = `game_id, side, user_id, rating, moves, agree1, agree3, mean_loss, score, ipr, flag, computed_ms,
-	rated, timed, time_corr, deep, agree_deep`
+	rated, timed, time_corr, deep, agree_deep, strength`
 
 func scanFairPlay(rows *sql.Rows) ([]game.FairPlay, error) {
 	defer rows.Close()
@@ -47,7 +47,7 @@ func scanFairPlay(rows *sql.Rows) ([]game.FairPlay, error) {
 		var flag, rated int
 		var computed int64
 		if err := rows.Scan(&f.GameID, &f.Side, &f.UserID, &f.Rating, &f.Moves, &f.Agree1, &f.Agree3,
-			&f.MeanLoss, &f.Score, &f.IPR, &flag, &computed, &rated, &f.Timed, &f.TimeCorr, &f.Deep, &f.AgreeDeep); err != nil {
+			&f.MeanLoss, &f.Score, &f.IPR, &flag, &computed, &rated, &f.Timed, &f.TimeCorr, &f.Deep, &f.AgreeDeep, &f.Strength); err != nil {
 			return nil, fmt.Errorf("store: fair-play evidence: %w", err)
 		}
 		f.Flag, f.Computed, f.Rated = flag != 0, fromMS(computed), rated != 0

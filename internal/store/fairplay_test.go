@@ -20,7 +20,7 @@ func TestFairPlay(t *testing.T) {
 		g1 := mustGame(t, s, Game{Players: [2]game.Seat{{Name: "Abai", UserID: u.ID}, {Name: "Guest-b"}}, Rules: toguz.Standard(), Status: game.Playing})
 		g2 := mustGame(t, s, Game{Players: [2]game.Seat{{Name: "Guest-c"}, {Name: "Abai", UserID: u.ID}}, Rules: toguz.Standard(), Status: game.Playing})
 		w := game.FairPlay{GameID: g1.ID, Side: "white", UserID: u.ID, Rating: 1500, Moves: 40, Agree1: 0.5, Agree3: 0.875,
-			MeanLoss: 1.25, Score: 0.5, IPR: 1480, Computed: t0, Rated: true, Timed: 12, TimeCorr: 0.25, Deep: 36, AgreeDeep: 0.625}
+			MeanLoss: 1.25, Score: 0.5, IPR: 1480, Computed: t0, Rated: true, Timed: 12, TimeCorr: 0.25, Deep: 36, AgreeDeep: 0.625, Strength: 2.25}
 		b := game.FairPlay{GameID: g1.ID, Side: "black", Moves: 39, Agree1: 0.25, Agree3: 0.5, MeanLoss: 3, Score: -1, IPR: 1100, Computed: t0}
 		later := game.FairPlay{GameID: g2.ID, Side: "black", UserID: u.ID, Rating: 1510, Moves: 30, Agree1: 1, Agree3: 1,
 			Score: 6.5, IPR: 2900, Flag: true, Computed: t0.Add(time.Second)}

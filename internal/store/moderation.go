@@ -819,6 +819,41 @@ func (s *Store) DecideAppeal(ctx context.Context, id, modID int64, decision, rea
 	})
 }
 
+// JudgedAccount is an account with rated games judged recently (JudgedAccounts).
+type JudgedAccount struct {
+	UserID int64
+	// Resolved is when a moderator last dealt with the account (zero:
+	// never): the evidence before it has been read.
+	Resolved time.Time
+}
+
+// JudgedAccounts returns the accounts with fair-play evidence of rated
+// games computed since since and after their last resolution, at most
+// limit, the most recent first: the accounts whose combined evidence the
+// detector checks again.
+func (s *Store) JudgedAccounts(ctx context.Context, since time.Time, limit int) ([]JudgedAccount, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT f.user_id, COALESCE(MAX(a.resolved_ms), 0) FROM fairplay f LEFT JOIN mod_accounts a ON a.user_id = f.user_id
+		WHERE f.rated = 1 AND f.user_id <> 0 AND f.computed_ms > $1 AND f.computed_ms > COALESCE(a.resolved_ms, 0)
+		GROUP BY f.user_id ORDER BY MAX(f.computed_ms) DESC LIMIT $2`, ms(since), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: judged accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []JudgedAccount
+	for rows.Next() {
+		var j JudgedAccount
+		var resolved int64
+		if err := rows.Scan(&j.UserID, &resolved); err != nil {
+			return nil, fmt.Errorf("store: judged accounts: %w", err)
+		}
+		if resolved > 0 {
+			j.Resolved = fromMS(resolved)
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
 // FlaggedAccounts returns the accounts with flagged fair-play evidence
 // computed since since and after their last resolution, at most limit:
 // the detectors' reports to file.

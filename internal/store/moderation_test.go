@@ -272,6 +272,17 @@ func TestModDetectorQueries(t *testing.T) {
 		if ids, _ := s.FlaggedAccounts(ctx, t0, 10); len(ids) != 0 {
 			t.Errorf("FlaggedAccounts after the evidence = %v", ids)
 		}
+		// Bolat's side: judged, rated, not flagged; Abai's row above is
+		// casual (Rated unset), which the account check leaves out.
+		if err := s.PutFairPlay(ctx, game.FairPlay{GameID: g.ID, Side: "black", UserID: b.ID, Moves: 30, Score: 1, Rated: true, Computed: t0.Add(time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+		if js, err := s.JudgedAccounts(ctx, t0.Add(-time.Hour), 10); err != nil || len(js) != 1 || js[0].UserID != b.ID || !js[0].Resolved.IsZero() {
+			t.Errorf("JudgedAccounts = %+v, %v; want Bolat's, never resolved", js, err)
+		}
+		if js, _ := s.JudgedAccounts(ctx, t0.Add(time.Second), 10); len(js) != 0 {
+			t.Errorf("JudgedAccounts after the evidence = %+v", js)
+		}
 		if ids, err := s.RecentRatedPlayers(ctx, t0.Add(-time.Hour), 10); err != nil || len(ids) != 2 {
 			t.Errorf("RecentRatedPlayers = %v, %v", ids, err)
 		}
