@@ -184,13 +184,12 @@ const strengthStep = 25.0
 // strengthMoments returns the strength test's statistic of the played
 // move of mv and its variance for a player of rating. The statistic is
 // the score function of the rating, g = ∂ log p(played | R)/∂x (x the
-// rating in units of 400 points), centred on its expectation: the test
-// of "this player plays like a stronger one" that no other test of the
-// same data beats against a small rise of the rating (Neyman–Pearson for
-// the score test). An engine that plays far below its own strength, as
-// the weaker levels do, still plays like a stronger human on the whole;
-// this test sees that where the engine-agreement score (t, with its
-// deeper term) is built to see the engine's first choices. Its
+// rating in units of 400 points), centred on its expectation: Rao's
+// score test of "this player plays like a stronger one", the locally
+// most powerful test against a small rise of the rating. An engine held
+// far below its own strength, as the weaker levels are, still plays like
+// a much stronger human; this test sees that where the score (t, with
+// its deeper term) is built to see the engine's first choices. Its
 // expectation is 0 for a player of rating; its variance is the Fisher
 // information of the move.
 func (m Model) strengthMoments(mv Move, rating float64) (obs, variance float64) {
