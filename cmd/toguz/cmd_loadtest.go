@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"time"
 
@@ -48,6 +50,13 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 		}
 		defer stop(&err)
 	}
+	if o.trace != "" {
+		stop, terr := startTrace(o.trace)
+		if terr != nil {
+			return terr
+		}
+		defer stop(&err)
+	}
 	if o.memProfile != "" {
 		defer func() {
 			if err := writeHeapProfile(o.memProfile); err != nil {
@@ -68,6 +77,7 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 // loadtestOptions are the flags of 'toguz loadtest'.
 type loadtestOptions struct {
 	target, ackLog, tc, cpuProfile, memProfile string
+	trace                                      string
 	sources, games, chatEvery, idle, watchers  int
 	interval, duration                         time.Duration
 	seed                                       int64
@@ -89,6 +99,7 @@ func parseLoadtestFlags(e env) (loadtestOptions, error) {
 	fs.IntVar(&o.watchers, "spectators", 0, "with -idle: and of this many idle spectators, spread over the idle games")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of the run (server and clients) to this file")
+	fs.StringVar(&o.trace, "trace", "", "write an execution trace of the run (server and clients) to this file, for 'go tool trace'\n(-pprof=sched, sync, net: where the moves wait); large, keep -duration short")
 	if err := parseFlags(fs, e.args); err != nil {
 		return o, err
 	}
@@ -147,6 +158,17 @@ func (o *loadtestOptions) localServer(ctx context.Context, e env) (*server.Local
 	srv, cleanup, err := startLocal(ctx)
 	if err != nil {
 		return nil, nil, err
+	}
+	// The server in this process collects garbage as serve does
+	// (-gc-percent's default), unless GOGC says otherwise: the clients'
+	// allocations would else make it collect four times as often.
+	if e.lookupEnv == nil || !envSet(e, "GOGC") {
+		old := debug.SetGCPercent(server.DefaultGCPercent)
+		stop := cleanup
+		cleanup = func() {
+			stop()
+			debug.SetGCPercent(old)
+		}
 	}
 	o.target = srv.URL
 	if o.idle > 0 {
@@ -212,6 +234,23 @@ func startCPUProfile(path string) (func(err *error), error) {
 	}, nil
 }
 
+// startTrace starts the runtime's execution trace into path; the function
+// it returns stops it.
+func startTrace(path string) (func(err *error), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func(err *error) {
+		trace.Stop()
+		closeInto(f, err)
+	}, nil
+}
+
 // writeLoadtestCPU reports the CPU time of the run, where it was measured.
 func writeLoadtestCPU(e env, cpu time.Duration, r loadtest.Report, inProcess bool) {
 	if cpu <= 0 || r.Moves <= 0 {
@@ -242,6 +281,12 @@ func checkLoopback(s string) error {
 		return fmt.Errorf("-url %q: want http://", s)
 	}
 	return nil
+}
+
+// envSet reports whether the environment has name.
+func envSet(e env, name string) bool {
+	_, set := e.lookupEnv(name)
+	return set
 }
 
 // startLocal starts the server in this process with a temporary database
