@@ -830,10 +830,11 @@ type JudgedAccount struct {
 // JudgedAccounts returns the accounts with fair-play evidence of rated
 // games computed since since and after their last resolution, at most
 // limit, the most recent first: the accounts whose combined evidence the
-// detector checks again.
+// detector checks again. Bot accounts are left out.
 func (s *Store) JudgedAccounts(ctx context.Context, since time.Time, limit int) ([]JudgedAccount, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT f.user_id, COALESCE(MAX(a.resolved_ms), 0) FROM fairplay f LEFT JOIN mod_accounts a ON a.user_id = f.user_id
-		WHERE f.rated = 1 AND f.user_id <> 0 AND f.computed_ms > $1 AND f.computed_ms > COALESCE(a.resolved_ms, 0)
+	rows, err := s.r.QueryContext(ctx, `SELECT f.user_id, COALESCE(MAX(a.resolved_ms), 0) FROM fairplay f
+		JOIN users u ON u.id = f.user_id LEFT JOIN mod_accounts a ON a.user_id = f.user_id
+		WHERE f.rated = 1 AND u.bot = 0 AND f.computed_ms > $1 AND f.computed_ms > COALESCE(a.resolved_ms, 0)
 		GROUP BY f.user_id ORDER BY MAX(f.computed_ms) DESC LIMIT $2`, ms(since), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: judged accounts: %w", err)
@@ -856,10 +857,12 @@ func (s *Store) JudgedAccounts(ctx context.Context, since time.Time, limit int) 
 
 // FlaggedAccounts returns the accounts with flagged fair-play evidence
 // computed since since and after their last resolution, at most limit:
-// the detectors' reports to file.
+// the detectors' reports to file. Bot accounts, engines by design, are
+// left out.
 func (s *Store) FlaggedAccounts(ctx context.Context, since time.Time, limit int) ([]int64, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT f.user_id FROM fairplay f LEFT JOIN mod_accounts a ON a.user_id = f.user_id
-		WHERE f.flag = 1 AND f.user_id <> 0 AND f.computed_ms > $1 AND f.computed_ms > COALESCE(a.resolved_ms, 0)
+	rows, err := s.r.QueryContext(ctx, `SELECT f.user_id FROM fairplay f
+		JOIN users u ON u.id = f.user_id LEFT JOIN mod_accounts a ON a.user_id = f.user_id
+		WHERE f.flag = 1 AND u.bot = 0 AND f.computed_ms > $1 AND f.computed_ms > COALESCE(a.resolved_ms, 0)
 		GROUP BY f.user_id ORDER BY MAX(f.computed_ms) DESC LIMIT $2`, ms(since), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: flagged accounts: %w", err)

@@ -289,5 +289,21 @@ func TestModDetectorQueries(t *testing.T) {
 		if gs, err := s.RatedGamesOf(ctx, b.ID, 10); err != nil || len(gs) != 1 || gs[0].Plies != 0 {
 			t.Errorf("RatedGamesOf = %+v, %v", gs, err)
 		}
+		// A bot account is an engine by design: its flagged evidence files
+		// no report.
+		bot := mustUser(t, s, "Robot")
+		if err := s.UpgradeToBot(ctx, bot.ID); err != nil {
+			t.Fatal(err)
+		}
+		bg := ratedWin(t, s, bot, b, t0.Add(-time.Minute))
+		if err := s.PutFairPlay(ctx, game.FairPlay{GameID: bg.ID, Side: "white", UserID: bot.ID, Moves: 30, Score: 9, Flag: true, Rated: true, Computed: t0.Add(2 * time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+		if ids, _ := s.FlaggedAccounts(ctx, t0.Add(time.Second), 10); len(ids) != 0 {
+			t.Errorf("FlaggedAccounts with a bot's evidence = %v; want none", ids)
+		}
+		if js, _ := s.JudgedAccounts(ctx, t0.Add(time.Second), 10); len(js) != 0 {
+			t.Errorf("JudgedAccounts with a bot's evidence = %+v; want none", js)
+		}
 	})
 }
