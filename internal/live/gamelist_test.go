@@ -120,12 +120,12 @@ func TestGamesAcrossNodes(t *testing.T) {
 			if a.h.Live() != 1 || b.h.Live() != 1 {
 				t.Fatalf("actors: A %d, B %d; want one each", a.h.Live(), b.h.Live())
 			}
-			waitListed(t, a.h, onB, true, 3*time.Second)
-			waitListed(t, b.h, onA, true, 3*time.Second)
+			waitListed(t, a.h, onB, true, 15*time.Second)
+			waitListed(t, b.h, onA, true, 15*time.Second)
 			var got live.LiveGame
 			for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
 				got = listed(a.h)[onB]
-				if got.Spectators == 1 || time.Since(start) > 3*time.Second {
+				if got.Spectators == 1 || time.Since(start) > 15*time.Second {
 					break
 				}
 			}
@@ -210,7 +210,7 @@ func TestGamesSummaryOnChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitListed(t, a.h, onB, true, 3*time.Second)
+	waitListed(t, a.h, onB, true, 15*time.Second)
 	time.Sleep(300 * time.Millisecond) // the renewal that published the game is past
 	before := fromB.Load()
 	time.Sleep(2 * time.Second) // twenty renewals, five lease times, nothing new
