@@ -77,7 +77,7 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 // loadtestOptions are the flags of 'toguz loadtest'.
 type loadtestOptions struct {
 	target, ackLog, tc, cpuProfile, memProfile string
-	trace                                      string
+	trace, split                               string
 	sources, games, chatEvery, idle, watchers  int
 	interval, duration                         time.Duration
 	seed                                       int64
@@ -88,6 +88,7 @@ func parseLoadtestFlags(e env) (loadtestOptions, error) {
 	fs := newFlags(e, "loadtest", "", "Plays simulated games against a toguz server over websockets on loopback:\npairs of guests play whole games with random legal moves, a move every\n-interval in each game, for -duration. Reports games per second, the move\nround trip (p50/p90/p99/max) and the errors.")
 	fs.StringVar(&o.target, "url", "", "the server to test, http://127.0.0.1:PORT (loopback only; default: start one in this process\nwith a temporary database and no bounds); several nodes of one server (serve -nats), comma-separated:\neach game's White plays through one, its Black through the next")
 	fs.IntVar(&o.sources, "sources", -1, "loopback addresses to connect from, 127.0.0.2 and on, so that the games stay within the\nserver's bounds per address (256 connections, 20 writes/s); -1: one per 25 games with -url, none in process")
+	fs.StringVar(&o.split, "split", "players", "with several nodes in -url: \"players\" (each game's White on one node, its Black on the next,\nits moves relayed over the bus) or \"games\" (both players of a game on one node, the games spread over the nodes)")
 	fs.StringVar(&o.ackLog, "acklog", "", "write every acknowledged move to this file, a JSON line each\n({\"game\",\"ply\",\"hole\",\"by\",\"clock_ms\"}: the mover's clock in the acknowledgement)")
 	fs.IntVar(&o.games, "games", 100, "games played at the same time (2 websockets each)")
 	fs.DurationVar(&o.interval, "interval", time.Second, "time between two moves of a game")
@@ -122,6 +123,8 @@ func (o *loadtestOptions) check() error {
 		return fmt.Errorf("-spectators %d: want 0, or a count with -idle", o.watchers)
 	case o.sources < -1 || o.sources > 1000:
 		return fmt.Errorf("-sources %d: want 0..1000, or -1 for the default", o.sources)
+	case o.split != "players" && o.split != "games":
+		return fmt.Errorf("-split %q: want players or games", o.split)
 	}
 	return nil
 }
@@ -195,7 +198,7 @@ func loopbackNodes(target string) ([]string, error) {
 func (o *loadtestOptions) config(e env, nodes []string, acks *os.File, inProcess bool) loadtest.Config {
 	cfg := loadtest.Config{
 		URL: nodes[0], Nodes: nodes[1:], Games: o.games, Interval: o.interval, Duration: o.duration, TC: o.tc, Seed: o.seed,
-		Sources: o.sources, Progress: e.stderr, ChatEvery: o.chatEvery,
+		Sources: o.sources, Progress: e.stderr, ChatEvery: o.chatEvery, SplitGames: o.split == "games",
 	}
 	if acks != nil {
 		cfg.AckLog = acks // not a nil *os.File in the interface

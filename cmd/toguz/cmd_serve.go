@@ -155,6 +155,18 @@ func (s *serving) runtime() error {
 		old := runtime.GOMAXPROCS(n)
 		s.later(func() { runtime.GOMAXPROCS(old) })
 	}
+	if c.CPUProfile != "" {
+		stop, err := startCPUProfile(c.CPUProfile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		s.later(func() {
+			var err error
+			if stop(&err); err != nil {
+				fmt.Fprintf(s.e.stderr, "toguz serve: -cpuprofile: %v\n", err)
+			}
+		})
+	}
 	return nil
 }
 

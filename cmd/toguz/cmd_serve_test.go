@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -103,6 +104,24 @@ func serveStart(t *testing.T, args ...string) (int, string) {
 				return code, out.String() + errs.String()
 			}
 		}
+	}
+}
+
+// TestServeCPUProfile: -cpuprofile FILE writes a profile (gzipped, as
+// pprof's are) when the server stops; a file that cannot be made stops it
+// before it starts.
+func TestServeCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	if code, out := serveStart(t, "-cpuprofile", path); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("the profile: %d bytes, %v; want a gzipped profile", len(b), err)
+	}
+	bad := filepath.Join(t.TempDir(), "no", "cpu.pprof")
+	if code, out := serveStart(t, "-cpuprofile", bad); code != 1 || !strings.Contains(out, "-cpuprofile: open "+bad) {
+		t.Errorf("-cpuprofile %s: exit %d, want 1 and the file named:\n%s", bad, code, out)
 	}
 }
 

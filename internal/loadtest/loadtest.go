@@ -62,13 +62,18 @@ type Config struct {
 	// Nodes are more nodes of the same server (`toguz serve -nats`, on
 	// the same database): with them, pair i's White plays through node i
 	// and its Black through node i+1 (URL first, mod the nodes), so that
-	// every game has a player on a node that does not own it.
-	Nodes    []string
-	Games    int           // games played at the same time
-	Interval time.Duration // time between two moves of a game
-	Duration time.Duration // how long to play; games going at the end are resigned
-	TC       string        // time control of the games ("" or "none": no clock)
-	Seed     int64         // random source of the moves
+	// every game has a player on a node that does not own it (its moves
+	// relayed over the bus), unless SplitGames.
+	Nodes []string
+	// SplitGames keeps both players of pair i on node i (mod the nodes):
+	// each game is played on the node that owns it, as a balancer that
+	// routes a game's sockets by its id would, and nothing is relayed.
+	SplitGames bool
+	Games      int           // games played at the same time
+	Interval   time.Duration // time between two moves of a game
+	Duration   time.Duration // how long to play; games going at the end are resigned
+	TC         string        // time control of the games ("" or "none": no clock)
+	Seed       int64         // random source of the moves
 	// Timeout is how long a reply may take before it counts as an error
 	// (10 s when zero).
 	Timeout time.Duration
@@ -344,9 +349,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		done.Go(func() {
 			g := &pair{cfg: cfg, col: col, setup: slots, rnd: rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(i)))}
 			src := srcs[i%len(srcs)]
-			nodes := append([]string{cfg.URL}, cfg.Nodes...)
-			g.white = &client{base: nodes[i%len(nodes)], src: src, retry: retry}
-			g.black = &client{base: nodes[(i+1)%len(nodes)], src: src, retry: retry}
+			white, black := cfg.nodesOf(i)
+			g.white = &client{base: white, src: src, retry: retry}
+			g.black = &client{base: black, src: src, retry: retry}
 			g.run(ctx, playCtx, &ready)
 		})
 	}
@@ -390,6 +395,17 @@ loop:
 		return r, fmt.Errorf("loadtest: writing the ack log: %w", err)
 	}
 	return r, ctx.Err()
+}
+
+// nodesOf returns the nodes pair i's White and Black play through: White
+// seeks, so White's node owns the game.
+func (cfg *Config) nodesOf(i int) (white, black string) {
+	nodes := append([]string{cfg.URL}, cfg.Nodes...)
+	other := i + 1
+	if cfg.SplitGames {
+		other = i
+	}
+	return nodes[i%len(nodes)], nodes[other%len(nodes)]
 }
 
 // setDefaults gives the zero Timeout, Retries and Reconnect their

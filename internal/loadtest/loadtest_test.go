@@ -107,6 +107,29 @@ func TestPercentiles(t *testing.T) {
 	}
 }
 
+func TestNodesOf(t *testing.T) {
+	const a, b, c = "http://127.0.0.1:1", "http://127.0.0.1:2", "http://127.0.0.1:3"
+	tests := []struct {
+		cfg          Config
+		pair         int
+		white, black string
+	}{
+		{Config{URL: a}, 5, a, a},
+		{Config{URL: a, Nodes: []string{b}}, 0, a, b},
+		{Config{URL: a, Nodes: []string{b}}, 1, b, a},
+		{Config{URL: a, Nodes: []string{b, c}}, 2, c, a},
+		{Config{URL: a, Nodes: []string{b}, SplitGames: true}, 0, a, a},
+		{Config{URL: a, Nodes: []string{b}, SplitGames: true}, 1, b, b},
+		{Config{URL: a, Nodes: []string{b, c}, SplitGames: true}, 5, c, c},
+	}
+	for _, tt := range tests {
+		if w, bl := tt.cfg.nodesOf(tt.pair); w != tt.white || bl != tt.black {
+			t.Errorf("nodes %v split %v, pair %d: White on %s, Black on %s; want %s, %s",
+				append([]string{tt.cfg.URL}, tt.cfg.Nodes...), tt.cfg.SplitGames, tt.pair, w, bl, tt.white, tt.black)
+		}
+	}
+}
+
 // TestRunEndsMidMove ends a run whose games move back to back, so that
 // it ends while most of them wait for a move's broadcast: every one must
 // still be resigned, none left live. (When the run's end cancelled those

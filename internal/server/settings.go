@@ -72,6 +72,7 @@ type Command struct {
 	Procs        int           // GOMAXPROCS (0: twice the CPUs)
 	GCPercent    int           // GOGC (-1: off)
 	Drain        time.Duration // how long /readyz fails before the sockets close (-1: not at all)
+	CPUProfile   string        // write a CPU profile of the whole run here, at the stop ("": none)
 }
 
 // DefaultGCPercent is serve's -gc-percent: four times Go's default. The
@@ -174,6 +175,8 @@ var optionsTable = concat(
 			func(o *Options) *int { return &o.Command.Procs }),
 		row("gc-percent", DefaultGCPercent, "collect garbage when the heap has grown this many percent over what was live, as Go's GOGC\n(a GOGC in the environment is kept unless this flag is given; -1: off, with GOMEMLIMIT to bound the memory)",
 			func(o *Options) *int { return &o.Command.GCPercent }),
+		row("cpuprofile", "", "write a CPU profile of the whole run to this `file` when the server stops, for 'go tool pprof'\n(\"\": none)",
+			func(o *Options) *string { return &o.Command.CPUProfile }),
 		row("drain", -1, "at a shutdown, answer GET /readyz with 503 for this `duration` before closing the games' sockets,\nso that a load balancer stops sending new players here first (-1: none)",
 			func(o *Options) *time.Duration { return &o.Command.Drain }),
 	},

@@ -41,6 +41,9 @@ func (s *Store) AppendMove(ctx context.Context, gameID string, m Move, clk *cloc
 	if m.Clock >= 0 {
 		cl = m.Clock.Milliseconds()
 	}
+	if s.pg {
+		return s.appendMovePG(ctx, gameID, m, cl, clk)
+	}
 	return s.writeGame(ctx, func(tx *sql.Tx) error {
 		var status string
 		var last int
@@ -69,7 +72,59 @@ func (s *Store) AppendMove(ctx context.Context, gameID string, m Move, clk *cloc
 	})
 }
 
+// appendMovePG is AppendMove on PostgreSQL: one statement (sqlMovePG),
+// its own transaction, where the three of SQLite's form were five round
+// trips with the transaction's begin and commit; the database's work per
+// move is what bounds several nodes on one database (docs/architecture.md).
+func (s *Store) appendMovePG(ctx context.Context, gameID string, m Move, cl int64, clk *clock.State) error {
+	var st clock.State
+	if clk != nil {
+		st = *clk
+	}
+	return s.pgWrite(ctx, func() error {
+		var status string
+		var last int
+		var added bool
+		err := s.stmtMovePG.QueryRowContext(ctx, gameID, m.Ply, int(m.Hole), ms(m.Played), cl, statusText(game.Playing),
+			clk != nil, st.Remaining[0].Milliseconds(), st.Remaining[1].Milliseconds(), int(st.Turn),
+			boolInt(st.Running), ms(st.Since), boolInt(st.Stopped)).Scan(&status, &last, &added)
+		switch unique, _ := constraint(err); {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("game %q: %w", gameID, ErrNotFound)
+		case unique:
+			return fmt.Errorf("game %s: ply %d already played: %w", gameID, m.Ply, ErrConflict)
+		case err != nil:
+			return fmt.Errorf("store: append move to %s: %w", gameID, err)
+		case status != statusText(game.Playing):
+			return fmt.Errorf("game %s is %s, not started: %w", gameID, status, ErrConflict)
+		case m.Ply != last+1 || !added:
+			return fmt.Errorf("game %s: move for ply %d, but the next ply is %d: %w", gameID, m.Ply, last+1, ErrConflict)
+		}
+		s.commits.Add(1)
+		return nil
+	})
+}
+
 const (
+	// sqlMovePG is AppendMove on PostgreSQL in one statement: the game's
+	// row locked and read as sqlNextPlyPG does, the move inserted only if
+	// the game is being played and it is the next ply, the clock's row
+	// written only with the move (and $7); it returns what was read and
+	// whether the move was added, from which appendMovePG tells the errors.
+	sqlMovePG = `WITH g AS (
+		UPDATE games SET status = status WHERE id = $1
+		RETURNING status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1) AS last
+	), m AS (
+		INSERT INTO moves (game_id, ply, hole, played_ms, clock_ms)
+		SELECT $1, $2::integer, $3::integer, $4::bigint, $5::bigint FROM g WHERE g.status = $6::text AND g.last + 1 = $2::integer
+		RETURNING ply
+	), c AS (
+		INSERT INTO game_clocks (game_id, white_ms, black_ms, turn, running, since_ms, stopped)
+		SELECT $1, $8::bigint, $9::bigint, $10::integer, $11::integer, $12::bigint, $13::integer FROM m WHERE $7::boolean
+		ON CONFLICT (game_id) DO UPDATE SET white_ms = excluded.white_ms, black_ms = excluded.black_ms,
+		turn = excluded.turn, running = excluded.running, since_ms = excluded.since_ms, stopped = excluded.stopped
+	)
+	SELECT g.status, g.last, EXISTS (SELECT 1 FROM m) FROM g`
 	sqlNextPly = `SELECT status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1) FROM games WHERE id = $1`
 	// PostgreSQL's: the game's row updated (to itself) takes its lock, so
 	// that the writes of one game's moves (writeGame, at READ COMMITTED)

@@ -109,6 +109,13 @@ func (s *Store) openPostgres(ctx context.Context, dsn string, opts Options) erro
 // serialise it, and returns once it committed (or failed). Close waits
 // for the writes in progress.
 func (s *Store) writePG(ctx context.Context, level sql.IsolationLevel, fn func(tx *sql.Tx) error) error {
+	return s.pgWrite(ctx, func() error { return s.txPG(ctx, level, fn) })
+}
+
+// pgWrite runs attempt, a write of its own transaction, until it succeeds,
+// fails for good, or has failed pgAttempts times with an error that a run
+// again may not have (retryable); Close waits for it.
+func (s *Store) pgWrite(ctx context.Context, attempt func() error) error {
 	s.pgMu.Lock()
 	select {
 	case <-s.quit:
@@ -120,9 +127,9 @@ func (s *Store) writePG(ctx context.Context, level sql.IsolationLevel, fn func(t
 	s.pgMu.Unlock()
 	defer s.pgWrites.Done()
 	wait := time.Millisecond
-	for attempt := 1; ; attempt++ {
-		err := s.txPG(ctx, level, fn)
-		if err == nil || !retryable(err) || attempt == pgAttempts {
+	for n := 1; ; n++ {
+		err := attempt()
+		if err == nil || !retryable(err) || n == pgAttempts {
 			return err
 		}
 		// A random wait up to twice the last, from 1 ms to 100 ms: the

@@ -184,6 +184,8 @@ type Store struct {
 
 	// Statements of the hot path (AppendMove), prepared on the writer connection.
 	stmtNextPly, stmtInsertMove, stmtSaveClock *sql.Stmt
+	// PostgreSQL's AppendMove, the three of them in one statement (moves.go).
+	stmtMovePG *sql.Stmt
 	// The savepoints of group commit, one pair per write of a batch.
 	stmtSavepoint, stmtRelease, stmtRollbackTo *sql.Stmt
 	// The opening explorer's upserts (explorer.go), a row of each table per ply of a finished game.
@@ -304,7 +306,12 @@ func (s *Store) prepare(ctx context.Context) error {
 		{&s.stmtExplorerAdd, s.dialect(sqlExplorerAdd, sqlExplorerAddPG)},
 		{&s.stmtExplorerSumAdd, s.dialect(sqlExplorerSumAdd, sqlExplorerSumAddPG)},
 	}
-	if !s.pg {
+	if s.pg {
+		stmts = append(stmts, struct {
+			stmt **sql.Stmt
+			sql  string
+		}{&s.stmtMovePG, sqlMovePG})
+	} else {
 		stmts = append(stmts, []struct {
 			stmt **sql.Stmt
 			sql  string
@@ -323,7 +330,7 @@ func (s *Store) prepare(ctx context.Context) error {
 // closeStmts closes the prepared statements.
 func (s *Store) closeStmts() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.stmtNextPly, s.stmtInsertMove, s.stmtSaveClock, s.stmtSavepoint, s.stmtRelease, s.stmtRollbackTo, s.stmtExplorerAdd, s.stmtExplorerSumAdd} {
+	for _, st := range []*sql.Stmt{s.stmtNextPly, s.stmtInsertMove, s.stmtSaveClock, s.stmtMovePG, s.stmtSavepoint, s.stmtRelease, s.stmtRollbackTo, s.stmtExplorerAdd, s.stmtExplorerSumAdd} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
