@@ -56,20 +56,10 @@ func upper95(k, n int) float64 {
 		return 1
 	}
 	// P(X ≤ k | p) = 0.05, by bisection on p.
-	cdf := func(p float64) float64 {
-		s, term := 0.0, math.Pow(1-p, float64(n))
-		for i := 0; i <= k; i++ {
-			if i > 0 {
-				term *= p / (1 - p) * float64(n-i+1) / float64(i)
-			}
-			s += term
-		}
-		return s
-	}
 	lo, hi := float64(k)/float64(n), 1.0
 	for range 60 {
 		mid := (lo + hi) / 2
-		if cdf(mid) > 0.05 {
+		if binomAtMost(n, k, mid) > 0.05 {
 			lo = mid
 		} else {
 			hi = mid
@@ -78,25 +68,32 @@ func upper95(k, n int) float64 {
 	return hi
 }
 
+// binomAtMost returns P(X ≤ k) for X ~ Binomial(n, p), each term from its
+// logarithm: the product form's first term, (1−p)^n, underflows to 0 for
+// a few hundred trials at p near 1.
+func binomAtMost(n, k int, p float64) float64 {
+	switch {
+	case k < 0:
+		return 0
+	case k >= n || p <= 0:
+		return 1
+	case p >= 1:
+		return 0
+	}
+	lf := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
+	lp, lq := math.Log(p), math.Log1p(-p)
+	s := 0.0
+	for i := 0; i <= k; i++ {
+		s += math.Exp(lf(n) - lf(i) - lf(n-i) + float64(i)*lp + float64(n-i)*lq)
+	}
+	return min(s, 1)
+}
+
 // interval95 returns the two-sided 95% Clopper–Pearson interval of a
 // share of k in n.
 func interval95(k, n int) (lo, hi float64) {
 	if n == 0 {
 		return 0, 1
-	}
-	// atMost returns P(X ≤ k) for X ~ Binomial(n, p).
-	atMost := func(p float64, k int) float64 {
-		if k < 0 {
-			return 0
-		}
-		s, term := 0.0, math.Pow(1-p, float64(n))
-		for i := 0; i <= k; i++ {
-			if i > 0 {
-				term *= p / (1 - p) * float64(n-i+1) / float64(i)
-			}
-			s += term
-		}
-		return s
 	}
 	// bisect returns the p at which f crosses 0.025, f falling in p.
 	bisect := func(f func(float64) float64) float64 {
@@ -113,10 +110,10 @@ func interval95(k, n int) (lo, hi float64) {
 	lo, hi = 0, 1
 	if k > 0 {
 		// P(X ≥ k | lo) = 0.025: P(X ≤ k−1 | lo) = 0.975.
-		lo = bisect(func(p float64) float64 { return atMost(p, k-1) - 0.95 })
+		lo = bisect(func(p float64) float64 { return binomAtMost(n, k-1, p) - 0.95 })
 	}
 	if k < n {
-		hi = bisect(func(p float64) float64 { return atMost(p, k) })
+		hi = bisect(func(p float64) float64 { return binomAtMost(n, k, p) })
 	}
 	return lo, hi
 }
