@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -223,33 +224,28 @@ func measureIdle(ctx context.Context, e env, url string, o loadtestOptions) erro
 // startCPUProfile starts a CPU profile into path; the function it returns
 // stops it and keeps the error of closing the file in *err (closeInto).
 func startCPUProfile(path string) (func(err *error), error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func(err *error) {
-		pprof.StopCPUProfile()
-		closeInto(f, err)
-	}, nil
+	return startRecording(path, pprof.StartCPUProfile, pprof.StopCPUProfile)
 }
 
-// startTrace starts the runtime's execution trace into path; the function
-// it returns stops it.
+// startTrace starts the runtime's execution trace into path, as
+// startCPUProfile.
 func startTrace(path string) (func(err *error), error) {
+	return startRecording(path, trace.Start, trace.Stop)
+}
+
+// startRecording creates path and starts a recording of the runtime into
+// it; the function it returns stops the recording and closes the file.
+func startRecording(path string, start func(io.Writer) error, stop func()) (func(err *error), error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := trace.Start(f); err != nil {
+	if err := start(f); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return func(err *error) {
-		trace.Stop()
+		stop()
 		closeInto(f, err)
 	}, nil
 }
