@@ -316,11 +316,15 @@ func startLocal(ctx context.Context) (*server.Local, func(), error) {
 }
 
 // writeHeapProfile writes the allocations of the process so far to path.
+// The profile counts allocations as of the last collection, which at the
+// server's GOGC may be in the setup: one is run first, as go test
+// -memprofile does.
 func writeHeapProfile(path string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
+	runtime.GC()
 	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
 		f.Close()
 		return err

@@ -69,9 +69,11 @@ type moveEntry struct {
 	notation string
 	captured int
 	landing  LandingJSON
-	fen      string           // the position after the move
-	pos      posjson.Position // the same, as the board draws it
-	key      uint64           // the position after the move, for the repetition rule
+	// after is the position after the move: its FEN and board are made
+	// when a message needs them, not kept for every ply of every game (a
+	// string and two slices a move, a tenth of a big server's heap to mark).
+	after toguz.Position
+	key   uint64 // after's, for the repetition rule
 }
 
 // newGame builds the actor of a stored game (no moves for a new one). It
@@ -171,10 +173,9 @@ func (g *actor) entry(p toguz.Position, m game.PlayedMove) (moveEntry, toguz.Pos
 	y, next := p.Ply(m.Hole)
 	mover := p.Turn()
 	m.By = mover
-	full := toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves)+1)
 	return moveEntry{PlayedMove: m, by: mover, notation: y.String(),
 		captured: next.Kazan(mover) - p.Kazan(mover), landing: Landing(p, m.Hole),
-		fen: toguz.FormatFEN(next, full), pos: posjson.Of(next, full), key: next.Key()}, next, nil
+		after: next, key: next.Key()}, next, nil
 }
 
 // do runs f on the game goroutine and reports whether it was queued; it
@@ -470,8 +471,9 @@ func (g *actor) play(mv toguz.Move, now time.Time) *Error {
 	g.lastActive.Store(now.UnixMilli())
 	g.moves = append(g.moves, e)
 	g.drawOffer = -1
+	full := g.fullMove(n + 1)
 	g.broadcast(mustJSON(moveMsg{Type: "move", Ply: n + 1, Hole: int(mv), By: colorName(e.by),
-		Notation: e.notation, FEN: e.fen, Board: e.pos, Clock: g.clockJSON(), Captured: e.captured,
+		Notation: e.notation, FEN: toguz.FormatFEN(next, full), Board: posjson.Of(next, full), Clock: g.clockJSON(), Captured: e.captured,
 		Landing: e.landing, Legal: g.legalHoles(), Trail: trail, AbortInMS: g.abortIn(now)}))
 	if next.IsOver() {
 		o := next.Outcome()
@@ -836,7 +838,7 @@ func (g *actor) clockJSON() ClockJSON {
 // particular).
 func (g *actor) state(c *Conn) State {
 	s := State{Type: "state", ID: g.spec.ID, Ruleset: g.spec.Rules.String(), StartFEN: toguz.FormatFEN(g.start, g.startMove),
-		FEN: toguz.FormatFEN(g.pos, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves))), Ply: len(g.moves), Moves: make([]MoveJSON, len(g.moves)),
+		FEN: toguz.FormatFEN(g.pos, g.fullMove(len(g.moves))), Ply: len(g.moves), Moves: make([]MoveJSON, len(g.moves)),
 		Positions: make([]string, len(g.moves)+1), Boards: make([]posjson.Position, len(g.moves)+1),
 		Turn: colorName(g.pos.Turn()), Status: g.status.String(),
 		White: seatJSON(g.spec.White), Black: seatJSON(g.spec.Black),
@@ -852,8 +854,9 @@ func (g *actor) state(c *Conn) State {
 	s.Legal = g.legalHoles()
 	for i, m := range g.moves {
 		s.Moves[i] = MoveJSON{Hole: int(m.Hole), Notation: m.notation, By: colorName(m.by), Captured: m.captured, Landing: m.landing}
-		s.Positions[i+1] = m.fen
-		s.Boards[i+1] = m.pos
+		full := g.fullMove(i + 1)
+		s.Positions[i+1] = toguz.FormatFEN(m.after, full)
+		s.Boards[i+1] = posjson.Of(m.after, full)
 	}
 	if g.end != nil {
 		s.Result, s.Termination, s.Reason, s.Score = g.end.Result.String(), g.end.Termination.String(), g.end.Reason, g.end.Score
@@ -884,7 +887,7 @@ func (g *actor) atsyrau() (*CollectedJSON, string) {
 	if g.end == nil || g.end.Termination != toguz.ByAtsyrau {
 		return nil, ""
 	}
-	c, fen, ok := Atsyrau(g.pos, toguz.FullMove(g.start.Turn(), g.startMove, len(g.moves)))
+	c, fen, ok := Atsyrau(g.pos, g.fullMove(len(g.moves)))
 	if !ok {
 		return nil, ""
 	}
@@ -930,3 +933,6 @@ func (g *actor) legalHoles() []int {
 }
 
 func (g *actor) stateJSON(c *Conn) []byte { return mustJSON(g.state(c)) }
+
+// fullMove is the full-move number of the position after ply plies.
+func (g *actor) fullMove(ply int) int { return toguz.FullMove(g.start.Turn(), g.startMove, ply) }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/toguz/toguz/internal/posjson"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -273,6 +275,7 @@ func TestStateMoveNumber(t *testing.T) {
 		{"movenumber1", "", 44, " S 1", " S 23"},
 		{"movenumber2", "9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 30", 3, " N 30", " S 32"},
 	}
+	replayed := map[string][]toguz.Position{} // every game's positions, the start first
 	for _, tc := range tests {
 		spec := game.Spec{ID: tc.id, Rules: toguz.Standard(), From: startOf(t, tc.startFEN), White: w, Black: b, Created: time.Now()}
 		if err := gs.CreateGame(ctx, spec); err != nil {
@@ -282,12 +285,14 @@ func TestStateMoveNumber(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		replayed[tc.id] = append(replayed[tc.id], p)
 		for i := range tc.plies {
 			m := p.LegalMoves().Slice()[0]
 			if err := gs.AddMove(ctx, spec.ID, i+1, game.PlayedMove{By: p.Turn(), Hole: m, At: time.Now()}); err != nil {
 				t.Fatal(err)
 			}
 			p = p.After(m)
+			replayed[tc.id] = append(replayed[tc.id], p)
 		}
 	}
 	hubCtx, cancel := context.WithCancel(ctx)
@@ -305,6 +310,19 @@ func TestStateMoveNumber(t *testing.T) {
 			s.Positions[0] != s.StartFEN || last != s.FEN {
 			t.Errorf("%s: start %q, position %q (positions %q … %q), want … %q and … %q",
 				tc.id, s.StartFEN, s.FEN, s.Positions[0], last, tc.wantStart, tc.want)
+		}
+		// Every ply's position and board, made when the state is asked for.
+		if len(s.Positions) != tc.plies+1 || len(s.Boards) != tc.plies+1 {
+			t.Fatalf("%s: %d positions and %d boards, want %d", tc.id, len(s.Positions), len(s.Boards), tc.plies+1)
+		}
+		for i, want := range replayed[tc.id][:tc.plies+1] {
+			got, full, err := toguz.ParseFEN(s.Positions[i], toguz.Standard())
+			if err != nil || got != want {
+				t.Errorf("%s: position %d %q (%v), want %q", tc.id, i, s.Positions[i], err, toguz.FormatFEN(want, full))
+			}
+			if b := posjson.Of(want, full); !reflect.DeepEqual(s.Boards[i], b) {
+				t.Errorf("%s: board %d %+v, want %+v", tc.id, i, s.Boards[i], b)
+			}
 		}
 	}
 	cancel()
