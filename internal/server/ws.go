@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"runtime/debug"
 	"sync/atomic"
@@ -94,13 +93,15 @@ func (s *Server) serveGameWS(r *http.Request, c *websocket.Conn, who live.Chatte
 	// connection (too slow, or the game stopped) the client reconnects.
 	go func() {
 		defer cancel()
+		w := site.NewWriter(c)
+		defer w.Stop()
 		for b := range conn.Out() {
 			if filter != nil {
 				if b = filter(b); b == nil {
 					continue
 				}
 			}
-			if err := site.WriteWS(ctx, c, b); err != nil {
+			if err := w.Write(b); err != nil {
 				return
 			}
 			if timed && isMoveAnswer(b) {
@@ -115,10 +116,14 @@ func (s *Server) serveGameWS(r *http.Request, c *websocket.Conn, who live.Chatte
 
 	lim := rate.NewLimiter(rate.Limit(s.cfg.MessageRate), s.cfg.MessageBurst)
 	refused := 0
+	// The reads end when ctx does (the writer cancels it), as c.Read(ctx)'s
+	// would, with one callback for the connection instead of one a message.
+	defer context.AfterFunc(ctx, func() { c.CloseNow() })()
+	var buf bytes.Buffer
 	for {
-		typ, data, err := c.Read(ctx)
+		typ, data, err := site.ReadWS(c, &buf)
 		if err != nil {
-			if websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
+			if websocket.CloseStatus(err) == -1 && ctx.Err() == nil {
 				s.log.Debug("websocket read", "err", err)
 			}
 			return

@@ -1,7 +1,9 @@
 package site
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -70,6 +72,58 @@ func WriteWS(ctx context.Context, c *websocket.Conn, b []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
 	defer cancel()
 	return c.Write(ctx, websocket.MessageText, b)
+}
+
+// A Writer is WriteWS for a connection's writer goroutine, which writes
+// every message of a busy game: one timer, reset for each write, closes
+// the connection when a write outlasts the bound, where WriteWS makes a
+// context and a timer per message (and the library registers a callback
+// on the context), garbage the collector of a big server then marks
+// around. Not for concurrent use; other goroutines may still WriteWS.
+type Writer struct {
+	c       *websocket.Conn
+	t       *time.Timer
+	timeout time.Duration
+}
+
+// ErrWriteTimeout is a Writer's write that outlasted its bound; the
+// connection is closed.
+var ErrWriteTimeout = errors.New("websocket write timed out")
+
+// NewWriter returns c's Writer; Stop it when done.
+func NewWriter(c *websocket.Conn) *Writer {
+	t := time.AfterFunc(time.Hour, func() { c.CloseNow() })
+	t.Stop()
+	return &Writer{c: c, t: t, timeout: wsWriteTimeout}
+}
+
+// Write writes the message b within wsWriteTimeout.
+func (w *Writer) Write(b []byte) error {
+	w.t.Reset(w.timeout)
+	err := w.c.Write(context.Background(), websocket.MessageText, b)
+	if !w.t.Stop() {
+		return errors.Join(ErrWriteTimeout, err)
+	}
+	return err
+}
+
+// Stop stops the Writer's timer.
+func (w *Writer) Stop() { w.t.Stop() }
+
+// ReadWS reads c's next message into buf (reset first, its storage used
+// again from message to message) until ctx ends: c.Read's result without a
+// new slice and a callback on ctx per message. ctx is watched by the
+// caller's context.AfterFunc(ctx, c.CloseNow), once per connection.
+func ReadWS(c *websocket.Conn, buf *bytes.Buffer) (websocket.MessageType, []byte, error) {
+	typ, r, err := c.Reader(context.Background())
+	if err != nil {
+		return 0, nil, err
+	}
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		return 0, nil, err
+	}
+	return typ, buf.Bytes(), nil
 }
 
 // WSError encodes e as a websocket error message, its text in lang.
