@@ -72,10 +72,10 @@ func (s *Store) AppendMove(ctx context.Context, gameID string, m Move, clk *cloc
 	})
 }
 
-// appendMovePG is AppendMove on PostgreSQL: one statement (sqlMovePG),
-// its own transaction, where the three of SQLite's form were five round
-// trips with the transaction's begin and commit; the database's work per
-// move is what bounds several nodes on one database (docs/architecture.md).
+// appendMovePG is AppendMove on PostgreSQL: one statement (sqlMovePG) in
+// a transaction of its own, one round trip where SQLite's three statements
+// with a begin and a commit were five; the database's work per move is what
+// bounds several nodes on one database (docs/architecture.md).
 func (s *Store) appendMovePG(ctx context.Context, gameID string, m Move, cl int64, clk *clock.State) error {
 	var st clock.State
 	if clk != nil {
