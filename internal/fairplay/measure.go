@@ -81,10 +81,10 @@ func binomAtMost(n, k int, p float64) float64 {
 		return 0
 	}
 	lf := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
-	lp, lq := math.Log(p), math.Log1p(-p)
+	ln, lp, lq := lf(n), math.Log(p), math.Log1p(-p)
 	s := 0.0
 	for i := 0; i <= k; i++ {
-		s += math.Exp(lf(n) - lf(i) - lf(n-i) + float64(i)*lp + float64(n-i)*lq)
+		s += math.Exp(ln - lf(i) - lf(n-i) + float64(i)*lp + float64(n-i)*lq)
 	}
 	return min(s, 1)
 }

@@ -73,7 +73,6 @@ type moveEntry struct {
 	// when a message needs them, not kept for every ply of every game (a
 	// string and two slices a move, a tenth of a big server's heap to mark).
 	after toguz.Position
-	key   uint64 // after's, for the repetition rule
 }
 
 // newGame builds the actor of a stored game (no moves for a new one). It
@@ -175,7 +174,7 @@ func (g *actor) entry(p toguz.Position, m game.PlayedMove) (moveEntry, toguz.Pos
 	m.By = mover
 	return moveEntry{PlayedMove: m, by: mover, notation: y.String(),
 		captured: next.Kazan(mover) - p.Kazan(mover), landing: Landing(p, m.Hole),
-		after: next, key: next.Key()}, next, nil
+		after: next}, next, nil
 }
 
 // do runs f on the game goroutine and reports whether it was queued; it
@@ -507,7 +506,7 @@ func (g *actor) repeated() bool {
 		n++
 	}
 	for _, m := range g.moves {
-		if m.key == k {
+		if m.after.Key() == k {
 			n++
 		}
 	}

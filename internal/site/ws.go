@@ -111,9 +111,10 @@ func (w *Writer) Write(b []byte) error {
 func (w *Writer) Stop() { w.t.Stop() }
 
 // ReadWS reads c's next message into buf (reset first, its storage used
-// again from message to message) until ctx ends: c.Read's result without a
-// new slice and a callback on ctx per message. ctx is watched by the
-// caller's context.AfterFunc(ctx, c.CloseNow), once per connection.
+// again from message to message, at most the read limit): c.Read's result
+// without a new slice and a callback on a context per message. It waits
+// until a message comes or c is closed: the caller ends it by closing c
+// (context.AfterFunc(ctx, c.CloseNow), once per connection).
 func ReadWS(c *websocket.Conn, buf *bytes.Buffer) (websocket.MessageType, []byte, error) {
 	typ, r, err := c.Reader(context.Background())
 	if err != nil {

@@ -111,18 +111,14 @@ const (
 	// the game is being played and it is the next ply, the clock's row
 	// written only with the move (and $7); it returns what was read and
 	// whether the move was added, from which appendMovePG tells the errors.
-	sqlMovePG = `WITH g AS (
-		UPDATE games SET status = status WHERE id = $1
-		RETURNING status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1) AS last
-	), m AS (
+	sqlMovePG = `WITH g AS (` + sqlNextPlyPG + `), m AS (
 		INSERT INTO moves (game_id, ply, hole, played_ms, clock_ms)
 		SELECT $1, $2::integer, $3::integer, $4::bigint, $5::bigint FROM g WHERE g.status = $6::text AND g.last + 1 = $2::integer
 		RETURNING ply
 	), c AS (
 		INSERT INTO game_clocks (game_id, white_ms, black_ms, turn, running, since_ms, stopped)
 		SELECT $1, $8::bigint, $9::bigint, $10::integer, $11::integer, $12::bigint, $13::integer FROM m WHERE $7::boolean
-		ON CONFLICT (game_id) DO UPDATE SET white_ms = excluded.white_ms, black_ms = excluded.black_ms,
-		turn = excluded.turn, running = excluded.running, since_ms = excluded.since_ms, stopped = excluded.stopped
+		` + sqlClockConflict + `
 	)
 	SELECT g.status, g.last, EXISTS (SELECT 1 FROM m) FROM g`
 	sqlNextPly = `SELECT status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1) FROM games WHERE id = $1`
@@ -131,11 +127,12 @@ const (
 	// follow one another, and a serialisable FinishGame that read the
 	// game before the move committed must run again and see it.
 	sqlNextPlyPG = `UPDATE games SET status = status WHERE id = $1
-		RETURNING status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1)`
+		RETURNING status, (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1) AS last`
 	sqlInsertMove = `INSERT INTO moves (game_id, ply, hole, played_ms, clock_ms) VALUES ($1, $2, $3, $4, $5)`
 	sqlSaveClock  = `INSERT INTO game_clocks (game_id, white_ms, black_ms, turn, running, since_ms, stopped)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
-		ON CONFLICT (game_id) DO UPDATE SET white_ms = excluded.white_ms, black_ms = excluded.black_ms,
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ` + sqlClockConflict
+	// sqlClockConflict makes a clock's insert write over the game's row.
+	sqlClockConflict = `ON CONFLICT (game_id) DO UPDATE SET white_ms = excluded.white_ms, black_ms = excluded.black_ms,
 		turn = excluded.turn, running = excluded.running, since_ms = excluded.since_ms, stopped = excluded.stopped`
 )
 

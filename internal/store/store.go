@@ -184,7 +184,8 @@ type Store struct {
 
 	// Statements of the hot path (AppendMove), prepared on the writer connection.
 	stmtNextPly, stmtInsertMove, stmtSaveClock *sql.Stmt
-	// PostgreSQL's AppendMove, the three of them in one statement (moves.go).
+	// PostgreSQL's AppendMove, the three of them in one statement (moves.go);
+	// stmtInsertMove is SQLite's alone.
 	stmtMovePG *sql.Stmt
 	// The savepoints of group commit, one pair per write of a batch.
 	stmtSavepoint, stmtRelease, stmtRollbackTo *sql.Stmt
@@ -292,30 +293,25 @@ func (s *Store) openSQLite(ctx context.Context, path string, opts Options) error
 	return nil
 }
 
-// prepare prepares the statements of the hot paths on s.w; on PostgreSQL,
-// whose transactions each have their own connection, without the
-// savepoints of group commit.
+// prepare prepares the statements of the hot paths on s.w: on SQLite the
+// move's insert and the savepoints of group commit, on PostgreSQL (whose
+// transactions each have their own connection) the move in one statement.
 func (s *Store) prepare(ctx context.Context) error {
-	stmts := []struct {
+	type prepared struct {
 		stmt **sql.Stmt
 		sql  string
-	}{
+	}
+	stmts := []prepared{
 		{&s.stmtNextPly, s.dialect(sqlNextPly, sqlNextPlyPG)},
-		{&s.stmtInsertMove, sqlInsertMove},
 		{&s.stmtSaveClock, sqlSaveClock},
 		{&s.stmtExplorerAdd, s.dialect(sqlExplorerAdd, sqlExplorerAddPG)},
 		{&s.stmtExplorerSumAdd, s.dialect(sqlExplorerSumAdd, sqlExplorerSumAddPG)},
 	}
 	if s.pg {
-		stmts = append(stmts, struct {
-			stmt **sql.Stmt
-			sql  string
-		}{&s.stmtMovePG, sqlMovePG})
+		stmts = append(stmts, prepared{&s.stmtMovePG, sqlMovePG})
 	} else {
-		stmts = append(stmts, []struct {
-			stmt **sql.Stmt
-			sql  string
-		}{{&s.stmtSavepoint, `SAVEPOINT w`}, {&s.stmtRelease, `RELEASE w`}, {&s.stmtRollbackTo, `ROLLBACK TO w`}}...)
+		stmts = append(stmts, prepared{&s.stmtInsertMove, sqlInsertMove}, prepared{&s.stmtSavepoint, `SAVEPOINT w`},
+			prepared{&s.stmtRelease, `RELEASE w`}, prepared{&s.stmtRollbackTo, `ROLLBACK TO w`})
 	}
 	for _, p := range stmts {
 		var err error
