@@ -18,56 +18,57 @@ func (p Position) FEN() string { return FormatFEN(p, 1) }
 // (owned by the other row's player). K1 and K2 are White's and Black's
 // kazans, TURN is S (White) or N (Black).
 func FormatFEN(p Position, fullmove int) string {
-	var b strings.Builder
-	row := func(pl Player, holes []int) {
+	return string(AppendFEN(make([]byte, 0, 64), p, fullmove))
+}
+
+// AppendFEN appends FormatFEN's string to dst: one allocation at most, for
+// the server's states, which write a game's every position.
+func AppendFEN(dst []byte, p Position, fullmove int) []byte {
+	start := len(dst)
+	row := func(pl Player, from, step int) {
 		empty := 0
 		sep := func() {
-			if b.Len() > 0 && b.String()[b.Len()-1] != '/' {
-				b.WriteByte(',')
+			if len(dst) > start && dst[len(dst)-1] != '/' {
+				dst = append(dst, ',')
 			}
 		}
 		flush := func() {
 			if empty > 0 {
 				sep()
-				b.WriteString(strconv.Itoa(empty))
+				dst = strconv.AppendInt(dst, int64(empty), 10)
 				empty = 0
 			}
 		}
-		for _, h := range holes {
+		for i, h := 0, from; i < p.Holes(); i, h = i+1, h+step {
 			switch n := p.Stones(pl, h); {
 			case p.IsTuzdik(pl, h):
 				flush()
 				sep()
-				b.WriteByte('t')
+				dst = append(dst, 't')
 			case n == 0:
 				empty++
 			default:
 				flush()
 				sep()
-				b.WriteString(strconv.Itoa(n))
-				b.WriteByte('S')
+				dst = strconv.AppendInt(dst, int64(n), 10)
+				dst = append(dst, 'S')
 			}
 		}
 		flush()
 	}
-	n := p.Holes()
-	north := make([]int, 0, n)
-	south := make([]int, 0, n)
-	for h := n; h >= 1; h-- {
-		north = append(north, h)
-	}
-	for h := 1; h <= n; h++ {
-		south = append(south, h)
-	}
-	row(Black, north)
-	b.WriteByte('/')
-	row(White, south)
-	turn := "S"
+	row(Black, p.Holes(), -1) // North: Black's holes from the last
+	dst = append(dst, '/')
+	row(White, 1, 1)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(p.Kazan(White)), 10)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(p.Kazan(Black)), 10)
 	if p.Turn() == Black {
-		turn = "N"
+		dst = append(dst, " N "...)
+	} else {
+		dst = append(dst, " S "...)
 	}
-	fmt.Fprintf(&b, " %d %d %s %d", p.Kazan(White), p.Kazan(Black), turn, fullmove)
-	return b.String()
+	return strconv.AppendInt(dst, int64(fullmove), 10)
 }
 
 // ParseFEN reads a position string as FormatFEN writes it, for a game under

@@ -110,3 +110,29 @@ func TestFENMoveNumber(t *testing.T) {
 		t.Errorf("ParseFEN(%q) = %s, %d, %v", fen, FormatFEN(back, n), n, err)
 	}
 }
+
+// TestFENRoundTrip writes every position of pseudo-random games under the
+// standard and Bestemshe rules (tuzdiks, empty runs, both turns) and reads
+// it back; AppendFEN after a prefix writes the same string.
+func TestFENRoundTrip(t *testing.T) {
+	for _, r := range []Rules{Standard(), Bestemshe()} {
+		for seed := range 20 {
+			p, err := NewPosition(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ply := 0; !p.IsOver(); ply++ {
+				fen := FormatFEN(p, ply/2+1)
+				got, full, err := ParseFEN(fen, r)
+				if err != nil || got != p || full != ply/2+1 {
+					t.Fatalf("%v game %d ply %d: %q read back as %v, %d, %v", r, seed, ply, fen, got.FEN(), full, err)
+				}
+				if s := string(AppendFEN([]byte("x/"), p, ply/2+1)); s != "x/"+fen {
+					t.Fatalf("AppendFEN after a prefix: %q, want %q", s, "x/"+fen)
+				}
+				legal := p.LegalMoves().Slice()
+				p = p.After(legal[(seed*7+ply*13)%len(legal)])
+			}
+		}
+	}
+}

@@ -851,11 +851,21 @@ func (g *actor) state(c *Conn) State {
 	s.Positions[0] = s.StartFEN
 	s.Boards[0] = posjson.Of(g.start, g.startMove)
 	s.Legal = g.legalHoles()
+	// The plies' FENs are written into one buffer and made one string, each
+	// position a substring of it: one allocation for all of them (this runs
+	// after every move of a watched game).
+	fens := make([]byte, 0, 48*len(g.moves))
+	ends := make([]int, len(g.moves))
 	for i, m := range g.moves {
 		s.Moves[i] = MoveJSON{Hole: int(m.Hole), Notation: m.notation, By: colorName(m.by), Captured: m.captured, Landing: m.landing}
 		full := g.fullMove(i + 1)
-		s.Positions[i+1] = toguz.FormatFEN(m.after, full)
+		fens = toguz.AppendFEN(fens, m.after, full)
+		ends[i] = len(fens)
 		s.Boards[i+1] = posjson.Of(m.after, full)
+	}
+	all, from := string(fens), 0
+	for i, end := range ends {
+		s.Positions[i+1], from = all[from:end], end
 	}
 	if g.end != nil {
 		s.Result, s.Termination, s.Reason, s.Score = g.end.Result.String(), g.end.Termination.String(), g.end.Reason, g.end.Score

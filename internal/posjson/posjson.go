@@ -28,8 +28,10 @@ type Position struct {
 // BoardOf is p's Board.
 func BoardOf(p toguz.Position) Board {
 	var b Board
+	n := p.Holes()
+	rows := make([]int, 2*n) // both rows in one allocation
 	for _, pl := range []toguz.Player{toguz.White, toguz.Black} {
-		b.Board[pl] = make([]int, p.Holes())
+		b.Board[pl] = rows[int(pl)*n : (int(pl)+1)*n : (int(pl)+1)*n]
 		for h := range p.Holes() {
 			b.Board[pl][h] = p.Stones(pl, h+1)
 		}
