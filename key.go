@@ -22,10 +22,9 @@ func (p Position) Key() uint64 {
 // It reads the board in three words, for evaluation functions that look at
 // every hole.
 func (p Position) RingStones() (ring [2 * MaxHoles]uint8) {
-	var b [24]byte
-	binary.LittleEndian.PutUint64(b[0:], p.board.w0)
-	binary.LittleEndian.PutUint64(b[8:], p.board.w1)
-	binary.LittleEndian.PutUint64(b[16:], p.board.w2)
-	copy(ring[:], b[:])
+	// Three stores, no copy: in the WebAssembly build a copy is a call.
+	binary.LittleEndian.PutUint64(ring[0:], p.board.w0)
+	binary.LittleEndian.PutUint64(ring[8:], p.board.w1)
+	binary.LittleEndian.PutUint16(ring[16:], uint16(p.board.w2))
 	return ring
 }

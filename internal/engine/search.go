@@ -184,10 +184,12 @@ func (w *worker) generate(f *frame, ply int, ttMove toguz.Move) {
 
 // pick moves the best remaining move of f to index i.
 func (f *frame) pick(i int) {
-	best := i
+	// The best key kept beside its index, so that the comparison is a
+	// conditional move, not a branch.
+	best, key := i, f.order[i]
 	for j := i + 1; j < f.n; j++ {
-		if f.order[j] > f.order[best] {
-			best = j
+		if o := f.order[j]; o > key {
+			best, key = j, o
 		}
 	}
 	if best != i {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math/bits"
-	"sync/atomic"
 
 	"github.com/toguz/toguz"
 )
@@ -18,9 +17,9 @@ const (
 // ttEntry is one table slot: check is key^data, so a slot torn by two
 // threads writing at once fails the key check instead of returning another
 // position's data (the "lockless hashing" of Hyatt and Mann). Both words are
-// atomics so the race detector agrees; on amd64 they are plain moves.
+// atomics so the race detector agrees (ttWord); on amd64 they are plain moves.
 type ttEntry struct {
-	check, data atomic.Uint64
+	check, data ttWord
 }
 
 // clusterSize entries share one 64-byte cluster; a probe looks at all of them.

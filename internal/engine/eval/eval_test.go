@@ -16,8 +16,11 @@ func TestEvaluateIsDot(t *testing.T) {
 	for i := range w {
 		w[i] = rng.Int32N(1<<16) - 1<<15
 	}
-	for _, r := range []toguz.Rules{toguz.Standard(), toguz.Bestemshe(), toguz.Pre1949(), toguz.Seven()} {
-		for range 20 {
+	playout := toguz.Bestemshe()
+	playout.PlayOut = true
+	for _, r := range []toguz.Rules{toguz.Standard(), toguz.Bestemshe(), playout, toguz.Pre1949(), toguz.Seven(),
+		{Holes: 6, Stones: 6, Tuzdik: true, OriginSowing: true}, {Holes: 9, Stones: 9, Tuzdik: true}} {
+		for range 30 {
 			p, err := toguz.NewPosition(r)
 			if err != nil {
 				t.Fatal(err)

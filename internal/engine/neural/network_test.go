@@ -57,8 +57,15 @@ func reference(nw *Network, p *toguz.Position) int32 {
 func TestEvaluateMatchesReference(t *testing.T) {
 	nw := Embedded()
 	for _, p := range positions(20, 1) {
-		if got, want := nw.Evaluate(&p), reference(nw, &p); got != want {
+		want := reference(nw, &p)
+		if got := nw.Evaluate(&p); got != want {
 			t.Fatalf("%s: Evaluate %d, reference %d", p.FEN(), got, want)
+		}
+		// Training's path: the active inputs, then their rows.
+		var in [maxActive]uint16
+		n, _ := active(&p, &in)
+		if got := nw.evaluateInputs(in[:n]); got != want {
+			t.Fatalf("%s: evaluateInputs %d, reference %d", p.FEN(), got, want)
 		}
 	}
 	seven, err := toguz.NewPosition(toguz.Seven())
@@ -135,8 +142,15 @@ func TestTrainLearns(t *testing.T) {
 		t.Errorf("validation loss %.4f without the network, %.4f with it, %.4f quantised", rep.BaseLoss, rep.FloatLoss, rep.QuantLoss)
 	}
 	for _, p := range ps[:50] {
-		if got, want := nw.Evaluate(&p), reference(nw, &p); got != want {
+		want := reference(nw, &p)
+		if got := nw.Evaluate(&p); got != want {
 			t.Fatalf("%s: Evaluate %d, reference %d", p.FEN(), got, want)
+		}
+		// Training's path: the active inputs, then their rows.
+		var in [maxActive]uint16
+		n, _ := active(&p, &in)
+		if got := nw.evaluateInputs(in[:n]); got != want {
+			t.Fatalf("%s: evaluateInputs %d, reference %d", p.FEN(), got, want)
 		}
 	}
 }
