@@ -271,7 +271,7 @@ func (w *Weights) Evaluate(p *toguz.Position) int32 {
 // branch in the loop but the loop's own (the conditions are arithmetic,
 // b2i). Branches matter twice: natively the search's positions mispredict
 // them, and in the browser's WebAssembly build every jump taken goes through
-// the function's block table (about 3 ns, three times a native loop's turn).
+// the function's block table (about 3 ns, against 0.4 for a native loop's turn).
 // TestEvaluateIsDot checks it against Extract's features on every position
 // of random games under several rulesets.
 func (w *Weights) EvaluateCapture(p *toguz.Position) (int32, int32) {
