@@ -56,7 +56,7 @@ type Network struct {
 // words is the number of 64-bit words of a packed row.
 const words = Hidden / 4
 
-// evaluateInputs is unrolled for 8 words: these fail to compile otherwise.
+// Evaluate keeps the 8 words in 8 locals: these fail to compile otherwise.
 const (
 	_ uint = words - 8
 	_ uint = 8 - words
@@ -112,11 +112,7 @@ func active(p *toguz.Position, in *[maxActive]uint16) (n int, ok bool) {
 	}
 	me := p.Turn()
 	op := me.Other()
-	raw := p.RingStones()
-	mine, his := raw[:9], raw[9:18]
-	if me == toguz.Black {
-		mine, his = his, mine
-	}
+	mine, his := sides(p)
 	for h := range 9 {
 		in[n] = uint16(h*Counts) + uint16(min(mine[h], Counts-1))
 		in[n+1] = uint16((9+h)*Counts) + uint16(min(his[h], Counts-1))
@@ -135,11 +131,22 @@ func active(p *toguz.Position, in *[maxActive]uint16) (n int, ok bool) {
 	return n + 2, true
 }
 
+// sides returns the stones in the mover's holes and in the other's.
+func sides(p *toguz.Position) (mine, his [9]uint8) {
+	raw := p.RingStones()
+	mine, his = [9]uint8(raw[:9]), [9]uint8(raw[9:])
+	if p.Turn() == toguz.Black {
+		return his, mine
+	}
+	return mine, his
+}
+
 // Evaluate returns the network's correction for p in hundredths of a
 // stone, from the side to move's view; 0 off the standard 9-hole board.
-// It is active and evaluateInputs in one pass, each row added where its
-// input is found: one loop of 9 turns where they make 31, which matters in
-// the WebAssembly build, where every turn of a loop is a jump through the
+// Each row is added where its input is found (training's float network
+// reads the inputs from active): one loop of 9 turns where finding the
+// inputs and then adding their rows made 31, which matters in the
+// WebAssembly build, where every turn of a loop is a jump through the
 // function's block table.
 func (nw *Network) Evaluate(p *toguz.Position) int32 {
 	if p.Holes() != 9 {
@@ -147,11 +154,7 @@ func (nw *Network) Evaluate(p *toguz.Position) int32 {
 	}
 	me := p.Turn()
 	op := me.Other()
-	raw := p.RingStones()
-	mine, his := raw[:9], raw[9:18]
-	if me == toguz.Black {
-		mine, his = his, mine
-	}
+	mine, his := sides(p)
 	b := &nw.bias
 	a0, a1, a2, a3, a4, a5, a6, a7 := b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
 	add := func(i int) {
@@ -183,65 +186,21 @@ func (nw *Network) Evaluate(p *toguz.Position) int32 {
 	return nw.output(n, a0, a1, a2, a3, a4, a5, a6, a7)
 }
 
-// evaluateInputs returns the output for the inputs set in in.
-func (nw *Network) evaluateInputs(in []uint16) int32 {
-	// The eight words in locals, so that they stay in registers.
-	b := &nw.bias
-	a0, a1, a2, a3, a4, a5, a6, a7 := b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
-	for _, i := range in {
-		r := &nw.rows[i]
-		a0 += r[0]
-		a1 += r[1]
-		a2 += r[2]
-		a3 += r[3]
-		a4 += r[4]
-		a5 += r[5]
-		a6 += r[6]
-		a7 += r[7]
-	}
-	return nw.output(len(in), a0, a1, a2, a3, a4, a5, a6, a7)
-}
-
 // output returns the network's output for the hidden layer's sums a0..a7
 // of n inputs: each 16-bit lane less its offset, clipped to [0, QA], times
-// its output weight. Written out rather than looped: the WebAssembly build
-// pays for every turn of a loop (a jump through the function's block table).
+// its output weight; a word's four lanes a turn.
 func (nw *Network) output(n int, a0, a1, a2, a3, a4, a5, a6, a7 uint64) int32 {
 	offset := int32(maxB1 + maxW1*n)
-	w := &nw.W2
-	out := int64(clip(int32(uint16(a0))-offset))*int64(w[0]) +
-		int64(clip(int32(uint16(a0>>16))-offset))*int64(w[1]) +
-		int64(clip(int32(uint16(a0>>32))-offset))*int64(w[2]) +
-		int64(clip(int32(uint16(a0>>48))-offset))*int64(w[3]) +
-		int64(clip(int32(uint16(a1))-offset))*int64(w[4]) +
-		int64(clip(int32(uint16(a1>>16))-offset))*int64(w[5]) +
-		int64(clip(int32(uint16(a1>>32))-offset))*int64(w[6]) +
-		int64(clip(int32(uint16(a1>>48))-offset))*int64(w[7]) +
-		int64(clip(int32(uint16(a2))-offset))*int64(w[8]) +
-		int64(clip(int32(uint16(a2>>16))-offset))*int64(w[9]) +
-		int64(clip(int32(uint16(a2>>32))-offset))*int64(w[10]) +
-		int64(clip(int32(uint16(a2>>48))-offset))*int64(w[11]) +
-		int64(clip(int32(uint16(a3))-offset))*int64(w[12]) +
-		int64(clip(int32(uint16(a3>>16))-offset))*int64(w[13]) +
-		int64(clip(int32(uint16(a3>>32))-offset))*int64(w[14]) +
-		int64(clip(int32(uint16(a3>>48))-offset))*int64(w[15]) +
-		int64(clip(int32(uint16(a4))-offset))*int64(w[16]) +
-		int64(clip(int32(uint16(a4>>16))-offset))*int64(w[17]) +
-		int64(clip(int32(uint16(a4>>32))-offset))*int64(w[18]) +
-		int64(clip(int32(uint16(a4>>48))-offset))*int64(w[19]) +
-		int64(clip(int32(uint16(a5))-offset))*int64(w[20]) +
-		int64(clip(int32(uint16(a5>>16))-offset))*int64(w[21]) +
-		int64(clip(int32(uint16(a5>>32))-offset))*int64(w[22]) +
-		int64(clip(int32(uint16(a5>>48))-offset))*int64(w[23]) +
-		int64(clip(int32(uint16(a6))-offset))*int64(w[24]) +
-		int64(clip(int32(uint16(a6>>16))-offset))*int64(w[25]) +
-		int64(clip(int32(uint16(a6>>32))-offset))*int64(w[26]) +
-		int64(clip(int32(uint16(a6>>48))-offset))*int64(w[27]) +
-		int64(clip(int32(uint16(a7))-offset))*int64(w[28]) +
-		int64(clip(int32(uint16(a7>>16))-offset))*int64(w[29]) +
-		int64(clip(int32(uint16(a7>>32))-offset))*int64(w[30]) +
-		int64(clip(int32(uint16(a7>>48))-offset))*int64(w[31])
+	var out int64
+	for k, a := range [words]uint64{a0, a1, a2, a3, a4, a5, a6, a7} {
+		w := (*[4]int32)(nw.W2[4*k : 4*k+4])
+		out += lane(a, offset, w[0]) + lane(a>>16, offset, w[1]) + lane(a>>32, offset, w[2]) + lane(a>>48, offset, w[3])
+	}
 	return int32(out/(QA*QB)) + nw.B2
 }
 
-func clip(a int32) int32 { return min(max(a, 0), QA) }
+// lane is one hidden unit's term: its lane (the low 16 bits of a) less the
+// offset, clipped to [0, QA], times its weight.
+func lane(a uint64, offset, w int32) int64 {
+	return int64(min(max(int32(uint16(a))-offset, 0), QA)) * int64(w)
+}

@@ -27,8 +27,8 @@ func positions(games int, seed uint64) []toguz.Position {
 	return out
 }
 
-// reference evaluates nw the slow obvious way: from the dense input vector.
-func reference(nw *Network, p *toguz.Position) int32 {
+// dense returns p's inputs as a vector of 0 and 1, the slow obvious way.
+func dense(p *toguz.Position) *[NumInputs]int32 {
 	var x [NumInputs]int32
 	me := p.Turn()
 	for h := 1; h <= 9; h++ {
@@ -43,6 +43,12 @@ func reference(nw *Network, p *toguz.Position) int32 {
 	}
 	x[kazanInputs+min(p.Kazan(me)/4, KazanBuckets-1)] = 1
 	x[kazanInputs+KazanBuckets+min(p.Kazan(me.Other())/4, KazanBuckets-1)] = 1
+	return &x
+}
+
+// reference evaluates nw the slow obvious way: from the dense input vector.
+func reference(nw *Network, p *toguz.Position) int32 {
+	x := dense(p)
 	var out int64
 	for j := range Hidden {
 		a := int32(nw.B1[j])
@@ -54,19 +60,28 @@ func reference(nw *Network, p *toguz.Position) int32 {
 	return int32(out/(QA*QB)) + nw.B2
 }
 
+// checkEvaluate checks Evaluate against the reference, and active's inputs
+// (training's) against the dense vector's ones.
+func checkEvaluate(t *testing.T, nw *Network, p *toguz.Position) {
+	t.Helper()
+	if got, want := nw.Evaluate(p), reference(nw, p); got != want {
+		t.Fatalf("%s: Evaluate %d, reference %d", p.FEN(), got, want)
+	}
+	var in [maxActive]uint16
+	n, _ := active(p, &in)
+	var x [NumInputs]int32
+	for _, i := range in[:n] {
+		x[i]++
+	}
+	if x != *dense(p) {
+		t.Fatalf("%s: active inputs %v are not the dense vector's ones", p.FEN(), in[:n])
+	}
+}
+
 func TestEvaluateMatchesReference(t *testing.T) {
 	nw := Embedded()
 	for _, p := range positions(20, 1) {
-		want := reference(nw, &p)
-		if got := nw.Evaluate(&p); got != want {
-			t.Fatalf("%s: Evaluate %d, reference %d", p.FEN(), got, want)
-		}
-		// Training's path: the active inputs, then their rows.
-		var in [maxActive]uint16
-		n, _ := active(&p, &in)
-		if got := nw.evaluateInputs(in[:n]); got != want {
-			t.Fatalf("%s: evaluateInputs %d, reference %d", p.FEN(), got, want)
-		}
+		checkEvaluate(t, nw, &p)
 	}
 	seven, err := toguz.NewPosition(toguz.Seven())
 	if err != nil {
@@ -142,16 +157,7 @@ func TestTrainLearns(t *testing.T) {
 		t.Errorf("validation loss %.4f without the network, %.4f with it, %.4f quantised", rep.BaseLoss, rep.FloatLoss, rep.QuantLoss)
 	}
 	for _, p := range ps[:50] {
-		want := reference(nw, &p)
-		if got := nw.Evaluate(&p); got != want {
-			t.Fatalf("%s: Evaluate %d, reference %d", p.FEN(), got, want)
-		}
-		// Training's path: the active inputs, then their rows.
-		var in [maxActive]uint16
-		n, _ := active(&p, &in)
-		if got := nw.evaluateInputs(in[:n]); got != want {
-			t.Fatalf("%s: evaluateInputs %d, reference %d", p.FEN(), got, want)
-		}
+		checkEvaluate(t, nw, &p)
 	}
 }
 

@@ -70,6 +70,7 @@ func (f *float) forward(in []uint16, a *[Hidden]float64) float64 {
 type prepared struct {
 	in     [maxActive]uint16
 	n      uint8
+	ex     int     // its example's index
 	base   float64 // K · linear evaluation
 	target float64
 	hold   bool
@@ -123,7 +124,7 @@ func Train(ctx context.Context, ex []Example, cfg Config, log io.Writer) (*Netwo
 		return nil, rep, err
 	}
 	rep.QuantLoss = lossOf(data, true, func(p *prepared) float64 {
-		return cfg.K * float64(nw.evaluateInputs(p.in[:p.n]))
+		return cfg.K * float64(nw.Evaluate(&ex[p.ex].Pos))
 	})
 	fmt.Fprintf(log, "neural: validation %.5f linear alone, %.5f with the network, %.5f quantised\n",
 		rep.BaseLoss, rep.FloatLoss, rep.QuantLoss)
@@ -142,6 +143,7 @@ func prepare(ex []Example, k float64) []prepared {
 			continue
 		}
 		p.n = uint8(n)
+		p.ex = i
 		p.base = k * float64(e.Base)
 		p.target = float64(e.Target)
 		p.hold = e.Hold
