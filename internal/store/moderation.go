@@ -832,27 +832,7 @@ type JudgedAccount struct {
 // limit, the most recent first: the accounts whose combined evidence the
 // detector checks again. Bot accounts are left out.
 func (s *Store) JudgedAccounts(ctx context.Context, since time.Time, limit int) ([]JudgedAccount, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT f.user_id, COALESCE(MAX(a.resolved_ms), 0) FROM fairplay f
-		JOIN users u ON u.id = f.user_id LEFT JOIN mod_accounts a ON a.user_id = f.user_id
-		WHERE f.rated = 1 AND u.bot = 0 AND f.computed_ms > $1 AND f.computed_ms > COALESCE(a.resolved_ms, 0)
-		GROUP BY f.user_id ORDER BY MAX(f.computed_ms) DESC LIMIT $2`, ms(since), limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: judged accounts: %w", err)
-	}
-	defer rows.Close()
-	var out []JudgedAccount
-	for rows.Next() {
-		var j JudgedAccount
-		var resolved int64
-		if err := rows.Scan(&j.UserID, &resolved); err != nil {
-			return nil, fmt.Errorf("store: judged accounts: %w", err)
-		}
-		if resolved > 0 {
-			j.Resolved = fromMS(resolved)
-		}
-		out = append(out, j)
-	}
-	return out, rows.Err()
+	return s.recentEvidence(ctx, "judged accounts", "f.rated = 1", since, limit)
 }
 
 // FlaggedAccounts returns the accounts with flagged fair-play evidence
@@ -860,23 +840,43 @@ func (s *Store) JudgedAccounts(ctx context.Context, since time.Time, limit int) 
 // the detectors' reports to file. Bot accounts, engines by design, are
 // left out.
 func (s *Store) FlaggedAccounts(ctx context.Context, since time.Time, limit int) ([]int64, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT f.user_id FROM fairplay f
+	js, err := s.recentEvidence(ctx, "flagged accounts", "f.flag = 1", since, limit)
+	ids := make([]int64, len(js))
+	for i, j := range js {
+		ids[i] = j.UserID
+	}
+	return ids, err
+}
+
+// recentEvidence returns the accounts, bots left out, with fair-play rows
+// that meet where (a constant condition on f, never the client's text)
+// computed since since and after their last resolution, at most limit, the
+// most recent first; what names the query in its errors.
+func (s *Store) recentEvidence(ctx context.Context, what, where string, since time.Time, limit int) ([]JudgedAccount, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT f.user_id, COALESCE(MAX(a.resolved_ms), 0) FROM fairplay f
 		JOIN users u ON u.id = f.user_id LEFT JOIN mod_accounts a ON a.user_id = f.user_id
-		WHERE f.flag = 1 AND u.bot = 0 AND f.computed_ms > $1 AND f.computed_ms > COALESCE(a.resolved_ms, 0)
+		WHERE `+where+` AND u.bot = 0 AND f.computed_ms > $1 AND f.computed_ms > COALESCE(a.resolved_ms, 0)
 		GROUP BY f.user_id ORDER BY MAX(f.computed_ms) DESC LIMIT $2`, ms(since), limit)
 	if err != nil {
-		return nil, fmt.Errorf("store: flagged accounts: %w", err)
+		return nil, fmt.Errorf("store: %s: %w", what, err)
 	}
 	defer rows.Close()
-	var out []int64
+	var out []JudgedAccount
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
+		var j JudgedAccount
+		var resolved int64
+		if err := rows.Scan(&j.UserID, &resolved); err != nil {
+			return nil, fmt.Errorf("store: %s: %w", what, err)
 		}
-		out = append(out, id)
+		if resolved > 0 {
+			j.Resolved = fromMS(resolved)
+		}
+		out = append(out, j)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: %s: %w", what, err)
+	}
+	return out, nil
 }
 
 // RecentRatedPlayers returns the accounts that finished rated games since
