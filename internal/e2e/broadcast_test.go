@@ -91,7 +91,7 @@ func TestSimulHost(t *testing.T) {
 			host.waitFor("a board focused", `document.activeElement.classList.contains('my-move')`, 3*time.Second)
 			host.do("open it", chromedp.Evaluate[chromedp.Void](`document.activeElement.click()`))
 			host.waitFor("the game page", `document.querySelector('#board button.hole.playable')`, 10*time.Second)
-			host.do("move", chromedp.Click(chromedp.CSS("#board button.hole.playable")))
+			host.press("move", "#board button.hole.playable")
 			host.waitFor("the move played", `document.querySelectorAll('#moves li, #moves .move').length > 0`, 10*time.Second)
 			var g struct{ Ply int }
 			for deadline := time.Now().Add(5 * time.Second); g.Ply == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {

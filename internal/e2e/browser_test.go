@@ -126,6 +126,26 @@ func (u *user) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
+// press clicks the element sel with the mouse, as a user does. A board is
+// drawn again when its game's state or clock arrives, its buttons replaced:
+// a click that finds its node gone between finding and pressing it ("Could
+// not find node", before any mouse event is sent) is tried again on the
+// new one.
+func (u *user) press(what, sel string) {
+	u.t.Helper()
+	for try := 1; ; try++ {
+		ctx, cancel := context.WithTimeout(u.ctx, time.Minute)
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if try == 3 || !strings.Contains(err.Error(), "Could not find node") {
+			u.t.Fatalf("%s: %s: %v", u.name, what, err)
+		}
+	}
+}
+
 // eval returns the value of a JavaScript expression in the page.
 func eval[T any](u *user, expr string) T {
 	u.t.Helper()
@@ -192,7 +212,7 @@ func (u *user) click(side toguz.Player, h toguz.Move) {
 	u.t.Helper()
 	sel := fmt.Sprintf(`#board button.hole.playable[data-side=%q][data-hole="%d"]`, side, h)
 	u.waitFor("hole "+h.String()+" to be playable", fmt.Sprintf("document.querySelector(%q)", sel), 15*time.Second)
-	u.do("clicking hole "+h.String(), chromedp.Click(chromedp.CSS(sel)))
+	u.press("clicking hole "+h.String(), sel)
 }
 
 // waitPly waits until the board shows ply n.

@@ -153,7 +153,7 @@ func TestOfflineGame(t *testing.T) {
 	// A short think, so that the test does not wait.
 	u.do("engine time", chromedp.SetValue(`#offline-time`, "200"))
 	// The board is every page's: a click plays, and so does a key.
-	u.do("play", chromedp.Click(`#board .row.mine button.hole.playable`))
+	u.press("play", `#board .row.mine button.hole.playable`)
 	u.waitFor("the engine's reply", `document.querySelectorAll('#offline-moves li').length === 2`, 30*time.Second)
 	u.waitFor("my move again", `document.querySelector('#board .row.mine button.hole.playable')`, 10*time.Second)
 	// The engine's move is marked where it was played from and where its
@@ -248,7 +248,7 @@ func TestEngineFallback(t *testing.T) {
 	}
 	u.waitFor("a legal hole", `document.querySelector('#board .row.mine button.hole.playable')`, 30*time.Second)
 	u.do("engine time", chromedp.SetValue(`#offline-time`, "200"))
-	u.do("play", chromedp.Click(`#board .row.mine button.hole.playable`))
+	u.press("play", `#board .row.mine button.hole.playable`)
 	u.waitFor("the server's reply", `document.querySelectorAll('#offline-moves li').length === 2`, 30*time.Second)
 	want := i18n.New().T("en", "offline.fallback")
 	if got := eval[string](u, `document.getElementById('offline-notice').hidden ? '' : document.getElementById('offline-notice').textContent`); got != want {

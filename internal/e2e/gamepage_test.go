@@ -166,9 +166,9 @@ func TestKeysPremovesAndDrawOffers(t *testing.T) {
 			}
 			white.key(kb.Escape)
 			white.waitFor("no premove", `document.getElementById('game').dataset.premove === ''`, 5*time.Second)
-			white.do("premove by click", chromedp.Click(chromedp.CSS(`#board .hole[data-side="white"][data-hole="2"]`)))
+			white.press("premove by click", `#board .hole[data-side="white"][data-hole="2"]`)
 			white.waitFor("premove 2", `document.getElementById('game').dataset.premove === '2'`, 5*time.Second)
-			white.do("cancel by a second click", chromedp.Click(chromedp.CSS(`#board .hole[data-side="white"][data-hole="2"]`)))
+			white.press("cancel by a second click", `#board .hole[data-side="white"][data-hole="2"]`)
 			white.waitFor("no premove", `document.getElementById('game').dataset.premove === ''`, 5*time.Second)
 			white.key("1")
 			white.waitFor("premove 1", `document.getElementById('game').dataset.premove === '1'`, 5*time.Second)

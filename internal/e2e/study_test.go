@@ -63,7 +63,7 @@ func TestStudyFollow(t *testing.T) {
 				t.Logf("%s: %s on the pupil's page after %v", lang, what, time.Since(start).Round(time.Millisecond))
 			}
 			coach.waitFor("a playable hole 7", `document.querySelector('#board button.hole.playable[data-side="white"][data-hole="7"]')`, 10*time.Second)
-			coach.do("the coach plays 7", chromedp.Click(chromedp.CSS(`#board button.hole[data-side="white"][data-hole="7"]`)))
+			coach.press("the coach plays 7", `#board button.hole[data-side="white"][data-hole="7"]`)
 			follow("the move", fmt.Sprintf(`document.getElementById('study').dataset.path === '7' && (document.querySelector('#tree .move.current')||{}).textContent === "1. %s"`, y))
 			coach.waitFor("the coach's board after his move", `document.getElementById('study').dataset.path === '7' && !document.getElementById('comment').disabled`, 5*time.Second)
 			comment := map[string]string{"kk": "Ең жақсы бастау", "en": "The best start"}[lang]
