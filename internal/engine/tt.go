@@ -17,7 +17,8 @@ const (
 // ttEntry is one table slot: check is key^data, so a slot torn by two
 // threads writing at once fails the key check instead of returning another
 // position's data (the "lockless hashing" of Hyatt and Mann). Both words are
-// atomics so the race detector agrees (ttWord); on amd64 they are plain moves.
+// atomics so the race detector agrees, on amd64 plain moves; in the
+// one-threaded js build plain words (ttWord).
 type ttEntry struct {
 	check, data ttWord
 }

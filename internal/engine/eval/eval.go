@@ -208,11 +208,11 @@ func extractBase(p *toguz.Position, f *[Buckets]int32) (mineOut, hisOut [9]uint8
 					last = 0
 				}
 			case origin:
-				_, last = divRing(from+s-1, ring)
-				laps, _ = divRing(s-1, ring)
+				last = (from + s - 1) % ring
+				laps = (s - 1) / ring
 			default:
-				_, last = divRing(from+s, ring)
-				laps, _ = divRing(s-1, ring)
+				last = (from + s) % ring
+				laps = (s - 1) / ring
 			}
 			if last < his || last >= his+n || last == ownT {
 				continue
@@ -365,8 +365,9 @@ func (w *Weights) EvaluateCapture(p *toguz.Position) (int32, int32) {
 	return int32(s >> Shift), myBest
 }
 
-// sown returns the ring index where the last of the s > 0 stones of ring
-// hole from lands, and the stones then in that hole.
+// sown returns the ring index where the last of the s stones of ring hole
+// from lands, and the stones then in that hole (for s = 0, values its
+// caller multiplies by zero).
 func sown(raw *[2 * toguz.MaxHoles]uint8, div *[256][2]uint8, from, s, origin int) (int, int32) {
 	// from+s ≤ 17+162 and s−1 < 162: both index the 256-entry table.
 	last := int(div[uint8(from+s-origin*int(b2i(s > 1)))][1])
@@ -408,14 +409,4 @@ func Material() *Weights {
 	var w Weights
 	w[Kazan] = 100 << Shift
 	return &w
-}
-
-// divRing returns x/ring and x%ring for x ≥ 0, with a constant divisor
-// (a multiplication) for the standard ring of 18 holes.
-func divRing(x, ring int) (int, int) {
-	u, r := uint(x), uint(ring)
-	if r == 18 {
-		return int(u / 18), int(u % 18)
-	}
-	return int(u / r), int(u % r)
 }
