@@ -322,11 +322,99 @@ func await(ctx context.Context, conn *websocket.Conn, typ string, ply int, timeo
 			}
 			return m, err
 		}
-		switch {
-		case m.Type == "error":
-			return m, &serverError{Code: m.Code, Message: m.Message}
-		case m.Type == typ && (typ != "move" || m.Ply == ply):
-			return m, nil
+		if done, err := awaited(m, typ, ply); done {
+			return m, err
 		}
 	}
+}
+
+// awaited says whether m ends a wait for a message of type typ (and, for
+// a move, of ply): a server error ends it with the error.
+func awaited(m message, typ string, ply int) (bool, error) {
+	switch {
+	case m.Type == "error":
+		return true, &serverError{Code: m.Code, Message: m.Message}
+	case m.Type == typ && (typ != "move" || m.Ply == ply):
+		return true, nil
+	}
+	return false, nil
+}
+
+// gameConn is a player's websocket in a game of the load. It reads every
+// message into one buffer of its own and bounds each wait for a reply
+// with one timer of its own, which closes the connection when it fires:
+// in one process the clients share the server's heap and collector, and a
+// context, a timer and a slice per message made them half of the run's
+// allocations.
+type gameConn struct {
+	c       *websocket.Conn
+	in      bytes.Buffer
+	out     []byte
+	timer   *time.Timer
+	expired atomic.Bool // the timer fired: the reply did not come in time
+}
+
+func newGameConn(c *websocket.Conn) *gameConn {
+	g := &gameConn{c: c}
+	g.timer = time.AfterFunc(time.Hour, func() {
+		g.expired.Store(true)
+		c.CloseNow()
+	})
+	g.timer.Stop()
+	return g
+}
+
+// close closes the connection at once.
+func (g *gameConn) close() {
+	g.timer.Stop()
+	g.c.CloseNow()
+}
+
+// send writes v as one text message.
+func (g *gameConn) send(v any) error { return send(context.Background(), g.c, v) }
+
+// sendMove sends the move of hole at ply.
+func (g *gameConn) sendMove(ply, hole int) error {
+	b := append(g.out[:0], `{"type":"move","ply":`...)
+	b = strconv.AppendInt(b, int64(ply), 10)
+	b = append(b, `,"hole":`...)
+	b = strconv.AppendInt(b, int64(hole), 10)
+	g.out = append(b, '}')
+	return g.c.Write(context.Background(), websocket.MessageText, g.out)
+}
+
+// await is await on g, which the timer closes when no message of type
+// typ has come within timeout: the game then fails, as it would have.
+func (g *gameConn) await(typ string, ply int, timeout time.Duration) (message, error) {
+	g.timer.Reset(timeout)
+	defer g.timer.Stop()
+	for {
+		m, err := g.receive()
+		if err != nil {
+			if g.expired.Load() {
+				return m, fmt.Errorf("no %s message within %v: %w", typ, timeout, errNoReply)
+			}
+			return m, err
+		}
+		if done, err := awaited(m, typ, ply); done {
+			return m, err
+		}
+	}
+}
+
+// receive reads the next message into g's buffer and decodes it.
+func (g *gameConn) receive() (message, error) {
+	var m message
+	_, r, err := g.c.Reader(context.Background())
+	if err != nil {
+		return m, err
+	}
+	g.in.Reset()
+	if _, err := g.in.ReadFrom(r); err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(g.in.Bytes(), &m); err != nil {
+		return m, fmt.Errorf("bad message %.80q: %w", g.in.Bytes(), err)
+	}
+	return m, nil
 }

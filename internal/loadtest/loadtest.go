@@ -35,6 +35,7 @@
 package loadtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -506,8 +507,8 @@ func (g *pair) run(ctx, runCtx context.Context, ready *sync.WaitGroup) {
 
 // start creates a game between the pair (White's private seek, Black's
 // acceptance) and opens both players' websockets; errors go through fail.
-func (g *pair) start(ctx context.Context, fail func(string, error) error) (string, [2]*websocket.Conn, error) {
-	var conns [2]*websocket.Conn
+func (g *pair) start(ctx context.Context, fail func(string, error) error) (string, [2]*gameConn, error) {
+	var conns [2]*gameConn
 	seek, err := g.white.seek(ctx, g.cfg.TC)
 	if err != nil {
 		return "", conns, fail("seek", err)
@@ -521,7 +522,7 @@ func (g *pair) start(ctx context.Context, fail func(string, error) error) (strin
 	closeAll := func() {
 		for _, c := range conns {
 			if c != nil {
-				c.CloseNow()
+				c.close()
 			}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), g.cfg.Timeout)
@@ -535,11 +536,13 @@ func (g *pair) start(ctx context.Context, fail func(string, error) error) (strin
 	}
 	deadline := time.Now().Add(g.cfg.Reconnect)
 	for i, c := range []*client{g.white, g.black} {
-		if conns[i], err = c.dialRetry(ctx, id, deadline); err != nil {
+		conn, err := c.dialRetry(ctx, id, deadline)
+		if err != nil {
 			closeAll()
 			return "", conns, fail("dial", err)
 		}
-		st, err := await(ctx, conns[i], "state", 0, g.cfg.Timeout)
+		conns[i] = newGameConn(conn)
+		st, err := conns[i].await("state", 0, g.cfg.Timeout)
 		if err == nil {
 			if want := []string{"white", "black"}[i]; st.You != want || st.Status != "playing" || st.Ply != 0 {
 				err = fmt.Errorf("game %s: state says you=%q status=%q ply=%d, want you=%q, playing, ply 0", id, st.You, st.Status, st.Ply, want)
@@ -558,7 +561,7 @@ func (g *pair) start(ctx context.Context, fail func(string, error) error) (strin
 // g.cfg.Reconnect has passed, and returns the state: where the game is now
 // (a move in flight when the connection was lost may or may not have been
 // played).
-func (g *pair) reconnect(ctx context.Context, id string, conns *[2]*websocket.Conn) (message, error) {
+func (g *pair) reconnect(ctx context.Context, id string, conns *[2]*gameConn) (message, error) {
 	g.col.reconnects.Add(1)
 	deadline := time.Now().Add(g.cfg.Reconnect)
 	for {
@@ -566,12 +569,15 @@ func (g *pair) reconnect(ctx context.Context, id string, conns *[2]*websocket.Co
 		var err error
 		for i, c := range []*client{g.white, g.black} {
 			if conns[i] != nil {
-				conns[i].CloseNow()
+				conns[i].close()
+				conns[i] = nil
 			}
-			if conns[i], err = c.dialRetry(ctx, id, deadline); err != nil {
+			conn, err := c.dialRetry(ctx, id, deadline)
+			if err != nil {
 				return st, fmt.Errorf("game %s: reconnecting: %w", id, err)
 			}
-			if st, err = await(ctx, conns[i], "state", 0, g.cfg.Timeout); err != nil {
+			conns[i] = newGameConn(conn)
+			if st, err = conns[i].await("state", 0, g.cfg.Timeout); err != nil {
 				break
 			}
 		}
@@ -612,13 +618,16 @@ func (g *pair) game(ctx, runCtx context.Context, started func()) (err error) {
 	// Start at a random point of the interval so that the games do not
 	// all move at the same instant.
 	next := time.Now().Add(time.Duration(g.rnd.Int64N(int64(g.cfg.Interval))))
+	tick := time.NewTimer(time.Until(next))
+	defer tick.Stop()
 	for !gr.p.IsOver() {
 		select {
 		case <-runCtx.Done():
 			return runCtx.Err()
-		case <-time.After(time.Until(next)):
+		case <-tick.C:
 		}
 		next = next.Add(g.cfg.Interval)
+		tick.Reset(time.Until(next))
 		if stop, err := gr.move(); stop {
 			return err
 		}
@@ -638,7 +647,8 @@ type gameRun struct {
 	g     *pair
 	ctx   context.Context
 	id    string
-	conns [2]*websocket.Conn
+	conns [2]*gameConn
+	fen   []byte // the rules' position string after the last move
 	p     toguz.Position
 	ply   int
 	ended bool // the game ended as the rules say it must: no resigning it
@@ -649,7 +659,7 @@ type gameRun struct {
 func (gr *gameRun) close() {
 	for _, c := range gr.conns {
 		if c != nil { // nil: a reconnection failed
-			c.CloseNow()
+			c.close()
 		}
 	}
 }
@@ -660,10 +670,8 @@ func (gr *gameRun) resignUnended() {
 	if gr.ended || gr.conns[0] == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), gr.g.cfg.Timeout)
-	defer cancel()
-	if send(ctx, gr.conns[0], map[string]any{"type": "resign"}) == nil {
-		await(ctx, gr.conns[0], "end", 0, gr.g.cfg.Timeout)
+	if gr.conns[0].send(map[string]any{"type": "resign"}) == nil {
+		gr.conns[0].await("end", 0, gr.g.cfg.Timeout)
 	}
 }
 
@@ -672,24 +680,24 @@ func (gr *gameRun) resignUnended() {
 // that the game is over for this pair, with the error that game returns;
 // after a lost connection the game goes on from the server's state.
 func (gr *gameRun) move() (stop bool, err error) {
-	g, ctx, id, ply := gr.g, gr.ctx, gr.id, gr.ply
+	g, id, ply := gr.g, gr.id, gr.ply
 	moves := gr.p.LegalMoves().Slice()
 	m := moves[g.rnd.IntN(len(moves))]
 	me := gr.p.Turn()
 	after := gr.p.After(m)
 	if g.cfg.ChatEvery > 0 && (ply+1)%g.cfg.ChatEvery == 0 {
-		if err := g.chat(ctx, gr.conns[me], id, ply); lostConnection(err) {
+		if err := g.chat(gr.conns[me], id, ply); lostConnection(err) {
 			return gr.resume(err)
 		} else if err != nil {
 			return true, g.fail("chat", fmt.Errorf("game %s before ply %d: %w", id, ply+1, err))
 		}
 	}
 	sent, steady := time.Now(), g.col.steady.Load()
-	err = send(ctx, gr.conns[me], map[string]any{"type": "move", "ply": ply, "hole": int(m)})
+	err = gr.conns[me].sendMove(ply, int(m))
 	var got message
 	if err == nil {
 		// The round trip ends when the mover gets his move back.
-		got, err = await(ctx, gr.conns[me], "move", ply+1, g.cfg.Timeout)
+		got, err = gr.conns[me].await("move", ply+1, g.cfg.Timeout)
 	}
 	rtt := time.Since(sent)
 	if lostConnection(err) {
@@ -698,12 +706,15 @@ func (gr *gameRun) move() (stop bool, err error) {
 	if err != nil {
 		return true, g.fail("move", fmt.Errorf("game %s ply %d: %w", id, ply+1, err))
 	}
-	if sp, _, err := toguz.ParseFEN(got.FEN, toguz.Standard()); err != nil || sp != after {
-		return true, g.fail("position", fmt.Errorf("game %s ply %d: the server's position is %q (%v), the rules' %s", id, ply+1, got.FEN, err, after.FEN()))
+	// The position string without its move number, which the position
+	// does not hold: compared as bytes, where parsing it cost an allocation.
+	gr.fen = toguz.AppendFEN(gr.fen[:0], after, 1)
+	if n := bytes.LastIndexByte(gr.fen, ' ') + 1; len(got.FEN) <= n || got.FEN[:n] != string(gr.fen[:n]) || strings.Contains(got.FEN[n:], " ") {
+		return true, g.fail("position", fmt.Errorf("game %s ply %d: the server's position is %q, the rules' %s", id, ply+1, got.FEN, gr.fen))
 	}
 	g.acked(gr.ack(m, me, got), rtt, steady)
 	gr.p, gr.ply = after, ply+1
-	if _, err := await(ctx, gr.conns[me.Other()], "move", gr.ply, g.cfg.Timeout); lostConnection(err) {
+	if _, err := gr.conns[me.Other()].await("move", gr.ply, g.cfg.Timeout); lostConnection(err) {
 		return gr.resume(err)
 	} else if err != nil {
 		return true, g.fail("opponent", fmt.Errorf("game %s ply %d: %w", id, gr.ply, err))
@@ -778,7 +789,7 @@ func (gr *gameRun) end() error {
 	g, id := gr.g, gr.id
 	want := gr.p.Outcome().Result.String()
 	for i := range gr.conns {
-		end, err := await(gr.ctx, gr.conns[i], "end", 0, g.cfg.Timeout)
+		end, err := gr.conns[i].await("end", 0, g.cfg.Timeout)
 		if lostConnection(err) {
 			done, err := gr.resync(err)
 			if err == nil && !done {
@@ -796,19 +807,20 @@ func (gr *gameRun) end() error {
 	}
 	gr.ended = true
 	for _, c := range gr.conns {
-		c.Close(websocket.StatusNormalClosure, "")
+		c.timer.Stop()
+		c.c.Close(websocket.StatusNormalClosure, "")
 	}
 	return g.finished(nil)
 }
 
 // chat sends a chat message on conn and waits for it to come back; a
 // refusal by the chat rate limits is counted, not an error.
-func (g *pair) chat(ctx context.Context, conn *websocket.Conn, id string, ply int) error {
+func (g *pair) chat(conn *gameConn, id string, ply int) error {
 	sent := time.Now()
-	if err := send(ctx, conn, map[string]any{"type": "chat", "text": fmt.Sprintf("сәлем, game %s ply %d", id, ply)}); err != nil {
+	if err := conn.send(map[string]any{"type": "chat", "text": fmt.Sprintf("сәлем, game %s ply %d", id, ply)}); err != nil {
 		return err
 	}
-	_, err := await(ctx, conn, "chat", 0, g.cfg.Timeout)
+	_, err := conn.await("chat", 0, g.cfg.Timeout)
 	rtt := time.Since(sent)
 	var se *serverError
 	if errors.As(err, &se) && se.Code == "chat_rate_limited" {
