@@ -222,8 +222,10 @@ func (s *Web) serveConn(ctx context.Context, c *websocket.Conn, user int64, sub 
 			}
 		}
 	}()
+	wr := site.NewWriter(c)
+	defer wr.Stop()
 	first, _ := json.Marshal(liveMsg{Type: "unread", Unread: s.Unread(ctx, user)})
-	if err := site.WriteWS(ctx, c, first); err != nil {
+	if err := wr.Write(first); err != nil {
 		return
 	}
 	for {
@@ -235,7 +237,7 @@ func (s *Web) serveConn(ctx context.Context, c *websocket.Conn, user int64, sub 
 			c.Close(websocket.StatusGoingAway, "")
 			return
 		case b := <-sub.out:
-			if err := site.WriteWS(ctx, c, b); err != nil {
+			if err := wr.Write(b); err != nil {
 				return
 			}
 		}

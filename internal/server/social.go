@@ -109,6 +109,8 @@ func (s *Server) lobbyChatWS(w http.ResponseWriter, r *http.Request) {
 	replies := make(chan []byte, 8)
 	go func() {
 		defer cancel()
+		wr := site.NewWriter(c)
+		defer wr.Stop()
 		for {
 			var b []byte
 			select {
@@ -129,7 +131,7 @@ func (s *Server) lobbyChatWS(w http.ResponseWriter, r *http.Request) {
 			case <-ctx.Done():
 				return
 			}
-			if err := site.WriteWS(ctx, c, b); err != nil {
+			if err := wr.Write(b); err != nil {
 				return
 			}
 		}

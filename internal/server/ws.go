@@ -217,13 +217,15 @@ func (s *Server) serveLobbyWS(r *http.Request, c *websocket.Conn, viewer string,
 	defer s.cfg.Metrics.SocketOpened(metrics.Lobby)()
 	go func() {
 		defer cancel()
+		wr := site.NewWriter(c)
+		defer wr.Stop()
 		for b := range sub.Out() {
 			if filter != nil {
 				if b = filter(b); b == nil {
 					continue
 				}
 			}
-			if err := site.WriteWS(ctx, c, b); err != nil {
+			if err := wr.Write(b); err != nil {
 				return
 			}
 		}

@@ -67,7 +67,8 @@ func KeepAlive(ctx context.Context, c *websocket.Conn) (stop func()) {
 	return func() { t.Stop() }
 }
 
-// WriteWS writes the message b to c, within a bounded time.
+// WriteWS writes the message b to c, within a bounded time: for a
+// handler's occasional answer; a socket's writer goroutine uses a Writer.
 func WriteWS(ctx context.Context, c *websocket.Conn, b []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
 	defer cancel()
@@ -75,11 +76,12 @@ func WriteWS(ctx context.Context, c *websocket.Conn, b []byte) error {
 }
 
 // A Writer is WriteWS for a connection's writer goroutine, which writes
-// every message of a busy game: one timer, reset for each write, closes
-// the connection when a write outlasts the bound, where WriteWS makes a
-// context and a timer per message (and the library registers a callback
-// on the context), garbage the collector of a big server then marks
-// around. Not for concurrent use; other goroutines may still WriteWS.
+// every message of a busy game, lobby or room: one timer, reset for each
+// write, closes the connection when a write outlasts the bound, where
+// WriteWS makes a context and a timer per message (and the library
+// registers a callback on the context), garbage the collector of a big
+// server then marks around. Not for concurrent use; other goroutines may
+// still WriteWS.
 type Writer struct {
 	c       *websocket.Conn
 	t       *time.Timer

@@ -403,6 +403,8 @@ type follower struct {
 // answers, in order, until ctx ends or the hub drops sub.
 func (f *follower) write(ctx context.Context, cancel context.CancelFunc, sub *Sub) {
 	defer cancel()
+	wr := site.NewWriter(f.c)
+	defer wr.Stop()
 	for {
 		var b []byte
 		select {
@@ -418,7 +420,7 @@ func (f *follower) write(ctx context.Context, cancel context.CancelFunc, sub *Su
 		case <-ctx.Done():
 			return
 		}
-		if err := site.WriteWS(ctx, f.c, b); err != nil {
+		if err := wr.Write(b); err != nil {
 			return
 		}
 	}

@@ -92,6 +92,8 @@ func (s *Site) chatSocket(w http.ResponseWriter, r *http.Request) {
 	replies := make(chan []byte, 8)
 	go func() {
 		defer stop()
+		wr := site.NewWriter(c)
+		defer wr.Stop()
 		for {
 			var b []byte
 			select {
@@ -107,7 +109,7 @@ func (s *Site) chatSocket(w http.ResponseWriter, r *http.Request) {
 			case <-wctx.Done():
 				return
 			}
-			if err := site.WriteWS(wctx, c, b); err != nil {
+			if err := wr.Write(b); err != nil {
 				return
 			}
 		}
