@@ -182,10 +182,11 @@ type Store struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	// Statements of the hot path (AppendMove), prepared on the writer connection.
+	// Statements of the hot path (AppendMove), prepared on the writer
+	// connection; SQLite's AppendMove runs stmtNextPly only to say why
+	// stmtInsertMove (SQLite's alone) inserted nothing.
 	stmtNextPly, stmtInsertMove, stmtSaveClock *sql.Stmt
-	// PostgreSQL's AppendMove, the three of them in one statement (moves.go);
-	// stmtInsertMove is SQLite's alone.
+	// PostgreSQL's AppendMove, the three of them in one statement (moves.go).
 	stmtMovePG *sql.Stmt
 	// The savepoints of group commit, one pair per write of a batch.
 	stmtSavepoint, stmtRelease, stmtRollbackTo *sql.Stmt
@@ -463,8 +464,9 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 // writeGame is write for the hot writes of one game's moves and clock
-// (AppendMove, TakeBack, SaveClock), which begin with stmtNextPly or write
-// only the clock's row, and for the writes that only insert rows whose
+// (AppendMove, TakeBack, SaveClock), which read the game's status and next
+// ply first (stmtNextPly, or in SQLite's move insert) or write only the
+// clock's row, and for the writes that only insert rows whose
 // keys and references the database checks (CreateGame, CreateSession). On
 // PostgreSQL they run at READ COMMITTED and without the writer lock: the
 // lock of the game's row that stmtNextPly takes orders a game's moves,
