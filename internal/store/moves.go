@@ -145,7 +145,7 @@ const (
 	sqlInsertMove = `INSERT INTO moves (game_id, ply, hole, played_ms, clock_ms)
 		SELECT $1, $2, $3, $4, $5 FROM games WHERE id = $1 AND status = $6
 			AND (SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = $1) + 1 = $2`
-	sqlSaveClock  = `INSERT INTO game_clocks (game_id, white_ms, black_ms, turn, running, since_ms, stopped)
+	sqlSaveClock = `INSERT INTO game_clocks (game_id, white_ms, black_ms, turn, running, since_ms, stopped)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) ` + sqlClockConflict
 	// sqlClockConflict makes a clock's insert write over the game's row.
 	sqlClockConflict = `ON CONFLICT (game_id) DO UPDATE SET white_ms = excluded.white_ms, black_ms = excluded.black_ms,
