@@ -70,18 +70,29 @@ func (s *Store) AppendMove(ctx context.Context, gameID string, m Move, clk *cloc
 
 // refusedMove says why the move of ply was not inserted into game gameID.
 func (s *Store) refusedMove(ctx context.Context, tx *sql.Tx, gameID string, ply int) error {
+	last, err := s.lastPly(ctx, tx, gameID, "append move to")
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("game %s: move for ply %d, but the next ply is %d: %w", gameID, ply, last+1, ErrConflict)
+}
+
+// lastPly returns the last ply stored of game gameID, which must be being
+// played (ErrNotFound, ErrConflict); doing names the write in an error of
+// the database.
+func (s *Store) lastPly(ctx context.Context, tx *sql.Tx, gameID, doing string) (int, error) {
 	var status string
 	var last int
 	err := tx.StmtContext(ctx, s.stmtNextPly).QueryRowContext(ctx, gameID).Scan(&status, &last)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("game %q: %w", gameID, ErrNotFound)
+		return 0, fmt.Errorf("game %q: %w", gameID, ErrNotFound)
 	case err != nil:
-		return fmt.Errorf("store: append move to %s: %w", gameID, err)
+		return 0, fmt.Errorf("store: %s %s: %w", doing, gameID, err)
 	case status != statusText(game.Playing):
-		return fmt.Errorf("game %s is %s, not started: %w", gameID, status, ErrConflict)
+		return 0, fmt.Errorf("game %s is %s, not started: %w", gameID, status, ErrConflict)
 	}
-	return fmt.Errorf("game %s: move for ply %d, but the next ply is %d: %w", gameID, ply, last+1, ErrConflict)
+	return last, nil
 }
 
 // appendMovePG is AppendMove on PostgreSQL: one statement (sqlMovePG) in

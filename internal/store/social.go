@@ -3,12 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/toguz/toguz/internal/clock"
-	"github.com/toguz/toguz/internal/game"
 )
 
 // TakeBack keeps the first plies moves of a started game, deletes the
@@ -20,17 +18,11 @@ func (s *Store) TakeBack(ctx context.Context, gameID string, plies int, clk *clo
 		return fmt.Errorf("game %s: take back to ply %d: %w", gameID, plies, ErrConflict)
 	}
 	return s.writeGame(ctx, func(tx *sql.Tx) error {
-		var status string
-		var last int
-		err := tx.StmtContext(ctx, s.stmtNextPly).QueryRowContext(ctx, gameID).Scan(&status, &last)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			return fmt.Errorf("game %q: %w", gameID, ErrNotFound)
-		case err != nil:
-			return fmt.Errorf("store: take back in %s: %w", gameID, err)
-		case status != statusText(game.Playing):
-			return fmt.Errorf("game %s is %s, not started: %w", gameID, status, ErrConflict)
-		case plies > last:
+		last, err := s.lastPly(ctx, tx, gameID, "take back in")
+		if err != nil {
+			return err
+		}
+		if plies > last {
 			return fmt.Errorf("game %s has %d plies, not %d: %w", gameID, last, plies, ErrConflict)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = $1 AND ply > $2`, gameID, plies); err != nil {
