@@ -572,8 +572,8 @@ func (g *pair) reconnect(ctx context.Context, id string, conns *[2]*gameConn) (m
 				conns[i].close()
 				conns[i] = nil
 			}
-			conn, err := c.dialRetry(ctx, id, deadline)
-			if err != nil {
+			var conn *websocket.Conn
+			if conn, err = c.dialRetry(ctx, id, deadline); err != nil {
 				return st, fmt.Errorf("game %s: reconnecting: %w", id, err)
 			}
 			conns[i] = newGameConn(conn)
