@@ -85,3 +85,39 @@ func TestGameConn(t *testing.T) {
 		t.Errorf("a closed connection: %v, want a lost connection", err)
 	}
 }
+
+// TestReconnectRefused: when the server answers a reconnected player with
+// an error instead of the game's state, reconnect says so (it once lost
+// that error and returned an empty state).
+func TestReconnectRefused(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		msg := `{"type":"state","you":"white","status":"playing","ply":4}`
+		if r.Header.Get("Authorization") == "Bearer black" {
+			msg = `{"type":"error","code":"not_found","message":"no such game"}`
+		}
+		c.Write(r.Context(), websocket.MessageText, []byte(msg))
+		c.Read(r.Context()) // until the client closes
+	}))
+	defer srv.Close()
+	src := &source{http: srv.Client()}
+	g := &pair{cfg: Config{Timeout: 5 * time.Second, Reconnect: 5 * time.Second}, col: &collector{},
+		white: &client{base: srv.URL, src: src, token: "white"}, black: &client{base: srv.URL, src: src, token: "black"}}
+	var conns [2]*gameConn
+	defer func() {
+		for _, c := range conns {
+			if c != nil {
+				c.close()
+			}
+		}
+	}()
+	st, err := g.reconnect(context.Background(), "g1", &conns)
+	var se *serverError
+	if !errors.As(err, &se) || se.Code != "not_found" {
+		t.Errorf("reconnect = %+v, %v; want black's error not_found", st, err)
+	}
+}
