@@ -82,7 +82,7 @@ type told struct {
 	ended uint64
 }
 
-// writeCurrent writes c's games being played and open challenges to the
+// writeCurrent writes c's open challenges and games being played to the
 // event stream out and returns what it wrote; false when the client has
 // gone. The stream is subscribed before: a game or challenge that began
 // meanwhile is both written here and queued, and relay leaves its queued
@@ -91,12 +91,8 @@ type told struct {
 // (a client is not told an accepted challenge is open, after its game).
 func (a *API) writeCurrent(ctx context.Context, out *ndjson, c caller) (told, bool) {
 	tl := told{keys: map[toldKey]bool{}}
-	for _, spec := range a.hub.GamesOfAll(ctx, c.seat().ID) {
-		if !out.json(a.gameEvent(ctx, "gameStart", spec, c.tok.UserID, nil)) {
-			return tl, false
-		}
-		tl.keys[toldKey{"gameStart", spec.ID}] = true
-	}
+	// The challenges first: one accepted between the two lists is then
+	// told before its game starts, as it happened, not after.
 	chs, ended := a.chals.ofNow(c.tok.UserID)
 	tl.ended = ended
 	for _, ch := range chs {
@@ -104,6 +100,12 @@ func (a *API) writeCurrent(ctx context.Context, out *ndjson, c caller) (told, bo
 			return tl, false
 		}
 		tl.keys[toldKey{"challenge", ch.ID}] = true
+	}
+	for _, spec := range a.hub.GamesOfAll(ctx, c.seat().ID) {
+		if !out.json(a.gameEvent(ctx, "gameStart", spec, c.tok.UserID, nil)) {
+			return tl, false
+		}
+		tl.keys[toldKey{"gameStart", spec.ID}] = true
 	}
 	return tl, true
 }
