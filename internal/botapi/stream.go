@@ -24,14 +24,21 @@ type ndjson struct {
 	rc *http.ResponseController
 }
 
+// startNDJSON starts the stream on w and sends its headers.
 func startNDJSON(w http.ResponseWriter) *ndjson {
+	n := newNDJSON(w)
+	n.rc.Flush()
+	return n
+}
+
+// newNDJSON starts the stream on w; its headers go with the first line or
+// flush.
+func newNDJSON(w http.ResponseWriter) *ndjson {
 	site.ClearDeadlines(w)
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
-	n := &ndjson{w: w, rc: http.NewResponseController(w)}
-	n.rc.Flush()
-	return n
+	return &ndjson{w: w, rc: http.NewResponseController(w)}
 }
 
 // line writes b and a newline; false when the client has gone.
@@ -62,9 +69,11 @@ func (a *API) apiEventStream(w http.ResponseWriter, r *http.Request) error {
 	defer a.closeStream(c.tok.ID)
 	sub := a.events.subscribe(c.tok.UserID)
 	defer a.events.unsubscribe(c.tok.UserID, sub)
-	out := startNDJSON(w)
+	// The headers go after the current state (or with its first line): a
+	// client that has them is subscribed and has been told what is open.
+	out := newNDJSON(w)
 	told, ok := a.writeCurrent(r.Context(), out, c)
-	if !ok {
+	if !ok || out.rc.Flush() != nil {
 		return nil
 	}
 	a.relay(r.Context(), out, sub, told)
