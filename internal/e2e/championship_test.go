@@ -160,10 +160,12 @@ func TestChampionshipDesk(t *testing.T) {
 	for r := 1; r <= 9; r++ {
 		if r == 1 {
 			u.do("pairing round 1", chromedp.Navigate(desk), chromedp.WaitVisible(chromedp.CSS("#desk-pair-all")), chromedp.Click(chromedp.CSS("#desk-pair-all")))
-			u.waitFor("the boards", `document.querySelector('#results-classic-men select')`, 20*time.Second)
-			// The men's classic results of round 1 through the desk's form.
-			eval[bool](u, `(() => { let i = 0; for (const s of document.querySelectorAll('#results-classic-men select')) s.value = ['1-0','1/2','0-1'][i++ % 3]; return true; })()`)
-			u.do("the results form", chromedp.Click(chromedp.CSS("#results-submit-classic-men")))
+			// The form's button, parsed after its boards' selects.
+			u.waitFor("the boards", `document.querySelector('#results-submit-classic-men')`, 20*time.Second)
+			// The men's classic results of round 1 through the desk's form,
+			// chosen and sent in one script (a click by chromedp once found
+			// its node gone as the page changed: "Could not find node").
+			eval[bool](u, `(() => { let i = 0; for (const s of document.querySelectorAll('#results-classic-men select')) s.value = ['1-0','1/2','0-1'][i++ % 3]; document.querySelector('#results-submit-classic-men').click(); return true; })()`)
 			u.waitFor("the results' message", `/^Results changed: \d+\.$/.test((document.getElementById('desk-msg')||{}).textContent)`, 10*time.Second)
 		} else {
 			apiCall(t, "POST", base+"/api/championships/"+id+"/pair", token, map[string]any{})
