@@ -16,6 +16,8 @@ import (
 
 	"github.com/coder/websocket"
 	"golang.org/x/time/rate"
+
+	"github.com/toguz/toguz/internal/site"
 )
 
 // client speaks the server's HTTP API (docs/api.md) as one player.
@@ -405,16 +407,12 @@ func (g *gameConn) await(typ string, ply int, timeout time.Duration) (message, e
 // receive reads the next message into g's buffer and decodes it.
 func (g *gameConn) receive() (message, error) {
 	var m message
-	_, r, err := g.c.Reader(context.Background())
+	_, b, err := site.ReadWS(g.c, &g.in)
 	if err != nil {
 		return m, err
 	}
-	g.in.Reset()
-	if _, err := g.in.ReadFrom(r); err != nil {
-		return m, err
-	}
-	if err := json.Unmarshal(g.in.Bytes(), &m); err != nil {
-		return m, fmt.Errorf("bad message %.80q: %w", g.in.Bytes(), err)
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("bad message %.80q: %w", b, err)
 	}
 	return m, nil
 }
