@@ -100,7 +100,7 @@ func New() *Metrics {
 	// their series are made once, sparing each observation the label's
 	// hashing; another op is recorded too, at the cost of that lookup.
 	m.storeOps = map[string]prometheus.Observer{}
-	for _, op := range []string{"write", "commit", "create_game", "add_move", "end_game", "take_back", "save_clocks", "game", "live_games", "session"} {
+	for _, op := range []string{"write", "commit", "checkpoint", "create_game", "add_move", "end_game", "take_back", "save_clocks", "game", "live_games", "session"} {
 		m.storeOps[op] = m.store.WithLabelValues(op)
 	}
 	// Every kind of socket is shown, at 0 before the first.

@@ -13,7 +13,9 @@
 //     arrive together share one transaction (group commit), each in its own
 //     savepoint so that a failing one undoes only itself; a write returns
 //     only after its transaction committed. Reads use a separate pool of
-//     read-only connections and see every committed write (WAL).
+//     read-only connections and see every committed write (WAL). The WAL
+//     is copied into the file by a goroutine of its own, not by the
+//     commits (checkpoint.go).
 //   - One file per aggregate: users ([Store.CreateUser]), sessions
 //     ([Store.CreateSession]), games ([Store.CreateGame], [Store.StartGame],
 //     [Store.FinishGame]), moves and clocks ([Store.AppendMove]: the move and the
@@ -127,6 +129,12 @@ type Options struct {
 	// Observer is told how long the store's operations take (the server's
 	// metrics; nil: nobody). See [Observer] for the operations.
 	Observer Observer
+
+	// Tests: the checkpointer's interval and the WAL's length in pages
+	// beyond which the writer finishes a checkpoint (checkpoint.go);
+	// checkpointEvery and walRestartPages when zero.
+	checkpointEvery time.Duration
+	walRestart      int
 }
 
 // Observer is told the duration of each store operation, so that a server
@@ -134,13 +142,15 @@ type Options struct {
 //   - "write": one write, from its arrival at the writer's queue to its
 //     commit (what the caller waits);
 //   - "commit": one transaction of the writer, a batch of writes;
+//   - "checkpoint": a checkpoint the writer finishes between two batches
+//     (SQLite; checkpoint.go), which the writes behind it wait for;
 //   - the live hub's operations through [LiveStore]: "create_game",
 //     "add_move", "end_game", "take_back", "save_clocks" (writes), "game"
 //     and "live_games" (reads);
 //   - "session": the session lookup that authenticates a request (a read).
 //
 // ObserveStore is called on the caller's goroutine (the writer's for
-// "commit") and must not block.
+// "commit" and "checkpoint") and must not block.
 type Observer interface {
 	ObserveStore(op string, d time.Duration)
 }
@@ -160,6 +170,7 @@ const DefaultSessionSweep = time.Hour
 type Store struct {
 	w  *sql.DB // the one writer connection, used only by the writer goroutine (PostgreSQL: the pool, as r)
 	r  *sql.DB // read-only connections
+	ck *sql.DB // SQLite: the checkpointer's connection (checkpoint.go)
 	pg bool    // PostgreSQL (postgres.go), not SQLite
 
 	pgSerial chan struct{}  // PostgreSQL: this process's turn at the writer lock (postgres.go)
@@ -178,6 +189,10 @@ type Store struct {
 	quit    chan struct{}
 	stopped chan struct{}
 	swept   chan struct{} // closed when the session sweeper has exited
+
+	checkpointed chan struct{} // closed when the checkpointer has exited (checkpoint.go)
+	walLong      atomic.Bool   // the checkpointer asks the writer to finish a checkpoint
+	walRestart   int           // walRestartPages; smaller in tests
 
 	closeOnce sync.Once
 	closeErr  error
@@ -222,7 +237,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		if err := s.openSQLite(ctx, dsn, opts); err != nil {
 			return nil, err
 		}
+		s.walRestart = cmp.Or(opts.walRestart, walRestartPages)
 		go s.writer()
+		go s.checkpointer(cmp.Or(opts.checkpointEvery, checkpointEvery))
 	}
 	s.swept = make(chan struct{})
 	if every := cmp.Or(opts.SessionSweep, DefaultSessionSweep); every > 0 {
@@ -254,6 +271,8 @@ func (s *Store) openSQLite(ctx context.Context, path string, opts Options) error
 		wq[k] = v
 	}
 	wq.Set("_txlock", "immediate")
+	// The checkpoints are the checkpointer's (checkpoint.go), not the commits'.
+	wq.Add("_pragma", "wal_autocheckpoint=0")
 	// An SQLite URI: the path is percent-encoded so that '?', '#' and '%' in
 	// a file name stay part of it.
 	uri := "file:" + (&url.URL{Path: path}).EscapedPath() + "?"
@@ -285,6 +304,19 @@ func (s *Store) openSQLite(ctx context.Context, path string, opts Options) error
 		s.w.Close()
 		return fmt.Errorf("store: open %s: %w", path, err)
 	}
+	cq := url.Values{}
+	for k, v := range common {
+		cq[k] = v
+	}
+	cq.Del("_journal_mode")
+	if s.ck, err = sql.Open("sqlite", uri+cq.Encode()); err != nil {
+		s.closeStmts()
+		s.r.Close()
+		s.w.Close()
+		return fmt.Errorf("store: open %s: %w", path, err)
+	}
+	s.ck.SetMaxOpenConns(1)
+	s.checkpointed = make(chan struct{})
 	n := opts.Readers
 	if n <= 0 {
 		n = runtime.NumCPU()
@@ -424,7 +456,8 @@ func (s *Store) Close() error {
 			s.closeErr = errors.Join(s.closeStmts(), s.w.Close())
 			return
 		}
-		s.closeErr = errors.Join(s.closeStmts(), s.r.Close(), s.w.Close())
+		<-s.checkpointed
+		s.closeErr = errors.Join(s.closeStmts(), s.r.Close(), s.ck.Close(), s.w.Close())
 	})
 	return s.closeErr
 }
@@ -504,6 +537,7 @@ func (s *Store) writer() {
 			}
 		}
 		s.runBatch(batch)
+		s.finishCheckpoint()
 	}
 }
 
