@@ -39,25 +39,16 @@ const (
 // checkpointer runs passive checkpoints on s.ck every interval until Close,
 // and asks the writer to finish one when the WAL is still long after it.
 func (s *Store) checkpointer(every time.Duration) {
-	defer close(s.checkpointed)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.quit:
-			return
-		case <-t.C:
-		}
+	s.tick(every, s.checkpointed, func() {
 		if s.walLong.Load() {
-			continue // the writer's turn: two checkpoints at once, one is refused
+			return // the writer's turn: of two checkpoints at once, one is refused
 		}
 		// An error (the database busy, the disk) is retried at the next
 		// tick; the file's own checkpoint at Close remains.
-		pages, err := checkpoint(s.ck)
-		if err == nil && pages > s.walRestart {
+		if pages, err := checkpoint(s.ck); err == nil && pages > s.walRestart {
 			s.walLong.Store(true)
 		}
-	}
+	})
 }
 
 // finishCheckpoint is the writer's own checkpoint between two batches,

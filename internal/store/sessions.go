@@ -110,7 +110,16 @@ func (s *Store) SweepSessions(ctx context.Context, now time.Time, batch int) (in
 
 // sweepSessions runs SweepSessions every interval until Close.
 func (s *Store) sweepSessions(every time.Duration) {
-	defer close(s.swept)
+	s.tick(every, s.swept, func() {
+		// An error is retried at the next tick; a write after Close
+		// returns ErrClosed at once.
+		s.SweepSessions(context.Background(), s.now(), 0)
+	})
+}
+
+// tick calls fn every interval until Close, then closes done.
+func (s *Store) tick(every time.Duration, done chan struct{}, fn func()) {
+	defer close(done)
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -118,9 +127,7 @@ func (s *Store) sweepSessions(every time.Duration) {
 		case <-s.quit:
 			return
 		case <-t.C:
-			// An error is retried at the next tick; a write after Close
-			// returns ErrClosed at once.
-			s.SweepSessions(context.Background(), s.now(), 0)
+			fn()
 		}
 	}
 }
