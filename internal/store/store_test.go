@@ -554,43 +554,60 @@ func BenchmarkAppendMove(b *testing.B) {
 	})
 }
 
-// BenchmarkFinishGame times the end of a rated game of 40 plies between
+// BenchmarkFinishGame times the end of rated games of 40 plies between
 // the same two accounts: the ratings and their history, the opening, the
-// explorer's 20 plies in three trees, the clock, in one transaction.
+// explorer's 20 plies in three trees, the clock, in one transaction; one
+// game at a time, and 16 at once, which SQLite's writer commits together,
+// each in its savepoint (op: the 16).
 func BenchmarkFinishGame(b *testing.B) {
 	benchBackends(b, func(b *testing.B, be backend) {
-		ctx := b.Context()
-		s, err := Open(ctx, be.db(b), Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
-		var users [2]User
-		for i, name := range []string{"abai", "bolat"} {
-			if users[i], err = s.CreateUser(ctx, name, "h"); err != nil {
-				b.Fatal(err)
-			}
-		}
-		tc := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
-		moves := randomGame(rand.New(rand.NewPCG(1, 2)))[:40]
-		st := clock.State{Remaining: [2]time.Duration{time.Minute, time.Minute}, Stopped: true}
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			g, err := s.CreateGame(ctx, Game{Players: [2]game.Seat{{UserID: users[0].ID}, {UserID: users[1].ID}}, Rules: toguz.Standard(),
-				TimeControl: tc, Rated: true, Status: game.Playing}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for i, m := range moves {
-				if err := s.AppendMove(ctx, g.ID, Move{Ply: i + 1, Hole: m, Played: t0}, nil); err != nil {
+		for _, together := range []int{1, 16} {
+			b.Run(fmt.Sprintf("together=%d", together), func(b *testing.B) {
+				ctx := b.Context()
+				s, err := Open(ctx, be.db(b), Options{})
+				if err != nil {
 					b.Fatal(err)
 				}
-			}
-			b.StartTimer()
-			if _, err := s.FinishGame(ctx, g.ID, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan, At: t0, Clock: &st}); err != nil {
-				b.Fatal(err)
-			}
+				defer s.Close()
+				var users [2]User
+				for i, name := range []string{"abai", "bolat"} {
+					if users[i], err = s.CreateUser(ctx, name, "h"); err != nil {
+						b.Fatal(err)
+					}
+				}
+				tc := clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
+				rng := rand.New(rand.NewPCG(1, 2))
+				st := clock.State{Remaining: [2]time.Duration{time.Minute, time.Minute}, Stopped: true}
+				ids := make([]string, together)
+				b.ReportAllocs()
+				for b.Loop() {
+					b.StopTimer()
+					for k := range ids {
+						g, err := s.CreateGame(ctx, Game{Players: [2]game.Seat{{UserID: users[0].ID}, {UserID: users[1].ID}}, Rules: toguz.Standard(),
+							TimeControl: tc, Rated: true, Status: game.Playing}, nil)
+						if err != nil {
+							b.Fatal(err)
+						}
+						moves := randomGame(rng)
+						for i, m := range moves[:min(len(moves), 40)] {
+							if err := s.AppendMove(ctx, g.ID, Move{Ply: i + 1, Hole: m, Played: t0}, nil); err != nil {
+								b.Fatal(err)
+							}
+						}
+						ids[k] = g.ID
+					}
+					b.StartTimer()
+					var wg sync.WaitGroup
+					for _, id := range ids {
+						wg.Go(func() {
+							if _, err := s.FinishGame(ctx, id, Finish{Status: game.Ended, Result: toguz.WhiteWins, Termination: toguz.ByKazan, At: t0, Clock: &st}); err != nil {
+								b.Error(err)
+							}
+						})
+					}
+					wg.Wait()
+				}
+			})
 		}
 	})
 }
