@@ -75,7 +75,7 @@ func TestArchive(t *testing.T) {
 		}
 		fits(t, u, lang+" import")
 
-		u.do("opening the second game", chromedp.Click(chromedp.CSS(`#imported tbody tr:nth-child(2) a[href^="/game/"]`)))
+		u.press("opening the second game", `#imported tbody tr:nth-child(2) a[href^="/game/"]`)
 		u.waitFor("the second game's replay", `document.querySelectorAll('#moves .ply').length === 4`, 10*time.Second)
 		if names := eval[string](u, `[...document.querySelectorAll('.player .name')].map(e => e.textContent).join(' ')`); !strings.Contains(names, "Abai") {
 			t.Errorf("%s: the second game's players are %q, want Abai", lang, names)
