@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/toguz/toguz/internal/live"
 	"io"
 	"net/http"
 	"net/url"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toguz/toguz/internal/botapi"
+	"github.com/toguz/toguz/internal/live"
 	"github.com/toguz/toguz/internal/store"
 )
 
