@@ -76,6 +76,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"runtime"
 	"sync"
@@ -266,10 +267,7 @@ func (s *Store) openSQLite(ctx context.Context, path string, opts Options) error
 	common.Set("_foreign_keys", "1")
 	common.Set("_journal_mode", "WAL")
 	common.Set("_synchronous", syncMode)
-	wq := url.Values{}
-	for k, v := range common {
-		wq[k] = v
-	}
+	wq := maps.Clone(common)
 	wq.Set("_txlock", "immediate")
 	// The checkpoints are the checkpointer's (checkpoint.go), not the commits'.
 	wq.Add("_pragma", "wal_autocheckpoint=0")
@@ -293,10 +291,7 @@ func (s *Store) openSQLite(ctx context.Context, path string, opts Options) error
 		s.w.Close()
 		return err
 	}
-	rq := url.Values{}
-	for k, v := range common {
-		rq[k] = v
-	}
+	rq := maps.Clone(common)
 	rq.Del("_journal_mode") // set once by the writer; it is persistent
 	rq.Set("_query_only", "1")
 	if s.r, err = sql.Open("sqlite", uri+rq.Encode()); err != nil {
@@ -304,10 +299,7 @@ func (s *Store) openSQLite(ctx context.Context, path string, opts Options) error
 		s.w.Close()
 		return fmt.Errorf("store: open %s: %w", path, err)
 	}
-	cq := url.Values{}
-	for k, v := range common {
-		cq[k] = v
-	}
+	cq := maps.Clone(common)
 	cq.Del("_journal_mode")
 	if s.ck, err = sql.Open("sqlite", uri+cq.Encode()); err != nil {
 		s.closeStmts()
