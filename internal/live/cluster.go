@@ -183,6 +183,11 @@ type proxy struct {
 	// spectator: the owner made a spectator's connection (set before the
 	// connection is returned).
 	spectator bool
+	// abort ends the join's request while it waits for the owner (guarded
+	// by cluster.mu): closing the proxy (the owner said goodbye, or this
+	// node took the game) must not leave the join waiting a lease's time
+	// for an answer that will not come.
+	abort context.CancelFunc
 }
 
 // served is another node's socket to a game this node owns.
@@ -487,6 +492,9 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 	c := &Conn{viewer: who.ID, out: make(chan []byte, h.cfg.OutBuffer), seq: h.seq.Add(1), who: who, color: -1}
 	px := &proxy{cl: cl, c: c, owner: owner, game: id}
 	c.px = px
+	rctx, cancel := context.WithTimeout(ctx, cl.ttl)
+	defer cancel()
+	px.abort = cancel
 	cl.mu.Lock()
 	cl.proxies[c.seq] = px
 	if _, ok := cl.heard[owner]; !ok {
@@ -495,8 +503,6 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 	boot := cl.boot
 	cl.mu.Unlock()
 	req, _ := json.Marshal(joinReq{Game: id, Who: who, From: cl.node, Boot: boot, Conn: c.seq})
-	rctx, cancel := context.WithTimeout(ctx, cl.ttl)
-	defer cancel()
 	b, err := cl.request(rctx, subjNode+owner+".join", req)
 	var resp joinResp
 	if err == nil {
@@ -506,12 +512,16 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 		err = resp.Err
 	}
 	if err != nil {
-		cl.closeProxy(px, false)
 		cl.mu.Lock()
+		aborted := px.closed && ctx.Err() == nil
 		cl.forgotten[c.seq] = forgotten{owner: owner, at: time.Now()}
 		cl.mu.Unlock()
+		cl.closeProxy(px, false)
 		var le *Error
-		if errors.As(err, &le) {
+		switch {
+		case aborted:
+			return nil, errOwnerLeft
+		case errors.As(err, &le):
 			return nil, le
 		}
 		return nil, errMoving(id, err)
@@ -519,9 +529,15 @@ func (cl *cluster) joinRemote(ctx context.Context, owner, id string, who Chatter
 	px.spectator = resp.Spectator
 	cl.mu.Lock()
 	px.ownerBoot = resp.Boot
+	px.abort = nil
 	cl.mu.Unlock()
 	return c, nil
 }
+
+// errOwnerLeft is joinRemote's when its proxy was closed while the owner
+// had not answered: the owner said goodbye, or this node took the game.
+// Where the game runs now is looked up again.
+var errOwnerLeft = errors.New("live: the game's owner gave it up during the join")
 
 // send passes a socket's message to the owner.
 func (cl *cluster) send(px *proxy, m ClientMsg) bool {
@@ -550,7 +566,11 @@ func (cl *cluster) closeProxy(px *proxy, tell bool) {
 	px.closed = true
 	delete(cl.proxies, px.c.seq)
 	close(px.c.out)
+	abort := px.abort
 	cl.mu.Unlock()
+	if abort != nil {
+		abort()
+	}
 	if tell {
 		cl.tellLeave(px.owner, px.c.seq)
 	}

@@ -1,6 +1,7 @@
 package live_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,7 +28,7 @@ type node struct {
 }
 
 func startNode(t *testing.T, path, url, id string) *node {
-	return startNodeWith(t, path, url, id, nil)
+	return startNodeWith(t, path, url, id, live.Config{}, nil)
 }
 
 // pausable is the real store's leases whose renewals can be held back, as
@@ -44,7 +45,10 @@ func (p pausable) RenewLeases(ctx context.Context, node string, now time.Time, t
 	return p.LiveStore.RenewLeases(ctx, node, now, ttl)
 }
 
-func startNodeWith(t *testing.T, path, url, id string, paused *atomic.Bool) *node {
+// startNodeWith starts node id with cfg's lease times and rebalancing
+// (a lease of 600 ms renewed every 100 ms where they are zero), its
+// renewals held back while paused (when not nil) is true.
+func startNodeWith(t *testing.T, path, url, id string, cfg live.Config, paused *atomic.Bool) *node {
 	t.Helper()
 	st := openStore(t, path)
 	b, err := bus.Connect(url, id, nil)
@@ -58,7 +62,8 @@ func startNodeWith(t *testing.T, path, url, id string, paused *atomic.Bool) *nod
 		leases = pausable{ls, paused}
 	}
 	h := live.NewHub(ctx, live.Config{Store: ls, Leases: leases, Bus: b, Node: id, FirstMoveTimeout: -1,
-		LeaseTTL: 600 * time.Millisecond, LeaseRenew: 100 * time.Millisecond})
+		LeaseTTL: cmp.Or(cfg.LeaseTTL, 600*time.Millisecond), LeaseRenew: cmp.Or(cfg.LeaseRenew, 100*time.Millisecond),
+		Rebalance: cfg.Rebalance})
 	if _, err := h.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +320,7 @@ func TestSlowOwnerKeepsGame(t *testing.T) {
 	defer em.Close()
 	path := filepath.Join(t.TempDir(), "t.db")
 	var paused atomic.Bool
-	a := startNodeWith(t, path, em.URL(), "A", &paused)
+	a := startNodeWith(t, path, em.URL(), "A", live.Config{}, &paused)
 	b := startNode(t, path, em.URL(), "B")
 	ctx := context.Background()
 	w, bl := seats()

@@ -11,8 +11,10 @@ import (
 // release their leases (expired at the instant of the stop) as they exit,
 // and then the node says goodbye on toguz.bye. A node that hears it
 // forgets that it heard the leaving node (so that its expired leases are
-// not left to a node that looks alive) and sweeps at once: the first to
-// take a game's lease runs it, charging the clocks until the stop. Without
+// not left to a node that looks alive), closes its sockets to the node's
+// games (ending the joins the node had not answered, which it never will:
+// they are looked up again) and sweeps at once: the first to take a
+// game's lease runs it, charging the clocks until the stop. Without
 // the goodbye (a crash) the others wait until the node has been silent
 // for a lease's time.
 
@@ -37,7 +39,18 @@ func (cl *cluster) onBye(_ string, data []byte, _ func([]byte)) {
 	cl.heard[node] = time.Time{}
 	delete(cl.lists, node) // its games are gone from the list until their next owner publishes them
 	cl.left[node] = time.Now()
+	var ps []*proxy
+	for _, px := range cl.proxies {
+		if px.owner == node {
+			ps = append(ps, px)
+		}
+	}
 	cl.mu.Unlock()
+	// Its sockets are gone, and a join it had not answered never will
+	// be: their clients join again, where the games run next.
+	for _, px := range ps {
+		cl.closeProxy(px, false)
+	}
 	select {
 	case cl.kick <- struct{}{}:
 	default:

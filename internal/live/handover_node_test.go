@@ -16,21 +16,7 @@ import (
 // startBalancing is startNode with rebalancing every 200 ms.
 func startBalancing(t *testing.T, path, url, id string) *node {
 	t.Helper()
-	st := openStore(t, path)
-	b, err := bus.Connect(url, id, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ls := store.LiveStore{S: st}
-	h := live.NewHub(ctx, live.Config{Store: ls, Leases: ls, Bus: b, Node: id, FirstMoveTimeout: -1,
-		LeaseTTL: 600 * time.Millisecond, LeaseRenew: 100 * time.Millisecond, Rebalance: 200 * time.Millisecond})
-	if _, err := h.Resume(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	n := &node{st: st, b: b, h: h, cancel: cancel}
-	t.Cleanup(n.crash)
-	return n
+	return startNodeWith(t, path, url, id, live.Config{Rebalance: 200 * time.Millisecond}, nil)
 }
 
 // TestRebalance: a node that joins gets its share of the games being
@@ -104,5 +90,87 @@ func TestRebalance(t *testing.T) {
 	}
 	if closed != 5 {
 		t.Errorf("%d sockets of the games handed over closed, want 5", closed)
+	}
+}
+
+// TestByeEndsJoin: a join that a stopping node received but will never
+// answer (its process exits first) ends when the node says goodbye, and
+// the socket joins the game where it runs next, here; it does not wait a
+// lease's time for the answer.
+func TestByeEndsJoin(t *testing.T) {
+	em, err := bus.StartEmbedded("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer em.Close()
+	path := filepath.Join(t.TempDir(), "t.db")
+	const ttl = 30 * time.Second
+	a := startNodeWith(t, path, em.URL(), "A", live.Config{LeaseTTL: ttl}, nil)
+	b := startNodeWith(t, path, em.URL(), "B", live.Config{LeaseTTL: ttl}, nil)
+	ctx := context.Background()
+	w, bl := seats()
+	id, err := a.h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: bl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stops as far as its game goes; "A" holds the lease again, and
+	// hears joins without answering them: a process about to exit.
+	a.crash()
+	if _, ok, err := b.st.TakeLease(ctx, id, "A", time.Now(), ttl); !ok || err != nil {
+		t.Fatalf("take the lease as A: %v, %v", ok, err)
+	}
+	mute, err := bus.Connect(em.URL(), "A", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mute.Close()
+	heard := make(chan struct{}, 1)
+	if _, err := mute.Subscribe("toguz.node.A.join", func(string, []byte, func([]byte)) {
+		select {
+		case heard <- struct{}{}:
+		default:
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := mute.Flush(fctx); err != nil {
+		t.Fatal(err)
+	}
+	type joined struct {
+		c   *live.Conn
+		err error
+	}
+	done := make(chan joined, 1)
+	go func() {
+		c, err := b.h.Join(ctx, id, bl.ID)
+		done <- joined{c, err}
+	}()
+	select {
+	case <-heard:
+	case <-time.After(10 * time.Second):
+		t.Fatal("B did not ask A to join the game")
+	}
+	if err := b.st.ReleaseLease(ctx, id, "A", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := mute.Publish("toguz.bye", []byte("A")); err != nil {
+		t.Fatal(err)
+	}
+	var j joined
+	select {
+	case j = <-done:
+	case <-time.After(ttl / 3):
+		t.Fatal("the join still waits for the node that said goodbye")
+	}
+	if j.err != nil {
+		t.Fatalf("join after the goodbye: %v", j.err)
+	}
+	if _, ok := await(t, j.c, "state"); !ok {
+		t.Fatal("no state")
+	}
+	if b.h.Live() != 1 {
+		t.Errorf("B runs %d games; want the one A gave up", b.h.Live())
 	}
 }

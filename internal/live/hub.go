@@ -464,7 +464,11 @@ func (h *Hub) join(ctx context.Context, id string, who Chatter, local bool) (*Co
 			if local {
 				return nil, errMoving(id, nil)
 			}
-			return h.cl.joinRemote(ctx, e.node, id, who)
+			c, err := h.cl.joinRemote(ctx, e.node, id, who)
+			if errors.Is(err, errOwnerLeft) {
+				continue
+			}
+			return c, err
 		}
 		if err != nil {
 			return nil, err
@@ -489,7 +493,7 @@ func (h *Hub) join(ctx context.Context, id string, who Chatter, local bool) (*Co
 			return nil, err
 		}
 	}
-	return nil, errors.New("live: game keeps stopping")
+	return nil, errMoving(id, errors.New("it stopped three times as it was joined"))
 }
 
 // State returns the state of game id as a spectator sees it.
