@@ -156,6 +156,12 @@ type Report struct {
 	// Steady is the move round trip once the first games have all started:
 	// without the load of setting up the run.
 	Steady Percentiles
+	// Worst is the whole second after setup (counted from the start) whose
+	// moves had the longest p99 round trip: a stall (a collection of
+	// garbage, a burst of game ends) shows there instead of being spread
+	// thin over the run. A second with fewer than half the moves of a
+	// typical one (the last, cut short) is not counted.
+	Worst Second
 	// Retries is the number of requests retried (refused for a bound or
 	// lost to a connection error); Reconnects the number of times a game's
 	// players reconnected after losing their websockets.
@@ -168,6 +174,39 @@ type Report struct {
 	Errors             int
 	ErrorKinds         map[string]int // errors by kind
 	ErrorSample        []string       // the first few errors in full
+}
+
+// Second is the round trips of the moves acknowledged in one second of
+// a run, From after its start.
+type Second struct {
+	From time.Duration
+	Percentiles
+}
+
+// worstSecond returns the second of at (the moves' times from the start)
+// whose round trips rtt had the longest p99, among those with at least half
+// the median second's moves.
+func worstSecond(at, rtt []time.Duration) Second {
+	by := map[time.Duration][]time.Duration{}
+	for i, t := range at {
+		s := t.Truncate(time.Second)
+		by[s] = append(by[s], rtt[i])
+	}
+	counts := make([]int, 0, len(by))
+	for _, ds := range by {
+		counts = append(counts, len(ds))
+	}
+	slices.Sort(counts)
+	var worst Second
+	for s, ds := range by {
+		if len(ds) < counts[len(counts)/2]/2 {
+			continue
+		}
+		if p := percentiles(ds); p.P99 > worst.P99 || (p.P99 == worst.P99 && s < worst.From) {
+			worst = Second{From: s, Percentiles: p}
+		}
+	}
+	return worst
 }
 
 // Percentiles of a set of durations.
@@ -211,6 +250,9 @@ func (r Report) WriteTo(w io.Writer) (int64, error) {
 	fmt.Fprintf(&b, "moves/s         %.1f\n", float64(r.Moves)/max(r.Elapsed.Seconds(), 1e-9))
 	fmt.Fprintf(&b, "move round trip %v\n", r.Latency)
 	fmt.Fprintf(&b, "  after setup   %v\n", r.Steady)
+	if r.Worst.N > 0 {
+		fmt.Fprintf(&b, "  worst second  %v (from %v)\n", r.Worst.Percentiles, r.Worst.From)
+	}
 	fmt.Fprintf(&b, "retries         %d requests, %d reconnections\n", r.Retries, r.Reconnects)
 	if r.Chats > 0 || r.ChatRefused > 0 {
 		fmt.Fprintf(&b, "chat            %d messages (%d refused by the rate limits), round trip %v\n", r.Chats, r.ChatRefused, r.ChatLatency)
@@ -241,6 +283,8 @@ type collector struct {
 	mu            sync.Mutex
 	latency       []time.Duration
 	steadyLatency []time.Duration
+	steadyAt      []time.Duration // when each of steadyLatency was acknowledged, from start
+	start         time.Time
 	moves         int
 	chats         int
 	chatRefused   int
@@ -337,10 +381,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			s.http.CloseIdleConnections()
 		}
 	}()
-	col := &collector{kinds: map[string]int{}, acks: &ackLog{w: cfg.AckLog}}
-	retry := retryPolicy{max: cfg.Retries, retried: &col.retried}
-
 	start := time.Now()
+	col := &collector{kinds: map[string]int{}, acks: &ackLog{w: cfg.AckLog}, start: start}
+	retry := retryPolicy{max: cfg.Retries, retried: &col.retried}
 	playCtx, stop := context.WithDeadline(ctx, start.Add(cfg.Duration))
 	defer stop()
 	var ready, done sync.WaitGroup
@@ -429,9 +472,10 @@ func (cfg *Config) setDefaults() {
 // report is the Report of a run of games that took elapsed, setup of it
 // to start them all; col.mu is held.
 func (col *collector) report(games int, elapsed, setup time.Duration) Report {
+	worst := worstSecond(col.steadyAt, col.steadyLatency) // before percentiles sorts the round trips
 	r := Report{
 		Games: games, Started: col.started, Finished: col.finished, Moves: col.moves,
-		Elapsed: elapsed, Setup: setup, Latency: percentiles(col.latency), Steady: percentiles(col.steadyLatency),
+		Elapsed: elapsed, Setup: setup, Latency: percentiles(col.latency), Steady: percentiles(col.steadyLatency), Worst: worst,
 		ErrorKinds: col.kinds, ErrorSample: col.sample,
 		Chats: col.chats, ChatRefused: col.chatRefused, ChatLatency: percentiles(col.chatLatency),
 		Retries: int(col.retried.Load()), Reconnects: int(col.reconnects.Load()),
@@ -749,6 +793,7 @@ func (g *pair) acked(ack Ack, rtt time.Duration, steady bool) {
 	g.col.latency = append(g.col.latency, rtt)
 	if steady {
 		g.col.steadyLatency = append(g.col.steadyLatency, rtt)
+		g.col.steadyAt = append(g.col.steadyAt, time.Since(g.col.start))
 	}
 	g.col.mu.Unlock()
 }
