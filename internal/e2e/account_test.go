@@ -32,7 +32,7 @@ func (u *user) signupWithEmail(address string) {
 		chromedp.SendKeys(chromedp.CSS("#auth-name"), u.name),
 		chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"),
 		chromedp.SendKeys(chromedp.CSS("#auth-email"), address),
-		chromedp.Click(chromedp.CSS("#auth-submit")),
+		click(chromedp.CSS("#auth-submit")),
 	)
 	u.waitFor("the lobby after sign-up", fmt.Sprintf(`(document.getElementById('me-name')||{}).textContent === %q`, u.name), 10*time.Second)
 }
@@ -66,7 +66,7 @@ func TestSignupEmailVerification(t *testing.T) {
 		t.Errorf("the mail: %q %q", m.Subject, m.Body)
 	}
 	u.openMailLink(m, "/account/email/confirm/")
-	u.do("confirming", chromedp.WaitVisible(chromedp.CSS("#confirm-submit")), chromedp.Click(chromedp.CSS("#confirm-submit")))
+	u.do("confirming", chromedp.WaitVisible(chromedp.CSS("#confirm-submit")), click(chromedp.CSS("#confirm-submit")))
 	u.waitFor("the notice", `document.getElementById('account-notice')`, 10*time.Second)
 	u.do("the address page", chromedp.Navigate(u.base+"/account/email"))
 	u.waitFor("the verified address", `document.getElementById('email-verified') && document.getElementById('email-current').textContent === 'asel@example.org'`, 10*time.Second)
@@ -80,17 +80,17 @@ func TestPasswordResetByMail(t *testing.T) {
 	home := open("berik")
 	home.signupWithEmail("berik@example.org")
 	home.openMailLink(smtp.Take(t, "berik@example.org", 15*time.Second), "/account/email/confirm/")
-	home.do("verifying", chromedp.WaitVisible(chromedp.CSS("#confirm-submit")), chromedp.Click(chromedp.CSS("#confirm-submit")))
+	home.do("verifying", chromedp.WaitVisible(chromedp.CSS("#confirm-submit")), click(chromedp.CSS("#confirm-submit")))
 	home.waitFor("the notice", `document.getElementById('account-notice')`, 10*time.Second)
 
 	away := open("berik")
 	away.do("asking for a reset",
 		chromedp.Navigate(away.base+"/login"),
 		chromedp.WaitVisible(chromedp.CSS("#auth-forgot")),
-		chromedp.Click(chromedp.CSS("#auth-forgot")),
+		click(chromedp.CSS("#auth-forgot")),
 		chromedp.WaitVisible(chromedp.CSS("#reset-login")),
 		chromedp.SendKeys(chromedp.CSS("#reset-login"), "berik@example.org"),
-		chromedp.Click(chromedp.CSS("#reset-submit")),
+		click(chromedp.CSS("#reset-submit")),
 		chromedp.WaitVisible(chromedp.CSS("#reset-sent")),
 	)
 	m := smtp.Take(t, "berik@example.org", 15*time.Second)
@@ -98,13 +98,13 @@ func TestPasswordResetByMail(t *testing.T) {
 	away.do("the new password",
 		chromedp.WaitVisible(chromedp.CSS("#reset-password")),
 		chromedp.SendKeys(chromedp.CSS("#reset-password"), "a brand new password"),
-		chromedp.Click(chromedp.CSS("#reset-save")),
+		click(chromedp.CSS("#reset-save")),
 		chromedp.WaitVisible(chromedp.CSS("#reset-done")),
-		chromedp.Click(chromedp.CSS("#reset-login-link")),
+		click(chromedp.CSS("#reset-login-link")),
 		chromedp.WaitVisible(chromedp.CSS("#auth-form")),
 		chromedp.SendKeys(chromedp.CSS("#auth-name"), "berik"),
 		chromedp.SendKeys(chromedp.CSS("#auth-password"), "a brand new password"),
-		chromedp.Click(chromedp.CSS("#auth-submit")),
+		click(chromedp.CSS("#auth-submit")),
 	)
 	away.waitFor("logged in with the new password", `(document.getElementById('me-name')||{}).textContent === 'berik'`, 10*time.Second)
 	if home.hasSession() {
@@ -125,7 +125,7 @@ func TestSessionRevoke(t *testing.T) {
 	b.login()
 	a.do("the sessions page", chromedp.Navigate(a.base+"/account/security"))
 	a.waitFor("two sessions", `document.querySelectorAll('#session-list li').length === 2`, 10*time.Second)
-	a.do("ending the other session", chromedp.Click(chromedp.CSS(`#session-list li:not(.current) .session-revoke`)))
+	a.do("ending the other session", click(chromedp.CSS(`#session-list li:not(.current) .session-revoke`)))
 	a.waitFor("one session left", `document.getElementById('account-notice') && document.querySelectorAll('#session-list li').length === 1`, 10*time.Second)
 	if b.hasSession() {
 		t.Error("the ended session still works")

@@ -55,7 +55,7 @@ func TestAnalysisBoard(t *testing.T) {
 				chromedp.Evaluate[chromedp.Void](`document.getElementById('comment').dispatchEvent(new Event('change'))`))
 			u.waitFor("the mark in the tree", current+` === "1… `+yv.String()+`?!"`, 10*time.Second)
 
-			u.do("export", chromedp.Click(chromedp.CSS("#export")))
+			u.do("export", click(chromedp.CSS("#export")))
 			u.waitFor("the record", `document.getElementById('export-text').value.length > 0`, 10*time.Second)
 			record := eval[string](u, `document.getElementById('export-text').value`)
 			want := fmt.Sprintf("1. %s %s (1... %s?! {weak})\n", y1, y2, yv)
@@ -66,7 +66,7 @@ func TestAnalysisBoard(t *testing.T) {
 			before := eval[string](u, tree)
 
 			// The shared link opens the same tree.
-			u.do("share", chromedp.Click(chromedp.CSS("#share")))
+			u.do("share", click(chromedp.CSS("#share")))
 			u.waitFor("the link", `document.getElementById('share-link').value.includes('/analysis?record=')`, 10*time.Second)
 			link := eval[string](u, `document.getElementById('share-link').value`)
 			u.do("the shared link", chromedp.Navigate(link))
@@ -77,12 +77,12 @@ func TestAnalysisBoard(t *testing.T) {
 
 			u.do("a new board", chromedp.Navigate(base+"/analysis"))
 			u.waitFor("a playable board", `document.querySelector('#board button.hole.playable')`, 15*time.Second)
-			u.do("import", chromedp.SetValue(chromedp.CSS("#import-text"), record), chromedp.Click(chromedp.CSS("#import")))
+			u.do("import", chromedp.SetValue(chromedp.CSS("#import-text"), record), click(chromedp.CSS("#import")))
 			u.waitFor("the import", `document.getElementById('io-status').textContent === `+jsString(cat.T(lang, "analysis.import.done", 1, 1)), 10*time.Second)
 			// The tree is drawn once the import's moves are in it, which may
 			// be after the status line says done.
 			u.waitFor("the imported tree, the exported one "+before, tree+` === `+jsString(before), 10*time.Second)
-			u.do("export again", chromedp.Click(chromedp.CSS("#export")))
+			u.do("export again", click(chromedp.CSS("#export")))
 			u.waitFor("the same record", `document.getElementById('export-text').value === `+jsString(record), 10*time.Second)
 
 			u.waitFor("three engine lines", `document.querySelectorAll('#engine-lines li').length === 3`, 15*time.Second)

@@ -58,7 +58,7 @@ func TestArchive(t *testing.T) {
 			t.Errorf("%s: cookies %q, want lang=%s", lang, c, lang)
 		}
 		u.do("importing the file", chromedp.SetUploadFiles(chromedp.CSS(`#import-form input[name="file"]`), []string{file}),
-			chromedp.Click(chromedp.CSS("#import-submit")))
+			click(chromedp.CSS("#import-submit")))
 		u.waitFor("the import's list", `document.querySelectorAll('#imported a[href^="/game/"]').length === 2`, 10*time.Second)
 		ids := eval[string](u, `[...document.querySelectorAll('#imported a[href^="/game/"]')].map(a => a.getAttribute('href')).join(' ')`)
 		dups := eval[int](u, `document.querySelectorAll('#imported .duplicate').length`)
@@ -85,7 +85,7 @@ func TestArchive(t *testing.T) {
 		}
 
 		u.do("searching the archive by player", chromedp.Navigate(base+"/archive"), chromedp.WaitVisible(chromedp.CSS("#archive-form")),
-			chromedp.SendKeys(chromedp.CSS("#a-player"), "ABAI"), chromedp.Click(chromedp.CSS("#a-submit")))
+			chromedp.SendKeys(chromedp.CSS("#a-player"), "ABAI"), click(chromedp.CSS("#a-submit")))
 		u.waitFor("the player's game", `location.search.includes('player=ABAI') && document.querySelectorAll('#archive .game-row').length === 1`, 10*time.Second)
 		row := eval[string](u, `document.querySelector('#archive .game-row').textContent`)
 		for _, want := range []string{"2018-05-02", "Abai", cat.T(lang, "result.0-1"), cat.T(lang, "archive.source.import")} {
@@ -104,7 +104,7 @@ func TestArchive(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(artifacts, "archive-"+lang+".png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		u.do("opening the game found", chromedp.Click(chromedp.CSS(`#archive .game-row a[href^="/game/"]`)))
+		u.do("opening the game found", click(chromedp.CSS(`#archive .game-row a[href^="/game/"]`)))
 		u.waitFor("its replay", `document.querySelectorAll('#moves .ply').length === 4`, 10*time.Second)
 	}
 }

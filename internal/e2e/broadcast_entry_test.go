@@ -30,7 +30,7 @@ func TestBroadcastEntryExample(t *testing.T) {
 		u.do("the entry form", setCookie(base, "toguz_session", tok), setCookie(base, "lang", lang),
 			chromedp.Navigate(base+"/broadcast/"+id+"/enter"), chromedp.WaitVisible(chromedp.CSS(field)),
 			chromedp.SendKeys(chromedp.CSS(field), plies), chromedp.Evaluate[chromedp.Void](`window.beforeSubmit = true`),
-			chromedp.Click(chromedp.CSS(submit)))
+			click(chromedp.CSS(submit)))
 		u.waitFor("the form again", `!window.beforeSubmit && document.readyState === 'complete' && document.querySelector('`+field+`')`, 10*time.Second)
 		if e := eval[string](u, `(document.getElementById('bc-error')||{}).textContent||''`); e != "" {
 			t.Errorf("%s: the help's example %q is refused: %s", lang, plies, e)
@@ -47,7 +47,7 @@ func TestBroadcastEntryExample(t *testing.T) {
 		}
 		// A ply that does not follow: the error names it once.
 		u.do("a wrong ply", chromedp.SendKeys(chromedp.CSS(field), "11"), chromedp.Evaluate[chromedp.Void](`window.beforeSubmit = true`),
-			chromedp.Click(chromedp.CSS(submit)))
+			click(chromedp.CSS(submit)))
 		u.waitFor("the error", `!window.beforeSubmit && document.getElementById('bc-error')`, 10*time.Second)
 		if e := eval[string](u, `document.getElementById('bc-error').textContent`); lang == "en" && strings.Count(e, "lands on") != 1 {
 			t.Errorf("%s: the error says the reason %d times: %q", lang, strings.Count(e, "lands on"), e)

@@ -56,7 +56,7 @@ func TestBroadcastLive(t *testing.T) {
 				chromedp.WaitVisible(chromedp.CSS("#bc-plies-1")),
 				chromedp.SendKeys(chromedp.CSS("#bc-plies-1"), plies[2+i]))
 			start := time.Now()
-			arbiter.do("submit", chromedp.Click(chromedp.CSS("#bc-plies-submit-1")))
+			arbiter.do("submit", click(chromedp.CSS("#bc-plies-submit-1")))
 			viewer.waitFor("the new ply on the viewer's page", fmt.Sprintf(`window.notReloaded && document.querySelector('#bc-round .bc-moves').textContent.includes(%q)`, plies[2+i]), 3*time.Second)
 			d := time.Since(start)
 			if d > time.Second {

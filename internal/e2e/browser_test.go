@@ -126,22 +126,25 @@ func (u *user) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
-// press clicks the element sel with the mouse, as a user does. A board is
-// drawn again when its game's state or clock arrives, its buttons replaced:
-// a click that finds its node gone between finding and pressing it ("Could
-// not find node", before any mouse event is sent) is tried again on the
-// new one.
+// press clicks the element sel with the mouse, as a user does.
 func (u *user) press(what, sel string) {
 	u.t.Helper()
-	for try := 1; ; try++ {
-		ctx, cancel := context.WithTimeout(u.ctx, time.Minute)
-		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
-		cancel()
-		if err == nil {
-			return
-		}
-		if try == 3 || !strings.Contains(err.Error(), "Could not find node") {
-			u.t.Fatalf("%s: %s: %v", u.name, what, err)
+	u.do(what, click(chromedp.CSS(sel)))
+}
+
+// click is chromedp.Click, tried again (three times at most) when the node
+// it found is gone before it is pressed: a page that draws a part of
+// itself again (a board on every state and clock, a list on every answer)
+// replaces its buttons, and the click fails with "Could not find node"
+// before any mouse event is sent.
+func click[S chromedp.Selectable](sel S, opts ...chromedp.QueryOption) chromedp.Action[chromedp.Void] {
+	act := chromedp.Click(sel, opts...)
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		for try := 1; ; try++ {
+			v, err := act(ctx, t)
+			if err == nil || try == 3 || !strings.Contains(err.Error(), "Could not find node") {
+				return v, err
+			}
 		}
 	}
 }
@@ -182,7 +185,7 @@ func (u *user) signup() {
 		chromedp.WaitVisible(chromedp.CSS("#auth-form")),
 		chromedp.SendKeys(chromedp.CSS("#auth-name"), u.name),
 		chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"),
-		chromedp.Click(chromedp.CSS("#auth-submit")),
+		click(chromedp.CSS("#auth-submit")),
 	)
 	u.waitFor("the lobby after sign-up", fmt.Sprintf(`(document.getElementById('me-name')||{}).textContent === %q`, u.name), 10*time.Second)
 }
@@ -288,9 +291,9 @@ func TestTwoPlayers(t *testing.T) {
 		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(chromedp.CSS("#seek-form")),
 		chromedp.SetValue(chromedp.CSS("#seek-tc"), "5+3"),
-		chromedp.Click(chromedp.CSS("#seek-rated")),
+		click(chromedp.CSS("#seek-rated")),
 		chromedp.SetValue(chromedp.CSS(`#seek-form select[name="color"]`), "white"),
-		chromedp.Click(chromedp.CSS("#seek-submit")),
+		click(chromedp.CSS("#seek-submit")),
 	)
 	white.waitFor("the challenge page", `document.getElementById('challenge')`, 10*time.Second)
 	// In the lobby her own seek is hers to cancel, never to play; she waits
@@ -305,7 +308,7 @@ func TestTwoPlayers(t *testing.T) {
 	black.do("accepting the seek",
 		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(chromedp.CSS("#seeks button.accept-seek")),
-		chromedp.Click(chromedp.CSS("#seeks button.accept-seek")),
+		click(chromedp.CSS("#seeks button.accept-seek")),
 	)
 	const onBoard = `document.querySelector('#board button.hole') && document.getElementById('game').dataset.status === 'playing'`
 	black.waitFor("the game page", onBoard, 15*time.Second)
@@ -429,7 +432,7 @@ func TestEngineGame(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#engine-form")),
 		chromedp.SetValue(chromedp.CSS("#engine-level"), "1"),
 		chromedp.SetValue(chromedp.CSS(`#engine-form select[name="color"]`), "white"),
-		chromedp.Click(chromedp.CSS("#engine-submit")),
+		click(chromedp.CSS("#engine-submit")),
 	)
 	u.waitFor("the game page", `document.querySelector('#board button.hole') && document.getElementById('game').dataset.status === 'playing'`, 15*time.Second)
 	id := u.gameID()
@@ -616,7 +619,7 @@ func TestPre1949Landings(t *testing.T) {
 		chromedp.Navigate(base+"/import"),
 		chromedp.WaitVisible(chromedp.CSS("#import-text")),
 		chromedp.SetValue(chromedp.CSS("#import-text"), record.String()),
-		chromedp.Click(chromedp.CSS("#import-submit")),
+		click(chromedp.CSS("#import-submit")),
 	)
 	u.waitFor("the replay", `document.querySelector('#game #board button.hole')`, 10*time.Second)
 	for n := len(st.Moves); n >= 1 && n > len(st.Moves)-6; n-- {
@@ -624,7 +627,7 @@ func TestPre1949Landings(t *testing.T) {
 		if got := u.landingAfter(want, 5*time.Second); got != want {
 			t.Errorf("the replay at ply %d (hole %d) highlights %q, the library lands on %q", n, st.Moves[n-1].Hole, got, want)
 		}
-		u.do("one ply back", chromedp.Click(chromedp.CSS("#prev")))
+		u.do("one ply back", click(chromedp.CSS("#prev")))
 	}
 	// Every text of the replay is translated: the page gives board.js
 	// each key it uses.

@@ -37,7 +37,7 @@ func TestEventBursteinForm(t *testing.T) {
 			chromedp.SendKeys(chromedp.CSS("#event-name"), "Burstein "+lang),
 			chromedp.SetValue(chromedp.CSS("#event-kind"), "swiss"),
 			chromedp.SetValue(chromedp.CSS("#event-pairing"), "burstein"),
-			chromedp.Click(chromedp.CSS("#event-submit")),
+			click(chromedp.CSS("#event-submit")),
 		)
 		// The address changes before the new page is read: wait for the page
 		// itself to name the system.

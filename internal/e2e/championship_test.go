@@ -123,7 +123,7 @@ func TestChampionshipDesk(t *testing.T) {
 	  }
 	  return true;
 	})()`)
-	u.do("creating", chromedp.Click(chromedp.CSS("#champ-create-submit")))
+	u.do("creating", click(chromedp.CSS("#champ-create-submit")))
 	u.waitFor("the desk", `location.pathname.endsWith('/desk') && document.getElementById('desk-enter')`, 10*time.Second)
 	loc := eval[string](u, `location.pathname`)
 	id := strings.Split(loc, "/")[2]
@@ -135,7 +135,7 @@ func TestChampionshipDesk(t *testing.T) {
 	for _, g := range groups {
 		first, rest = append(first, g[0]), append(rest, g[1:]...)
 	}
-	u.do("the entry form", chromedp.SetValue(chromedp.CSS("#desk-ids"), strings.Join(first, "\n")), chromedp.Click(chromedp.CSS("#desk-enter-submit")))
+	u.do("the entry form", chromedp.SetValue(chromedp.CSS("#desk-ids"), strings.Join(first, "\n")), click(chromedp.CSS("#desk-enter-submit")))
 	u.waitFor("the entries' message", `(document.getElementById('desk-msg')||{}).textContent === 'Entered: 4.'`, 10*time.Second)
 	entries := apiCall(t, "POST", base+"/api/championships/"+id+"/entries", token, map[string]any{"ids": append(rest, "KAZ-1")})["entries"].([]any)
 	if e := entries[len(entries)-1].(map[string]any); e["error"] != "KAZ-1 is not in the register." {
@@ -159,7 +159,7 @@ func TestChampionshipDesk(t *testing.T) {
 	results := []string{"1-0", "1/2", "0-1"}
 	for r := 1; r <= 9; r++ {
 		if r == 1 {
-			u.do("pairing round 1", chromedp.Navigate(desk), chromedp.WaitVisible(chromedp.CSS("#desk-pair-all")), chromedp.Click(chromedp.CSS("#desk-pair-all")))
+			u.do("pairing round 1", chromedp.Navigate(desk), chromedp.WaitVisible(chromedp.CSS("#desk-pair-all")), click(chromedp.CSS("#desk-pair-all")))
 			// The form's button, parsed after its boards' selects.
 			u.waitFor("the boards", `document.querySelector('#results-submit-classic-men')`, 20*time.Second)
 			// The men's classic results of round 1 through the desk's form,
@@ -193,7 +193,7 @@ func TestChampionshipDesk(t *testing.T) {
 	u.do("round 1 at the desk", chromedp.Navigate(desk+"?s=classic-men&round=1"), chromedp.WaitVisible(chromedp.CSS("#results-classic-men")))
 	was := eval[string](u, `document.querySelector('#results-classic-men select[name=b1]').value`)
 	now := map[string]string{"1-0": "1/2", "1/2": "0-1", "0-1": "1-0"}[was]
-	u.do("the correction", chromedp.SetValue(chromedp.CSS(`#results-classic-men select[name=b1]`), now), chromedp.Click(chromedp.CSS("#results-submit-classic-men")))
+	u.do("the correction", chromedp.SetValue(chromedp.CSS(`#results-classic-men select[name=b1]`), now), click(chromedp.CSS("#results-submit-classic-men")))
 	u.waitFor("the log", `document.querySelector('#desk-log-table tbody tr')`, 10*time.Second)
 	row := eval[string](u, `document.querySelector('#desk-log-table tbody tr').innerText`)
 	for _, want := range []string{"bas-toreshi", "classic-men", was, now} {
@@ -204,7 +204,7 @@ func TestChampionshipDesk(t *testing.T) {
 
 	// The reports, by the desk's buttons.
 	for _, d := range []string{"classic", "blitz"} {
-		u.do("the report of "+d, chromedp.Navigate(desk), chromedp.WaitVisible(chromedp.CSS("#submit-"+d)), chromedp.Click(chromedp.CSS("#submit-"+d)))
+		u.do("the report of "+d, chromedp.Navigate(desk), chromedp.WaitVisible(chromedp.CSS("#submit-"+d)), click(chromedp.CSS("#submit-"+d)))
 		u.waitFor("the report's message", `/^The report is sent: \d+ games\.$/.test((document.getElementById('desk-msg')||{}).textContent)`, 10*time.Second)
 	}
 	if len(reg.reports) != 2 {

@@ -188,11 +188,11 @@ func TestPictures(t *testing.T) {
 				t.Errorf("%s: the clocks' graph's title %q, want %q…", what, got, clockTitle)
 			}
 			u.do("scrolling to the graph", chromedp.Evaluate[chromedp.Void](`document.getElementById('eval-graph').scrollIntoView({block: 'center'})`))
-			u.do("clicking ply 5 on the graph", chromedp.Click(chromedp.CSS(`#eval-graph a.point[data-key="5"] .hit`)))
+			u.do("clicking ply 5 on the graph", click(chromedp.CSS(`#eval-graph a.point[data-key="5"] .hit`)))
 			u.waitFor("the board at ply 5", `document.getElementById('game').dataset.ply === '5' && document.querySelector('#eval-graph a.point.current').dataset.key === '5'`, 5*time.Second)
 			u.do("Enter on the start's point", chromedp.Evaluate[chromedp.Void](`document.querySelector('#eval-graph a.point[data-key="0"]').focus()`), chromedp.KeyEvent("\r"))
 			u.waitFor("the board at the start", `document.getElementById('game').dataset.ply === '0'`, 5*time.Second)
-			u.do("clicking ply 2", chromedp.Click(chromedp.CSS(`#eval-graph a.point[data-key="2"] .hit`)))
+			u.do("clicking ply 2", click(chromedp.CSS(`#eval-graph a.point[data-key="2"] .hit`)))
 			u.waitFor("the board at ply 2", `document.getElementById('game').dataset.ply === '2'`, 5*time.Second)
 			if loc := eval[string](u, `location.hash`); loc != "" {
 				t.Errorf("%s: a point's click changed the address to %q", what, loc)

@@ -56,7 +56,7 @@ func TestNotificationArrives(t *testing.T) {
 				fits360(t, aru, "the notices", w)
 				aru.shot(artifacts, fmt.Sprintf("notifications-%s-%d.png", lang, w))
 			}
-			aru.do("mark all read", chromedp.EmulateViewport(1366, 800), chromedp.Click(chromedp.CSS("#notify-read-all")))
+			aru.do("mark all read", chromedp.EmulateViewport(1366, 800), click(chromedp.CSS("#notify-read-all")))
 			aru.waitFor("the count cleared", `document.getElementById('notify-count').hidden && !document.querySelector('#notices .notice.unread')`, 10*time.Second)
 			aru.do("the settings", chromedp.Navigate(base+"/settings"), chromedp.WaitVisible(chromedp.CSS("#notify-prefs")))
 			if got := aru.text("notify-prefs-title"); got != T("notify.prefs.title") {
@@ -68,8 +68,8 @@ func TestNotificationArrives(t *testing.T) {
 				aru.shot(artifacts, fmt.Sprintf("notify-prefs-%s-%d.png", lang, w))
 			}
 			// Challenges turned off: the next one is not told.
-			aru.do("challenges off", chromedp.EmulateViewport(1366, 800), chromedp.Click(chromedp.CSS("#pref-site-challenge")),
-				chromedp.Click(chromedp.CSS("#pref-push-challenge")), chromedp.Click(chromedp.CSS("#notify-prefs-save")))
+			aru.do("challenges off", chromedp.EmulateViewport(1366, 800), click(chromedp.CSS("#pref-site-challenge")),
+				click(chromedp.CSS("#pref-push-challenge")), click(chromedp.CSS("#notify-prefs-save")))
 			aru.waitFor("saved", `document.getElementById('notify-prefs-saved')`, 10*time.Second)
 			apiCall(t, "POST", base+"/api/challenge/"+aru.name, tok, nil)
 			time.Sleep(time.Second)
@@ -93,7 +93,7 @@ func TestFollowFriendOnline(t *testing.T) {
 			me, _ := loggedIn(t, base, b, "follower-"+lang, lang)
 			friend, friendTok := loggedIn(t, base, b, "friend-"+lang, lang)
 			me.do("the friend's profile", chromedp.Navigate(base+"/@/"+friend.name), chromedp.WaitVisible(chromedp.CSS("#follow")))
-			me.do("follow", chromedp.Click(chromedp.CSS("#follow")))
+			me.do("follow", click(chromedp.CSS("#follow")))
 			me.waitFor("following", `document.getElementById('unfollow')`, 10*time.Second)
 			if got := me.text("follow-counts"); !strings.Contains(got, T("friends.followers", 1)) {
 				t.Errorf("the counts %q", got)
@@ -204,13 +204,13 @@ func TestMessageArrivesAsNotification(t *testing.T) {
 			to.do("a page open", chromedp.Navigate(base+"/puzzles"), chromedp.WaitReady(chromedp.CSS("#notify-count")))
 			time.Sleep(300 * time.Millisecond)
 			from.do("the profile", chromedp.Navigate(base+"/@/"+to.name), chromedp.WaitVisible(chromedp.CSS("#write-link")),
-				chromedp.Click(chromedp.CSS("#write-link")), chromedp.WaitVisible(chromedp.CSS("#inbox-form")))
+				click(chromedp.CSS("#write-link")), chromedp.WaitVisible(chromedp.CSS("#inbox-form")))
 			body := "Сәлем! A game tomorrow at 10?"
-			from.do("write", chromedp.SendKeys(chromedp.CSS("#inbox-body"), body), chromedp.Click(chromedp.CSS("#inbox-send")))
+			from.do("write", chromedp.SendKeys(chromedp.CSS("#inbox-body"), body), click(chromedp.CSS("#inbox-send")))
 			from.waitFor("the message in the thread", fmt.Sprintf(`[...document.querySelectorAll('#messages .msg-body')].some(e => e.textContent === %q)`, body), 10*time.Second)
 			want := T("notify.message", from.name)
 			to.waitFor("the notice", fmt.Sprintf(`(document.getElementById('notify-toast')||{}).textContent === %q && document.getElementById('notify-count').textContent === '1'`, want), 10*time.Second)
-			to.do("open it", chromedp.Click(chromedp.CSS("#notify-toast a")))
+			to.do("open it", click(chromedp.CSS("#notify-toast a")))
 			to.waitFor("the conversation", fmt.Sprintf(`[...document.querySelectorAll('#messages .msg-body')].some(e => e.textContent === %q)`, body), 10*time.Second)
 			to.waitFor("the notice read", `document.getElementById('notify-count').hidden`, 10*time.Second)
 			for _, w := range []int64{1366, 360} {
@@ -225,7 +225,7 @@ func TestMessageArrivesAsNotification(t *testing.T) {
 				to.shot(artifacts, fmt.Sprintf("inbox-%s-%d.png", lang, w))
 			}
 			to.do("report", chromedp.EmulateViewport(1366, 800), chromedp.Navigate(base+"/inbox/"+from.name), chromedp.WaitVisible(chromedp.CSS("#inbox-report")),
-				chromedp.Click(chromedp.CSS("#inbox-report")))
+				click(chromedp.CSS("#inbox-report")))
 			to.waitFor("reported", `document.getElementById('inbox-reported')`, 10*time.Second)
 			if got := to.text("inbox-reported"); got != T("inbox.reported") {
 				t.Errorf("reported %q", got)

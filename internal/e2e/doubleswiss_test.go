@@ -37,7 +37,7 @@ func TestEventDoubleSwiss(t *testing.T) {
 				chromedp.SetValue(chromedp.CSS("#event-kind"), "swiss"),
 				chromedp.SetValue(chromedp.CSS("#event-rounds"), "1"),
 				chromedp.SetValue(chromedp.CSS("#event-pairing"), "doubleswiss"),
-				chromedp.Click(chromedp.CSS("#event-submit")),
+				click(chromedp.CSS("#event-submit")),
 			)
 			arb.waitFor("the event page", `location.pathname.startsWith('/event/') && document.getElementById('event-start')`, 10*time.Second)
 			if txt := eval[string](arb, `document.body.innerText`); !strings.Contains(txt, cat.T(lang, "event.doubleswiss")) {
@@ -50,17 +50,17 @@ func TestEventDoubleSwiss(t *testing.T) {
 			for _, p := range []*user{p1, p2} {
 				p.do("joining", chromedp.Navigate(loc), chromedp.WaitVisible(chromedp.CSS("#event-join-button")))
 				eval[bool](p, `window.before = true`)
-				p.do("joining", chromedp.Click(chromedp.CSS("#event-join-button")))
+				p.do("joining", click(chromedp.CSS("#event-join-button")))
 				p.waitFor("the page after joining", `!window.before && document.readyState === 'complete'`, 10*time.Second)
 			}
 			arb.do("starting", chromedp.Navigate(loc), chromedp.WaitVisible(chromedp.CSS("#event-start")),
-				chromedp.Click(chromedp.CSS("#event-start")))
+				click(chromedp.CSS("#event-start")))
 			arb.waitFor("the first game", `document.querySelector('#event-live .game-link')`, 10*time.Second)
 			first := eval[string](arb, `document.querySelector('#event-live .game-link').getAttribute('href')`)
 			p1.do("the first game", chromedp.Navigate(base+first))
 			p1.waitFor("the resign button", `(() => { const b = document.getElementById('resign'); return b && !b.hidden && b.offsetParent; })()`, 15*time.Second)
 			eval[bool](p1, `window.confirm = () => true; true`)
-			p1.do("resigning", chromedp.Click(chromedp.CSS("#resign")))
+			p1.do("resigning", click(chromedp.CSS("#resign")))
 			// The second game starts by itself once the first has ended.
 			arb.do("the event page", chromedp.Navigate(loc))
 			arb.waitFor("the second game", `Array.from(document.querySelectorAll('#event-live .game-link')).some(a => a.getAttribute('href') !== '`+first+`')`, 20*time.Second)

@@ -34,7 +34,7 @@ func TestEventDubov(t *testing.T) {
 				chromedp.SendKeys(chromedp.CSS("#event-name"), "Dubov "+lang),
 				chromedp.SetValue(chromedp.CSS("#event-kind"), "swiss"),
 				chromedp.SetValue(chromedp.CSS("#event-pairing"), "dubov"),
-				chromedp.Click(chromedp.CSS("#event-submit")),
+				click(chromedp.CSS("#event-submit")),
 			)
 			arb.waitFor("the event page", `location.pathname.startsWith('/event/')`, 10*time.Second)
 			arb.waitFor("the page", `document.readyState === 'complete' && document.querySelector('.event-info')`, 10*time.Second)

@@ -166,9 +166,9 @@ func TestOfflineGame(t *testing.T) {
 	u.waitFor("the move played by its key, and the reply", `document.querySelectorAll('#offline-moves li').length === 4`, 30*time.Second)
 	u.waitFor("my move again", `document.querySelector('#board .row.mine button.hole.playable')`, 10*time.Second)
 	// And an analysis of the position, with no network either.
-	u.do("analyse", chromedp.Click(`#offline-analyse`))
+	u.do("analyse", click(`#offline-analyse`))
 	u.waitFor("three lines, deeper", `document.querySelectorAll('#offline-lines li').length === 3 && Number(document.getElementById('offline-depth').textContent) >= 5`, 30*time.Second)
-	u.do("stop", chromedp.Click(`#offline-analyse`))
+	u.do("stop", click(`#offline-analyse`))
 	u.waitFor("stopped", `document.getElementById('offline-analyse').getAttribute('aria-pressed') === 'false'`, 5*time.Second)
 	png, err := chromedp.Run(u.ctx, chromedp.Screenshot(chromedp.CSS("#offline")))
 	if err != nil {

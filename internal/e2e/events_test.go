@@ -32,7 +32,7 @@ func TestEventRoundRobin(t *testing.T) {
 				chromedp.WaitVisible(chromedp.CSS("#event-create")),
 				chromedp.SendKeys(chromedp.CSS("#event-name"), "Cup "+lang),
 				chromedp.SetValue(chromedp.CSS("#event-kind"), "roundrobin"),
-				chromedp.Click(chromedp.CSS("#event-submit")),
+				click(chromedp.CSS("#event-submit")),
 			)
 			arb.waitFor("the event page", `location.pathname.startsWith('/event/') && document.getElementById('event-start')`, 10*time.Second)
 			loc, err := chromedp.Run(arb.ctx, chromedp.Location())
@@ -42,14 +42,14 @@ func TestEventRoundRobin(t *testing.T) {
 			for _, p := range []*user{p1, p2} {
 				p.do("joining", chromedp.Navigate(loc), chromedp.WaitVisible(chromedp.CSS("#event-join-button")))
 				eval[bool](p, `window.before = true`)
-				p.do("joining", chromedp.Click(chromedp.CSS("#event-join-button")))
+				p.do("joining", click(chromedp.CSS("#event-join-button")))
 				p.waitFor("the page after joining", `!window.before && document.readyState === 'complete'`, 10*time.Second)
 				if !eval[bool](p, `!!document.getElementById('event-withdraw')`) {
 					t.Fatalf("%s: joining: %s", p.name, eval[string](p, `document.body.innerText`))
 				}
 			}
 			arb.do("starting", chromedp.Navigate(loc), chromedp.WaitVisible(chromedp.CSS("#event-start")),
-				chromedp.Click(chromedp.CSS("#event-start")))
+				click(chromedp.CSS("#event-start")))
 			arb.waitFor("the first round's game", `document.querySelector('#event-live .game-link')`, 10*time.Second)
 			p1.do("the event page", chromedp.Navigate(loc))
 			p1.waitFor("the game link", `document.querySelector('#event-live .game-link')`, 10*time.Second)
@@ -58,7 +58,7 @@ func TestEventRoundRobin(t *testing.T) {
 			p1.waitFor("the resign button", `(() => { const b = document.getElementById('resign'); return b && !b.hidden && b.offsetParent; })()`, 15*time.Second)
 			p1.waitFor("the link back", `document.getElementById('event-back')`, 5*time.Second)
 			eval[bool](p1, `window.confirm = () => true; true`)
-			p1.do("resigning", chromedp.Click(chromedp.CSS("#resign")))
+			p1.do("resigning", click(chromedp.CSS("#resign")))
 			// The arbiter's page takes the result from its live part.
 			arb.waitFor("the result in the pairings", `/1-0|0-1/.test(document.querySelector('#event-live .pairings').textContent)`, 20*time.Second)
 			arb.waitFor("the standings", `Array.from(document.querySelectorAll('.event-standings tbody tr')).map(r => r.cells[4].textContent).join(' ') === '1 0'`, 5*time.Second)
@@ -71,7 +71,7 @@ func TestEventRoundRobin(t *testing.T) {
 			// explained in words; the arbiter's log reads in the language.
 			cat := i18n.New()
 			arb.do("a phone", chromedp.EmulateViewport(360, 800), chromedp.Navigate(loc), chromedp.WaitVisible(chromedp.CSS("#ev-legend summary")),
-				chromedp.Click(chromedp.CSS("#ev-legend summary")))
+				click(chromedp.CSS("#ev-legend summary")))
 			legend := eval[string](arb, `document.getElementById('ev-legend').innerText`)
 			for _, want := range []string{cat.T(lang, "event.tb.SB"), cat.T(lang, "event.legend.history")} {
 				if !strings.Contains(legend, want) {

@@ -119,7 +119,7 @@ func TestExplorer(t *testing.T) {
 		if c.db == "site" {
 			u.do("importing the games", chromedp.Navigate(base+"/import"), chromedp.WaitVisible(chromedp.CSS("#import-form")),
 				chromedp.SetUploadFiles(chromedp.CSS(`#import-form input[name="file"]`), []string{file}),
-				chromedp.Click(chromedp.CSS("#import-submit")))
+				click(chromedp.CSS("#import-submit")))
 			u.waitFor("the import's list", fmt.Sprintf(`document.querySelectorAll('#imported a[href^="/game/"]').length === %d`, len(playok)), 20*time.Second)
 		}
 		u.do("the explorer", chromedp.Navigate(base+"/explorer?db="+c.db))
@@ -147,7 +147,7 @@ func TestExplorer(t *testing.T) {
 			m := topMove(want)
 			path = append(path, m)
 			u.do("going deeper", chromedp.Evaluate[chromedp.Void](`window.before = true`),
-				chromedp.Click(chromedp.CSS(fmt.Sprintf(`#explorer-moves tr[data-hole="%d"] a.move`, m))))
+				click(chromedp.CSS(fmt.Sprintf(`#explorer-moves tr[data-hole="%d"] a.move`, m))))
 			u.waitFor("the next position", `!window.before && document.readyState === 'complete' && document.getElementById('explorer-moves')`, 10*time.Second)
 			if n := eval[int](u, `document.querySelectorAll('.explorer-path a.crumb').length`); n != len(path) {
 				t.Errorf("%s: %d moves in the path after clicking, want %d", c.lang, n, len(path))

@@ -76,7 +76,7 @@ func TestFederationRegister(t *testing.T) {
 	o.do("the import", chromedp.SetUploadFiles(chromedp.CSS("#fed-import-file"), []string{csvFile}),
 		chromedp.SetValue(chromedp.CSS("#fed-import-discipline"), "classic"),
 		chromedp.SetValue(chromedp.CSS("#fed-import-day"), "2026-02-01"),
-		chromedp.Click(chromedp.CSS("#fed-import-submit")))
+		click(chromedp.CSS("#fed-import-submit")))
 	o.waitFor("the import's answer", `document.readyState === 'complete' && (!!document.getElementById('fed-done') || location.pathname.endsWith('/import'))`, 20*time.Second)
 	if !eval[bool](o, `!!document.getElementById('fed-done')`) {
 		t.Fatalf("the import: %s", eval[string](o, `document.body.innerText`))
@@ -99,7 +99,7 @@ func TestFederationRegister(t *testing.T) {
 	o.do("publishing March", chromedp.Navigate(base+"/federations/KAZ"), chromedp.WaitVisible(chromedp.CSS("#fed-publish")),
 		chromedp.SetValue(chromedp.CSS("#fed-publish-discipline"), "classic"),
 		chromedp.SetValue(chromedp.CSS("#fed-publish-day"), "2026-03-01"),
-		chromedp.Click(chromedp.CSS("#fed-publish-submit")), chromedp.WaitVisible(chromedp.CSS("#fed-list-table")))
+		click(chromedp.CSS("#fed-publish-submit")), chromedp.WaitVisible(chromedp.CSS("#fed-list-table")))
 	if row := eval[string](o, `document.querySelector('#fed-list-table tbody tr').innerText`); !strings.Contains(row, "KAZ-1") || !strings.Contains(row, "2007") || !strings.Contains(row, "+7") {
 		t.Errorf("March's first line: %q", row)
 	}
@@ -131,12 +131,12 @@ func TestFederationRegister(t *testing.T) {
 	p := newUser(t, browser, base, "alikhan")
 	p.do("cookies", setCookie(base, "toguz_session", playerSession), setCookie(base, "lang", "en"), chromedp.EmulateViewport(1366, 900))
 	p.do("the claim", chromedp.Navigate(base+"/players/KAZ-1"), chromedp.WaitVisible(chromedp.CSS("#card-claim-submit")),
-		chromedp.Click(chromedp.CSS("#card-claim-submit")), chromedp.WaitVisible(chromedp.CSS("#card-claimed")))
+		click(chromedp.CSS("#card-claim-submit")), chromedp.WaitVisible(chromedp.CSS("#card-claimed")))
 	o.do("the claims", chromedp.Navigate(base+"/federations/KAZ"), chromedp.WaitVisible(chromedp.CSS("#fed-claims .fed-approve")))
 	if txt := o.text("fed-claims"); !strings.Contains(txt, "alikhan") || !strings.Contains(txt, "KAZ-1") {
 		t.Errorf("the claims: %q", txt)
 	}
-	o.do("approving", chromedp.Click(chromedp.CSS("#fed-claims .fed-approve")), chromedp.WaitVisible(chromedp.CSS("#fed-done")))
+	o.do("approving", click(chromedp.CSS("#fed-claims .fed-approve")), chromedp.WaitVisible(chromedp.CSS("#fed-done")))
 	p.do("the profile", chromedp.Navigate(base+"/@/alikhan"), chromedp.WaitVisible(chromedp.CSS("#profile-federation")))
 	if got := p.text("fed-rating-classic"); got != "2007" {
 		t.Errorf("the profile's federation rating is %q, want 2007", got)
@@ -179,7 +179,7 @@ func TestFederationRegister(t *testing.T) {
 		t.Errorf("the card's championships: %q", txt)
 	}
 	o.do("the norms", chromedp.Navigate(base+"/championship/"+champ), chromedp.WaitVisible(chromedp.CSS("#champ-norms-link")),
-		chromedp.Click(chromedp.CSS("#champ-norms-link")), chromedp.WaitVisible(chromedp.CSS("#norms-title")))
+		click(chromedp.CSS("#champ-norms-link")), chromedp.WaitVisible(chromedp.CSS("#norms-title")))
 	if txt := eval[string](o, `document.body.innerText`); !strings.Contains(txt, "No norm met.") {
 		t.Errorf("the norms' page: %q", txt)
 	}

@@ -37,13 +37,13 @@ func TestForum(t *testing.T) {
 	p := newUser(t, browser, base, "aigerim")
 	p.do("cookies", setCookie(base, "toguz_session", poster), setCookie(base, "lang", "en"))
 	p.do("the forum", chromedp.Navigate(base+"/forum"), chromedp.WaitVisible(chromedp.CSS("#forum-cat-general")),
-		chromedp.Click(chromedp.CSS("#forum-cat-general")), chromedp.WaitVisible(chromedp.CSS("#forum-new-topic")),
-		chromedp.Click(chromedp.CSS("#forum-new-topic")), chromedp.WaitVisible(chromedp.CSS("#forum-new-form")))
+		click(chromedp.CSS("#forum-cat-general")), chromedp.WaitVisible(chromedp.CSS("#forum-new-topic")),
+		click(chromedp.CSS("#forum-new-topic")), chromedp.WaitVisible(chromedp.CSS("#forum-new-form")))
 	text := "Бірінші жүрістен кейінгі жағдай:\n\n```board\n9S,9S,9S,1,10S,10S,10S,10S,10S/9S,9S,9S,9S,9S,9S,1S,10S,10S 10 0 N 1\n```\n\n" +
 		"Ал мынау қате:\n\n```board\n9S,9S/oops 0 0 S 1\n```"
 	p.do("the new topic", chromedp.SendKeys(chromedp.CSS("#forum-title"), "Ашылу: 7-отау"),
 		chromedp.SetValue(chromedp.CSS("#forum-text"), text),
-		chromedp.Click(chromedp.CSS("#forum-submit")), chromedp.WaitVisible(chromedp.CSS("#forum-posts")))
+		click(chromedp.CSS("#forum-submit")), chromedp.WaitVisible(chromedp.CSS("#forum-posts")))
 	if n := eval[int](p, `document.querySelectorAll('#forum-posts .forum-board svg').length`); n != 1 {
 		t.Fatalf("the post draws %d boards, want 1: %s", n, eval[string](p, `document.getElementById('forum-posts').outerHTML`))
 	}
@@ -81,9 +81,9 @@ func TestForum(t *testing.T) {
 	r := newUser(t, browser, base, "bolat")
 	r.do("cookies", setCookie(base, "toguz_session", reporter), setCookie(base, "lang", "en"))
 	r.do("the topic", chromedp.Navigate(base+topic), chromedp.WaitVisible(chromedp.CSS("#p"+postID+" .forum-report")),
-		chromedp.Click(chromedp.CSS("#p"+postID+" .forum-report")), chromedp.WaitVisible(chromedp.CSS("#forum-report-form")),
+		click(chromedp.CSS("#p"+postID+" .forum-report")), chromedp.WaitVisible(chromedp.CSS("#forum-report-form")),
 		chromedp.SendKeys(chromedp.CSS("#forum-note"), "Off topic."),
-		chromedp.Click(chromedp.CSS("#forum-report-submit")), chromedp.WaitVisible(chromedp.CSS("#forum-report-received")))
+		click(chromedp.CSS("#forum-report-submit")), chromedp.WaitVisible(chromedp.CSS("#forum-report-received")))
 
 	// The operator grants the role.
 	st, err := store.Open(context.Background(), db, store.Options{Readers: 1})
@@ -116,7 +116,7 @@ func TestForum(t *testing.T) {
 	}
 	m.shot(artifacts, "forum-reports-en-1366.png")
 	m.do("hide", chromedp.SendKeys(chromedp.CSS("#report-"+postID+" input[name=reason]"), "Off topic"),
-		chromedp.Click(chromedp.CSS("#report-"+postID+" .forum-hide")), chromedp.WaitVisible(chromedp.CSS("#forum-reports-empty")))
+		click(chromedp.CSS("#report-"+postID+" .forum-hide")), chromedp.WaitVisible(chromedp.CSS("#forum-reports-empty")))
 
 	// The reporter sees the post hidden; the audit log has the action.
 	r.do("the topic again", chromedp.Navigate(base+topic), chromedp.WaitVisible(chromedp.CSS("#p"+postID)))

@@ -184,11 +184,11 @@ func TestKeysPremovesAndDrawOffers(t *testing.T) {
 			white.waitPly(4)
 
 			// A draw offer, said to both sides, then declined.
-			white.do("offering a draw", chromedp.Click(chromedp.CSS("#draw")))
+			white.do("offering a draw", click(chromedp.CSS("#draw")))
 			white.waitNotice(cat.T(lang, "game.drawyou"))
 			black.waitNotice(cat.T(lang, "game.drawthem"))
 			black.screenshot(artifacts, "draw-offer-"+lang+".png")
-			black.do("declining", chromedp.Click(chromedp.CSS("#decline-draw")))
+			black.do("declining", click(chromedp.CSS("#decline-draw")))
 			white.waitNotice(cat.T(lang, "game.declinedthem"))
 			black.waitNotice(cat.T(lang, "game.declinedyou"))
 			// The holes are labelled in the page's language.
@@ -198,7 +198,7 @@ func TestKeysPremovesAndDrawOffers(t *testing.T) {
 				t.Errorf("hole 7 is labelled %q, want %q", label, want)
 			}
 			// The notation hidden stays hidden on the next visit.
-			white.do("hiding the notation", chromedp.Click(chromedp.CSS("#show-notation")), chromedp.Reload())
+			white.do("hiding the notation", click(chromedp.CSS("#show-notation")), chromedp.Reload())
 			white.waitFor("the game page", onBoard, 15*time.Second)
 			if eval[bool](white, `document.getElementById('show-notation').checked || document.getElementById('moves').offsetParent !== null`) {
 				t.Error("the notation hidden is shown again after a reload")
@@ -264,7 +264,7 @@ func TestOwnMoveShownFirst(t *testing.T) {
 					t.Errorf("ply %d: own move shown for %.0f ms before the reply's animation", ply+1, replyAt-ownAt)
 				}
 				if ply == 2 {
-					u.do("the hole names", chromedp.Click(chromedp.CSS("#show-names")))
+					u.do("the hole names", click(chromedp.CSS("#show-names")))
 					for _, w := range []int64{1366, 360} {
 						u.do("viewport", chromedp.EmulateViewport(w, 900))
 						png, err := chromedp.Run(u.ctx, chromedp.FullScreenshot(100))

@@ -22,7 +22,7 @@ func TestGuestNames(t *testing.T) {
 	for _, lang := range []string{"kk", "en"} {
 		host := newUser(t, browser, base, "host-"+lang)
 		host.do("a seek", setCookie(base, "lang", lang), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#seek-form")),
-			chromedp.Click(chromedp.CSS("#seek-submit")))
+			click(chromedp.CSS("#seek-submit")))
 		host.waitFor("the challenge page", `document.getElementById('challenge')`, 10*time.Second)
 
 		u := newUser(t, browser, base, "guest-"+lang)
@@ -33,7 +33,7 @@ func TestGuestNames(t *testing.T) {
 		if !strings.HasPrefix(seekBy, guest+" ") || long.MatchString(seekBy) {
 			t.Errorf("%s: the lobby lists a guest's seek by %q, want %q and a number", lang, seekBy, guest)
 		}
-		u.do("play the engine now", chromedp.Click(chromedp.CSS("#quick-engine")))
+		u.do("play the engine now", click(chromedp.CSS("#quick-engine")))
 		u.waitFor("the board", `document.querySelector('#board button.hole.playable')`, 15*time.Second)
 		header := eval[string](u, `document.getElementById('me-name').textContent`)
 		names := eval[string](u, `[...document.querySelectorAll('#player-top .name, #player-bottom .name')].map(e => e.textContent).join(' | ')`)

@@ -95,10 +95,10 @@ func TestHeaderControls(t *testing.T) {
 	if linkShown() || eval[string](u, `document.getElementById('nav-toggle').getAttribute('aria-expanded')`) != "false" {
 		t.Error("on a phone the header's links show before the menu is opened")
 	}
-	u.do("opening the menu", chromedp.Click(chromedp.CSS("#nav-toggle")))
+	u.do("opening the menu", click(chromedp.CSS("#nav-toggle")))
 	if !linkShown() || eval[string](u, `document.getElementById('nav-toggle').getAttribute('aria-expanded')`) != "true" {
 		t.Error("the menu button does not open the header's links")
 	}
-	u.do("the archive from the menu", chromedp.Click(chromedp.CSS(`#nav-links a[href="/archive"]`)))
+	u.do("the archive from the menu", click(chromedp.CSS(`#nav-links a[href="/archive"]`)))
 	u.waitFor("the archive", `location.pathname === '/archive'`, 10*time.Second)
 }

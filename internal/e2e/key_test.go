@@ -27,7 +27,7 @@ func TestKeyStepper(t *testing.T) {
 			u.do("the key", chromedp.Navigate(base+"/key"), chromedp.WaitVisible(chromedp.CSS("#key-form")))
 			u.do("the form", chromedp.SetValue(chromedp.CSS("#key-base"), "8"), chromedp.SetValue(chromedp.CSS("#key-a"), "347"),
 				chromedp.SetValue(chromedp.CSS("#key-op"), "add"), chromedp.SetValue(chromedp.CSS("#key-b"), "56"),
-				chromedp.Click(chromedp.CSS("#key-submit")))
+				click(chromedp.CSS("#key-submit")))
 			u.waitFor("the stepper", `location.search.includes('a=347') && document.querySelector('#key-stepper.stepping')`, 10*time.Second)
 			shown := func() int {
 				return eval[int](u, `[...document.querySelectorAll('.key-step')].filter(s => !s.hidden).map(s => +s.dataset.step).concat([0])[0]`)
@@ -42,7 +42,7 @@ func TestKeyStepper(t *testing.T) {
 			if !eval[bool](u, `document.getElementById('key-prev').disabled`) {
 				t.Errorf("Previous is enabled on the first step")
 			}
-			u.do("next, next", chromedp.Click(chromedp.CSS("#key-next")), chromedp.Click(chromedp.CSS("#key-next")))
+			u.do("next, next", click(chromedp.CSS("#key-next")), click(chromedp.CSS("#key-next")))
 			if shown() != 3 {
 				t.Fatalf("after two Next: step %d", shown())
 			}
@@ -61,7 +61,7 @@ func TestKeyStepper(t *testing.T) {
 			}
 			u.do("arrow left", chromedp.Focus(chromedp.CSS("#key-next")), chromedp.KeyEvent(kb.ArrowLeft))
 			u.waitFor("step 2", `document.getElementById('key-stepper').dataset.current === '2'`, 5*time.Second)
-			u.do("play", chromedp.Click(chromedp.CSS("#key-play")))
+			u.do("play", click(chromedp.CSS("#key-play")))
 			u.waitFor("the last step", `document.getElementById('key-stepper').dataset.current === '5' && document.getElementById('key-play').getAttribute('aria-pressed') === 'false'`, 10*time.Second)
 			if got := eval[string](u, `document.getElementById('key-step-5').querySelector('.key-first').textContent.replace(/\s+/g, '')`); !strings.HasPrefix(got, "524") {
 				t.Errorf("the last step's first row %q, want 5 2 4 (425 in base 8, units first)", got)

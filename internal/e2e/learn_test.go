@@ -34,12 +34,12 @@ func (u *user) answer(ex, a string) {
 	root := "#ex-" + ex
 	switch {
 	case u.exists(root + " button.hole.playable"):
-		u.do("clicking hole "+a, chromedp.Click(chromedp.CSS(fmt.Sprintf(`%s button.hole.playable[data-hole="%s"]`, root, a))))
+		u.do("clicking hole "+a, click(chromedp.CSS(fmt.Sprintf(`%s button.hole.playable[data-hole="%s"]`, root, a))))
 	case u.exists(root + " button.choice"):
-		u.do("choosing "+a, chromedp.Click(chromedp.CSS(fmt.Sprintf(`%s button.choice[data-answer="%s"]`, root, a))))
+		u.do("choosing "+a, click(chromedp.CSS(fmt.Sprintf(`%s button.choice[data-answer="%s"]`, root, a))))
 	default:
 		u.do("writing "+a, chromedp.SetValue(chromedp.CSS(root+" input.answer"), a),
-			chromedp.Click(chromedp.CSS(root+" form.answer-form button")))
+			click(chromedp.CSS(root+" form.answer-form button")))
 	}
 }
 
@@ -134,7 +134,7 @@ func TestLearnExercises(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#auth-form")),
 		chromedp.SendKeys(chromedp.CSS("#auth-name"), "aigerim"),
 		chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"),
-		chromedp.Click(chromedp.CSS("#auth-submit")))
+		click(chromedp.CSS("#auth-submit")))
 	b.waitFor("logged in", `(document.getElementById('me-name')||{}).textContent === 'aigerim'`, 10*time.Second)
 	b.do("opening /learn/tuzdik", chromedp.Navigate(base+"/learn/tuzdik"))
 	b.waitFor("the exercise done in another browser", `document.readyState === 'complete' && document.querySelector('#ex-seed2.done')`, 10*time.Second)

@@ -36,7 +36,7 @@ func TestLobbyQuickStart(t *testing.T) {
 				t.Errorf("%s: #%s ends %.0f px down, below a phone's first screen (640 px)", lang, id, bottom)
 			}
 		}
-		u.do("play the engine now", chromedp.Click(chromedp.CSS("#quick-engine")))
+		u.do("play the engine now", click(chromedp.CSS("#quick-engine")))
 		u.waitFor("a game against the engine", `location.pathname.indexOf('/game/') === 0 && document.querySelector('#board button.hole.playable') && /\d/.test(document.querySelector('#player-top .name').textContent)`, 15*time.Second)
 	}
 }

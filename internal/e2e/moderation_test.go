@@ -101,7 +101,7 @@ func TestModeration(t *testing.T) {
 	v := newUser(t, browser, base, "aigerim")
 	v.do("cookies", setCookie(base, "toguz_session", victim), setCookie(base, "lang", "en"))
 	v.do("the game's page", chromedp.Navigate(base+"/game/"+gid), chromedp.WaitVisible(chromedp.CSS("#report-game")),
-		chromedp.Click(chromedp.CSS("#report-game")), chromedp.WaitVisible(chromedp.CSS("#report-form")))
+		click(chromedp.CSS("#report-game")), chromedp.WaitVisible(chromedp.CSS("#report-form")))
 	if who := eval[string](v, `document.getElementById('report-user').value`); who != "shaitan" {
 		t.Fatalf("the report form names %q, not the opponent", who)
 	}
@@ -111,7 +111,7 @@ func TestModeration(t *testing.T) {
 	}
 	v.do("viewport", chromedp.EmulateViewport(1366, 800))
 	v.do("the report", chromedp.SendKeys(chromedp.CSS("#report-note"), "Every move was the engine's."),
-		chromedp.Click(chromedp.CSS("#report-submit")), chromedp.WaitVisible(chromedp.CSS("#report-received")))
+		click(chromedp.CSS("#report-submit")), chromedp.WaitVisible(chromedp.CSS("#report-received")))
 	if txt := v.text("report-received"); !strings.Contains(txt, "received") {
 		t.Errorf("the reporter is told %q", txt)
 	}
@@ -187,7 +187,7 @@ func TestModeration(t *testing.T) {
 	m.do("marking", chromedp.Navigate(base+"/mod/@/shaitan"), chromedp.WaitVisible(chromedp.CSS("#mod-act")),
 		chromedp.SetValue(chromedp.CSS("#mod-action"), "engine"),
 		chromedp.SendKeys(chromedp.CSS("#mod-reason"), "Engine moves in every game."),
-		chromedp.Click(chromedp.CSS("#mod-submit")), chromedp.WaitVisible(chromedp.CSS("#mod-done")))
+		click(chromedp.CSS("#mod-submit")), chromedp.WaitVisible(chromedp.CSS("#mod-done")))
 	// The points lost come back (rounded to whole points, as the game
 	// recorded them).
 	refunded := rating(t, base, "aigerim")
@@ -202,7 +202,7 @@ func TestModeration(t *testing.T) {
 	m.do("marking another", chromedp.Navigate(base+"/mod/@/qaraqshy"), chromedp.WaitVisible(chromedp.CSS("#mod-act")),
 		chromedp.SetValue(chromedp.CSS("#mod-action"), "booster"),
 		chromedp.SendKeys(chromedp.CSS("#mod-reason"), "Fed points."),
-		chromedp.Click(chromedp.CSS("#mod-submit")), chromedp.WaitVisible(chromedp.CSS("#mod-done")))
+		click(chromedp.CSS("#mod-submit")), chromedp.WaitVisible(chromedp.CSS("#mod-done")))
 	if got := rating(t, base, "aigerim"); got != refunded {
 		t.Errorf("marking another account moved the victim's rating: %v, was %v", got, refunded)
 	}
@@ -238,7 +238,7 @@ func TestModeration(t *testing.T) {
 		t.Errorf("the appeal page shows the cheater the evidence or the moderators' reason: %q", body)
 	}
 	c.do("appealing", chromedp.SendKeys(chromedp.CSS(".appeal-form textarea"), "I prepared this opening."),
-		chromedp.Click(chromedp.CSS(".appeal-form button")), chromedp.WaitVisible(chromedp.CSS("#appeal-received")))
+		click(chromedp.CSS(".appeal-form button")), chromedp.WaitVisible(chromedp.CSS("#appeal-received")))
 	if c.text("appeal-list") == "" || eval[bool](c, `!!document.querySelector('.appeal-form')`) {
 		t.Error("after the appeal the page still offers one, or does not list it")
 	}
@@ -255,7 +255,7 @@ func TestModeration(t *testing.T) {
 	m.do("the appeals", chromedp.Navigate(base+"/mod/appeals"), chromedp.WaitVisible(chromedp.CSS(".appeal")))
 	checkTexts(m, "the appeals' page")
 	m.shot(artifacts, "mod-appeals-en-1366.png")
-	m.do("keeping the decision", chromedp.Click(chromedp.CSS(`.appeal button[value="upheld"]`)), chromedp.WaitVisible(chromedp.CSS("#appeals-empty")))
+	m.do("keeping the decision", click(chromedp.CSS(`.appeal button[value="upheld"]`)), chromedp.WaitVisible(chromedp.CSS("#appeals-empty")))
 	m.do("the audit log", chromedp.Navigate(base+"/mod/log"), chromedp.WaitVisible(chromedp.CSS("#mod-log")))
 	checkTexts(m, "the audit log")
 	m.shot(artifacts, "mod-log-en-1366.png")

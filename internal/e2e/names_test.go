@@ -252,7 +252,7 @@ func TestSimulFormClock(t *testing.T) {
 			continue
 		}
 		// Submitted as it is, the simul has no clock.
-		u.do("creating the simul", chromedp.Click(chromedp.CSS("#simul-create-submit")))
+		u.do("creating the simul", click(chromedp.CSS("#simul-create-submit")))
 		u.waitFor("the simul's page", `/^\/simul\/[^/]+/.test(location.pathname)`, 10*time.Second)
 		id := eval[string](u, `location.pathname.split('/')[2]`)
 		var sm struct{ TC string }

@@ -107,7 +107,7 @@ func TestOAuthApp(t *testing.T) {
 		u.do("login form",
 			chromedp.SendKeys(chromedp.CSS("#auth-name"), u.name),
 			chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"),
-			chromedp.Click(chromedp.CSS("#auth-submit")),
+			click(chromedp.CSS("#auth-submit")),
 		)
 		u.waitFor("the consent page after the login", `document.getElementById('oauth-form')`, 10*time.Second)
 		m := newTextMatcher(cat, lang)
@@ -124,7 +124,7 @@ func TestOAuthApp(t *testing.T) {
 			}
 		}
 
-		u.do("approve", chromedp.Click(chromedp.CSS("#oauth-approve")))
+		u.do("approve", click(chromedp.CSS("#oauth-approve")))
 		u.waitFor("the app's page", `document.body && document.body.innerText.startsWith('app: ')`, 10*time.Second)
 		if got := eval[string](u, `document.body.innerText`); got != "app: connected as "+name+" with board:play challenge:read" {
 			t.Fatalf("%s: the app says %q", lang, got)
@@ -143,7 +143,7 @@ func TestOAuthApp(t *testing.T) {
 			u.shot(artifacts, fmt.Sprintf("oauth-settings-%s-%d.png", lang, w))
 			fits360(t, u, "the settings with an app", w)
 		}
-		u.do("revoke", chromedp.Click(chromedp.CSS("#app-list .app-revoke")))
+		u.do("revoke", click(chromedp.CSS("#app-list .app-revoke")))
 		u.waitFor("no app left", `document.getElementById('apps-none')`, 10*time.Second)
 
 		req, _ := http.NewRequest("GET", base+"/api/account", nil)

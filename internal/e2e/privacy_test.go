@@ -40,7 +40,7 @@ func TestKidMode(t *testing.T) {
 			u.do("kid mode on",
 				chromedp.Navigate(base+"/account/kid"),
 				chromedp.WaitVisible(chromedp.CSS("#kid-on")),
-				chromedp.Click(chromedp.CSS("#kid-on")),
+				click(chromedp.CSS("#kid-on")),
 			)
 			u.waitFor("kid mode on", `document.getElementById('kid-password')`, 10*time.Second)
 			if got := u.text("kid-state"); !strings.Contains(got, T("privacy.kid.on")) {
@@ -63,7 +63,7 @@ func TestKidMode(t *testing.T) {
 				chromedp.Navigate(base+"/account/kid"),
 				chromedp.WaitVisible(chromedp.CSS("#kid-password")),
 				chromedp.SendKeys(chromedp.CSS("#kid-password"), "not the password"),
-				chromedp.Click(chromedp.CSS("#kid-off")),
+				click(chromedp.CSS("#kid-off")),
 			)
 			u.waitFor("the refusal", `document.getElementById('kid-error')`, 10*time.Second)
 			if got := u.text("kid-error"); got != T("privacy.password.wrong") {
@@ -71,7 +71,7 @@ func TestKidMode(t *testing.T) {
 			}
 			u.do("kid mode off",
 				chromedp.SendKeys(chromedp.CSS("#kid-password"), "correct horse battery"),
-				chromedp.Click(chromedp.CSS("#kid-off")),
+				click(chromedp.CSS("#kid-off")),
 			)
 			u.waitFor("kid mode off", `document.getElementById('kid-on')`, 10*time.Second)
 			u.do("the lobby", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#chat-form")))
@@ -96,9 +96,9 @@ func TestCloseAccount(t *testing.T) {
 				u.shot(artifacts, fmt.Sprintf("close-%s-%d.png", lang, w))
 			}
 			u.do("closing",
-				chromedp.Click(chromedp.CSS("#close-confirm")),
+				click(chromedp.CSS("#close-confirm")),
 				chromedp.SendKeys(chromedp.CSS("#close-password"), "correct horse battery"),
-				chromedp.Click(chromedp.CSS("#close-submit")),
+				click(chromedp.CSS("#close-submit")),
 			)
 			u.waitFor("closed", `document.getElementById('close-done')`, 10*time.Second)
 			u.do("the game", chromedp.EmulateViewport(1366, 800), chromedp.Navigate(base+"/game/"+done), chromedp.WaitVisible(chromedp.CSS("#board")))
@@ -120,7 +120,7 @@ func TestCloseAccount(t *testing.T) {
 				chromedp.WaitVisible(chromedp.CSS("#auth-form")),
 				chromedp.SendKeys(chromedp.CSS("#auth-name"), name),
 				chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"),
-				chromedp.Click(chromedp.CSS("#auth-submit")),
+				click(chromedp.CSS("#auth-submit")),
 			)
 			u.waitFor("the login refused", `document.getElementById('form-error')`, 10*time.Second)
 		})
@@ -151,7 +151,7 @@ func TestDataExport(t *testing.T) {
 						BrowserContextID: chromedp.FromContext(u.ctx).BrowserContextID})
 					return err
 				}),
-				chromedp.Click(chromedp.CSS("#export-download")),
+				click(chromedp.CSS("#export-download")),
 			)
 			var file string
 			for ev, err := range progress {

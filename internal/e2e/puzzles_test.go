@@ -45,7 +45,7 @@ func TestPuzzleSolved(t *testing.T) {
 			u.waitFor("the puzzle", `document.readyState === 'complete' && document.querySelector('#puzzle button.hole.playable')`, 10*time.Second)
 			before := rating(u)
 			wrong := miss.Start.LegalMoves().Without(miss.Move()).First().Hole()
-			u.do("clicking a wrong hole", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#puzzle button.hole.playable[data-hole="%d"]`, wrong))))
+			u.do("clicking a wrong hole", click(chromedp.CSS(fmt.Sprintf(`#puzzle button.hole.playable[data-hole="%d"]`, wrong))))
 			u.waitFor("the miss", `document.querySelector('#puzzle.missed') && !document.getElementById('puzzle-next').hidden`, 10*time.Second)
 			if got, want := eval[string](u, `document.getElementById('puzzle-feedback').textContent`), cat.T(lang, "puzzles.wrong"); got != want {
 				t.Errorf("miss: %q, want %q", got, want)
@@ -104,7 +104,7 @@ func TestPuzzleTwoMoves(t *testing.T) {
 	}
 	number := regexp.MustCompile(`\d{3,4}`)
 	before := number.FindString(eval[string](u, `document.getElementById('puzzle-rating').textContent`))
-	u.do("clicking the first move", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#puzzle button.hole.playable[data-hole="%d"]`, first.Hole()))))
+	u.do("clicking the first move", click(chromedp.CSS(fmt.Sprintf(`#puzzle button.hole.playable[data-hole="%d"]`, first.Hole()))))
 	u.waitFor("the reply", `document.getElementById('puzzle').dataset.step === '1'`, 10*time.Second)
 	if got, want := eval[string](u, `document.getElementById('puzzle-feedback').textContent`), cat.T("ru", "puzzles.continue", reply); got != want {
 		t.Errorf("after the first move: %q, want %q", got, want)

@@ -48,7 +48,7 @@ func TestGameReview(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#engine-form")),
 		chromedp.SetValue(chromedp.CSS("#engine-level"), "1"),
 		chromedp.SetValue(chromedp.CSS(`#engine-form select[name="color"]`), "white"),
-		chromedp.Click(chromedp.CSS("#engine-submit")),
+		click(chromedp.CSS("#engine-submit")),
 	)
 	u.waitFor("the game page", `document.querySelector('#board button.hole') && document.getElementById('game').dataset.status === 'playing'`, 15*time.Second)
 	id := u.gameID()
@@ -99,10 +99,10 @@ func TestGameReview(t *testing.T) {
 		t.Fatalf("White made no mistake to learn from: %+v", rv.Review.Plies)
 	}
 	ex := rv.Review.Plies[first]
-	u.do("opening the exercises", chromedp.Click(chromedp.CSS("#learn-white")))
+	u.do("opening the exercises", click(chromedp.CSS("#learn-white")))
 	u.waitFor("the first exercise", `document.querySelector('.learn-form')`, 15*time.Second)
-	u.do("answering the engine's move", chromedp.Click(chromedp.CSS(fmt.Sprintf("#learn-hole-%d", ex.B))))
+	u.do("answering the engine's move", click(chromedp.CSS(fmt.Sprintf("#learn-hole-%d", ex.B))))
 	u.waitFor("the verdict: right", `(v => v && v.dataset.good === '1')(document.getElementById('learn-verdict'))`, 30*time.Second)
-	u.do("answering the game's move", chromedp.Click(chromedp.CSS(fmt.Sprintf("#learn-hole-%d", ex.M))))
+	u.do("answering the game's move", click(chromedp.CSS(fmt.Sprintf("#learn-hole-%d", ex.M))))
 	u.waitFor("the verdict: wrong", `(v => v && v.dataset.good === '0')(document.getElementById('learn-verdict'))`, 30*time.Second)
 }

@@ -28,7 +28,7 @@ func TestSeekTabs(t *testing.T) {
 		alice.do("creating a seek",
 			chromedp.Navigate(base+"/"),
 			chromedp.WaitVisible(chromedp.CSS("#seek-form")),
-			chromedp.Click(chromedp.CSS("#seek-submit")),
+			click(chromedp.CSS("#seek-submit")),
 		)
 		alice.waitFor("the challenge page", `document.getElementById('challenge')`, 10*time.Second)
 		return eval[string](alice, `document.getElementById('challenge').dataset.seek`)
@@ -50,7 +50,7 @@ func TestSeekTabs(t *testing.T) {
 	tab2.waitFor("her seek to cancel, not to play", fmt.Sprintf(`document.getElementById('seeks').dataset.total === '1' && %s && %[1]s.querySelector('button.cancel-seek') && !%[1]s.querySelector('button.accept-seek')`, row(id)), 10*time.Second)
 	bob.waitFor("her seek to play", fmt.Sprintf(`document.getElementById('seeks').dataset.total === '1' && %s && %[1]s.querySelector('button.accept-seek') && !%[1]s.querySelector('button.cancel-seek')`, row(id)), 10*time.Second)
 
-	tab2.do("cancelling", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#seeks tr[data-seek=%q] button.cancel-seek`, id))))
+	tab2.do("cancelling", click(chromedp.CSS(fmt.Sprintf(`#seeks tr[data-seek=%q] button.cancel-seek`, id))))
 	bob.waitFor("the cancelled seek off his list", fmt.Sprintf(`document.getElementById('seeks').dataset.total === '0' && !%s`, row(id)), 10*time.Second)
 
 	// A second seek; she closes both her tabs (the lobby and the challenge

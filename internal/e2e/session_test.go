@@ -18,7 +18,7 @@ func (u *user) login() {
 		chromedp.WaitVisible(chromedp.CSS("#auth-form")),
 		chromedp.SendKeys(chromedp.CSS("#auth-name"), u.name),
 		chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"),
-		chromedp.Click(chromedp.CSS("#auth-submit")),
+		click(chromedp.CSS("#auth-submit")),
 	)
 	u.waitFor("the lobby after the login", fmt.Sprintf(`(document.getElementById('me-name')||{}).textContent === %q`, u.name), 10*time.Second)
 }
@@ -102,7 +102,7 @@ func TestSignupWhileLoggedIn(t *testing.T) {
 			u.do("the lobby", chromedp.Navigate(base+"/"))
 			u.waitFor("still logged in", fmt.Sprintf(`(document.getElementById('me-name')||{}).textContent === %q`, u.name), 10*time.Second)
 			// Logging out from the page leads back to the form.
-			u.do("log out first", chromedp.Navigate(base+"/signup"), chromedp.Click(chromedp.CSS("#auth-logout")))
+			u.do("log out first", chromedp.Navigate(base+"/signup"), click(chromedp.CSS("#auth-logout")))
 			u.waitFor("the sign-up form", `location.pathname === '/signup' && document.getElementById('auth-form')`, 10*time.Second)
 		})
 	}

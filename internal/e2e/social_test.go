@@ -40,7 +40,7 @@ func TestSocial(t *testing.T) {
 				chromedp.WaitVisible(chromedp.CSS("#seek-form")),
 				chromedp.SetValue(chromedp.CSS("#seek-tc"), "5+3"),
 				chromedp.SetValue(chromedp.CSS(`#seek-form select[name="color"]`), "white"),
-				chromedp.Click(chromedp.CSS("#seek-submit")),
+				click(chromedp.CSS("#seek-submit")),
 			)
 			white.waitFor("the challenge page", `document.getElementById('challenge')`, 10*time.Second)
 			white.do("back to the lobby", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#seeks")))
@@ -50,7 +50,7 @@ func TestSocial(t *testing.T) {
 			black.do("accepting the seek",
 				chromedp.Navigate(base+"/"),
 				chromedp.WaitVisible(chromedp.CSS("#seeks button.accept-seek")),
-				chromedp.Click(chromedp.CSS("#seeks button.accept-seek")),
+				click(chromedp.CSS("#seeks button.accept-seek")),
 			)
 			const onBoard = `document.querySelector('#board button.hole') && document.getElementById('game').dataset.status === 'playing'`
 			black.waitFor("the game page", onBoard, 15*time.Second)
@@ -66,7 +66,7 @@ func TestSocial(t *testing.T) {
 			const hello = `Сәлем <b id="injected">!</b>`
 			white.do("writing in the chat",
 				chromedp.SendKeys(chromedp.CSS("#chat-input"), hello),
-				chromedp.Click(chromedp.CSS("#chat-send")),
+				click(chromedp.CSS("#chat-send")),
 			)
 			line := fmt.Sprintf(`[...document.querySelectorAll('#chat-log .chat-text')].some(e => e.textContent === %q)`, hello)
 			black.waitFor("White's message", line, 10*time.Second)
@@ -75,15 +75,15 @@ func TestSocial(t *testing.T) {
 				t.Fatal("a chat message became markup")
 			}
 			// Mute hides her, for the session; shown again on request.
-			black.do("muting White", chromedp.Click(chromedp.CSS("#chat-log .chat-mute")))
+			black.do("muting White", click(chromedp.CSS("#chat-log .chat-mute")))
 			black.waitFor("White's message hidden", `!document.querySelector('#chat-log .chat-line') && document.querySelector('#chat-muted .chat-unmute')`, 5*time.Second)
 			black.do("reloading", chromedp.Reload())
 			black.waitFor("the page again", onBoard, 15*time.Second)
 			eval[bool](black, `(window.confirm = () => true, true)`)
 			black.waitFor("White still muted after a reload", `document.querySelector('#chat-muted .chat-unmute') && !document.querySelector('#chat-log .chat-line')`, 10*time.Second)
-			black.do("showing White again", chromedp.Click(chromedp.CSS("#chat-muted .chat-unmute")))
+			black.do("showing White again", click(chromedp.CSS("#chat-muted .chat-unmute")))
 			black.waitFor("White's message back (the history)", line, 5*time.Second)
-			black.do("reporting White's message", chromedp.Click(chromedp.CSS("#chat-log .chat-report")))
+			black.do("reporting White's message", click(chromedp.CSS("#chat-log .chat-report")))
 			black.waitFor("the report's thanks", fmt.Sprintf(`document.getElementById('chat-error').textContent === %q`, T("social.chat.reported")), 10*time.Second)
 
 			// Takeback: White moves, proposes, Black accepts.
@@ -96,13 +96,13 @@ func TestSocial(t *testing.T) {
 			if got := white.text("takeback"); got != T("social.takeback") {
 				t.Errorf("the takeback button says %q, want %q", got, T("social.takeback"))
 			}
-			white.do("proposing a takeback", chromedp.Click(chromedp.CSS("#takeback")))
+			white.do("proposing a takeback", click(chromedp.CSS("#takeback")))
 			black.waitFor("the proposal", `!document.getElementById('takeback-accept').hidden`, 10*time.Second)
 			if got := black.text("social-status"); got != T("social.takeback.offered") {
 				t.Errorf("Black is told %q, want %q", got, T("social.takeback.offered"))
 			}
 			black.screenshot(artifacts, "social-takeback-"+lang+".png")
-			black.do("accepting the takeback", chromedp.Click(chromedp.CSS("#takeback-accept")))
+			black.do("accepting the takeback", click(chromedp.CSS("#takeback-accept")))
 			white.waitPly(0)
 			black.waitPly(0)
 			if got := white.text("social-status"); got != T("social.takeback.done") {
@@ -110,19 +110,19 @@ func TestSocial(t *testing.T) {
 			}
 
 			// Rematch after a resignation: both boards go to the new game.
-			white.do("resigning", chromedp.Click(chromedp.CSS("#resign")))
+			white.do("resigning", click(chromedp.CSS("#resign")))
 			for _, u := range []*user{white, black} {
 				u.waitFor("the end", `document.getElementById('game').dataset.status === 'ended'`, 10*time.Second)
 			}
 			black.waitFor("the rematch button", `!document.getElementById('rematch').hidden`, 10*time.Second)
-			black.do("offering a rematch", chromedp.Click(chromedp.CSS("#rematch")))
+			black.do("offering a rematch", click(chromedp.CSS("#rematch")))
 			white.waitFor("the offer", `!document.getElementById('rematch-accept').hidden`, 10*time.Second)
 			if got := white.text("social-status"); got != T("social.rematch.offered") {
 				t.Errorf("White is told %q, want %q", got, T("social.rematch.offered"))
 			}
 			white.do("phone viewport", chromedp.EmulateViewport(360, 900))
 			white.screenshot(artifacts, "social-rematch-"+lang+"-360.png")
-			white.do("accepting the rematch", chromedp.Click(chromedp.CSS("#rematch-accept")))
+			white.do("accepting the rematch", click(chromedp.CSS("#rematch-accept")))
 			newGame := fmt.Sprintf(`document.getElementById('game') && document.getElementById('game').dataset.id !== %q && document.getElementById('game').dataset.status === 'playing'`, id)
 			white.waitFor("the rematch's page", newGame, 15*time.Second)
 			black.waitFor("the rematch's page", newGame, 15*time.Second)

@@ -38,13 +38,13 @@ func TestStudyFollow(t *testing.T) {
 				chromedp.WaitVisible(chromedp.CSS("#study-new")),
 				chromedp.SendKeys(chromedp.CSS("#study-name"), "Ashyq "+lang),
 				chromedp.SetValue(chromedp.CSS("#study-visibility"), "private"),
-				chromedp.Click(chromedp.CSS("#study-create")))
+				click(chromedp.CSS("#study-create")))
 			coach.waitFor("the study page", live, 15*time.Second)
 			path := eval[string](coach, `location.pathname`)
 			coach.do("invite the pupil",
 				chromedp.SendKeys(chromedp.CSS("#member-name"), pupil.name),
 				chromedp.SetValue(chromedp.CSS("#member-role"), "viewer"),
-				chromedp.Click(chromedp.CSS("#member-add")))
+				click(chromedp.CSS("#member-add")))
 			coach.waitFor("the pupil among the members", fmt.Sprintf(`document.querySelector('.study-members').textContent.includes(%q) && %s`, pupil.name, live), 15*time.Second)
 
 			pupil.do("the study", chromedp.EmulateViewport(360, 900), chromedp.Navigate(base+path))
@@ -72,14 +72,14 @@ func TestStudyFollow(t *testing.T) {
 				chromedp.Evaluate[chromedp.Void](`document.getElementById('comment').dispatchEvent(new Event('change'))`))
 			follow("the comment", fmt.Sprintf(`document.getElementById('study-comment-view').textContent === %q`, comment))
 			coach.do("the coach draws an arrow",
-				chromedp.Click(chromedp.CSS(`input[name="mode"][value="arrow"]`)),
-				chromedp.Click(chromedp.CSS(`#board button.hole[data-side="white"][data-hole="3"]`)),
-				chromedp.Click(chromedp.CSS(`#board button.hole[data-side="black"][data-hole="5"]`)))
+				click(chromedp.CSS(`input[name="mode"][value="arrow"]`)),
+				click(chromedp.CSS(`#board button.hole[data-side="white"][data-hole="3"]`)),
+				click(chromedp.CSS(`#board button.hole[data-side="black"][data-hole="5"]`)))
 			follow("the arrow", `document.querySelectorAll('#study-arrows line[data-arrow="w3b5"]').length === 1 && document.getElementById('study-shapes-view').textContent === 'w3→b5'`)
 			coach.do("the coach goes back to the start", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent(kb.Home))
 			follow("the coach's position", `document.getElementById('study').dataset.path === ''`)
 			// With sync off the pupil stays where he is.
-			pupil.do("sync off, to the move", chromedp.Click(chromedp.CSS("#study-sync")),
+			pupil.do("sync off, to the move", click(chromedp.CSS("#study-sync")),
 				chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent(kb.ArrowRight))
 			pupil.waitFor("the pupil on the move", `document.getElementById('study').dataset.path === '7'`, 5*time.Second)
 			coach.do("the coach plays 1", chromedp.KeyEvent("1"))

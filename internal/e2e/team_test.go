@@ -42,7 +42,7 @@ func TestTeamBattle(t *testing.T) {
 			chromedp.WaitVisible(chromedp.CSS("#team-create")),
 			chromedp.SendKeys(chromedp.CSS("#team-name"), name),
 			chromedp.SendKeys(chromedp.CSS("#team-desc"), "Тоғызқұмалақ үйірмесі"),
-			chromedp.Click(chromedp.CSS("#team-create-go")),
+			click(chromedp.CSS("#team-create-go")),
 		)
 		u.waitFor("the team's page", `location.pathname.startsWith('/team/') && document.getElementById('team-message')`, 10*time.Second)
 		return strings.TrimPrefix(eval[string](u, `location.pathname`), "/team/")
@@ -51,7 +51,7 @@ func TestTeamBattle(t *testing.T) {
 	join := func(u *user, id string) {
 		u.do("the team's page", chromedp.Navigate(base+"/team/"+id), chromedp.WaitVisible(chromedp.CSS("#team-join")))
 		eval[bool](u, `window.before = true`)
-		u.do("joining", chromedp.Click(chromedp.CSS("#team-join")))
+		u.do("joining", click(chromedp.CSS("#team-join")))
 		u.waitFor("the page after joining", `!window.before && document.getElementById('team-leave')`, 10*time.Second)
 		if members := eval[string](u, `document.querySelector('.team-members').innerText`); !strings.Contains(members, u.name) {
 			t.Fatalf("%s is not among the members: %q", u.name, members)
@@ -67,7 +67,7 @@ func TestTeamBattle(t *testing.T) {
 	p1.waitFor("the chat's room", chatReady, 10*time.Second)
 	said := `Array.from(document.querySelectorAll('#chat-log .chat-line')).some(l => l.textContent.includes('Сәлем, команда!'))`
 	for try := 0; ; try++ {
-		p1.do("writing", chromedp.SendKeys(chromedp.CSS("#chat-input"), "Сәлем, команда!"), chromedp.Click(chromedp.CSS("#chat-send")))
+		p1.do("writing", chromedp.SendKeys(chromedp.CSS("#chat-input"), "Сәлем, команда!"), click(chromedp.CSS("#chat-send")))
 		time.Sleep(500 * time.Millisecond)
 		if eval[bool](lead1, said) {
 			break
@@ -84,7 +84,7 @@ func TestTeamBattle(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#battle-teams"), b),
 		chromedp.SetValue(chromedp.CSS("#battle-minutes"), "10"),
 		chromedp.SetValue(chromedp.CSS("#battle-leaders"), "2"),
-		chromedp.Click(chromedp.CSS("#team-battle-go")),
+		click(chromedp.CSS("#team-battle-go")),
 	)
 	lead1.waitFor("the battle's event page", `location.pathname.startsWith('/event/') && document.getElementById('event-start')`, 10*time.Second)
 	ev := strings.TrimPrefix(eval[string](lead1, `location.pathname`), "/event/")
@@ -94,21 +94,21 @@ func TestTeamBattle(t *testing.T) {
 	for _, p := range []*user{p1, p2} {
 		p.do("entering", chromedp.Navigate(base+"/event/"+ev), chromedp.WaitVisible(chromedp.CSS("#event-join-button")))
 		eval[bool](p, `window.before = true`)
-		p.do("entering", chromedp.Click(chromedp.CSS("#event-join-button")))
+		p.do("entering", click(chromedp.CSS("#event-join-button")))
 		p.waitFor("the page after entering", `!window.before && document.readyState === 'complete'`, 10*time.Second)
 		if !eval[bool](p, `!!document.getElementById('event-withdraw')`) {
 			t.Fatalf("%s: entering: %s", p.name, eval[string](p, `document.body.innerText`))
 		}
 	}
 	lead1.do("starting", chromedp.Navigate(base+"/event/"+ev), chromedp.WaitVisible(chromedp.CSS("#event-start")),
-		chromedp.Click(chromedp.CSS("#event-start")))
+		click(chromedp.CSS("#event-start")))
 	p1.do("the event page", chromedp.Navigate(base+"/event/"+ev))
 	p1.waitFor("the arena's game", `document.querySelector('#event-live .game-link')`, 20*time.Second)
 	href := eval[string](p1, `document.querySelector('#event-live .game-link').getAttribute('href')`)
 	p1.do("the game", chromedp.Navigate(base+href))
 	p1.waitFor("the resign button", `(() => { const b = document.getElementById('resign'); return b && !b.hidden && b.offsetParent; })()`, 15*time.Second)
 	eval[bool](p1, `window.confirm = () => true; true`)
-	p1.do("resigning", chromedp.Click(chromedp.CSS("#resign")))
+	p1.do("resigning", click(chromedp.CSS("#resign")))
 
 	// The battle's standings take the result; then the arena's time runs
 	// out and, its one game over, it finishes.
@@ -148,16 +148,16 @@ func TestTeamBattle(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#team-match")),
 		chromedp.SendKeys(chromedp.CSS("#match-opponent"), b),
 		chromedp.SetValue(chromedp.CSS("#match-boards"), "1"),
-		chromedp.Click(chromedp.CSS("#team-match-go")),
+		click(chromedp.CSS("#team-match-go")),
 	)
 	lead1.waitFor("the match's page", `location.pathname.startsWith('/team/match/') && document.getElementById('match-lineup-a')`, 10*time.Second)
 	match := eval[string](lead1, `location.pathname`)
-	lead1.do("A's lineup", chromedp.SendKeys(chromedp.CSS("#lineup-a"), "arman"), chromedp.Click(chromedp.CSS("#lineup-a-go")))
+	lead1.do("A's lineup", chromedp.SendKeys(chromedp.CSS("#lineup-a"), "arman"), click(chromedp.CSS("#lineup-a-go")))
 	lead1.waitFor("A's lineup saved", `document.getElementById('lineup-a') && document.getElementById('lineup-a').value === 'arman'`, 10*time.Second)
 	lead2.do("B's lineup", chromedp.Navigate(base+match), chromedp.WaitVisible(chromedp.CSS("#lineup-b")),
-		chromedp.SendKeys(chromedp.CSS("#lineup-b"), "dana"), chromedp.Click(chromedp.CSS("#lineup-b-go")))
+		chromedp.SendKeys(chromedp.CSS("#lineup-b"), "dana"), click(chromedp.CSS("#lineup-b-go")))
 	lead2.waitFor("the start", `document.getElementById('match-start')`, 10*time.Second)
-	lead2.do("starting", chromedp.Click(chromedp.CSS("#match-start")))
+	lead2.do("starting", click(chromedp.CSS("#match-start")))
 	lead2.waitFor("the board's game", `document.querySelector('#match-boards .match-game')`, 10*time.Second)
 	if row := eval[string](lead2, `document.querySelector('#match-boards tbody tr').innerText`); !strings.Contains(row, "arman") || !strings.Contains(row, "dana") {
 		t.Errorf("the match's board: %q", row)

@@ -43,7 +43,7 @@ func TestTeamSwissChampionship(t *testing.T) {
 	  set('s0_rounds', 3); set('s0_boards', 2); set('s0_teams_by', 'club');
 	  return true;
 	})()`)
-	u.do("creating", chromedp.Click(chromedp.CSS("#champ-create-submit")))
+	u.do("creating", click(chromedp.CSS("#champ-create-submit")))
 	u.waitFor("the desk", `location.pathname.endsWith('/desk') && document.getElementById('desk-enter')`, 10*time.Second)
 	id := strings.Split(eval[string](u, `location.pathname`), "/")[2]
 	desk := base + "/championship/" + id + "/desk"

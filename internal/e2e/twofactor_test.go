@@ -56,7 +56,7 @@ func (u *user) passwordStep() {
 		chromedp.WaitVisible(chromedp.CSS("#auth-form")),
 		chromedp.SendKeys(chromedp.CSS("#auth-name"), u.name),
 		chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"),
-		chromedp.Click(chromedp.CSS("#auth-submit")),
+		click(chromedp.CSS("#auth-submit")),
 	)
 	u.waitFor("the second step", `document.getElementById('second-ticket')`, 10*time.Second)
 }
@@ -68,7 +68,7 @@ func (u *user) enableTOTP() (string, []string) {
 	u.t.Helper()
 	u.do("setting up TOTP", chromedp.Navigate(u.base+"/account/twofactor"), chromedp.WaitVisible(chromedp.CSS("#setup-submit")),
 		chromedp.SendKeys(chromedp.CSS("#setup-password"), "correct horse battery"),
-		chromedp.Click(chromedp.CSS("#setup-submit")), chromedp.WaitVisible(chromedp.CSS("#totp-secret")))
+		click(chromedp.CSS("#setup-submit")), chromedp.WaitVisible(chromedp.CSS("#totp-secret")))
 	secret := eval[string](u, `document.getElementById('totp-secret').textContent`)
 	if !eval[bool](u, `document.getElementById('totp-qr').naturalWidth > 0`) {
 		u.t.Error("the QR code is not shown")
@@ -77,7 +77,7 @@ func (u *user) enableTOTP() (string, []string) {
 	if err != nil {
 		u.t.Fatal(err)
 	}
-	u.do("the first code", chromedp.SendKeys(chromedp.CSS("#confirm-code"), code), chromedp.Click(chromedp.CSS("#confirm-submit")),
+	u.do("the first code", chromedp.SendKeys(chromedp.CSS("#confirm-code"), code), click(chromedp.CSS("#confirm-submit")),
 		chromedp.WaitVisible(chromedp.CSS("#recovery-codes")))
 	return secret, eval[[]string](u, `[...document.querySelectorAll('#recovery-codes code')].map(e => e.textContent)`)
 }
@@ -99,16 +99,16 @@ func TestTOTPLogin(t *testing.T) {
 	if eval[bool](u, `!!document.getElementById('me-name') && document.getElementById('me-name').textContent !== ''`) {
 		t.Fatal("logged in before the second step")
 	}
-	u.do("a wrong code", chromedp.SendKeys(chromedp.CSS("#second-code"), "000000"), chromedp.Click(chromedp.CSS("#second-submit")),
+	u.do("a wrong code", chromedp.SendKeys(chromedp.CSS("#second-code"), "000000"), click(chromedp.CSS("#second-submit")),
 		chromedp.WaitVisible(chromedp.CSS("#form-error")))
 	// The enrolment used the code of now: the next step's is fresh.
 	code, _ := totp.GenerateCode(secret, time.Now().Add(30*time.Second))
-	u.do("the app's code", chromedp.SendKeys(chromedp.CSS("#second-code"), code), chromedp.Click(chromedp.CSS("#second-submit")))
+	u.do("the app's code", chromedp.SendKeys(chromedp.CSS("#second-code"), code), click(chromedp.CSS("#second-submit")))
 	u.loggedIn("the lobby after the TOTP code")
 
 	u.logout()
 	u.passwordStep()
-	u.do("a recovery code", chromedp.SendKeys(chromedp.CSS("#second-code"), codes[3]), chromedp.Click(chromedp.CSS("#second-submit")))
+	u.do("a recovery code", chromedp.SendKeys(chromedp.CSS("#second-code"), codes[3]), click(chromedp.CSS("#second-submit")))
 	u.loggedIn("the lobby after a recovery code")
 	u.do("the security page", chromedp.Navigate(base+"/account/twofactor"), chromedp.WaitVisible(chromedp.CSS("#recovery-left")))
 	if got, want := eval[string](u, `document.getElementById('recovery-left').textContent`), i18n.New().N(u.pageLang(), "twofactor.codes_left", 9, 9); got != want {
@@ -128,27 +128,27 @@ func TestPasskeys(t *testing.T) {
 	u.signup()
 	u.do("adding a passkey with a wrong password", chromedp.Navigate(base+"/account/passkeys"), chromedp.WaitVisible(chromedp.CSS("#passkey-add")),
 		chromedp.SendKeys(chromedp.CSS("#passkey-name"), "Laptop"), chromedp.SendKeys(chromedp.CSS("#passkey-password"), "not my password"),
-		chromedp.Click(chromedp.CSS("#passkey-add-submit")), chromedp.WaitVisible(chromedp.CSS("#passkey-error")))
-	u.do("adding a passkey", chromedp.SetValue(chromedp.CSS("#passkey-password"), "correct horse battery"), chromedp.Click(chromedp.CSS("#passkey-add-submit")),
+		click(chromedp.CSS("#passkey-add-submit")), chromedp.WaitVisible(chromedp.CSS("#passkey-error")))
+	u.do("adding a passkey", chromedp.SetValue(chromedp.CSS("#passkey-password"), "correct horse battery"), click(chromedp.CSS("#passkey-add-submit")),
 		chromedp.WaitVisible(chromedp.CSS("#recovery-codes")))
 	// The first second factor comes with the recovery codes, shown once.
 	codes := eval[[]string](u, `[...document.querySelectorAll('#recovery-list code')].map(e => e.textContent)`)
 	if len(codes) != 10 {
 		t.Fatalf("%d recovery codes shown with the first passkey, want 10", len(codes))
 	}
-	u.do("the codes kept", chromedp.Click(chromedp.CSS("#recovery-saved")))
+	u.do("the codes kept", click(chromedp.CSS("#recovery-saved")))
 	u.waitFor("the passkey listed", `[...document.querySelectorAll('#passkey-list .passkey-name')].some(e => e.textContent === 'Laptop')`, 10*time.Second)
 	if eval[bool](u, `!document.getElementById('recovery-codes').hidden`) {
 		t.Error("the recovery codes are shown again")
 	}
 
 	u.logout()
-	u.do("sign in with a passkey", chromedp.WaitVisible(chromedp.CSS("#passkey-login")), chromedp.Click(chromedp.CSS("#passkey-login")))
+	u.do("sign in with a passkey", chromedp.WaitVisible(chromedp.CSS("#passkey-login")), click(chromedp.CSS("#passkey-login")))
 	u.loggedIn("the lobby after the password-less login")
 
 	u.logout()
 	u.passwordStep()
-	u.do("the passkey as the second step", chromedp.WaitVisible(chromedp.CSS("#passkey-second")), chromedp.Click(chromedp.CSS("#passkey-second")))
+	u.do("the passkey as the second step", chromedp.WaitVisible(chromedp.CSS("#passkey-second")), click(chromedp.CSS("#passkey-second")))
 	u.loggedIn("the lobby after the passkey as the second step")
 
 	u.do("the passkeys page", chromedp.Navigate(base+"/account/passkeys"), chromedp.WaitVisible(chromedp.CSS("#passkey-list")))
@@ -157,14 +157,14 @@ func TestPasskeys(t *testing.T) {
 	}
 	u.logout()
 	u.passwordStep()
-	u.do("a recovery code instead of the passkey", chromedp.SendKeys(chromedp.CSS("#second-code"), codes[0]), chromedp.Click(chromedp.CSS("#second-submit")))
+	u.do("a recovery code instead of the passkey", chromedp.SendKeys(chromedp.CSS("#second-code"), codes[0]), click(chromedp.CSS("#second-submit")))
 	u.loggedIn("the lobby after a recovery code")
 
 	u.do("removing the passkey", chromedp.Navigate(base+"/account/passkeys"), chromedp.WaitVisible(chromedp.CSS("#passkey-list button")),
-		chromedp.Click(chromedp.CSS("#passkey-list button")), chromedp.WaitVisible(chromedp.CSS("#passkeys-none")))
+		click(chromedp.CSS("#passkey-list button")), chromedp.WaitVisible(chromedp.CSS("#passkeys-none")))
 	u.logout()
 	u.do("the login form", chromedp.SendKeys(chromedp.CSS("#auth-name"), u.name),
-		chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"), chromedp.Click(chromedp.CSS("#auth-submit")))
+		chromedp.SendKeys(chromedp.CSS("#auth-password"), "correct horse battery"), click(chromedp.CSS("#auth-submit")))
 	u.loggedIn("the lobby after the password alone, the passkey removed")
 }
 
@@ -203,16 +203,16 @@ func TestTwoFactorPages(t *testing.T) {
 			u.do("the TOTP page", chromedp.Navigate(base+"/account/twofactor"), chromedp.WaitVisible(chromedp.CSS("#setup-submit")))
 			check("off", `document.getElementById('setup-form')`)
 			u.do("the setup", chromedp.SendKeys(chromedp.CSS("#setup-password"), "correct horse battery"),
-				chromedp.Click(chromedp.CSS("#setup-submit")), chromedp.WaitVisible(chromedp.CSS("#totp-secret")))
+				click(chromedp.CSS("#setup-submit")), chromedp.WaitVisible(chromedp.CSS("#totp-secret")))
 			check("setup", `document.getElementById('totp-qr').complete`)
 			secret := eval[string](u, `document.getElementById('totp-secret').textContent`)
 			code, _ := totp.GenerateCode(secret, time.Now())
-			u.do("the first code", chromedp.SendKeys(chromedp.CSS("#confirm-code"), code), chromedp.Click(chromedp.CSS("#confirm-submit")),
+			u.do("the first code", chromedp.SendKeys(chromedp.CSS("#confirm-code"), code), click(chromedp.CSS("#confirm-submit")),
 				chromedp.WaitVisible(chromedp.CSS("#recovery-codes")))
 			check("codes", `document.getElementById('recovery-codes')`)
 			u.do("adding a passkey", chromedp.Navigate(base+"/account/passkeys"), chromedp.WaitVisible(chromedp.CSS("#passkey-add")),
 				chromedp.SendKeys(chromedp.CSS("#passkey-name"), "Телефон"), chromedp.SendKeys(chromedp.CSS("#passkey-password"), "correct horse battery"),
-				chromedp.Click(chromedp.CSS("#passkey-add-submit")))
+				click(chromedp.CSS("#passkey-add-submit")))
 			u.waitFor("the passkey listed", `document.getElementById('passkey-list')`, 10*time.Second)
 			check("passkeys", `document.getElementById('passkey-list')`)
 			u.do("settings", chromedp.Navigate(base+"/settings"))
