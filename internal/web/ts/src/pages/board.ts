@@ -444,8 +444,16 @@ function board(root: HTMLElement): void {
 
   // ---- the websocket ----
 
+  // What is sent while the socket is not open (a move chosen as the page
+  // loads, or while it reconnects) waits until it opens, the last few
+  // messages only: the server judges a move's ply then, and refuses a
+  // stale one instead of playing it.
+  const outbox: string[] = [];
   function send(m: object): void {
-    if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(m));
+    const msg = JSON.stringify(m);
+    if (st.ws && st.ws.readyState === WebSocket.OPEN) { st.ws.send(msg); return; }
+    if (outbox.length >= 8) outbox.shift();
+    outbox.push(msg);
   }
   // Other scripts of the page (chat, rematch) send on the game's socket.
   window.toguzSend = send;
@@ -567,7 +575,10 @@ function board(root: HTMLElement): void {
     const ws = new WebSocket(proto + '//' + location.host + '/api/games/' + encodeURIComponent(st.id) + '/ws');
     st.ws = ws;
     window.toguzSend = send;
-    ws.onopen = () => { st.connected = true; st.retry = 0; };
+    ws.onopen = () => {
+      st.connected = true; st.retry = 0;
+      for (const msg of outbox.splice(0)) ws.send(msg);
+    };
     ws.onmessage = onMessage;
     ws.onclose = (ev) => {
       st.connected = false;
