@@ -183,10 +183,13 @@ func deepen(ctx context.Context, e env, cache string, recs []fairplay.Record) ([
 
 func runFairplayFit(ctx context.Context, e env) error {
 	fs := newFlags(e, "fairplay fit", "", `Fits the fair-play model on the rated PlayOK games of the shared data (the six
-games in ten that are not held out) and writes its parameters, with the
-default threshold chosen on them, as JSON (internal/fairplay/model.json is
-made so). The analysis of the games is cached in -cache.`)
-	data := fs.String("data", "../shared/data", "the shared data directory")
+games in ten that are not held out) and, with -db, on the rated games between
+people of a server's database (six in ten of them likewise), and writes its
+parameters, with the default threshold chosen on them, as JSON
+(internal/fairplay/model.json is made so). The analysis of the games is cached
+in -cache.`)
+	data := fs.String("data", "../shared/data", `the shared data directory ("": fit on the server's games alone)`)
+	db := fs.String("db", "", "also fit on the rated games between people of this server's database: an SQLite file or a PostgreSQL URL postgres://… (games of marked accounts, voided games and bots' games left out)")
 	cache := fs.String("cache", "", "a directory caching the games' analysis (none: analyse again)")
 	out := fs.String("o", "", "write to this file instead of standard output")
 	weight := fs.Float64("deep-weight", 0, "the weight of the deeper evidence's term (0: none); its spread is measured on the fit's games searched again at the deeper depth")
@@ -198,16 +201,30 @@ made so). The analysis of the games is cached in -cache.`)
 	if *weight < 0 || math.IsNaN(*weight) || *deepGames < 0 {
 		return fmt.Errorf("-deep-weight %g -deep-games %d: want at least 0", *weight, *deepGames)
 	}
-	playok, _, err := corpus(ctx, e, *data, *cache)
-	if err != nil {
-		return err
+	if *data == "" && *db == "" {
+		return fmt.Errorf(`-data "": no games to fit on without -db`)
 	}
-	m, err := fairplay.FitCorpus(playok, e.stderr)
+	var recs []fairplay.Record
+	if *data != "" {
+		playok, _, err := corpus(ctx, e, *data, *cache)
+		if err != nil {
+			return err
+		}
+		recs = playok
+	}
+	if *db != "" {
+		site, err := siteCorpus(ctx, e, *db, *cache)
+		if err != nil {
+			return err
+		}
+		recs = append(recs, site...)
+	}
+	m, err := fairplay.FitCorpus(recs, e.stderr)
 	if err != nil {
 		return err
 	}
 	if *weight > 0 {
-		fit, _ := fairplay.Split(playok)
+		fit, _ := fairplay.Split(recs)
 		if *deepGames > 0 {
 			fit = fit[:min(*deepGames, len(fit))]
 		}

@@ -13,11 +13,13 @@ import (
 func runFairplayMeasure(ctx context.Context, e env) error {
 	fs := newFlags(e, "fairplay measure", "", `Measures the embedded fair-play model's error rates at its default threshold
 (docs/fairplay.md): the share of human game sides and accounts flagged, on the
-held-out PlayOK games and the master games, and the share of simulated games
+held-out PlayOK games and the master games (and with -db a server's own rated
+games between people, the four in ten the fit never sees), and the share of simulated games
 and accounts flagged where one side is the engine at each level on a share of
 its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 (run it under nice).`)
-	data := fs.String("data", "../shared/data", "the shared data directory")
+	data := fs.String("data", "../shared/data", `the shared data directory ("": the server's games of -db alone, nothing simulated)`)
+	db := fs.String("db", "", "also judge the held-out rated games between people of this server's database (an SQLite file or a PostgreSQL URL postgres://…) as human games and accounts")
 	cache := fs.String("cache", "", "a directory caching the games' analysis (none: analyse again)")
 	levels := fs.String("levels", "6,7,8,9,10", "the cheater's engine levels, comma-separated")
 	shares := fs.String("shares", "1,0.333", "the shares of the cheater's moves the engine plays, comma-separated")
@@ -56,9 +58,22 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 	if *savedOnly && *sims == "" {
 		return fmt.Errorf("-saved-only: no -sims file")
 	}
-	playok, mastersRecs, err := corpus(ctx, e, *data, *cache)
-	if err != nil {
-		return err
+	if *data == "" && *db == "" {
+		return fmt.Errorf(`-data "": no games to measure on without -db`)
+	}
+	var playok, mastersRecs []fairplay.Record
+	var err error
+	if *data != "" {
+		if playok, mastersRecs, err = corpus(ctx, e, *data, *cache); err != nil {
+			return err
+		}
+	} else {
+		cfg.Accounts = 0 // the simulated games start from held-out PlayOK games
+	}
+	if *db != "" {
+		if cfg.Site, err = siteCorpus(ctx, e, *db, *cache); err != nil {
+			return err
+		}
 	}
 	if *mastersGames >= 0 {
 		mastersRecs = mastersRecs[:min(*mastersGames, len(mastersRecs))]
@@ -78,6 +93,10 @@ its moves. The games' analysis is cached in -cache; the simulation is CPU-heavy
 			return err
 		}
 		if mastersRecs, err = deepen(ctx, e, *deepCache, mastersRecs); err != nil {
+			return err
+		}
+		_, siteHeld := fairplay.Split(cfg.Site) // the games Measure judges
+		if cfg.Site, err = deepen(ctx, e, *deepCache, siteHeld); err != nil {
 			return err
 		}
 	}

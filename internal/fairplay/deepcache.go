@@ -1,12 +1,9 @@
 package fairplay
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/toguz/toguz"
@@ -19,10 +16,9 @@ import (
 // is appended as soon as it is done, so that an interrupted run loses
 // nothing. It is not safe for concurrent use.
 type Deepener struct {
-	a    *Analyzer
-	d    *DeepSearcher
-	done map[string]Record
-	w    io.Writer
+	a     *Analyzer
+	d     *DeepSearcher
+	cache *RecordCache
 }
 
 // NewDeepener returns a deepener caching in the file cache ("": none);
@@ -36,28 +32,11 @@ func NewDeepener(cache string) (*Deepener, io.Closer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	dp := &Deepener{a: a, d: d, done: map[string]Record{}}
-	if cache == "" {
-		return dp, io.NopCloser(nil), nil
-	}
-	f, err := os.OpenFile(cache, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	c, err := OpenRecordCache(cache, deepKey)
 	if err != nil {
 		return nil, nil, err
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var r Record
-		if json.Unmarshal(sc.Bytes(), &r) == nil { // a line cut short by an interrupted run is done again
-			dp.done[deepKey(&r)] = r
-		}
-	}
-	if err := sc.Err(); err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s: %w", cache, err)
-	}
-	dp.w = f
-	return dp, f, nil
+	return &Deepener{a: a, d: d, cache: c}, c, nil
 }
 
 func deepKey(r *Record) string {
@@ -66,24 +45,14 @@ func deepKey(r *Record) string {
 
 // Deepen returns r with the deeper evidence.
 func (dp *Deepener) Deepen(ctx context.Context, r Record) (Record, error) {
-	if d, ok := dp.done[deepKey(&r)]; ok {
+	if d, ok := dp.cache.Get(deepKey(&r)); ok {
 		return d, nil
 	}
 	out, err := dp.Fresh(ctx, r)
 	if err != nil {
 		return out, err
 	}
-	dp.done[deepKey(&r)] = out
-	if dp.w != nil {
-		b, err := json.Marshal(out)
-		if err != nil {
-			return out, err
-		}
-		if _, err := dp.w.Write(append(b, '\n')); err != nil {
-			return out, err
-		}
-	}
-	return out, nil
+	return out, dp.cache.Put(out)
 }
 
 // Fresh returns r with the deeper evidence, never from the cache.

@@ -41,6 +41,10 @@ type MeasureConfig struct {
 	// simulated, and an account with a game missing is left out of its
 	// row's count of accounts.
 	SavedOnly bool
+	// Site holds the site's own rated games between people (AnalyzeSite):
+	// its held-out games are judged as human games too, and its accounts
+	// as human accounts.
+	Site []Record
 }
 
 // sideRow returns the account row of a judged side, as the store keeps it.
@@ -178,60 +182,78 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 	if cfg.Judged != nil {
 		judged = cfg.Judged
 	}
-	po := humans(judged, func(r *Record, pl int) int { return r.Ratings[pl] })
-	ma := humans(masters, func(*Record, int) int { return cfg.MastersRating })
+	own := func(r *Record, pl int) int { return r.Ratings[pl] }
+	_, site := Split(cfg.Site)
+	rows := []struct {
+		name string
+		recs int
+		t    tally
+	}{
+		{"PlayOK held out", len(judged), humans(judged, own)},
+		{fmt.Sprintf("masters 2018 at rating %d", cfg.MastersRating), len(masters), humans(masters, func(*Record, int) int { return cfg.MastersRating })},
+		{"the site's held out", len(cfg.Site), humans(site, own)},
+	}
 	mean, sd := meanSD(scores)
 	fmt.Fprintf(w, "human sides (at least %d judged moves):\n", MinMoves)
-	for _, t := range []struct {
-		name string
-		t    tally
-	}{{"PlayOK held out", po}, {fmt.Sprintf("masters 2018 at rating %d", cfg.MastersRating), ma}} {
+	k, n := 0, 0
+	for _, t := range rows {
+		if t.recs == 0 {
+			continue // a corpus not read
+		}
 		mean, sd := meanSD(t.t.scores)
 		smean, ssd := meanSD(t.t.strengths)
 		fmt.Fprintf(w, "  %s: %d flagged of %d; scores mean %.2f, sd %.2f, max %.2f; strength mean %.2f, sd %.2f, max %.2f\n",
 			t.name, t.t.flagged, t.t.n, mean, sd, maxOf(t.t.scores), smean, ssd, maxOf(t.t.strengths))
+		k, n = k+t.t.flagged, n+t.t.n
 	}
-	k, n := po.flagged+ma.flagged, po.n+ma.n
 	fmt.Fprintf(w, "  together: %d of %d = %.4f%%, 95%% upper bound %.4f%%; scores mean %.2f, sd %.2f, max %.2f\n\n",
 		k, n, 100*float64(k)/float64(max(n, 1)), 100*upper95(k, n), mean, sd, maxOf(scores))
 
-	// Human accounts: the held-out games of each PlayOK name, in file order.
-	byName := map[string][]game.FairPlay{}
-	var names []string
-	for i := range judged {
-		r := &judged[i]
-		for pl := range 2 {
-			if r.Ratings[pl] <= 0 {
-				continue
+	// Human accounts: the held-out games of each name, in the order read.
+	accounts := func(what string, recs []Record) {
+		byName := map[string][]game.FairPlay{}
+		var names []string
+		for i := range recs {
+			r := &recs[i]
+			for pl := range 2 {
+				if r.Ratings[pl] <= 0 {
+					continue
+				}
+				v := m.Judge(r.Side(toguz.Player(pl)), float64(r.Ratings[pl]), th)
+				if v.Moves < MinMoves {
+					continue
+				}
+				name := r.Names[pl]
+				if _, ok := byName[name]; !ok {
+					names = append(names, name)
+				}
+				byName[name] = append(byName[name], sideRow(v, r.Ratings[pl], r.Index))
 			}
-			v := m.Judge(r.Side(toguz.Player(pl)), float64(r.Ratings[pl]), th)
-			if v.Moves < MinMoves {
-				continue
-			}
-			name := r.Names[pl]
-			if _, ok := byName[name]; !ok {
-				names = append(names, name)
-			}
-			byName[name] = append(byName[name], sideRow(v, r.Ratings[pl], r.Index))
 		}
+		var acc, accFlag, acc10, multi int
+		for _, name := range names {
+			rows := byName[name]
+			acc++
+			if len(rows) > 1 {
+				multi++
+			}
+			if Account(rows, th).Flag {
+				accFlag++
+			}
+			if ok, _ := within(rows, 10, th); ok {
+				acc10++
+			}
+		}
+		fmt.Fprintf(w, "human accounts (%s, held-out games): %d accounts (%d with several games)\n", what, acc, multi)
+		fmt.Fprintf(w, "  flagged on all their games: %d (95%% upper bound %.2f%%); flagged after some game of their first 10: %d (%.2f%%)\n\n",
+			accFlag, 100*upper95(accFlag, acc), acc10, 100*upper95(acc10, acc))
 	}
-	var acc, accFlag, acc10, multi int
-	for _, name := range names {
-		rows := byName[name]
-		acc++
-		if len(rows) > 1 {
-			multi++
-		}
-		if Account(rows, th).Flag {
-			accFlag++
-		}
-		if ok, _ := within(rows, 10, th); ok {
-			acc10++
-		}
+	if len(judged) > 0 {
+		accounts("PlayOK names", judged)
 	}
-	fmt.Fprintf(w, "human accounts (PlayOK names, held-out games): %d accounts (%d with several games)\n", acc, multi)
-	fmt.Fprintf(w, "  flagged on all their games: %d (95%% upper bound %.2f%%); flagged after some game of their first 10: %d (%.2f%%)\n\n",
-		accFlag, 100*upper95(accFlag, acc), acc10, 100*upper95(acc10, acc))
+	if len(cfg.Site) > 0 {
+		accounts("the site's accounts", site)
+	}
 	// Simulated cheaters.
 	type job struct {
 		level   int
@@ -260,6 +282,9 @@ func Measure(ctx context.Context, playok, masters []Record, m Model, cfg Measure
 		return fmt.Errorf("fairplay: no held-out rated game to start the simulated games from")
 	}
 
+	if len(jobs) == 0 {
+		return nil
+	}
 	results := make([]Verdict, len(jobs))
 	missing := make([]bool, len(jobs))
 	perRow := cfg.Accounts * cfg.AccountGames

@@ -78,3 +78,25 @@ func (s *Store) FairPlayByUser(ctx context.Context, userID int64, limit int) ([]
 	}
 	return scanFairPlay(rows)
 }
+
+// FairPlayFitGames returns a page of the rated games the fair-play model
+// may learn from (`toguz fairplay fit -db`), in the order they were
+// played, after the game (afterMS, afterID) of the previous page ("" for
+// the first): games played here with a result between two people, so not
+// a game with a guest, an engine's seat or a bot account, not a game a
+// moderator voided, and not one of an account marked as an engine user or
+// a booster (whose play is what the model must not learn as a person's).
+func (s *Store) FairPlayFitGames(ctx context.Context, afterMS int64, afterID string, limit int) ([]Game, error) {
+	if limit < 1 || limit > 1000 {
+		return nil, fmt.Errorf("store: fair-play fit games: limit %d out of 1..1000", limit)
+	}
+	return s.queryGames(ctx, `WHERE g.status = 'ended' AND g.rated = 1 AND g.result != '*' AND g.source = 'play'
+		AND g.white_user_id IS NOT NULL AND g.black_user_id IS NOT NULL
+		AND g.white_engine = 0 AND g.black_engine = 0
+		AND wu.bot = 0 AND bu.bot = 0
+		AND NOT EXISTS (SELECT 1 FROM mod_voided v WHERE v.game_id = g.id)
+		AND NOT EXISTS (SELECT 1 FROM mod_accounts m WHERE m.user_id IN (g.white_user_id, g.black_user_id)
+			AND (m.engine = 1 OR m.booster = 1))
+		AND (g.date_ms > $1 OR (g.date_ms = $1 AND g.id > $2))
+		ORDER BY g.date_ms, g.id LIMIT $3`, afterMS, afterID, limit)
+}
