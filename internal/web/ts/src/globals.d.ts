@@ -4,6 +4,6 @@ export {};
 
 declare global {
   interface Window {
-    toguzSend?: (m: object) => void;
+    toguzSend?: (m: { type: string; [k: string]: unknown }) => void;
   }
 }

@@ -446,14 +446,20 @@ function board(root: HTMLElement): void {
 
   // What is sent while the socket is not open (a move chosen as the page
   // loads, or while it reconnects) waits until it opens, the last few
-  // messages only: the server judges a move's ply then, and refuses a
-  // stale one instead of playing it.
-  const outbox: string[] = [];
-  function send(m: object): void {
+  // messages only, and the newest move and sync only (a move chosen again
+  // replaces the one waiting, which the server would refuse as a second
+  // move for the same ply): the server judges a move's ply then, and
+  // refuses a stale one instead of playing it.
+  const outbox: { type: string; msg: string }[] = [];
+  function send(m: { type: string; [k: string]: unknown }): void {
     const msg = JSON.stringify(m);
     if (st.ws && st.ws.readyState === WebSocket.OPEN) { st.ws.send(msg); return; }
+    if (m.type === 'move' || m.type === 'sync') {
+      const same = outbox.findIndex((q) => q.type === m.type);
+      if (same >= 0) outbox.splice(same, 1);
+    }
     if (outbox.length >= 8) outbox.shift();
-    outbox.push(msg);
+    outbox.push({ type: m.type, msg });
   }
   // Other scripts of the page (chat, rematch) send on the game's socket.
   window.toguzSend = send;
@@ -577,7 +583,7 @@ function board(root: HTMLElement): void {
     window.toguzSend = send;
     ws.onopen = () => {
       st.connected = true; st.retry = 0;
-      for (const msg of outbox.splice(0)) ws.send(msg);
+      for (const q of outbox.splice(0)) ws.send(q.msg);
     };
     ws.onmessage = onMessage;
     ws.onclose = (ev) => {

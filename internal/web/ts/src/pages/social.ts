@@ -135,7 +135,7 @@ function init(root: HTMLElement): void {
     location.reload();
   });
 
-  let sendChat: (m: object) => void = () => {};
+  let sendChat: (m: { type: string; [k: string]: unknown }) => void = () => {};
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     const text = input.value.trim();
