@@ -116,14 +116,10 @@ func await(t *testing.T, c *live.Conn, types ...string) (msg, bool) {
 // reconnect there, the game goes on with the clock A stored, charged only
 // until A's last renewal.
 func TestTwoNodes(t *testing.T) {
-	em, err := bus.StartEmbedded("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer em.Close()
+	busURL := startBus(t)
 	path := filepath.Join(t.TempDir(), "t.db")
-	a := startNode(t, path, em.URL(), "A")
-	b := startNode(t, path, em.URL(), "B")
+	a := startNode(t, path, busURL, "A")
+	b := startNode(t, path, busURL, "B")
 	if a.h.Node() != "A" || b.h.Node() != "B" {
 		t.Fatalf("nodes %q %q", a.h.Node(), b.h.Node())
 	}
@@ -230,14 +226,10 @@ func TestTwoNodes(t *testing.T) {
 // watchers, accepted there (the game is made, and runs, on the seek's
 // node), and a copy cancelled by its creator goes on both.
 func TestTwoNodesLobby(t *testing.T) {
-	em, err := bus.StartEmbedded("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer em.Close()
+	busURL := startBus(t)
 	path := filepath.Join(t.TempDir(), "t.db")
-	a := startNode(t, path, em.URL(), "A")
-	b := startNode(t, path, em.URL(), "B")
+	a := startNode(t, path, busURL, "A")
+	b := startNode(t, path, busURL, "B")
 	la, lb := live.NewLobby(a.h), live.NewLobby(b.h)
 	w, bl := seats()
 	tc, _ := clock.ParseTimeControl("5+0")
@@ -313,15 +305,11 @@ func TestTwoNodesLobby(t *testing.T) {
 // renewals have failed for a lease's time, starts again there on the next
 // join, relayed from B).
 func TestSlowOwnerKeepsGame(t *testing.T) {
-	em, err := bus.StartEmbedded("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer em.Close()
+	busURL := startBus(t)
 	path := filepath.Join(t.TempDir(), "t.db")
 	var paused atomic.Bool
-	a := startNodeWith(t, path, em.URL(), "A", live.Config{}, &paused)
-	b := startNode(t, path, em.URL(), "B")
+	a := startNodeWith(t, path, busURL, "A", live.Config{}, &paused)
+	b := startNode(t, path, busURL, "B")
 	ctx := context.Background()
 	w, bl := seats()
 	id, err := a.h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: bl})
@@ -346,4 +334,16 @@ func TestSlowOwnerKeepsGame(t *testing.T) {
 	if l, _ := b.st.Lease(ctx, id); l.Node != "A" || !l.Expires.After(time.Now()) {
 		t.Errorf("after A renews again the lease is %+v", l)
 	}
+}
+
+// startBus starts an embedded NATS server for the test, stopped after the
+// test's nodes, and returns its URL.
+func startBus(t *testing.T) string {
+	t.Helper()
+	em, err := bus.StartEmbedded("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(em.Close)
+	return em.URL()
 }

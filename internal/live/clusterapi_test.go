@@ -23,14 +23,10 @@ import (
 // not run out they are refused as game_moving, which a retry cures once
 // the other node has taken the game over.
 func TestTwoNodesAPI(t *testing.T) {
-	em, err := bus.StartEmbedded("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer em.Close()
+	busURL := startBus(t)
 	path := filepath.Join(t.TempDir(), "t.db")
-	a := startNode(t, path, em.URL(), "A")
-	b := startNode(t, path, em.URL(), "B")
+	a := startNode(t, path, busURL, "A")
+	b := startNode(t, path, busURL, "B")
 	ctx := context.Background()
 	w, bl := seats()
 	white, black := live.Chatter{ID: w.ID, Name: w.Name}, live.Chatter{ID: bl.ID, Name: bl.Name}
@@ -128,13 +124,9 @@ func TestTwoNodesAPI(t *testing.T) {
 // does not answer (it died a moment ago) is refused as game_moving until
 // the lease runs out, and then run by the node that takes the game.
 func TestAPIGameMoving(t *testing.T) {
-	em, err := bus.StartEmbedded("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer em.Close()
+	busURL := startBus(t)
 	path := filepath.Join(t.TempDir(), "t.db")
-	b := startNode(t, path, em.URL(), "B")
+	b := startNode(t, path, busURL, "B")
 	ctx := context.Background()
 	ls := store.LiveStore{S: b.st}
 	if err := ls.CreateGame(ctx, game.Spec{ID: "g1", Rules: toguz.Standard(), White: w1, Black: b1, Created: time.Now()}); err != nil {

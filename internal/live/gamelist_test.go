@@ -88,14 +88,10 @@ func TestGamesAcrossNodes(t *testing.T) {
 		{"crash", 600 * time.Millisecond, 5 * time.Second, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			em, err := bus.StartEmbedded("127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer em.Close()
+			busURL := startBus(t)
 			path := filepath.Join(t.TempDir(), "t.db")
-			a := startListNode(t, path, em.URL(), "A", tc.ttl, true)
-			b := startListNode(t, path, em.URL(), "B", tc.ttl, true)
+			a := startListNode(t, path, busURL, "A", tc.ttl, true)
+			b := startListNode(t, path, busURL, "B", tc.ttl, true)
 			ctx := context.Background()
 			w, bl := seats()
 			blitz, _ := clock.ParseTimeControl("5+0")
@@ -179,16 +175,12 @@ func TestGamesAcrossNodes(t *testing.T) {
 // stays the same; the other node keeps listing its games meanwhile, for
 // many lease times, as long as it is heard of.
 func TestGamesSummaryOnChange(t *testing.T) {
-	em, err := bus.StartEmbedded("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer em.Close()
+	busURL := startBus(t)
 	const ttl = 400 * time.Millisecond // renewals every 100 ms
 	path := filepath.Join(t.TempDir(), "t.db")
-	a := startListNode(t, path, em.URL(), "A", ttl, true)
-	b := startListNode(t, path, em.URL(), "B", ttl, true)
-	watch, err := bus.Connect(em.URL(), "watch", nil)
+	a := startListNode(t, path, busURL, "A", ttl, true)
+	b := startListNode(t, path, busURL, "B", ttl, true)
+	watch, err := bus.Connect(busURL, "watch", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,13 +24,9 @@ func startBalancing(t *testing.T, path, url, id string) *node {
 // close (and reconnect, here through the node now running the game), the
 // moves played before are all there and the games go on.
 func TestRebalance(t *testing.T) {
-	em, err := bus.StartEmbedded("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer em.Close()
+	busURL := startBus(t)
 	path := filepath.Join(t.TempDir(), "t.db")
-	a := startBalancing(t, path, em.URL(), "A")
+	a := startBalancing(t, path, busURL, "A")
 	ctx := context.Background()
 	w, bl := seats()
 	white := live.Chatter{ID: w.ID, Name: w.Name}
@@ -55,7 +51,7 @@ func TestRebalance(t *testing.T) {
 	if a.h.Live() != 10 {
 		t.Fatalf("A runs %d games alone, want 10", a.h.Live())
 	}
-	b := startBalancing(t, path, em.URL(), "B")
+	b := startBalancing(t, path, busURL, "B")
 	deadline := time.Now().Add(5 * time.Second)
 	for a.h.Live() != 5 || b.h.Live() != 5 {
 		if time.Now().After(deadline) {
@@ -98,15 +94,11 @@ func TestRebalance(t *testing.T) {
 // the socket joins the game where it runs next, here; it does not wait a
 // lease's time for the answer.
 func TestByeEndsJoin(t *testing.T) {
-	em, err := bus.StartEmbedded("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer em.Close()
+	busURL := startBus(t)
 	path := filepath.Join(t.TempDir(), "t.db")
 	const ttl = 30 * time.Second
-	a := startNodeWith(t, path, em.URL(), "A", live.Config{LeaseTTL: ttl}, nil)
-	b := startNodeWith(t, path, em.URL(), "B", live.Config{LeaseTTL: ttl}, nil)
+	a := startNodeWith(t, path, busURL, "A", live.Config{LeaseTTL: ttl}, nil)
+	b := startNodeWith(t, path, busURL, "B", live.Config{LeaseTTL: ttl}, nil)
 	ctx := context.Background()
 	w, bl := seats()
 	id, err := a.h.Create(ctx, game.Spec{Rules: toguz.Standard(), White: w, Black: bl})
@@ -119,7 +111,7 @@ func TestByeEndsJoin(t *testing.T) {
 	if _, ok, err := b.st.TakeLease(ctx, id, "A", time.Now(), ttl); !ok || err != nil {
 		t.Fatalf("take the lease as A: %v, %v", ok, err)
 	}
-	mute, err := bus.Connect(em.URL(), "A", nil)
+	mute, err := bus.Connect(busURL, "A", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
