@@ -70,9 +70,11 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"text/template/parse"
 
 	"github.com/toguz/toguz/internal/game"
 	"github.com/toguz/toguz/internal/i18n"
@@ -83,10 +85,12 @@ var files embed.FS
 
 // Pages renders the pages.
 type Pages struct {
-	cat    *i18n.Catalog
-	pages  map[string]*template.Template
-	hashes map[string]string // asset name → content hash
-	static http.Handler
+	cat   *i18n.Catalog
+	pages map[string]*template.Template
+	// partials holds the layout and every partial, for RenderPartial.
+	partials *template.Template
+	hashes   map[string]string // asset name → content hash
+	static   http.Handler
 }
 
 // Page is the data every template gets.
@@ -184,8 +188,18 @@ func NewPages(cat *i18n.Catalog) (*Pages, error) {
 			return (v - lo) / (hi - lo) * 100
 		},
 	}
-	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/partials/*.html")
+	// Each page's set holds the layout, the page and only the partials
+	// they use: cloning all of them into every page kept some 280,000 parse
+	// nodes (a fifth of a small server's objects, all pointers) for the
+	// collector to mark. RenderPartial's set holds them all.
+	uses, err := partialUses()
 	if err != nil {
+		return nil, err
+	}
+	parse := func(pattern ...string) (*template.Template, error) {
+		return template.New("layout.html").Funcs(funcs).ParseFS(files, append([]string{"templates/layout.html"}, pattern...)...)
+	}
+	if ps.partials, err = parse("templates/partials/*.html"); err != nil {
 		return nil, err
 	}
 	names, err := fs.Glob(files, "templates/*.html")
@@ -197,13 +211,95 @@ func NewPages(cat *i18n.Catalog) (*Pages, error) {
 		if base == "layout" {
 			continue
 		}
-		t, err := template.Must(layout.Clone()).ParseFS(files, n)
+		t, err := parse(append(uses.needed("templates/layout.html", n), n)...)
 		if err != nil {
 			return nil, fmt.Errorf("web: template %s: %w", n, err)
 		}
 		ps.pages[base] = t
 	}
 	return ps, nil
+}
+
+// templateUses maps each template a partial defines to its file, and each
+// template file to the templates it calls.
+type templateUses struct {
+	definedIn map[string]string   // template name → partial file
+	calls     map[string][]string // file → names of the templates it calls
+}
+
+// partialUses reads which templates every template file defines and calls.
+func partialUses() (templateUses, error) {
+	u := templateUses{definedIn: map[string]string{}, calls: map[string][]string{}}
+	all, err := fs.Glob(files, "templates/*.html")
+	if err != nil {
+		return u, err
+	}
+	partials, err := fs.Glob(files, "templates/partials/*.html")
+	if err != nil {
+		return u, err
+	}
+	for _, f := range append(all, partials...) {
+		src, err := fs.ReadFile(files, f)
+		if err != nil {
+			return u, err
+		}
+		tr := parse.New(f)
+		tr.Mode = parse.SkipFuncCheck
+		trees := map[string]*parse.Tree{}
+		if _, err := tr.Parse(string(src), "", "", trees); err != nil {
+			return u, fmt.Errorf("web: template %s: %w", f, err)
+		}
+		for name, t := range trees {
+			if strings.HasPrefix(f, "templates/partials/") && name != f {
+				u.definedIn[name] = f
+			}
+			u.calls[f] = appendCalls(u.calls[f], t.Root)
+		}
+	}
+	return u, nil
+}
+
+// appendCalls appends the names of the templates that n calls.
+func appendCalls(out []string, n parse.Node) []string {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n != nil {
+			for _, c := range n.Nodes {
+				out = appendCalls(out, c)
+			}
+		}
+	case *parse.TemplateNode:
+		out = append(out, n.Name)
+	case *parse.IfNode:
+		out = appendCalls(appendCalls(out, n.List), n.ElseList)
+	case *parse.RangeNode:
+		out = appendCalls(appendCalls(out, n.List), n.ElseList)
+	case *parse.WithNode:
+		out = appendCalls(appendCalls(out, n.List), n.ElseList)
+	}
+	return out
+}
+
+// needed returns the partial files that the template files call, and
+// those that these call in turn.
+func (u templateUses) needed(files ...string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for len(files) > 0 {
+		f := files[0]
+		files = files[1:]
+		for _, name := range u.calls[f] {
+			p, ok := u.definedIn[name]
+			if !ok || seen[p] {
+				continue // defined by the page or the layout itself, or already in
+			}
+			seen[p] = true
+			out = append(out, p)
+			files = append(files, p)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Asset returns the URL of a static asset with its content hash.
@@ -220,10 +316,7 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // with p alone, without the layout: a part of a page that a script
 // fetches again (the game review's section).
 func (ps *Pages) RenderPartial(w io.Writer, name string, p *Page) error {
-	t, ok := ps.pages["error"] // every page's set holds the partials
-	if !ok {
-		return fmt.Errorf("web: no page set for partial %q", name)
-	}
+	t := ps.partials
 	b := bufPool.Get().(*bytes.Buffer)
 	b.Reset()
 	defer bufPool.Put(b)
