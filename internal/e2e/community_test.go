@@ -171,7 +171,11 @@ func TestWebPushServiceWorker(t *testing.T) {
 		return err
 	}))
 	u.waitFor("the page told", `(document.getElementById('notify-toast')||{}).textContent === 'bolat: your move'`, 10*time.Second)
-	u.waitFor("the notification shown", `(navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => { window.__n = ns.map(n => n.body + '|' + n.data.url) }), (window.__n || []).includes('bolat: your move|/notifications'))`, 10*time.Second)
+	// Chromium shows (and lists) a notification only after fetching its
+	// icon, by our reading of it:
+	// the wait is longer than the page's, which needs no fetch (a CI run
+	// once missed it at 10 s with the page told).
+	u.waitFor("the notification shown", `(navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => { window.__n = ns.map(n => n.body + '|' + n.data.url) }), (window.__n || []).includes('bolat: your move|/notifications'))`, 30*time.Second)
 }
 
 // TestMessageArrivesAsNotification: in Kazakh and English, a player
