@@ -51,12 +51,12 @@ func siteCorpus(ctx context.Context, e env, db, cache string) ([]fairplay.Record
 				other++
 				continue
 			}
-			sg, err := siteGame(ctx, st, g)
-			if err != nil {
-				return nil, err
-			}
-			r, ok := c.Get(sg.Key())
+			r, ok := c.Get(fairplay.SiteGameKey(g.ID, g.Plies))
 			if !ok {
+				sg, err := siteGame(ctx, st, g)
+				if err != nil {
+					return nil, err
+				}
 				if r, err = a.AnalyzeSite(ctx, len(recs)+1, sg); err != nil {
 					return nil, fmt.Errorf("%s: %w", store.Redact(db), err)
 				}
@@ -81,7 +81,8 @@ func siteCorpus(ctx context.Context, e env, db, cache string) ([]fairplay.Record
 	return recs, nil
 }
 
-// siteGame reads the moves of the stored game g with the time each took.
+// siteGame reads the moves of the stored game g (from the standard start:
+// White first) with the time each took.
 func siteGame(ctx context.Context, st *store.Store, g store.Game) (fairplay.SiteGame, error) {
 	ms, err := st.Moves(ctx, g.ID)
 	if err != nil {
@@ -99,7 +100,7 @@ func siteGame(ctx context.Context, st *store.Store, g store.Game) (fairplay.Site
 		timed = timed && m.Clock >= 0
 	}
 	if timed && len(ms) > 0 {
-		sg.Times = fairplay.ClockTimes(g.TimeControl.Base, g.TimeControl.Increment, left)
+		sg.Times = fairplay.ClockTimes(g.TimeControl.Base, g.TimeControl.Increment, toguz.White, left)
 	}
 	return sg, nil
 }

@@ -44,7 +44,14 @@ func FitCorpus(recs []Record, log io.Writer) (Model, error) {
 	}
 	top := slices.Max(zs)
 	m.Threshold = threshold(top)
-	site := len(Samples(slices.DeleteFunc(slices.Clone(fit), func(r Record) bool { return r.File != SiteFile })))
+	site := 0
+	for _, r := range fit {
+		for _, rating := range r.Ratings {
+			if r.File == SiteFile && rating > 0 {
+				site++
+			}
+		}
+	}
 	fmt.Fprintf(log, "fit on %d sides, %d of them of the site's games (%d judged at least %d moves); highest score %.2f; normal 1/1000 tail %.2f; threshold %.2f\n",
 		len(train), site, len(zs), MinMoves, top, -normalQuantile(Tail), m.Threshold)
 	return calibrateStrength(m, train, true, log)

@@ -42,14 +42,17 @@ func (a *Analyzer) AnalyzeSite(ctx context.Context, index int, g SiteGame) (Reco
 }
 
 // ClockTimes returns each ply's thinking time from the mover's time left
-// after it (left, White moving first) under a clock of base and increment
-// inc: what the mover had before, plus the increment, less what was left.
-func ClockTimes(base, inc time.Duration, left []time.Duration) []time.Duration {
+// after it (left; first moves first, the sides alternating) under a clock
+// of base and increment inc: what the mover had before, plus the
+// increment, less what was left, and at least a millisecond.
+func ClockTimes(base, inc time.Duration, first toguz.Player, left []time.Duration) []time.Duration {
 	had := [2]time.Duration{base, base}
 	out := make([]time.Duration, len(left))
+	pl := first
 	for i, l := range left {
-		out[i] = max(had[i%2]+inc-l, time.Millisecond)
-		had[i%2] = l
+		out[i] = max(had[pl]+inc-l, time.Millisecond)
+		had[pl] = l
+		pl = pl.Other()
 	}
 	return out
 }
@@ -123,13 +126,12 @@ func (c *RecordCache) Close() error {
 }
 
 // SiteKey is the key of a site's game's record in a RecordCache: the
-// game's id and its number of plies (SiteGame.Key before it is analysed).
-func SiteKey(r *Record) string { return siteKey(r.Round, len(r.Moves)) }
+// game's id and its number of plies (SiteGameKey before it is read).
+func SiteKey(r *Record) string { return SiteGameKey(r.Round, len(r.Moves)) }
 
-// Key is the key its record will have in a RecordCache (SiteKey).
-func (g SiteGame) Key() string { return siteKey(g.ID, len(g.Moves)) }
-
-func siteKey(id string, plies int) string { return fmt.Sprintf("%s|%s|%d", SiteFile, id, plies) }
+// SiteGameKey is the key that the record of the site's game id of plies
+// plies has in a RecordCache.
+func SiteGameKey(id string, plies int) string { return fmt.Sprintf("%s|%s|%d", SiteFile, id, plies) }
 
 // SiteCacheFile is the file in the cache directory dir that keeps the
 // site's games analysed ("" when dir is).

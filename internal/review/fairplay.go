@@ -124,15 +124,11 @@ func moveTimes(g game.Saved) []time.Duration {
 	if g.TC.Days > 0 || g.TC.Base+g.TC.Increment == 0 || len(g.Moves) == 0 || g.Moves[0].Clock == [2]time.Duration{} {
 		return nil
 	}
-	base, inc := g.TC.Base, g.TC.Increment
-	left := [2]time.Duration{base, base}
-	out := make([]time.Duration, len(g.Moves))
+	left := make([]time.Duration, len(g.Moves))
 	for i, m := range g.Moves {
-		pl := m.By
-		out[i] = max(left[pl]+inc-m.Clock[pl], time.Millisecond)
-		left[pl] = m.Clock[pl]
+		left[i] = m.Clock[m.By]
 	}
-	return out
+	return fairplay.ClockTimes(g.TC.Base, g.TC.Increment, g.Moves[0].By, left)
 }
 
 // judgeFairPlay computes the fair-play evidence of a finished game in
