@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,10 @@ const SiteTree = 0
 // PlayerTree is the tree of one account's games as colour c.
 func PlayerTree(userID int64, c toguz.Player) int64 { return 2*userID + int64(c) }
 
+// sqlExplorerAdd adds a row of a game to the explorer table, or a count to
+// its row. SQLite runs one a row, 120 a game: a statement of many rows
+// (from a JSON array, or many VALUES) took more of its CPU than the
+// statements it saved (docs/architecture.md).
 const sqlExplorerAdd = `INSERT INTO explorer (tree, pos, cat, band, month, move, games, white, draws, black, rating_sum, rated, top, last)
 	VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10, $11, $12, $13)
 	ON CONFLICT (tree, pos, cat, band, month, move) DO UPDATE SET games = games + 1,
@@ -72,16 +77,19 @@ const sqlExplorerSumAdd = `INSERT INTO explorer_sum (tree, pos, cat, band, move,
 
 // sqlExplorerAddPG and sqlExplorerSumAddPG are sqlExplorerAdd and
 // sqlExplorerSumAdd for PostgreSQL, whose upsert names the stored row by
-// its table and whose max of two values is GREATEST.
+// its table, whose max of two values is GREATEST, and which types the
+// arguments of a SELECT's columns only when told.
 const sqlExplorerAddPG = `INSERT INTO explorer (tree, pos, cat, band, month, move, games, white, draws, black, rating_sum, rated, top, last)
-	VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9, $10, $11, $12, $13)
+	SELECT (r ->> 0)::bigint, (r ->> 1)::bigint, $2::integer, $3::integer, $4::integer, (r ->> 2)::integer, 1,
+		$5::integer, $6::integer, $7::integer, $8::bigint, $9::integer, $10::text, $11::text FROM jsonb_array_elements($1::jsonb) AS r
 	ON CONFLICT (tree, pos, cat, band, month, move) DO UPDATE SET games = explorer.games + 1,
 		white = explorer.white + excluded.white, draws = explorer.draws + excluded.draws, black = explorer.black + excluded.black,
 		rating_sum = explorer.rating_sum + excluded.rating_sum, rated = explorer.rated + excluded.rated,
 		top = GREATEST(explorer.top, excluded.top), last = GREATEST(explorer.last, excluded.last)`
 
 const sqlExplorerSumAddPG = `INSERT INTO explorer_sum (tree, pos, cat, band, move, games, white, draws, black, rating_sum, rated, top, last)
-	VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12)
+	SELECT (r ->> 0)::bigint, (r ->> 1)::bigint, $2::integer, $3::integer, (r ->> 2)::integer, 1,
+		$4::integer, $5::integer, $6::integer, $7::bigint, $8::integer, $9::text, $10::text FROM jsonb_array_elements($1::jsonb) AS r
 	ON CONFLICT (tree, pos, cat, band, move) DO UPDATE SET games = explorer_sum.games + 1,
 		white = explorer_sum.white + excluded.white, draws = explorer_sum.draws + excluded.draws, black = explorer_sum.black + excluded.black,
 		rating_sum = explorer_sum.rating_sum + excluded.rating_sum, rated = explorer_sum.rated + excluded.rated,
@@ -89,7 +97,6 @@ const sqlExplorerSumAddPG = `INSERT INTO explorer_sum (tree, pos, cat, band, mov
 
 // addExplorer adds a game to its trees, in the writer's transaction tx.
 func (s *Store) addExplorer(ctx context.Context, tx *sql.Tx, g explorerGame) error {
-	st, sum := tx.StmtContext(ctx, s.stmtExplorerAdd), tx.StmtContext(ctx, s.stmtExplorerSumAdd)
 	w, d, b := explorer.Counts(g.result)
 	band := explorer.Band(g.rating)
 	var rsum, rated int64
@@ -104,33 +111,76 @@ func (s *Store) addExplorer(ctx context.Context, tx *sql.Tx, g explorerGame) err
 			trees = append(trees, PlayerTree(u, toguz.Player(c)))
 		}
 	}
-	// A position met twice in one game counts the game once.
+	// The rows, tree, pos and move each. A position met twice in one game
+	// counts the game once.
 	var seen [explorer.MaxPly]uint64
 	n := 0
-	var err error
+	rows := make([]any, 0, 3*explorer.MaxPly*len(trees))
 	explorer.Walk(g.start, g.moves, func(key uint64, m toguz.Move) {
-		if err != nil {
+		if slices.Contains(seen[:n], key) {
 			return
-		}
-		for _, k := range seen[:n] {
-			if k == key {
-				return
-			}
 		}
 		seen[n] = key
 		n++
 		for _, t := range trees {
-			if _, e := st.ExecContext(ctx, t, int64(key), g.cat, band, g.month, int(m), w, d, b, rsum, rated, top, last); e != nil {
-				err = fmt.Errorf("store: explorer: game %s: %w", g.id, e)
-				return
-			}
-			if _, e := sum.ExecContext(ctx, t, int64(key), g.cat, band, int(m), w, d, b, rsum, rated, top, last); e != nil {
-				err = fmt.Errorf("store: explorer: game %s: %w", g.id, e)
-				return
-			}
+			rows = append(rows, t, int64(key), int(m))
 		}
 	})
-	return err
+	if n == 0 {
+		return nil
+	}
+	game := []any{g.cat, band, g.month, w, d, b, rsum, rated, top, last}
+	sum := append([]any{g.cat, band}, game[3:]...) // explorer_sum's: no month
+	if s.pg {
+		return s.addExplorerPG(ctx, tx, g.id, rows, game, sum)
+	}
+	// One argument list a table, the game's values boxed once: tree, pos,
+	// the first k of game (its bucket), the move, the rest of game.
+	add := func(st *sql.Stmt, game []any, k int) error {
+		st = s.txStmt(ctx, tx, st)
+		args := slices.Concat([]any{nil, nil}, game[:k], []any{nil}, game[k:])
+		for i := 0; i < len(rows); i += 3 {
+			args[0], args[1], args[2+k] = rows[i], rows[i+1], rows[i+2]
+			if _, err := st.ExecContext(ctx, args...); err != nil {
+				return fmt.Errorf("store: explorer: game %s: %w", g.id, err)
+			}
+		}
+		return nil
+	}
+	if err := add(s.stmtExplorerAdd, game, 3); err != nil {
+		return err
+	}
+	return add(s.stmtExplorerSumAdd, sum, 2)
+}
+
+// addExplorerPG is addExplorer's upserts on PostgreSQL: one statement a
+// table, its rows (tree, pos, move each) as a JSON array of arrays: a
+// statement a row was a round trip to the server a row, 120 a game.
+func (s *Store) addExplorerPG(ctx context.Context, tx *sql.Tx, id string, rows []any, game, sum []any) error {
+	js := make([]byte, 0, 24*len(rows))
+	js = append(js, '[')
+	for i := 0; i < len(rows); i += 3 {
+		if i > 0 {
+			js = append(js, ',')
+		}
+		js = append(js, '[')
+		js = strconv.AppendInt(js, rows[i].(int64), 10)
+		js = append(js, ',')
+		js = strconv.AppendInt(js, rows[i+1].(int64), 10)
+		js = append(js, ',')
+		js = strconv.AppendInt(js, int64(rows[i+2].(int)), 10)
+		js = append(js, ']')
+	}
+	js = append(js, ']')
+	for _, q := range []struct {
+		st   *sql.Stmt
+		args []any
+	}{{s.stmtExplorerAdd, game}, {s.stmtExplorerSumAdd, sum}} {
+		if _, err := s.txStmt(ctx, tx, q.st).ExecContext(ctx, append([]any{string(js)}, q.args...)...); err != nil {
+			return fmt.Errorf("store: explorer: game %s: %w", id, err)
+		}
+	}
+	return nil
 }
 
 // explorerGameOf reads game id's moves in tx for the tree. The game is as

@@ -49,7 +49,7 @@ func (s *Store) AppendMove(ctx context.Context, gameID string, m Move, clk *cloc
 		// played and it is the next ply; why not is asked only when it was
 		// not (a query of its own before every move was two fifths of the
 		// writer's allocations under load).
-		res, err := tx.StmtContext(ctx, s.stmtInsertMove).ExecContext(ctx, gameID, m.Ply, int(m.Hole), ms(m.Played), cl, statusText(game.Playing))
+		res, err := s.txStmt(ctx, tx, s.stmtInsertMove).ExecContext(ctx, gameID, m.Ply, int(m.Hole), ms(m.Played), cl, statusText(game.Playing))
 		if unique, _ := constraint(err); unique {
 			return fmt.Errorf("game %s: ply %d already played: %w", gameID, m.Ply, ErrConflict)
 		}
@@ -83,7 +83,7 @@ func (s *Store) refusedMove(ctx context.Context, tx *sql.Tx, gameID string, ply 
 func (s *Store) lastPly(ctx context.Context, tx *sql.Tx, gameID, doing string) (int, error) {
 	var status string
 	var last int
-	err := tx.StmtContext(ctx, s.stmtNextPly).QueryRowContext(ctx, gameID).Scan(&status, &last)
+	err := s.txStmt(ctx, tx, s.stmtNextPly).QueryRowContext(ctx, gameID).Scan(&status, &last)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return 0, fmt.Errorf("game %q: %w", gameID, ErrNotFound)
@@ -190,7 +190,7 @@ func (s *Store) SaveClock(ctx context.Context, gameID string, st clock.State) er
 }
 
 func (s *Store) saveClock(ctx context.Context, tx *sql.Tx, gameID string, st clock.State) error {
-	_, err := tx.StmtContext(ctx, s.stmtSaveClock).ExecContext(ctx,
+	_, err := s.txStmt(ctx, tx, s.stmtSaveClock).ExecContext(ctx,
 		gameID, st.Remaining[0].Milliseconds(), st.Remaining[1].Milliseconds(), int(st.Turn),
 		boolInt(st.Running), ms(st.Since), boolInt(st.Stopped))
 	if _, fk := constraint(err); fk {

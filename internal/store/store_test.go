@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -658,6 +659,76 @@ func TestGroupCommit(t *testing.T) {
 		s.Close()
 		if _, err := s.CreateUser(ctx, "closed", "h"); !errors.Is(err, ErrClosed) {
 			t.Errorf("write after Close: %v, want ErrClosed", err)
+		}
+	})
+}
+
+// TestGroupCommitMoves plays moves of many games at once, each ply sent
+// twice, so that batches hold refused moves beside accepted ones and the
+// statements bound once a batch (txStmt) run after a rollback to a
+// savepoint: every game keeps each ply once, with its clock.
+func TestGroupCommitMoves(t *testing.T) {
+	backends(t, func(t *testing.T, be backend) {
+		s, _ := openTest(t, be)
+		ctx := t.Context()
+		const games, plies = 16, 6
+		ids := make([]string, games)
+		for i := range ids {
+			g, err := s.CreateGame(ctx, Game{Players: [2]game.Seat{{Name: "a"}, {Name: "b"}}, Rules: toguz.Standard(), Status: game.Playing}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids[i] = g.ID
+		}
+		before := s.commits.Load()
+		var refused atomic.Int64
+		var wg sync.WaitGroup
+		for _, id := range ids {
+			for range 2 {
+				wg.Go(func() {
+					for ply := 1; ply <= plies; ply++ {
+						st := clock.State{Remaining: [2]time.Duration{time.Duration(ply) * time.Second, time.Minute}, Stopped: true}
+						err := s.AppendMove(ctx, id, Move{Ply: ply, Hole: toguz.Move(ply), Played: t0}, &st)
+						switch {
+						case errors.Is(err, ErrConflict):
+							refused.Add(1)
+						case err != nil:
+							t.Error(err)
+							return
+						}
+					}
+				})
+			}
+		}
+		wg.Wait()
+		// Each ply is sent twice, by two goroutines that each send the
+		// next only once the last is stored: one of the two is stored.
+		if n := refused.Load(); n != games*plies {
+			t.Errorf("%d moves refused, want %d", n, games*plies)
+		}
+		for _, id := range ids {
+			ms, err := s.Moves(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ms) != plies {
+				t.Fatalf("game %s: %d moves stored, want %d", id, len(ms), plies)
+			}
+			for i, m := range ms {
+				if m.Ply != i+1 || int(m.Hole) != i+1 {
+					t.Errorf("game %s: move %d is ply %d hole %d", id, i, m.Ply, m.Hole)
+				}
+			}
+			st, err := s.Clock(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Remaining[0] != plies*time.Second {
+				t.Errorf("game %s: clock %v, want the last ply's %v", id, st.Remaining[0], plies*time.Second)
+			}
+		}
+		if !s.pg {
+			t.Logf("%d writes in %d commits", 2*games*plies, s.commits.Load()-before)
 		}
 	})
 }
