@@ -26,7 +26,7 @@ func TestLoadtest(t *testing.T) {
 		{[]string{"-url", "http://127.0.0.1:1", "-games", "1", "-duration", "1s"}, 0, []string{"from 127.0.0.2, a move", "started 0, finished 0", "retries         "}},
 		// The server in this process, two games, a move every 60 ms.
 		{[]string{"-games", "2", "-interval", "60ms", "-duration", "2s", "-idle", "5", "-spectators", "7", "-acklog", acks}, 0,
-			[]string{"memory: 5 idle games: ", "; 7 spectators: ", "games at once   2 (started ", "move round trip p50 ", "errors          0\n"}},
+			[]string{"memory: 5 idle games: ", "; 7 spectators: ", "games at once   2 (started ", "move round trip p50 ", "errors          0\n", "collections     ", " mark assists by the goroutines\n"}},
 	}
 	for _, tt := range tests {
 		code, out, errs := runWithInput(append([]string{"loadtest"}, tt.args...), "")
