@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -64,13 +63,13 @@ func runLoadtest(ctx context.Context, e env) (err error) {
 			}
 		}()
 	}
-	cpu0, gc0 := cputime.Process(), readGC()
+	cpu0, gc0 := cputime.Process(), loadtest.ProcessGC()
 	r, err := loadtest.Run(ctx, o.config(e, nodes, acks, local != nil))
 	r.WriteTo(e.stdout)
 	cpu := cputime.Process() - cpu0
 	writeLoadtestCPU(e, cpu, r, local != nil)
 	if local != nil {
-		writeLoadtestGC(e, readGC().minus(gc0), cpu)
+		writeLoadtestGC(e, loadtest.ProcessGC().Since(gc0), cpu)
 	}
 	if la := loadAverage(); la != "" {
 		fmt.Fprintf(e.stdout, "after the run%s\n", la)
@@ -238,44 +237,16 @@ func writeLoadtestCPU(e env, cpu time.Duration, r loadtest.Report, inProcess boo
 		100*cpu.Seconds()/r.Elapsed.Seconds()/float64(runtime.NumCPU()), runtime.NumCPU())
 }
 
-// gcStats are the garbage collector's totals of this process, from
-// runtime/metrics (its CPU figures are the runtime's estimates).
-type gcStats struct {
-	cycles      uint64
-	cpu, assist float64 // seconds: all of the collector's CPU, and the goroutines' mark assists
-}
-
-func readGC() gcStats {
-	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/cpu/classes/gc/total:cpu-seconds"},
-		{Name: "/cpu/classes/gc/mark/assist:cpu-seconds"}}
-	metrics.Read(s)
-	var g gcStats
-	if s[0].Value.Kind() == metrics.KindUint64 {
-		g.cycles = s[0].Value.Uint64()
-	}
-	if s[1].Value.Kind() == metrics.KindFloat64 {
-		g.cpu = s[1].Value.Float64()
-	}
-	if s[2].Value.Kind() == metrics.KindFloat64 {
-		g.assist = s[2].Value.Float64()
-	}
-	return g
-}
-
-func (g gcStats) minus(h gcStats) gcStats {
-	return gcStats{g.cycles - h.cycles, g.cpu - h.cpu, g.assist - h.assist}
-}
-
 // writeLoadtestGC reports the collections of a run in this process: a
 // collection takes the CPUs from the moves for a moment, so whether one fell
 // in a run says much of its tail (docs/architecture.md).
-func writeLoadtestGC(e env, g gcStats, cpu time.Duration) {
+func writeLoadtestGC(e env, g loadtest.GC, cpu time.Duration) {
 	share := 0.0
 	if cpu > 0 {
-		share = 100 * g.cpu / cpu.Seconds()
+		share = 100 * g.CPU / cpu.Seconds()
 	}
 	fmt.Fprintf(e.stdout, "collections     %d in the run, %.1fs of CPU (%.0f%% of this process's), of which %.1fs mark assists by the goroutines\n",
-		g.cycles, g.cpu, share, g.assist)
+		g.Cycles, g.CPU, share, g.Assist)
 }
 
 // checkLoopback refuses a URL that is not http on a loopback address: the

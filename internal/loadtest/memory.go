@@ -31,6 +31,28 @@ func ProcessMemory() Memory {
 	return m
 }
 
+// GC is the garbage collector's work in this process so far, from
+// runtime/metrics: its cycles, and the CPU seconds of all its work and of
+// the goroutines' mark assists (the runtime's estimates).
+type GC struct {
+	Cycles      uint64
+	CPU, Assist float64
+}
+
+// ProcessGC returns the collector's work in this process so far.
+func ProcessGC() GC {
+	samples := []metrics.Sample{
+		{Name: "/gc/cycles/total:gc-cycles"},
+		{Name: "/cpu/classes/gc/total:cpu-seconds"},
+		{Name: "/cpu/classes/gc/mark/assist:cpu-seconds"},
+	}
+	metrics.Read(samples)
+	return GC{samples[0].Value.Uint64(), samples[1].Value.Float64(), samples[2].Value.Float64()}
+}
+
+// Since returns the work done between h and g.
+func (g GC) Since(h GC) GC { return GC{g.Cycles - h.Cycles, g.CPU - h.CPU, g.Assist - h.Assist} }
+
 // residentBytes returns the resident set of this process, from
 // /proc/self/statm's second field (in pages), or 0.
 func residentBytes() uint64 {

@@ -111,11 +111,10 @@ func (s *Store) addExplorer(ctx context.Context, tx *sql.Tx, g explorerGame) err
 			trees = append(trees, PlayerTree(u, toguz.Player(c)))
 		}
 	}
-	// The rows, tree, pos and move each. A position met twice in one game
-	// counts the game once.
+	// The rows. A position met twice in one game counts the game once.
 	var seen [explorer.MaxPly]uint64
 	n := 0
-	rows := make([]any, 0, 3*explorer.MaxPly*len(trees))
+	rows := make([]explorerRow, 0, explorer.MaxPly*len(trees))
 	explorer.Walk(g.start, g.moves, func(key uint64, m toguz.Move) {
 		if slices.Contains(seen[:n], key) {
 			return
@@ -123,7 +122,7 @@ func (s *Store) addExplorer(ctx context.Context, tx *sql.Tx, g explorerGame) err
 		seen[n] = key
 		n++
 		for _, t := range trees {
-			rows = append(rows, t, int64(key), int(m))
+			rows = append(rows, explorerRow{t, int64(key), int64(m)})
 		}
 	})
 	if n == 0 {
@@ -134,13 +133,18 @@ func (s *Store) addExplorer(ctx context.Context, tx *sql.Tx, g explorerGame) err
 	if s.pg {
 		return s.addExplorerPG(ctx, tx, g.id, rows, game, sum)
 	}
+	// Each row's values boxed once, for both tables.
+	boxed := make([]any, 0, 3*len(rows))
+	for _, r := range rows {
+		boxed = append(boxed, r.tree, r.pos, r.move)
+	}
 	// One argument list a table, the game's values boxed once: tree, pos,
 	// the first k of game (its bucket), the move, the rest of game.
 	add := func(st *sql.Stmt, game []any, k int) error {
 		st = s.txStmt(ctx, tx, st)
 		args := slices.Concat([]any{nil, nil}, game[:k], []any{nil}, game[k:])
-		for i := 0; i < len(rows); i += 3 {
-			args[0], args[1], args[2+k] = rows[i], rows[i+1], rows[i+2]
+		for i := 0; i < len(boxed); i += 3 {
+			args[0], args[1], args[2+k] = boxed[i], boxed[i+1], boxed[i+2]
 			if _, err := st.ExecContext(ctx, args...); err != nil {
 				return fmt.Errorf("store: explorer: game %s: %w", g.id, err)
 			}
@@ -153,22 +157,26 @@ func (s *Store) addExplorer(ctx context.Context, tx *sql.Tx, g explorerGame) err
 	return add(s.stmtExplorerSumAdd, sum, 2)
 }
 
+// explorerRow is one of a game's rows in the explorer's tables: the tree,
+// the position and the move played from it.
+type explorerRow struct{ tree, pos, move int64 }
+
 // addExplorerPG is addExplorer's upserts on PostgreSQL: one statement a
-// table, its rows (tree, pos, move each) as a JSON array of arrays: a
-// statement a row was a round trip to the server a row, 120 a game.
-func (s *Store) addExplorerPG(ctx context.Context, tx *sql.Tx, id string, rows []any, game, sum []any) error {
-	js := make([]byte, 0, 24*len(rows))
+// table, its rows as a JSON array of [tree, pos, move]: a statement a row
+// was a round trip to the server a row, 120 a game.
+func (s *Store) addExplorerPG(ctx context.Context, tx *sql.Tx, id string, rows []explorerRow, game, sum []any) error {
+	js := make([]byte, 0, 48*len(rows))
 	js = append(js, '[')
-	for i := 0; i < len(rows); i += 3 {
+	for i, r := range rows {
 		if i > 0 {
 			js = append(js, ',')
 		}
 		js = append(js, '[')
-		js = strconv.AppendInt(js, rows[i].(int64), 10)
+		js = strconv.AppendInt(js, r.tree, 10)
 		js = append(js, ',')
-		js = strconv.AppendInt(js, rows[i+1].(int64), 10)
+		js = strconv.AppendInt(js, r.pos, 10)
 		js = append(js, ',')
-		js = strconv.AppendInt(js, int64(rows[i+2].(int)), 10)
+		js = strconv.AppendInt(js, r.move, 10)
 		js = append(js, ']')
 	}
 	js = append(js, ']')

@@ -544,6 +544,7 @@ func (s *Store) writeGame(ctx context.Context, fn func(tx *sql.Tx) error) error 
 // writer is the one goroutine that writes.
 func (s *Store) writer() {
 	defer close(s.stopped)
+	s.batch.m = make(map[*sql.Stmt]*sql.Stmt)
 	batch := make([]writeReq, 0, maxBatch)
 	for {
 		select {
@@ -584,9 +585,6 @@ func (s *Store) runBatch(batch []writeReq) {
 	}
 	// The statements bound to tx are closed with it.
 	s.batch.tx = tx
-	if s.batch.m == nil {
-		s.batch.m = make(map[*sql.Stmt]*sql.Stmt)
-	}
 	defer func() {
 		s.batch.tx = nil
 		clear(s.batch.m)
