@@ -64,20 +64,25 @@ func FitCorpus(recs []Record, log io.Writer) (Model, error) {
 // is flagged when either reaches it, so it is the one that the larger of
 // two normal scores, correlated as the two are on train, exceeds with
 // probability Tail (or the highest of train's sides plus a margin,
-// whichever is higher). It is run again after the deeper term's
-// calibration, whose score is the one the strength test then stands
-// beside.
+// whichever is higher). Before the correlation and the threshold it
+// measures the length bins of train's sides (lengthBins), which both
+// scores are then taken relative to. It is run again after the deeper
+// term's calibration, whose score is the one the strength test then
+// stands beside.
 func calibrateStrength(m Model, train []Sample, spread bool, log io.Writer) (Model, error) {
 	if spread {
 		m.StrengthSpread = 1
 	}
+	m.Lengths = [LengthQuarters]LengthBin{}
 	var scores, strengths []float64
+	var moves []int
 	for _, s := range train {
 		v := m.Judge(s.Moves, s.Rating, math.Inf(1))
 		if v.Moves < MinMoves || m.DeepWeight > 0 && v.Deep == 0 {
 			continue
 		}
 		scores, strengths = append(scores, v.Score), append(strengths, v.Strength)
+		moves = append(moves, v.Moves)
 	}
 	if len(scores) < 30 {
 		return m, fmt.Errorf("fairplay: %d sides to calibrate the strength test on, want at least 30", len(scores))
@@ -90,6 +95,12 @@ func calibrateStrength(m Model, train []Sample, spread bool, log io.Writer) (Mod
 		}
 		mean /= sd
 	}
+	m.Lengths = lengthBins(moves, scores, strengths)
+	for i, n := range moves {
+		b := m.lengthBin(n)
+		scores[i] -= b.Score
+		strengths[i] -= b.Strength
+	}
 	top := max(slices.Max(scores), slices.Max(strengths))
 	rho := correlation(scores, strengths)
 	tail := unionQuantile(Tail, rho)
@@ -100,6 +111,13 @@ func calibrateStrength(m Model, train []Sample, spread bool, log io.Writer) (Mod
 	}
 	fit := fmt.Sprintf("%d %s: correlation with the score %.3f, the larger of the two exceeds %.2f with probability %g; highest of the two %.2f",
 		len(scores), what, rho, tail, Tail, top)
+	fit += "; by judged moves from"
+	for _, b := range m.Lengths {
+		if b.From == 0 {
+			break
+		}
+		fit += fmt.Sprintf(" %d (mean score %.2f, strength %.2f)", b.From, b.Score, b.Strength)
+	}
 	if spread {
 		m.StrengthFit = fmt.Sprintf("spread on %d sides (mean z %.3f after it); %s", len(scores), mean, fit)
 	} else {
@@ -107,6 +125,43 @@ func calibrateStrength(m Model, train []Sample, spread bool, log io.Writer) (Mod
 	}
 	fmt.Fprintf(log, "strength test: spread %.3f; %s; threshold %.2f\n", m.StrengthSpread, fit, m.Threshold)
 	return m, m.valid()
+}
+
+// LengthQuarters is how many ranges of judged moves Model.Lengths has:
+// quarters of the fit's sides.
+const LengthQuarters = 4
+
+// lengthBins returns the fit sides' mean score and strength test in each
+// quarter of them by judged moves (moves[i] the judged moves of the side
+// of scores[i] and strengths[i]); the first bin starts at MinMoves.
+func lengthBins(moves []int, scores, strengths []float64) [LengthQuarters]LengthBin {
+	sorted := slices.Clone(moves)
+	slices.Sort(sorted)
+	var bins [LengthQuarters]LengthBin
+	bins[0].From = MinMoves
+	n := 1
+	for q := 1; q < LengthQuarters; q++ {
+		// A bin holds its From's sides: past the first, From is a side's;
+		// the first must not end before its first side.
+		if from := sorted[q*len(sorted)/LengthQuarters]; from > max(bins[n-1].From, sorted[0]) {
+			bins[n].From = from
+			n++
+		}
+	}
+	var counts [LengthQuarters]int
+	for i, mv := range moves {
+		j := lengthIndex(&bins, mv)
+		bins[j].Score += scores[i]
+		bins[j].Strength += strengths[i]
+		counts[j]++
+	}
+	for j := range n {
+		if counts[j] > 0 {
+			bins[j].Score /= float64(counts[j])
+			bins[j].Strength /= float64(counts[j])
+		}
+	}
+	return bins
 }
 
 // correlation returns Pearson's correlation of xs and ys (of one length).
@@ -176,6 +231,7 @@ func thresholdAt(tail, top float64) float64 {
 // score with the term needs it. It writes what it did to log.
 func CalibrateDeep(m Model, fit []Record, w float64, log io.Writer) (Model, error) {
 	m.DeepWeight, m.DeepSpread = w, 1
+	m.Lengths = [LengthQuarters]LengthBin{} // measured again beside the new score (calibrateStrength)
 	// The bonus of maximum likelihood of the played moves with the deeper
 	// evidence.
 	type obs struct {

@@ -256,6 +256,14 @@ func TestCalibrateDeep(t *testing.T) {
 	if mean, sd := meanSD(zs); math.Abs(mean) > 0.2 || math.Abs(sd-1) > 0.15 {
 		t.Errorf("scores mean %.3f, sd %.3f; want about 0 and 1", mean, sd)
 	}
+	// Every side has 40 judged moves: one length bin, measured again
+	// beside the new score, whose sides then average 0 exactly.
+	if m.Lengths[0].From != MinMoves || m.Lengths[1].From != 0 || m.Lengths == Default().Lengths {
+		t.Errorf("length bins %+v", m.Lengths)
+	}
+	if mean, _ := meanSD(zs); math.Abs(mean) > 1e-9 {
+		t.Errorf("scores mean %.3g after the length bins; want 0", mean)
+	}
 }
 
 // TestInterval95 checks the Clopper–Pearson interval against known

@@ -4,8 +4,9 @@
 // moves a player of a given rating chooses (Model, fit on rated human games
 // by `toguz fairplay fit`, its parameters embedded); per game and side the
 // z-score of the observed agreement and loss against the expected for the
-// rating, the strength test (did the side play like a stronger player?)
-// and the intrinsic performance rating (Judge); and per account the
+// rating, the strength test (did the side play like a stronger player?),
+// both relative to honest sides of about as many judged moves, and the
+// intrinsic performance rating (Judge); and per account the
 // combined evidence of its games (Account). docs/fairplay.md has the model,
 // its data, its calibration and its error rates.
 //

@@ -65,6 +65,43 @@ type Model struct {
 	// StrengthFit records what StrengthSpread and the threshold of the
 	// two scores together were measured on, for people.
 	StrengthFit string `json:",omitempty"`
+	// Lengths corrects both scores for the side's number of judged moves:
+	// an honest side of a short game scores lower than one of a long game
+	// (a game ends early because someone blundered), so each score is
+	// taken relative to the mean of the fit's sides of about its length.
+	// Set with the strength test (lengthBins); none: no correction. An
+	// array, so that a Model stays comparable.
+	Lengths [LengthQuarters]LengthBin `json:",omitzero"`
+}
+
+// LengthBin is one range of judged moves of Model.Lengths: from From to the
+// next bin's From, the fit's sides' mean Score and Strength before the
+// correction. A bin with From 0 is unused.
+type LengthBin struct {
+	From            int
+	Score, Strength float64
+}
+
+// lengthBin returns the bin of a side with n judged moves (the zero bin
+// when the model has none).
+func (m Model) lengthBin(n int) LengthBin {
+	if i := lengthIndex(&m.Lengths, n); i >= 0 {
+		return m.Lengths[i]
+	}
+	return LengthBin{}
+}
+
+// lengthIndex returns the index of the bin of bins in use (From > 0) that
+// holds n judged moves; -1 for none.
+func lengthIndex(bins *[LengthQuarters]LengthBin, n int) int {
+	i := -1
+	for j, l := range bins {
+		if l.From == 0 || n < l.From {
+			break
+		}
+		i = j
+	}
+	return i
 }
 
 // UnratedRating is the rating a player without one is judged at: the
@@ -263,10 +300,14 @@ type Verdict struct {
 	// the share of those agreeing with the deeper search's best move.
 	Deep      int
 	AgreeDeep float64
-	Score     float64 // z-score against the expected for the rating; 0 without judged moves
+	// Score is the z-score against the expected for the rating (relative to
+	// honest sides of about as many judged moves: Model.Lengths); 0
+	// without judged moves.
+	Score float64
 	// Strength is the z-score of the strength test: whether the side
 	// played like a stronger player than its rating, by the model's own
-	// choice probabilities (strengthMoments); 0 where the model has no
+	// choice probabilities (strengthMoments), relative to honest sides of
+	// about as many judged moves as Score; 0 where the model has no
 	// StrengthSpread or without judged moves.
 	Strength float64
 	IPR      int // the rating whose expected play matches the observed
@@ -343,6 +384,9 @@ func (m Model) Judge(moves []Move, rating, threshold float64) Verdict {
 		}
 		v.Strength = u / math.Sqrt(max(variance, 1e-9)) / m.StrengthSpread
 	}
+	b := m.lengthBin(v.Moves)
+	v.Score -= b.Score
+	v.Strength -= b.Strength
 	v.Flag = v.Moves >= MinMoves && max(v.Score, v.Strength) >= threshold
 	v.IPR = m.ipr(judged, obs)
 	v.Timed, v.TimeCorr = timeCorr(judged, m, rating)

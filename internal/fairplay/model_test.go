@@ -314,3 +314,54 @@ func TestUpper95(t *testing.T) {
 		t.Errorf("normalQuantile(0.001) = %v", q)
 	}
 }
+
+// TestLengthBins: the bins start at MinMoves and at the quarters of the
+// sides by judged moves, each with its sides' mean scores; a cut that
+// falls where the one before does makes no bin of its own, nor one that
+// would leave the first bin without sides; Judge takes
+// both scores relative to the bin of the side's judged moves.
+func TestLengthBins(t *testing.T) {
+	moves := []int{20, 30, 40, 50, 60, 70, 80, 90}
+	scores := []float64{-1, -0.5, 0, 0.2, 0.4, 0.6, 1, 1}
+	strengths := []float64{-2, -1, 0, 0, 1, 1, 2, 2}
+	got := lengthBins(moves, scores, strengths)
+	want := [LengthQuarters]LengthBin{{MinMoves, -0.75, -1.5}, {40, 0.1, 0}, {60, 0.5, 1}, {80, 1, 2}}
+	for i := range want {
+		if got[i].From != want[i].From || math.Abs(got[i].Score-want[i].Score) > 1e-9 || math.Abs(got[i].Strength-want[i].Strength) > 1e-9 {
+			t.Errorf("bin %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	m := Model{Lengths: got}
+	for _, tc := range []struct{ n, from int }{{MinMoves, MinMoves}, {39, MinMoves}, {40, 40}, {79, 60}, {80, 80}, {500, 80}} {
+		if b := m.lengthBin(tc.n); b.From != tc.from {
+			t.Errorf("lengthBin(%d) from %d, want %d", tc.n, b.From, tc.from)
+		}
+	}
+	same := lengthBins([]int{20, 30, 30, 30, 30, 30, 30, 70}, make([]float64, 8), make([]float64, 8))
+	if same[0].From != MinMoves || same[1].From != 30 || same[2].From != 0 {
+		t.Errorf("bins of equal lengths: %+v; want from %d and 30 only", same, MinMoves)
+	}
+	// No bin without sides: the first ends after its first side.
+	if one := lengthBins([]int{40, 40, 40, 40}, make([]float64, 4), make([]float64, 4)); one[1].From != 0 {
+		t.Errorf("bins of sides of one length: %+v; want one", one)
+	}
+	if b := (Model{Lengths: same}).lengthBin(90); b.From != 30 {
+		t.Errorf("past the last bin in use: %+v", b)
+	}
+
+	def := Default()
+	if def.Lengths[0].From != MinMoves {
+		t.Fatalf("the embedded model has no length bins: %+v", def.Lengths)
+	}
+	plain := def
+	plain.Lengths = [LengthQuarters]LengthBin{}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{20, 45, 60, 90} {
+		mv := randomMoves(rng, def, 1300, n)
+		v, w := def.Judge(mv, 1300, def.Threshold), plain.Judge(mv, 1300, def.Threshold)
+		b := def.lengthBin(n)
+		if math.Abs(v.Score-(w.Score-b.Score)) > 1e-9 || math.Abs(v.Strength-(w.Strength-b.Strength)) > 1e-9 {
+			t.Errorf("%d moves: score %.3f, strength %.3f; without the bins %.3f, %.3f, the bin %+v", n, v.Score, v.Strength, w.Score, w.Strength, b)
+		}
+	}
+}
