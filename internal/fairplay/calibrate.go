@@ -155,11 +155,9 @@ func lengthBins(moves []int, scores, strengths []float64) [LengthQuarters]Length
 		bins[j].Strength += strengths[i]
 		counts[j]++
 	}
-	for j := range n {
-		if counts[j] > 0 {
-			bins[j].Score /= float64(counts[j])
-			bins[j].Strength /= float64(counts[j])
-		}
+	for j := range n { // every bin in use holds a side (above)
+		bins[j].Score /= float64(counts[j])
+		bins[j].Strength /= float64(counts[j])
 	}
 	return bins
 }
