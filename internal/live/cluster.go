@@ -565,7 +565,7 @@ func (cl *cluster) closeProxy(px *proxy, tell bool) {
 	}
 	px.closed = true
 	delete(cl.proxies, px.c.seq)
-	close(px.c.out)
+	px.c.close()
 	abort := px.abort
 	cl.mu.Unlock()
 	if abort != nil {
@@ -620,18 +620,14 @@ func (cl *cluster) onConn(subject string, data []byte, _ func([]byte)) {
 	full := false
 	switch data[0] {
 	case 'm':
-		select {
-		case px.c.out <- data[1:]:
-		default:
-			full = true
-		}
+		full = !px.c.queue(data[1:])
 	case 'c':
 		if r := string(data[1:]); r != "" {
 			px.c.reason.Store(&r)
 		}
 		px.closed = true
 		delete(cl.proxies, seq)
-		close(px.c.out)
+		px.c.close()
 	}
 	cl.mu.Unlock()
 	if full {

@@ -303,7 +303,7 @@ func (f *fanout) run() {
 			}
 			for _, e := range events {
 				if e.kind == fanJoin {
-					close(e.c.out)
+					e.c.close()
 					f.gone(e.c)
 				}
 			}
@@ -464,10 +464,8 @@ func (f *fanout) deliver(c *Conn, b []byte) {
 	if f.sent++; f.sent%fanChunk == 0 {
 		time.Sleep(fanPause)
 	}
-	select {
-	case c.out <- b:
+	if c.queue(b) {
 		return
-	default:
 	}
 	sp := f.subs[c]
 	if f.now.Sub(sp.since) > resyncWindow {
@@ -484,11 +482,9 @@ func (f *fanout) deliver(c *Conn, b []byte) {
 		default:
 		}
 	}
-	select {
-	case c.out <- f.fresh():
+	if c.queue(f.fresh()) {
 		sp.lastState = f.now
-	default: // the writer took one meanwhile and the queue refilled: unlikely; it resyncs next time
-	}
+	} // else the writer took one meanwhile and the queue refilled: unlikely; it resyncs next time
 }
 
 // remove closes c's channel (only the fan-out goroutine sends on it, so
@@ -498,7 +494,7 @@ func (f *fanout) remove(c *Conn, reason string) {
 	if reason != "" {
 		c.reason.Store(&reason)
 	}
-	close(c.out)
+	c.close()
 	f.gone(c)
 }
 

@@ -63,16 +63,34 @@ type actor struct {
 	lastActive atomic.Int64
 }
 
+// moveEntry is a ply as the game keeps it. It holds no pointer (no string,
+// no time.Time, whose location is one), so a game's moves, which every live
+// game keeps whole, are memory the collector does not scan: the notation,
+// the landing's side and the time are made when a message needs them.
 type moveEntry struct {
-	game.PlayedMove
+	ply      toguz.Ply // the hole, where its last stone fell, a tuzdik made
 	by       toguz.Player
-	notation string
+	landSide toguz.Player
 	captured int
-	landing  LandingJSON
+	clock    [2]time.Duration // White's and Black's time left after the move
+	at       int64            // when it was played, Unix ns; 0 for the zero time
 	// after is the position after the move: its FEN and board are made
-	// when a message needs them, not kept for every ply of every game (a
-	// string and two slices a move, a tenth of a big server's heap to mark).
+	// when a message needs them.
 	after toguz.Position
+}
+
+func (e moveEntry) played() game.PlayedMove {
+	m := game.PlayedMove{By: e.by, Hole: e.ply.Move, Clock: e.clock}
+	if e.at != 0 {
+		m.At = time.Unix(0, e.at)
+	}
+	return m
+}
+
+func (e moveEntry) notation() string { return e.ply.String() }
+
+func (e moveEntry) landing() LandingJSON {
+	return LandingJSON{Side: colorName(e.landSide), Hole: e.ply.Land}
 }
 
 // newGame builds the actor of a stored game (no moves for a new one). It
@@ -171,10 +189,13 @@ func (g *actor) entry(p toguz.Position, m game.PlayedMove) (moveEntry, toguz.Pos
 	}
 	y, next := p.Ply(m.Hole)
 	mover := p.Turn()
-	m.By = mover
-	return moveEntry{PlayedMove: m, by: mover, notation: y.String(),
-		captured: next.Kazan(mover) - p.Kazan(mover), landing: Landing(p, m.Hole),
-		after: next}, next, nil
+	landSide, _ := p.Landing(m.Hole)
+	e := moveEntry{ply: y, by: mover, landSide: landSide, captured: next.Kazan(mover) - p.Kazan(mover),
+		clock: m.Clock, after: next}
+	if !m.At.IsZero() {
+		e.at = m.At.UnixNano()
+	}
+	return e, next, nil
 }
 
 // do runs f on the game goroutine and reports whether it was queued; it
@@ -264,7 +285,7 @@ func (g *actor) exit() {
 	g.timer.Stop()
 	for c := range g.conns {
 		delete(g.conns, c)
-		close(c.out)
+		c.close()
 	}
 	g.fan.close()
 	close(g.done)
@@ -420,7 +441,7 @@ func (g *actor) onMove(c *Conn, m ClientMsg) *Error {
 	case ply < 0:
 		return errorf(apierr.CodeBadMessage, "ply %d is negative", ply)
 	case ply < n:
-		if g.moves[ply].by == me && int(g.moves[ply].Hole) == m.Hole {
+		if g.moves[ply].by == me && int(g.moves[ply].ply.Move) == m.Hole {
 			return errorf(apierr.CodeDuplicateMove, "move %d (hole %d) was already played; the game is at ply %d", ply+1, m.Hole, n)
 		}
 		return errorf(apierr.CodeStaleMove, "your move was made at ply %d but the game is at ply %d", ply, n)
@@ -459,9 +480,9 @@ func (g *actor) play(mv toguz.Move, now time.Time) *Error {
 	if n+1 == 2 {
 		clk.Start() // both sides have moved: the clocks run from now on
 	}
-	e.Clock = [2]time.Duration{clk.Remaining(toguz.White), clk.Remaining(toguz.Black)}
+	e.clock = [2]time.Duration{clk.Remaining(toguz.White), clk.Remaining(toguz.Black)}
 	// The move is durable before anyone hears of it.
-	if err := g.hub.cfg.Store.AddMove(g.storeCtx(), g.spec.ID, n+1, e.PlayedMove); err != nil {
+	if err := g.hub.cfg.Store.AddMove(g.storeCtx(), g.spec.ID, n+1, e.played()); err != nil {
 		g.log.Error("store move", "ply", n+1, "err", err)
 		return errStore("move")
 	}
@@ -472,8 +493,8 @@ func (g *actor) play(mv toguz.Move, now time.Time) *Error {
 	g.drawOffer = -1
 	full := g.fullMove(n + 1)
 	g.broadcast(mustJSON(moveMsg{Type: "move", Ply: n + 1, Hole: int(mv), By: colorName(e.by),
-		Notation: e.notation, FEN: toguz.FormatFEN(next, full), Board: posjson.Of(next, full), Clock: g.clockJSON(), Captured: e.captured,
-		Landing: e.landing, Legal: g.legalHoles(), Trail: trail, AbortInMS: g.abortIn(now)}))
+		Notation: e.notation(), FEN: toguz.FormatFEN(next, full), Board: posjson.Of(next, full), Clock: g.clockJSON(), Captured: e.captured,
+		Landing: e.landing(), Legal: g.legalHoles(), Trail: trail, AbortInMS: g.abortIn(now)}))
 	if next.IsOver() {
 		o := next.Outcome()
 		g.finish(game.Ending{Status: game.Ended, Result: o.Result, Termination: o.Termination, Score: o.Score}, now)
@@ -608,7 +629,7 @@ func (g *actor) finish(e game.Ending, now time.Time) *Error {
 func (g *actor) saved() game.Saved {
 	s := game.Saved{Spec: g.spec, End: g.end}
 	for _, m := range g.moves {
-		s.Moves = append(s.Moves, m.PlayedMove)
+		s.Moves = append(s.Moves, m.played())
 	}
 	return s
 }
@@ -748,7 +769,7 @@ func (g *actor) leave(c *Conn) {
 // besides exit).
 func (g *actor) drop(c *Conn) {
 	delete(g.conns, c)
-	close(c.out)
+	c.close()
 	if c.color < 0 {
 		return
 	}
@@ -775,9 +796,7 @@ func (g *actor) send(c *Conn, b []byte) {
 	if _, ok := g.conns[c]; !ok {
 		return
 	}
-	select {
-	case c.out <- b:
-	default:
+	if !c.queue(b) {
 		g.log.Warn("dropping a slow connection")
 		g.drop(c)
 	}
@@ -857,7 +876,7 @@ func (g *actor) state(c *Conn) State {
 	fens := make([]byte, 0, 48*len(g.moves))
 	ends := make([]int, len(g.moves))
 	for i, m := range g.moves {
-		s.Moves[i] = MoveJSON{Hole: int(m.Hole), Notation: m.notation, By: colorName(m.by), Captured: m.captured, Landing: m.landing}
+		s.Moves[i] = MoveJSON{Hole: int(m.ply.Move), Notation: m.notation(), By: colorName(m.by), Captured: m.captured, Landing: m.landing()}
 		full := g.fullMove(i + 1)
 		fens = toguz.AppendFEN(fens, m.after, full)
 		ends[i] = len(fens)

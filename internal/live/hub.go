@@ -595,6 +595,9 @@ type Conn struct {
 	viewer string
 	out    chan []byte
 	seq    uint64
+	// shut is set once out is closed; wake is onQueue's function.
+	shut atomic.Bool
+	wake atomic.Pointer[func()]
 
 	px      *proxy  // set when another node owns the game (cluster.go)
 	color   int8    // the player the connection plays for, -1 for a spectator
@@ -605,8 +608,83 @@ type Conn struct {
 }
 
 // Out returns the messages for the client (JSON, one per element). It is
-// closed when the game drops the connection or stops.
+// closed when the game drops the connection or stops. A socket writes them
+// with WriteEach instead, which keeps no goroutine waiting on it.
 func (c *Conn) Out() <-chan []byte { return c.out }
+
+// WriteEach writes c's messages with write, in order, from a goroutine
+// started when messages wait, which ends when none is left: an idle
+// connection keeps no goroutine for its writes (a goroutine and its stack,
+// a quarter of an idle socket's memory, where one ranged over Out). ended is
+// called once, from that goroutine, when c's channel is closed and its
+// messages written (err nil) or when write fails (its error); nothing is
+// written after it. Call it once, instead of reading Out.
+func (c *Conn) WriteEach(write func([]byte) error, ended func(err error)) {
+	// running is set while a writer goroutine runs. One that finds the
+	// channel empty clears it and looks again, so that a message queued
+	// meanwhile, whose wake found it still set, is not left behind.
+	var running atomic.Bool
+	drain := func() {
+		for {
+			select {
+			case b, ok := <-c.out:
+				if !ok {
+					ended(nil)
+					return // running stays set: no writer starts again
+				}
+				if err := write(b); err != nil {
+					ended(err)
+					return
+				}
+			default:
+				running.Store(false)
+				if len(c.out) == 0 && !c.shut.Load() || !running.CompareAndSwap(false, true) {
+					return
+				}
+			}
+		}
+	}
+	c.onQueue(func() {
+		if running.CompareAndSwap(false, true) {
+			go drain()
+		}
+	})
+}
+
+// onQueue has f called after each message queued on c and once its channel
+// is closed, by the goroutine that queued or closed it; at once if messages
+// or the close already wait. f must not block, and may be called more than
+// once for the same messages.
+func (c *Conn) onQueue(f func()) {
+	c.wake.Store(&f)
+	if len(c.out) > 0 || c.shut.Load() {
+		f()
+	}
+}
+
+// queue puts b on c's channel without blocking; false when it is full. Only
+// the one goroutine that closes c's channel queues on it.
+func (c *Conn) queue(b []byte) bool {
+	select {
+	case c.out <- b:
+	default:
+		return false
+	}
+	if f := c.wake.Load(); f != nil {
+		(*f)()
+	}
+	return true
+}
+
+// close closes c's channel, then sets shut, then wakes the writer: one that
+// found the channel open and empty, and shut unset, is started again.
+func (c *Conn) close() {
+	close(c.out)
+	c.shut.Store(true)
+	if f := c.wake.Load(); f != nil {
+		(*f)()
+	}
+}
 
 // Send passes a client's message to the game. It returns false when the
 // game has stopped.

@@ -269,7 +269,7 @@ func (g *actor) takeBack(pl toguz.Player) *Error {
 		Turn: pl, Running: true, Since: now}
 	saved := game.Saved{Spec: g.spec, Clock: &cur}
 	for _, m := range g.moves[:keep] {
-		saved.Moves = append(saved.Moves, m.PlayedMove)
+		saved.Moves = append(saved.Moves, m.played())
 	}
 	// The position is rebuilt as a restart rebuilds it: the kept moves
 	// replayed from the start with the rules library (newGame).

@@ -550,13 +550,19 @@ func compress(next http.Handler) http.Handler {
 // asAPIError classifies any error for the client; unknown errors are
 // logged and shown as "internal".
 func (s *Server) AsError(r *http.Request, err error) *apierr.Error {
+	return s.asErrorAt(r.URL.Path, err)
+}
+
+// asErrorAt is AsError for a request of which only the path is kept (a
+// websocket's).
+func (s *Server) asErrorAt(path string, err error) *apierr.Error {
 	var ae *apierr.Error
 	if errors.As(err, &ae) {
 		return ae
 	}
 	var ee *events.Error
 	if errors.As(err, &ee) {
-		return s.AsError(r, events.APIError(err))
+		return s.asErrorAt(path, events.APIError(err))
 	}
 	var le *live.Error
 	if errors.As(err, &le) {
@@ -567,7 +573,7 @@ func (s *Server) AsError(r *http.Request, err error) *apierr.Error {
 	if errors.Is(err, context.Canceled) {
 		return apierr.New(499, apierr.CodeCanceled, "apierr.canceled")
 	}
-	s.log.Error("handler", "path", r.URL.Path, "err", err)
+	s.log.Error("handler", "path", path, "err", err)
 	return apierr.New(http.StatusInternalServerError, apierr.CodeInternal, "apierr.internal")
 }
 

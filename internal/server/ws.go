@@ -58,18 +58,31 @@ func (s *Server) gameWS(w http.ResponseWriter, r *http.Request) {
 	// an idle connection kept it (11 KiB of the 41 KiB an idle spectator
 	// cost; docs/architecture.md, "Memory per idle game"). The request's
 	// log line and metrics are the upgrade's.
-	go s.serveGameWS(r, c, who, lang, me, filter)
+	go s.serveGameWS(detached(r), c, who, lang, me, filter)
+}
+
+// wsRequest is what a websocket's goroutine keeps of its upgrade request:
+// the context's values without its cancellation, the path and the path's
+// {id}. The request itself would keep its headers and URL as long as the
+// socket: about 1.5 KB a connection that every collection marks.
+type wsRequest struct {
+	ctx      context.Context
+	path, id string
+}
+
+func detached(r *http.Request) wsRequest {
+	return wsRequest{context.WithoutCancel(r.Context()), r.URL.Path, r.PathValue("id")}
 }
 
 // serveGameWS serves the game's websocket c, upgraded from r, on its own
 // goroutine until the connection ends.
-func (s *Server) serveGameWS(r *http.Request, c *websocket.Conn, who live.Chatter, lang string, me site.Identity, filter func([]byte) []byte) {
-	defer s.recoverWS(r, c)
-	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+func (s *Server) serveGameWS(r wsRequest, c *websocket.Conn, who live.Chatter, lang string, me site.Identity, filter func([]byte) []byte) {
+	defer s.recoverWS(r.path, c)
+	ctx, cancel := context.WithCancel(r.ctx)
 	defer cancel()
-	conn, err := s.cfg.Hub.JoinWith(ctx, r.PathValue("id"), who)
+	conn, err := s.cfg.Hub.JoinWith(ctx, r.id, who)
 	if err != nil {
-		e := s.AsError(r, site.NotFoundAs(err, "apierr.no_game", r.PathValue("id")))
+		e := s.asErrorAt(r.path, site.NotFoundAs(err, "apierr.no_game", r.id))
 		site.WriteWS(ctx, c, site.WSError(s.cat, lang, e))
 		status := websocket.StatusNormalClosure
 		if e.Code == apierr.CodeTooManySpectators {
@@ -89,29 +102,32 @@ func (s *Server) serveGameWS(r *http.Request, c *websocket.Conn, who live.Chatte
 	var moveAt atomic.Int64
 	timed := s.cfg.Metrics != nil && kind == metrics.Player
 
-	// Writer: the game's messages, in order. When the game drops the
-	// connection (too slow, or the game stopped) the client reconnects.
-	go func() {
-		defer cancel()
-		w := site.NewWriter(c)
-		defer w.Stop()
-		for b := range conn.Out() {
-			if filter != nil {
-				if b = filter(b); b == nil {
-					continue
-				}
-			}
-			if err := w.Write(b); err != nil {
-				return
-			}
-			if timed && isMoveAnswer(b) {
-				if at := moveAt.Swap(0); at != 0 {
-					s.cfg.Metrics.ObserveMoveAck(time.Since(time.Unix(0, at)))
-				}
+	// The game's messages, in order, from a goroutine that runs only while
+	// some wait. When the game drops the connection (too slow, or the game
+	// stopped) the client reconnects.
+	w := site.NewWriter(c)
+	conn.WriteEach(func(b []byte) error {
+		defer s.recoverWS(r.path, c)
+		if filter != nil {
+			if b = filter(b); b == nil {
+				return nil
 			}
 		}
-		c.Close(websocket.StatusGoingAway, cmp.Or(conn.Reason(), site.CloseResync))
-	}()
+		if err := w.Write(b); err != nil {
+			return err
+		}
+		if timed && isMoveAnswer(b) {
+			if at := moveAt.Swap(0); at != 0 {
+				s.cfg.Metrics.ObserveMoveAck(time.Since(time.Unix(0, at)))
+			}
+		}
+		return nil
+	}, func(err error) {
+		if err == nil {
+			c.Close(websocket.StatusGoingAway, cmp.Or(conn.Reason(), site.CloseResync))
+		}
+		cancel()
+	})
 	defer site.KeepAlive(ctx, c)()
 
 	lim := rate.NewLimiter(rate.Limit(s.cfg.MessageRate), s.cfg.MessageBurst)
@@ -151,8 +167,8 @@ func (s *Server) serveGameWS(r *http.Request, c *websocket.Conn, who live.Chatte
 			continue
 		}
 		if m.Type == "chat" || ((m.Type == "rematch_offer" || m.Type == "rematch_accept") && !conn.Spectator()) {
-			if err := s.gameGate(ctx, me, r.PathValue("id"), m.Type, conn.Spectator()); err != nil {
-				site.WriteWS(ctx, c, site.WSError(s.cat, lang, s.AsError(r, err)))
+			if err := s.gameGate(ctx, me, r.id, m.Type, conn.Spectator()); err != nil {
+				site.WriteWS(ctx, c, site.WSError(s.cat, lang, s.asErrorAt(r.path, err)))
 				continue
 			}
 		}
@@ -169,9 +185,9 @@ func (s *Server) serveGameWS(r *http.Request, c *websocket.Conn, who live.Chatte
 // recoverWS, deferred first by a websocket's own goroutine, does for a
 // panic in it what recoverPanics does for a handler: a log line with the
 // stack, the connection closed (1011), and the server going on.
-func (s *Server) recoverWS(r *http.Request, c *websocket.Conn) {
+func (s *Server) recoverWS(path string, c *websocket.Conn) {
 	if v := recover(); v != nil {
-		s.log.Error("panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+		s.log.Error("panic", "path", path, "panic", v, "stack", string(debug.Stack()))
 		c.Close(websocket.StatusInternalError, "internal")
 	}
 }
@@ -203,14 +219,14 @@ func (s *Server) lobbyWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	go s.serveLobbyWS(r, c, viewer, id, lang, filter) // as serveGameWS
+	go s.serveLobbyWS(detached(r), c, viewer, id, lang, filter) // as serveGameWS
 }
 
 // serveLobbyWS serves the lobby's websocket c, upgraded from r, on its own
 // goroutine until the connection ends.
-func (s *Server) serveLobbyWS(r *http.Request, c *websocket.Conn, viewer string, id site.Identity, lang string, filter func([]byte) []byte) {
-	defer s.recoverWS(r, c)
-	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+func (s *Server) serveLobbyWS(r wsRequest, c *websocket.Conn, viewer string, id site.Identity, lang string, filter func([]byte) []byte) {
+	defer s.recoverWS(r.path, c)
+	ctx, cancel := context.WithCancel(r.ctx)
 	defer cancel()
 	sub := s.cfg.Lobby.SubscribeAs(viewer, s.cfg.Moderation.Marked(id.Account.ID))
 	defer s.cfg.Lobby.Unsubscribe(sub)
