@@ -31,6 +31,10 @@ func (y Ply) String() string {
 	return string(y.appendTo(b))
 }
 
+// AppendText appends the ply's score-sheet form (String) to b: many plies'
+// notations written into one buffer. It never fails.
+func (y Ply) AppendText(b []byte) ([]byte, error) { return y.appendTo(b), nil }
+
 // appendTo appends the score-sheet form of the ply to b.
 func (y Ply) appendTo(b []byte) []byte {
 	b = append(b, '0'+byte(y.Move))

@@ -132,6 +132,9 @@ func TestNotationRandomGames(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", r, err)
 				}
+				if b, _ := y.AppendText([]byte("|")); string(b) != "|"+s {
+					t.Fatalf("%s: AppendText gives %q, want |%s", r, b, s)
+				}
 				next, err := p.PlayPly(y)
 				if err != nil || next != p.After(m) {
 					t.Fatalf("%s %s: PlayPly(%s) = %v", r, p.FEN(), s, err)

@@ -89,9 +89,7 @@ func (e moveEntry) played() game.PlayedMove {
 
 func (e moveEntry) notation() string { return e.ply.String() }
 
-func (e moveEntry) landing() LandingJSON {
-	return LandingJSON{Side: colorName(e.landSide), Hole: e.ply.Land}
-}
+func (e moveEntry) landing() LandingJSON { return landingJSON(e.landSide, e.ply.Land) }
 
 // newGame builds the actor of a stored game (no moves for a new one). It
 // replays the moves with the rules library; a stored game that does not
@@ -870,21 +868,23 @@ func (g *actor) state(c *Conn) State {
 	s.Positions[0] = s.StartFEN
 	s.Boards[0] = posjson.Of(g.start, g.startMove)
 	s.Legal = g.legalHoles()
-	// The plies' FENs are written into one buffer and made one string, each
-	// position a substring of it: one allocation for all of them (this runs
-	// after every move of a watched game).
-	fens := make([]byte, 0, 48*len(g.moves))
-	ends := make([]int, len(g.moves))
+	// The plies' notations and FENs are written into one buffer and made
+	// one string, each a substring of it: one allocation for all of them
+	// (this runs after every move of a watched game).
+	text := make([]byte, 0, 51*len(g.moves))
+	ends := make([]int, 2*len(g.moves)) // each ply's notation's end, then its FEN's
 	for i, m := range g.moves {
-		s.Moves[i] = MoveJSON{Hole: int(m.ply.Move), Notation: m.notation(), By: colorName(m.by), Captured: m.captured, Landing: m.landing()}
+		s.Moves[i] = MoveJSON{Hole: int(m.ply.Move), By: colorName(m.by), Captured: m.captured, Landing: m.landing()}
 		full := g.fullMove(i + 1)
-		fens = toguz.AppendFEN(fens, m.after, full)
-		ends[i] = len(fens)
+		text, _ = m.ply.AppendText(text)
+		ends[2*i] = len(text)
+		text = toguz.AppendFEN(text, m.after, full)
+		ends[2*i+1] = len(text)
 		s.Boards[i+1] = posjson.Of(m.after, full)
 	}
-	all, from := string(fens), 0
-	for i, end := range ends {
-		s.Positions[i+1], from = all[from:end], end
+	all, from := string(text), 0
+	for i := range g.moves {
+		s.Moves[i].Notation, s.Positions[i+1], from = all[from:ends[2*i]], all[ends[2*i]:ends[2*i+1]], ends[2*i+1]
 	}
 	if g.end != nil {
 		s.Result, s.Termination, s.Reason, s.Score = g.end.Result.String(), g.end.Termination.String(), g.end.Reason, g.end.Score

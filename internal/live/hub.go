@@ -670,10 +670,14 @@ func (c *Conn) queue(b []byte) bool {
 	default:
 		return false
 	}
+	c.wakeWriter()
+	return true
+}
+
+func (c *Conn) wakeWriter() {
 	if f := c.wake.Load(); f != nil {
 		(*f)()
 	}
-	return true
 }
 
 // close closes c's channel, then sets shut, then wakes the writer: one that
@@ -681,9 +685,7 @@ func (c *Conn) queue(b []byte) bool {
 func (c *Conn) close() {
 	close(c.out)
 	c.shut.Store(true)
-	if f := c.wake.Load(); f != nil {
-		(*f)()
-	}
+	c.wakeWriter()
 }
 
 // Send passes a client's message to the game. It returns false when the

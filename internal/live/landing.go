@@ -11,7 +11,10 @@ type LandingJSON struct {
 
 // Landing returns where the last stone of m, legal in p, falls.
 func Landing(p toguz.Position, m toguz.Move) LandingJSON {
-	side, hole := p.Landing(m)
+	return landingJSON(p.Landing(m))
+}
+
+func landingJSON(side toguz.Player, hole int) LandingJSON {
 	return LandingJSON{Side: colorName(side), Hole: hole}
 }
 

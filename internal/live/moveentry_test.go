@@ -66,6 +66,7 @@ func TestMoveEntryUnscanned(t *testing.T) {
 	if len(got) != len(s.Moves) {
 		t.Fatalf("%d moves given back, want %d", len(got), len(s.Moves))
 	}
+	st := g.state(nil) // its notations and FENs are substrings of one string
 	q, _ := toguz.NewPosition(toguz.Standard())
 	for i, want := range s.Moves {
 		m := got[i]
@@ -76,6 +77,9 @@ func TestMoveEntryUnscanned(t *testing.T) {
 		e := g.moves[i]
 		if e.notation() != y.String() || e.landing() != Landing(q, want.Hole) || e.after != next {
 			t.Errorf("ply %d: notation %q, landing %+v; want %q, %+v", i+1, e.notation(), e.landing(), y.String(), Landing(q, want.Hole))
+		}
+		if sm := st.Moves[i]; sm.Notation != y.String() || sm.Landing != Landing(q, want.Hole) || st.Positions[i+1] != toguz.FormatFEN(next, g.fullMove(i+1)) {
+			t.Errorf("ply %d in the state: %+v, FEN %q", i+1, sm, st.Positions[i+1])
 		}
 		q = next
 	}

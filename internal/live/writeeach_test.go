@@ -145,14 +145,7 @@ func TestWriteEach(t *testing.T) {
 	t.Run("one at a time", func(t *testing.T) {
 		c := &Conn{out: make(chan []byte, 16)}
 		w := newEachWriter(0)
-		c.WriteEach(func(b []byte) error {
-			w.mu.Lock()
-			w.got = append(w.got, string(b))
-			k := len(w.got)
-			w.mu.Unlock()
-			w.written.Store(int64(k))
-			return nil
-		}, w.end)
+		c.WriteEach(w.write, w.end)
 		for i := range 20000 {
 			c.queue([]byte(strconv.Itoa(i)))
 			deadline := time.Now().Add(2 * time.Second)
