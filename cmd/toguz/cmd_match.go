@@ -231,6 +231,13 @@ func printReport(e env, cfg match.Config, rep match.Report, d time.Duration) {
 	}
 	sort.Strings(ts)
 	fmt.Fprintf(w, "Endings: %s\n", strings.Join(ts, ", "))
+	for _, name := range []string{a, b} {
+		if mt := rep.MoveTimes(name); mt.Moves > 0 {
+			ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) }
+			fmt.Fprintf(w, "Move times of %s: mean %s ms, median %s, p99 %s, max %s over %d answers; late within the margin %d, games lost on time %d\n",
+				name, ms(mt.Mean), ms(mt.P50), ms(mt.P99), ms(mt.Max), mt.Moves, mt.Late, mt.LostOnTime)
+		}
+	}
 }
 
 // groupArgs takes out of args each of the flags named and the KEY=VALUE

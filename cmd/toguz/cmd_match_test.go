@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/toguz/toguz"
 	"github.com/toguz/toguz/internal/match"
 )
 
@@ -54,5 +57,26 @@ func TestMatchArgs(t *testing.T) {
 	}
 	if _, err := keyValues([]string{"elo0=0"}, "elo0", "elo1"); err == nil {
 		t.Error("a missing elo1 was accepted")
+	}
+}
+
+func TestPrintReportMoveTimes(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	cfg := match.Config{Engines: [2]match.EngineSpec{{Name: "two"}, {Name: "one"}}}
+	rep := match.Report{
+		Counts:       match.Counts{Draws: 1},
+		Terminations: map[toguz.Termination]int{toguz.ByAdjudication: 1},
+		Finished: []match.Game{{White: "two", Black: "one", Result: toguz.Draw, Termination: toguz.ByAdjudication,
+			Times: [2][]time.Duration{{ms(40), ms(44), ms(120)}, {ms(41)}}, Late: [2]int{1, 0}}},
+	}
+	var out bytes.Buffer
+	printReport(env{stdout: &out}, cfg, rep, time.Minute)
+	for _, want := range []string{
+		"Move times of two: mean 68.0 ms, median 44.0, p99 120.0, max 120.0 over 3 answers; late within the margin 1, games lost on time 0\n",
+		"Move times of one: mean 41.0 ms, median 41.0, p99 41.0, max 41.0 over 1 answers; late within the margin 0, games lost on time 0\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -47,7 +47,15 @@ type Game struct {
 	// Notes has, for each move, the engine's last reported score (mover's
 	// view, in stones, or "win N"/"loss N" plies), its depth and the time
 	// the move took, as cutechess-cli comments its moves: "+1.25/12 0.48s".
-	Notes       []string
+	Notes []string
+	// Times has each answer's time as the referee measured it, from its go
+	// command to its bestmove line, White's and Black's. An answer that
+	// lost the game (late, illegal) is its side's last; one the referee
+	// stopped waiting for is not there. Late counts, by side too, the
+	// answers after the limit (the time per move, the clock left) but
+	// within the margin.
+	Times       [2][]time.Duration
+	Late        [2]int
 	Result      toguz.Result
 	Termination toguz.Termination
 	Reason      string         // why it ended, in words
@@ -86,6 +94,7 @@ func playGame(ctx context.Context, g *Game, pl [2]*player, adj Adjudication, mar
 		if over {
 			return err
 		}
+		g.Times[side] = append(g.Times[side], elapsed)
 		if s.overTime(side, elapsed) || s.play(side, line, elapsed) || s.resigns(side) {
 			return nil
 		}
@@ -200,6 +209,9 @@ func (s *gamePlay) overTime(side toguz.Player, elapsed time.Duration) bool {
 			s.g.forfeit(side, toguz.ByTime, fmt.Sprintf("%s lost on time (%v over)", p.spec.Name, -s.clock[side].Round(time.Millisecond)))
 			return true
 		}
+		if s.clock[side] < 0 {
+			s.g.Late[side]++
+		}
 		s.clock[side] += tc.Inc
 		if s.moved[side]++; tc.Moves > 0 && s.moved[side]%tc.Moves == 0 {
 			s.clock[side] += tc.Base
@@ -207,6 +219,8 @@ func (s *gamePlay) overTime(side toguz.Player, elapsed time.Duration) bool {
 	case tc.MoveTime > 0 && elapsed > tc.MoveTime+s.margin:
 		s.g.forfeit(side, toguz.ByTime, fmt.Sprintf("%s took %v for a move of %v", p.spec.Name, elapsed.Round(time.Millisecond), tc.MoveTime))
 		return true
+	case tc.MoveTime > 0 && elapsed > tc.MoveTime:
+		s.g.Late[side]++
 	}
 	return false
 }

@@ -351,3 +351,113 @@ func TestOtherRules(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveTimes checks that the referee keeps each answer's time, counts
+// the late answers within the margin and the losses past it, for a time
+// per move and for a clock. The slow engine sleeps 0.3 s and plays one
+// hole, legal for either side in the two games' first two plies.
+func TestMoveTimes(t *testing.T) {
+	start := defaultSuite(t)[0]
+	hole := alwaysLegal(t, start.Position)
+	tests := []struct {
+		name     string
+		tc       TimeControl
+		margin   time.Duration
+		answers  int // the slow engine's, as the referee timed them
+		late     int
+		lost     bool
+		opponent int // the other engine's answers
+	}{
+		{"time per move, within the margin", TimeControl{MoveTime: 100 * time.Millisecond}, 2 * time.Second, 2, 2, false, 2},
+		// The referee waits past the time per move and its margin, so that
+		// the late answer is timed.
+		{"time per move, past the margin", TimeControl{MoveTime: 100 * time.Millisecond}, 50 * time.Millisecond, 2, 0, true, 1},
+		{"clock, within the margin", TimeControl{Base: 150 * time.Millisecond}, 2 * time.Second, 2, 2, false, 2},
+		// It stops waiting when the clock and the margin have run out.
+		{"clock, past the margin", TimeControl{Base: 150 * time.Millisecond}, 50 * time.Millisecond, 0, 0, true, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			slow := brokenEngine(t, fmt.Sprintf("sleep 0.3; echo bestmove %d", hole))
+			slow.Name, slow.TC = "slow", tt.tc
+			rep, err := Run(context.Background(), Config{
+				Engines:      [2]EngineSpec{slow, self("toguz", TimeControl{Depth: 1})},
+				Rules:        toguz.Standard(),
+				Openings:     []openings.Opening{start},
+				Games:        2,
+				TimeMargin:   tt.margin,
+				Adjudication: Adjudication{MaxPlies: 2},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lost := 0
+			for _, g := range rep.Finished {
+				if tt.lost {
+					lost++
+					if g.Termination != toguz.ByTime {
+						t.Errorf("round %d: %s %s %q; want a loss on time", g.Round, g.Result, g.Termination, g.Reason)
+					}
+				} else if g.Result != toguz.Draw {
+					t.Errorf("round %d: %s %s %q; want a draw after 2 plies", g.Round, g.Result, g.Termination, g.Reason)
+				}
+			}
+			mt := rep.MoveTimes("slow")
+			if mt.Moves != tt.answers || mt.Late != tt.late || mt.LostOnTime != lost {
+				t.Errorf("slow: %d answers, %d late, %d lost on time; want %d, %d, %d", mt.Moves, mt.Late, mt.LostOnTime, tt.answers, tt.late, lost)
+			}
+			if mt.Moves > 0 && (mt.Min < 300*time.Millisecond || mt.Max > 5*time.Second) {
+				t.Errorf("slow: answers of %v to %v; its engine sleeps 0.3 s", mt.Min, mt.Max)
+			}
+			if other := rep.MoveTimes("toguz"); other.Moves != tt.opponent || other.Late != 0 || other.LostOnTime != 0 {
+				t.Errorf("toguz: %d answers, %d late, %d lost on time; want %d, 0, 0", other.Moves, other.Late, other.LostOnTime, tt.opponent)
+			}
+		})
+	}
+}
+
+// alwaysLegal returns a hole that White can play in p and that Black can
+// play after any move of White's.
+func alwaysLegal(t *testing.T, p toguz.Position) int {
+	t.Helper()
+	for h := 1; h <= p.Holes(); h++ {
+		ok := p.LegalMoves().Has(toguz.Move(h))
+		for m := range p.LegalMoves().All() {
+			q, err := p.Play(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok = ok && !q.IsOver() && q.LegalMoves().Has(toguz.Move(h))
+		}
+		if ok {
+			return h
+		}
+	}
+	t.Fatalf("no hole is legal for both sides in %s", p.FEN())
+	return 0
+}
+
+func TestMoveTimesSummary(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	var white, black []time.Duration
+	for i := 100; i >= 1; i-- { // out of order: the summary sorts
+		white = append(white, ms(i))
+		black = append(black, ms(1000+i))
+	}
+	rep := Report{Finished: []Game{
+		{White: "a", Black: "b", Times: [2][]time.Duration{white[:60], black[:60]}, Late: [2]int{2, 0}},
+		{White: "b", Black: "a", Times: [2][]time.Duration{black[60:], white[60:]}, Late: [2]int{0, 1},
+			Result: toguz.WhiteWins, Termination: toguz.ByTime},
+	}}
+	got := rep.MoveTimes("a")
+	want := MoveTimes{Moves: 100, Min: ms(1), Mean: 50500 * time.Microsecond, P50: ms(50), P99: ms(99), Max: ms(100), Late: 3, LostOnTime: 1}
+	if got != want {
+		t.Errorf("a: %+v\nwant %+v", got, want)
+	}
+	if got := rep.MoveTimes("b"); got.Moves != 100 || got.P50 != ms(1050) || got.LostOnTime != 0 {
+		t.Errorf("b: %+v; want 100 answers, median 1.05 s, no loss on time", got)
+	}
+	if got := rep.MoveTimes("c"); got != (MoveTimes{}) {
+		t.Errorf("an engine not in the match: %+v", got)
+	}
+}

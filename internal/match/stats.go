@@ -3,6 +3,10 @@ package match
 import (
 	"fmt"
 	"math"
+	"slices"
+	"time"
+
+	"github.com/toguz/toguz"
 )
 
 // Elo returns the logistic Elo difference that an expected score s (0 < s <
@@ -222,4 +226,53 @@ func mleWithMean(a, p []float64, s float64) []float64 {
 // is close to it when the scores are near 0.5.
 func LLRNormal(n, mean, variance, s0, s1 float64) float64 {
 	return n * (s1 - s0) * (2*mean - s0 - s1) / (2 * variance)
+}
+
+// MoveTimes sums up how long one engine took for its answers over a match,
+// as the referee measured them (Game.Times): what a time per move or a
+// clock leaves it, and how close it goes to the limit.
+type MoveTimes struct {
+	Moves int // answers
+	Min   time.Duration
+	Mean  time.Duration
+	P50   time.Duration // the median
+	P99   time.Duration // 99 in 100 answers took this long or less
+	Max   time.Duration
+	Late  int // answers after the limit but within the margin (Game.Late)
+	// LostOnTime counts the games it lost by its answer's lateness (past
+	// the margin, or none in time).
+	LostOnTime int
+}
+
+// MoveTimes returns engine's answer times over the finished games.
+func (rep *Report) MoveTimes(engine string) MoveTimes {
+	var mt MoveTimes
+	var all []time.Duration
+	var sum time.Duration
+	for _, g := range rep.Finished {
+		for side, name := range [2]string{g.White, g.Black} {
+			if name != engine {
+				continue
+			}
+			all = append(all, g.Times[side]...)
+			mt.Late += g.Late[side]
+			if g.Termination == toguz.ByTime && g.Result == toguz.WinFor(toguz.Player(side).Other()) {
+				mt.LostOnTime++
+			}
+		}
+	}
+	if len(all) == 0 {
+		return mt
+	}
+	for _, d := range all {
+		sum += d
+	}
+	slices.Sort(all)
+	mt.Moves = len(all)
+	mt.Min = all[0]
+	mt.Mean = sum / time.Duration(len(all))
+	mt.P50 = all[(len(all)-1)/2]
+	mt.P99 = all[(len(all)*99+99)/100-1] // the nearest rank
+	mt.Max = all[len(all)-1]
+	return mt
 }
