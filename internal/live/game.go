@@ -87,6 +87,18 @@ func (e moveEntry) played() game.PlayedMove {
 	return m
 }
 
+// playedMoves returns the moves as the store keeps them (nil for none).
+func playedMoves(moves []moveEntry) []game.PlayedMove {
+	if len(moves) == 0 {
+		return nil
+	}
+	out := make([]game.PlayedMove, len(moves))
+	for i, m := range moves {
+		out[i] = m.played()
+	}
+	return out
+}
+
 func (e moveEntry) notation() string { return e.ply.String() }
 
 func (e moveEntry) landing() LandingJSON { return landingJSON(e.landSide, e.ply.Land) }
@@ -625,11 +637,7 @@ func (g *actor) finish(e game.Ending, now time.Time) *Error {
 }
 
 func (g *actor) saved() game.Saved {
-	s := game.Saved{Spec: g.spec, End: g.end}
-	for _, m := range g.moves {
-		s.Moves = append(s.Moves, m.played())
-	}
-	return s
+	return game.Saved{Spec: g.spec, End: g.end, Moves: playedMoves(g.moves)}
 }
 
 // maybeEngine starts the engine on its own goroutine when it is to move.

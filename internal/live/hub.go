@@ -638,8 +638,11 @@ func (c *Conn) WriteEach(write func([]byte) error, ended func(err error)) {
 				}
 			default:
 				running.Store(false)
-				if len(c.out) == 0 && !c.shut.Load() || !running.CompareAndSwap(false, true) {
-					return
+				if len(c.out) == 0 && !c.shut.Load() {
+					return // what is queued from now on wakes a writer
+				}
+				if !running.CompareAndSwap(false, true) {
+					return // a writer woken meanwhile writes it
 				}
 			}
 		}

@@ -267,10 +267,7 @@ func (g *actor) takeBack(pl toguz.Player) *Error {
 	// proposer's running from now: no time is given back.
 	cur := clock.State{Remaining: [2]time.Duration{g.clock.Remaining(toguz.White), g.clock.Remaining(toguz.Black)},
 		Turn: pl, Running: true, Since: now}
-	saved := game.Saved{Spec: g.spec, Clock: &cur}
-	for _, m := range g.moves[:keep] {
-		saved.Moves = append(saved.Moves, m.played())
-	}
+	saved := game.Saved{Spec: g.spec, Clock: &cur, Moves: playedMoves(g.moves[:keep])}
 	// The position is rebuilt as a restart rebuilds it: the kept moves
 	// replayed from the start with the rules library (newGame).
 	ng, err := newGame(g.hub, saved, nil)
